@@ -1,0 +1,21 @@
+/**
+ * A clause is one checkable statement of the document (`../shared/spec/service-api.md`).
+ * Summaries are our own words; the document is cited by section only.
+ */
+export type ClauseLevel = 'must' | 'observed' | 'unspecified';
+
+export interface Clause {
+  /** Stable slug, `area.topic.detail`, lowercase words joined by `-`, parts joined by `.`. */
+  readonly id: string;
+  /** Section of the document, e.g. `4.10` or `2.2`. */
+  readonly section: string;
+  readonly level: ClauseLevel;
+  readonly summary: string;
+  /** Only for `unspecified` clauses: what the reference does where the document is silent. */
+  readonly decision?: string;
+}
+
+/** Keeps the literal ids of a clause list so that `ClauseId` is a checked union. */
+export function defineClauses<const T extends readonly Clause[]>(clauses: T): T {
+  return clauses;
+}
