@@ -1,4 +1,13 @@
-// Placeholder signature; the real server lands in the same change.
+import { randomInt } from 'node:crypto';
+import { buildApp } from './http/app.ts';
+import type { ReferenceContext } from './http/context.ts';
+import { HOOKS_PREFIX, hookRoutes } from './hooks/routes.ts';
+import { seededIds } from './store/ids.ts';
+import { World } from './store/world.ts';
+import { TokenService } from './tokens/jwt.ts';
+
+export const REFERENCE_VERSION = '0.1.0';
+
 export interface StartOptions {
   /** 0 (default) picks an ephemeral port. */
   readonly port?: number;
@@ -17,4 +26,27 @@ export interface RunningReference {
   close(): Promise<void>;
 }
 
-export declare function start(options?: StartOptions): Promise<RunningReference>;
+/** Starts the reference simulator: the public entry point of reference/. */
+export async function start(options: StartOptions = {}): Promise<RunningReference> {
+  const seed = options.seed ?? randomInt(2 ** 31);
+  const ids = seededIds(seed);
+  const ctx: ReferenceContext = {
+    world: new World(ids),
+    tokens: await TokenService.create(`eac-${ids.hex(4)}`),
+    ids,
+  };
+  const app = buildApp(ctx, { logger: options.logger ?? false });
+  if (options.hooks === true) hookRoutes(app, ctx, REFERENCE_VERSION);
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${String(port)}`;
+  return {
+    url,
+    // The hub pages are served by the same process (§4.17 pages arrive with the hub issue).
+    hubUrl: url,
+    ...(options.hooks === true ? { hooksUrl: `${url}${HOOKS_PREFIX}` } : {}),
+    close: () => app.close(),
+  };
+}

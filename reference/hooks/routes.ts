@@ -1,0 +1,167 @@
+import type { FastifyInstance } from 'fastify';
+import { specError } from '../../spec/errors.ts';
+import { iso } from '../../spec/machines/machine.ts';
+import {
+  AccountPath,
+  AddMemberBody,
+  AdvanceBody,
+  CreateAccountBody,
+  CreateProjectBody,
+  CreateRoleBody,
+  FreezeBody,
+  HOOK_NAMES,
+  HookProjectPath,
+  type HookName,
+} from '../../spec/schemas/hooks.ts';
+import type { ReferenceContext } from '../http/context.ts';
+import { errDone, okDone, route, unexpected } from '../http/route.ts';
+import type { AccountRecord, Done } from '../store/world.ts';
+
+export const HOOKS_PREFIX = '/__eac';
+
+/**
+ * Hooks this build serves (spec/hooks.openapi.yaml). The dashboards, charts, agents and
+ * migration hooks arrive with their features; a test that needs one reports not-run.
+ */
+export const SERVED_HOOKS: readonly HookName[] = HOOK_NAMES.filter((h) =>
+  ['accounts', 'members', 'projects', 'roles', 'clock', 'reset'].includes(h),
+);
+
+/**
+ * The host hooks: what the document leaves to the host (accounts and keys, projects, role
+ * creation, time). Served only when the reference starts with hooks enabled.
+ */
+export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version: string): void {
+  const { world } = ctx;
+  const withAccount = <T>(organizationId: string, fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>) => {
+    const account = world.account(organizationId);
+    return account === undefined
+      ? errDone(specError('NOT_FOUND', 'no account with that organization id', { resource: 'account' }))
+      : fn(account);
+  };
+  const clockView = (a: AccountRecord) => ({ now: iso(world.now(a)), frozen: a.clock.frozenAt !== null });
+
+  route(app, ctx, {
+    method: 'GET',
+    url: `${HOOKS_PREFIX}/capabilities`,
+    auth: 'none',
+    handle: () => okDone({ implementation: 'eac-reference', version, hooks: SERVED_HOOKS }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${HOOKS_PREFIX}/accounts`,
+    auth: 'none',
+    body: CreateAccountBody,
+    status: 201,
+    handle: ({ body }) => {
+      const { account, hubUser } = world.createAccount(body.name ?? 'EAC test account');
+      return okDone({
+        organizationId: account.organizationId,
+        name: account.name,
+        hubUserId: hubUser.hubUserId,
+        userScopedKey: hubUser.key,
+        orgBoundKey: account.orgBoundKey,
+      });
+    },
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${HOOKS_PREFIX}/accounts/:organizationId/members`,
+    auth: 'none',
+    params: AccountPath,
+    body: AddMemberBody,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        const owner = world.keyOwner(body.userScopedKey);
+        if (owner?.kind !== 'user-scoped') {
+          return errDone(specError('NOT_FOUND', 'no user-scoped key like that', { resource: 'apiKey', field: 'userScopedKey' }));
+        }
+        owner.hubUser.memberships.add(a.organizationId);
+        return okDone({ organizationId: a.organizationId, hubUserId: owner.hubUser.hubUserId });
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${HOOKS_PREFIX}/accounts/:organizationId/projects`,
+    auth: 'none',
+    params: AccountPath,
+    body: CreateProjectBody,
+    status: 201,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        const done = world.identity(a, { type: 'createProject', projectId: ctx.ids.uuid(), name: body.name ?? 'EAC test project' });
+        if (!done.ok) return done;
+        return done.value.kind === 'project' ? okDone(done.value.project) : errDone(unexpected());
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${HOOKS_PREFIX}/accounts/:organizationId/projects/:projectId/roles`,
+    auth: 'none',
+    params: HookProjectPath,
+    body: CreateRoleBody,
+    status: 201,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        const done = world.identity(a, {
+          type: 'createRole',
+          projectId: params.projectId,
+          roleId: ctx.ids.uuid(),
+          name: body.name,
+          permissions: body.permissions ?? {},
+        });
+        if (!done.ok) return done;
+        return done.value.kind === 'role' ? okDone(done.value.role) : errDone(unexpected());
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'GET',
+    url: `${HOOKS_PREFIX}/accounts/:organizationId/clock`,
+    auth: 'none',
+    params: AccountPath,
+    handle: ({ params }) => withAccount(params.organizationId, (a) => okDone(clockView(a))),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${HOOKS_PREFIX}/accounts/:organizationId/clock/freeze`,
+    auth: 'none',
+    params: AccountPath,
+    body: FreezeBody,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        const done = world.clock(a, body.at === undefined ? { type: 'freeze' } : { type: 'freeze', at: Date.parse(body.at) });
+        return done.ok ? okDone(clockView(a)) : done;
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${HOOKS_PREFIX}/accounts/:organizationId/clock/advance`,
+    auth: 'none',
+    params: AccountPath,
+    body: AdvanceBody,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        const done = world.clock(a, { type: 'advance', seconds: body.seconds });
+        return done.ok ? okDone(clockView(a)) : done;
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${HOOKS_PREFIX}/accounts/:organizationId/reset`,
+    auth: 'none',
+    params: AccountPath,
+    handle: ({ params }) =>
+      withAccount(params.organizationId, (a) => {
+        world.reset(a);
+        return okDone({ organizationId: a.organizationId, reset: true });
+      }),
+  });
+}

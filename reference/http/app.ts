@@ -1,0 +1,69 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { specError } from '../../spec/errors.ts';
+import type { ReferenceContext } from './context.ts';
+import { organizationRoutes } from './organizations.ts';
+import { sendError } from './render.ts';
+import { roleRoutes } from './roles.ts';
+import { tenantRoutes } from './tenants.ts';
+import { tokenRoutes } from './tokens.ts';
+import { userRoutes } from './users.ts';
+import { v2Routes } from './v2.ts';
+
+/** Decision E8: bodies above this many bytes are refused with 413. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The HTTP face of the reference. Every failure, the framework's own included (unknown
+ * route, bad JSON, wrong content type, oversized body), leaves in the §7 envelope.
+ */
+export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): FastifyInstance {
+  const app = Fastify({ logger: options.logger, bodyLimit: BODY_LIMIT, return503OnClosing: false });
+
+  // Decision E9: JSON is the only body this service reads; Fastify's text parser goes.
+  app.removeContentTypeParser('text/plain');
+
+  // A POST without any body is an empty object, so credentials are looked for, not a crash.: a POST without a body is an empty object, not an error.
+  app.addHook('preValidation', async (req) => {
+    if (req.body === undefined || req.body === null) req.body = {};
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    sendError(
+      reply,
+      specError('ROUTE_NOT_FOUND', `no endpoint answers ${req.method} ${req.url.split('?')[0] ?? ''}`, {
+        method: req.method,
+      }),
+    ),
+  );
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, specError('PAYLOAD_TOO_LARGE', `the body is over ${BODY_LIMIT} bytes`, { limit: BODY_LIMIT }));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(
+          reply,
+          specError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', {
+            contentType: req.headers['content-type'] ?? null,
+          }),
+        );
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendError(reply, specError('MALFORMED_JSON', 'the body is not valid JSON'));
+    }
+    if (err instanceof SyntaxError || (err.statusCode === 400 && err.code?.startsWith('FST_ERR_CTP'))) {
+      return sendError(reply, specError('MALFORMED_JSON', 'the body is not valid JSON'));
+    }
+    // Anything else is a bug of the reference: say so, in the envelope.
+    req.log.error(err);
+    return sendError(reply, specError('INTERNAL_ERROR', 'the reference failed; this is a bug', { cause: err.message }));
+  });
+
+  roleRoutes(app, ctx);
+  organizationRoutes(app, ctx);
+  userRoutes(app, ctx);
+  tokenRoutes(app, ctx);
+  tenantRoutes(app, ctx);
+  v2Routes(app, ctx);
+  return app;
+}

@@ -1,0 +1,135 @@
+import type { FastifyRequest } from 'fastify';
+import { specError, type SpecError } from '../../spec/errors.ts';
+import { UUID_PATTERN } from '../../spec/schemas/common.ts';
+import type { AccountRecord, Done, World } from '../store/world.ts';
+import { TokenService } from '../tokens/jwt.ts';
+
+/**
+ * §5: where a credential may ride. An endpoint lists the carriers it accepts; a key found
+ * only in a carrier the endpoint does not accept is refused as misplaced (decision C1).
+ */
+export type Carrier = 'body-key' | 'query-key' | 'header' | 'bearer-token';
+
+export interface Principal {
+  readonly account: AccountRecord;
+  readonly via: 'user-scoped-key' | 'org-bound-key' | 'project-user-token' | 'tenant-token';
+  /** userId (project-user token) or tenantId (tenant token). */
+  readonly subject?: string;
+}
+
+export interface AuthContext {
+  readonly world: World;
+  readonly tokens: TokenService;
+}
+
+type Bag = Record<string, unknown>;
+const bag = (v: unknown): Bag => (typeof v === 'object' && v !== null ? (v as Bag) : {});
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+const unauthorized = (reason: string, message: string) => specError('UNAUTHORIZED', message, { reason });
+
+function headerValue(req: FastifyRequest): string | undefined {
+  const raw = req.headers.authorization;
+  if (!nonEmpty(raw)) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(raw.trim());
+  return m?.[1] ?? raw.trim();
+}
+
+const looksLikeJwt = (value: string) => value.split('.').length === 3;
+
+/** Which carriers are present on the request at all. */
+function present(req: FastifyRequest): Record<Carrier, boolean> {
+  const header = headerValue(req);
+  return {
+    'body-key': nonEmpty(bag(req.body)['apiKey']),
+    'query-key': nonEmpty(bag(req.query)['apiKey']),
+    header: header !== undefined && !looksLikeJwt(header),
+    'bearer-token': header !== undefined && looksLikeJwt(header),
+  };
+}
+
+function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown, where: string): Done<Principal> {
+  if (organizationId !== undefined && !(typeof organizationId === 'string' && UUID_PATTERN.test(organizationId))) {
+    return fail(
+      specError('VALIDATION_ERROR', 'organizationId must be a UUID', {
+        issues: [{ path: [where, 'organizationId'], message: 'must be a UUID', code: 'invalid_format' }],
+      }),
+    );
+  }
+  const owner = ctx.world.keyOwner(key);
+  if (owner === undefined) return fail(unauthorized('invalid-api-key', 'the API key is not known'));
+  if (owner.kind === 'org-bound') {
+    // §5 rule 3: an organization-bound key names its organization; organizationId is ignored.
+    const account = ctx.world.account(owner.organizationId);
+    if (account === undefined) return fail(unauthorized('invalid-api-key', 'the API key is not known'));
+    return { ok: true, value: { account, via: 'org-bound-key' } };
+  }
+  // §5 rules 1 and 3: a user-scoped key needs organizationId, and membership is checked.
+  if (organizationId === undefined) {
+    return fail(unauthorized('organization-id-required', 'a user-scoped API key needs organizationId'));
+  }
+  const account = ctx.world.account(organizationId as string);
+  if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {
+    return fail(specError('FORBIDDEN', 'the key\u2019s user is not a member of that organization', { reason: 'not-a-member' }));
+  }
+  return { ok: true, value: { account, via: 'user-scoped-key' } };
+}
+
+async function tokenPrincipal(ctx: AuthContext, token: string): Promise<Done<Principal>> {
+  const org = TokenService.claimedOrganization(token);
+  const account = org === undefined ? undefined : ctx.world.account(org);
+  if (account === undefined) return fail(unauthorized('invalid-token', 'the token is invalid'));
+  const verified = await ctx.tokens.verify(token, ctx.world.now(account));
+  if (!verified.ok) return verified;
+  const via = verified.claims.kind === 'tenant' ? 'tenant-token' : 'project-user-token';
+  if (via === 'project-user-token' && account.identity.users[verified.sub] === undefined) {
+    return fail(unauthorized('invalid-token', 'the token\u2019s user no longer exists'));
+  }
+  return { ok: true, value: { account, via, subject: verified.sub } };
+}
+
+function fail(error: SpecError): Done<Principal> {
+  return { ok: false, error };
+}
+
+/** Finds the caller among the carriers an endpoint accepts (§5 table and rules). */
+export async function authenticate(
+  ctx: AuthContext,
+  req: FastifyRequest,
+  accepts: readonly Carrier[],
+): Promise<Done<Principal>> {
+  const has = present(req);
+  const body = bag(req.body);
+  const query = bag(req.query);
+  for (const carrier of accepts) {
+    if (!has[carrier]) continue;
+    switch (carrier) {
+      case 'body-key':
+        return keyPrincipal(ctx, body['apiKey'] as string, body['organizationId'], 'body');
+      case 'query-key':
+        return keyPrincipal(ctx, query['apiKey'] as string, query['organizationId'], 'query');
+      case 'header': {
+        const organizationId = req.method === 'GET' || req.method === 'DELETE' ? query['organizationId'] : body['organizationId'];
+        return keyPrincipal(ctx, headerValue(req) as string, organizationId, req.method === 'GET' || req.method === 'DELETE' ? 'query' : 'body');
+      }
+      case 'bearer-token':
+        return tokenPrincipal(ctx, headerValue(req) as string);
+    }
+  }
+  const elsewhere = (Object.keys(has) as Carrier[]).filter((c) => has[c]);
+  if (elsewhere.length > 0) {
+    const names: Record<Carrier, string> = {
+      'body-key': 'apiKey in the JSON body',
+      'query-key': 'apiKey in the query',
+      header: 'the authorization header',
+      'bearer-token': 'a bearer token',
+    };
+    return fail(
+      specError('UNAUTHORIZED', `this endpoint takes credentials as ${accepts.map((c) => names[c]).join(' or ')}, not as ${elsewhere.map((c) => names[c]).join(' or ')}`, {
+        reason: 'api-key-misplaced',
+        accepted: accepts,
+      }),
+    );
+  }
+  return fail(unauthorized('missing-credentials', 'no credentials were sent'));
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { specError } from '../../spec/errors.ts';
+import { EmbedTokenBody, UserTokenBody } from '../../spec/schemas/token.ts';
+import { projectUserClaims } from '../tokens/claims.ts';
+import type { ReferenceContext } from './context.ts';
+import { caller, errDone, okDone, route, unexpected } from './route.ts';
+
+/** §4.7, §4.8 and the public keys of decision T3. */
+export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v1/api/projects/user-token',
+    auth: ['body-key'],
+    body: UserTokenBody,
+    handle: async ({ principal, body }) => {
+      const { account } = caller(principal);
+      const user = account.identity.users[body.userId];
+      if (user === undefined) {
+        return errDone(specError('NOT_FOUND', 'no user with that id here', { resource: 'user', field: 'userId' }));
+      }
+      const claims = projectUserClaims(account.identity, user);
+      return okDone(await ctx.tokens.issue(user.id, claims, ctx.ids.uuid(), ctx.world.now(account), body.expiration));
+    },
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v1/api/projects/embed-token',
+    auth: ['body-key'],
+    body: EmbedTokenBody,
+    handle: async ({ principal, body }) => {
+      const { account } = caller(principal);
+      const done = ctx.world.identity(account, {
+        type: 'embedSignIn',
+        projectId: body.projectId,
+        newOrganizationId: ctx.ids.uuid(),
+        organization: body.organization,
+        userId: body.user.id ?? ctx.ids.uuid(),
+        user: body.user,
+      });
+      if (!done.ok) return done;
+      if (done.value.kind !== 'signIn') return errDone(unexpected());
+      const { user, organization } = done.value;
+      const claims = projectUserClaims(account.identity, user);
+      const issued = await ctx.tokens.issue(user.id, claims, ctx.ids.uuid(), ctx.world.now(account), body.expiration);
+      return okDone({ ...issued, userId: user.id, projectOrganizationId: organization.projectOrganizationId });
+    },
+  });
+
+  app.get('/.well-known/jwks.json', () => ctx.tokens.jwks());
+}

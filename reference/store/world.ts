@@ -1,0 +1,102 @@
+import { specError, type SpecError } from '../../spec/errors.ts';
+import { applyClock, readClock, realClock, type ClockCommand, type ClockState } from '../../spec/machines/clock.ts';
+import {
+  applyIdentity,
+  emptyIdentity,
+  type IdentityCommand,
+  type IdentityResult,
+  type IdentityState,
+} from '../../spec/machines/identity.ts';
+import type { IdSource } from './ids.ts';
+
+/** One customer account (§5 rule 2: its own organization UUID owns keys and projects). */
+export interface AccountRecord {
+  readonly organizationId: string;
+  readonly name: string;
+  readonly orgBoundKey: string;
+  identity: IdentityState;
+  clock: ClockState;
+}
+
+/** A hub user (§5 rule 1): owns a user-scoped key and is a member of some organizations. */
+export interface HubUser {
+  readonly hubUserId: string;
+  readonly key: string;
+  readonly memberships: Set<string>;
+}
+
+export type KeyOwner =
+  | { readonly kind: 'user-scoped'; readonly hubUser: HubUser }
+  | { readonly kind: 'org-bound'; readonly organizationId: string };
+
+/**
+ * The reference's whole in-memory world: per-account namespaces, each with its own identity
+ * state and clock. Every change goes through a pure machine and is stored only when the
+ * machine accepts it, so a refused request leaves nothing behind.
+ */
+export class World {
+  private readonly accounts = new Map<string, AccountRecord>();
+  private readonly keys = new Map<string, KeyOwner>();
+
+  constructor(
+    readonly ids: IdSource,
+    private readonly realNow: () => number = Date.now,
+  ) {}
+
+  createAccount(name: string) {
+    const organizationId = this.ids.uuid();
+    const hubUser: HubUser = {
+      hubUserId: this.ids.uuid(),
+      key: `eac_us_${this.ids.hex(20)}`,
+      memberships: new Set([organizationId]),
+    };
+    const account: AccountRecord = {
+      organizationId,
+      name,
+      orgBoundKey: `eac_ob_${this.ids.hex(20)}`,
+      identity: emptyIdentity(organizationId),
+      clock: realClock,
+    };
+    this.accounts.set(organizationId, account);
+    this.keys.set(hubUser.key, { kind: 'user-scoped', hubUser });
+    this.keys.set(account.orgBoundKey, { kind: 'org-bound', organizationId });
+    return { account, hubUser };
+  }
+
+  account(organizationId: string): AccountRecord | undefined {
+    return this.accounts.get(organizationId);
+  }
+
+  keyOwner(key: string): KeyOwner | undefined {
+    return this.keys.get(key);
+  }
+
+  now(account: AccountRecord): number {
+    return readClock(account.clock, this.realNow());
+  }
+
+  clock(account: AccountRecord, command: ClockCommand): Done<number> {
+    const applied = applyClock(account.clock, command, this.realNow());
+    if (!applied.ok) return applied;
+    account.clock = applied.state;
+    return { ok: true, value: applied.result };
+  }
+
+  identity(account: AccountRecord, command: IdentityCommand): Done<IdentityResult> {
+    const applied = applyIdentity(account.identity, command, this.now(account));
+    if (!applied.ok) return applied;
+    account.identity = applied.state;
+    return { ok: true, value: applied.result };
+  }
+
+  /** Drops what the account built (projects, users, roles, tenants); keeps keys and clock. */
+  reset(account: AccountRecord): void {
+    account.identity = emptyIdentity(account.organizationId);
+  }
+}
+
+/** What a store operation gives back: a value, or the typed error the machine refused with. */
+export type Done<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: SpecError };
+
+export const accountNotFound = () =>
+  specError('NOT_FOUND', 'no account with that organization id', { resource: 'account' });

@@ -1,0 +1,457 @@
+import { specError } from '../errors.ts';
+import type { Properties } from '../schemas/common.ts';
+import type { RolePermissions } from '../schemas/permissions.ts';
+import type { ProjectUserRole } from '../schemas/role.ts';
+import type { ProjectUser } from '../schemas/user.ts';
+import { fail, iso, ok, type Applied, type Instant, type Transition } from './machine.ts';
+
+/**
+ * The identity side of one customer account (§2.1–§2.4, §3, §4.1–§4.6): projects, roles,
+ * project organizations and project users, and the rules that cross them (a deleted role
+ * leaves its users with no role; organization identifiers resolve externalIds; userIds are
+ * unique in the account). Pure: the reference stores the state, the model-based suite uses
+ * the same functions as its oracle.
+ */
+export interface ProjectRecord {
+  readonly projectId: string;
+  readonly name: string;
+}
+
+export interface OrganizationRecord {
+  readonly projectOrganizationId: string;
+  readonly projectId: string;
+  readonly externalId: string | null;
+  readonly name: string;
+  readonly properties: Properties;
+}
+
+export type UserRecord = ProjectUser;
+
+/** §4.9: a v1 tenant, known by its identity (decision N2). */
+export interface TenantRecord {
+  readonly tenantId: string;
+  readonly identity: string;
+  readonly name: string | null;
+  readonly permissions: RolePermissions;
+  readonly metadata: Properties;
+}
+
+export interface IdentityState {
+  readonly organizationId: string;
+  readonly projects: Readonly<Record<string, ProjectRecord>>;
+  readonly roles: Readonly<Record<string, ProjectUserRole>>;
+  readonly organizations: Readonly<Record<string, OrganizationRecord>>;
+  /** Keyed by userId: a userId is unique within the account (decision U2). */
+  readonly users: Readonly<Record<string, UserRecord>>;
+  /** Keyed by tenant identity. */
+  readonly tenants: Readonly<Record<string, TenantRecord>>;
+}
+
+export function emptyIdentity(organizationId: string): IdentityState {
+  return { organizationId, projects: {}, roles: {}, organizations: {}, users: {}, tenants: {} };
+}
+
+export type IdentityCommand =
+  | { readonly type: 'createProject'; readonly projectId: string; readonly name: string }
+  | {
+      readonly type: 'createRole';
+      readonly projectId: string;
+      readonly roleId: string;
+      readonly name: string;
+      readonly permissions: RolePermissions;
+    }
+  | {
+      readonly type: 'updateRole';
+      readonly projectId: string;
+      readonly roleId: string;
+      readonly name?: string;
+      readonly permissions?: RolePermissions;
+    }
+  | { readonly type: 'deleteRole'; readonly projectId: string; readonly roleId: string }
+  | {
+      readonly type: 'registerOrganization';
+      readonly projectId: string;
+      /** Used only when a new organization is created. */
+      readonly newId: string;
+      readonly name: string;
+      readonly properties?: Properties;
+      readonly externalId?: string;
+    }
+  | {
+      readonly type: 'registerUser';
+      readonly projectId: string;
+      /** The caller's userId, or a generated one. */
+      readonly userId: string;
+      readonly name: string;
+      readonly properties?: Properties;
+      readonly userRoleId?: string;
+      readonly projectOrganizationId?: string;
+    }
+  | {
+      readonly type: 'updateUser';
+      readonly projectId: string;
+      readonly userId: string;
+      readonly name: string;
+      readonly properties?: Properties;
+      readonly userRoleId?: string | null;
+      readonly projectOrganizationId?: string | null;
+    }
+  | {
+      /** §4.8 (decision T5): upsert the organization and the user together, or change nothing. */
+      readonly type: 'embedSignIn';
+      readonly projectId: string;
+      readonly newOrganizationId: string;
+      readonly organization: {
+        readonly externalId: string;
+        readonly name?: string | undefined;
+        readonly properties?: Properties | undefined;
+      };
+      readonly userId: string;
+      readonly user: {
+        readonly name: string;
+        readonly properties?: Properties | undefined;
+        readonly userRoleId?: string | null | undefined;
+      };
+    }
+  | {
+      readonly type: 'registerTenant';
+      readonly newTenantId: string;
+      readonly identity: string;
+      readonly name?: string;
+      readonly permissions?: RolePermissions;
+      readonly metadata?: Properties;
+    };
+
+export type IdentityResult =
+  | { readonly kind: 'project'; readonly project: ProjectRecord }
+  | { readonly kind: 'role'; readonly role: ProjectUserRole }
+  | { readonly kind: 'roleDeleted'; readonly roleId: string; readonly usersCleared: string[] }
+  | {
+      readonly kind: 'organization';
+      readonly organization: OrganizationRecord;
+      readonly created: boolean;
+    }
+  | { readonly kind: 'user'; readonly user: UserRecord; readonly created: boolean }
+  | { readonly kind: 'signIn'; readonly user: UserRecord; readonly organization: OrganizationRecord }
+  | { readonly kind: 'tenant'; readonly tenant: TenantRecord; readonly created: boolean };
+
+/** Transition table (data): what each command does to its subject. */
+export const identityTransitions: readonly Transition[] = [
+  { command: 'createProject', from: 'absent', to: 'project', section: 'hook' },
+  {
+    command: 'createRole',
+    from: 'absent',
+    to: 'role',
+    note: 'host hook; §4.3 leaves creation unshown',
+    section: '4.3',
+  },
+  {
+    command: 'updateRole',
+    from: 'role',
+    to: 'role',
+    note: 'name changed, permissions replaced',
+    section: '3',
+  },
+  {
+    command: 'deleteRole',
+    from: 'role',
+    to: 'absent',
+    note: 'its users are left with no role',
+    section: '3',
+  },
+  { command: 'registerOrganization', from: 'absent', to: 'organization', section: '4.4' },
+  {
+    command: 'registerOrganization',
+    from: 'organization',
+    to: 'organization',
+    note: 'same externalId: name and properties replaced',
+    section: 'decision',
+  },
+  { command: 'registerUser', from: 'absent', to: 'user', section: '4.5' },
+  {
+    command: 'registerUser',
+    from: 'user',
+    to: 'user',
+    note: 'same userId, same project: fields replaced',
+    section: 'decision',
+  },
+  {
+    command: 'updateUser',
+    from: 'user',
+    to: 'user',
+    note: 'userRoleId null: no role; organization null: detached',
+    section: '3',
+  },
+];
+
+type Result = Applied<IdentityState, IdentityResult>;
+
+function notFound(resource: string, field?: string) {
+  const details = field === undefined ? { resource } : { resource, field };
+  return specError('NOT_FOUND', `no ${resource} with that id here`, details);
+}
+
+/** Roles of one project in list order (decision R3: created_at, then id). */
+export function rolesOf(state: IdentityState, projectId: string): ProjectUserRole[] {
+  return Object.values(state.roles)
+    .filter((r) => r.project_id === projectId)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+export function roleIn(state: IdentityState, projectId: string, roleId: string) {
+  const role = state.roles[roleId];
+  return role !== undefined && role.project_id === projectId ? role : undefined;
+}
+
+/**
+ * §2.3, §4.5 (decision O4): a project organization identifier is a service UUID of the
+ * project's organizations, or else one of their externalIds.
+ */
+export function resolveOrganization(
+  state: IdentityState,
+  projectId: string,
+  identifier: string,
+): OrganizationRecord | undefined {
+  const byId = state.organizations[identifier];
+  if (byId !== undefined && byId.projectId === projectId) return byId;
+  return Object.values(state.organizations).find(
+    (o) => o.projectId === projectId && o.externalId === identifier,
+  );
+}
+
+export function applyIdentity(
+  state: IdentityState,
+  command: IdentityCommand,
+  now: Instant,
+): Result {
+  if (command.type === 'registerTenant') return registerTenant(state, command);
+  if (command.type === 'createProject') {
+    const project = { projectId: command.projectId, name: command.name };
+    return ok(
+      { ...state, projects: { ...state.projects, [project.projectId]: project } },
+      { kind: 'project', project },
+    );
+  }
+  if (state.projects[command.projectId] === undefined) return fail(notFound('project'));
+  switch (command.type) {
+    case 'createRole':
+      return createRole(state, command, now);
+    case 'updateRole':
+      return updateRole(state, command, now);
+    case 'deleteRole':
+      return deleteRole(state, command);
+    case 'registerOrganization':
+      return registerOrganization(state, command);
+    case 'registerUser':
+      return registerUser(state, command);
+    case 'updateUser':
+      return updateUser(state, command);
+    case 'embedSignIn':
+      return embedSignIn(state, command);
+  }
+}
+
+type Cmd<T extends IdentityCommand['type']> = Extract<IdentityCommand, { type: T }>;
+
+function createRole(state: IdentityState, c: Cmd<'createRole'>, now: Instant): Result {
+  const stamp = iso(now);
+  const role: ProjectUserRole = {
+    id: c.roleId,
+    name: c.name,
+    organization_id: state.organizationId,
+    project_id: c.projectId,
+    permissions: { ...c.permissions },
+    created_at: stamp,
+    updated_at: stamp,
+  };
+  return ok({ ...state, roles: { ...state.roles, [role.id]: role } }, { kind: 'role', role });
+}
+
+function updateRole(state: IdentityState, c: Cmd<'updateRole'>, now: Instant): Result {
+  const current = roleIn(state, c.projectId, c.roleId);
+  if (current === undefined) return fail(notFound('role'));
+  // §3, §4.1: permissions are replaced as a whole, never merged.
+  const role: ProjectUserRole = {
+    ...current,
+    name: c.name ?? current.name,
+    permissions: c.permissions === undefined ? current.permissions : { ...c.permissions },
+    updated_at: iso(now),
+  };
+  return ok({ ...state, roles: { ...state.roles, [role.id]: role } }, { kind: 'role', role });
+}
+
+function deleteRole(state: IdentityState, c: Cmd<'deleteRole'>): Result {
+  if (roleIn(state, c.projectId, c.roleId) === undefined) return fail(notFound('role'));
+  const { [c.roleId]: _removed, ...roles } = state.roles;
+  // §3, §4.3: users who held the role are left with none.
+  const usersCleared: string[] = [];
+  const users: Record<string, UserRecord> = {};
+  for (const [id, user] of Object.entries(state.users)) {
+    if (user.userRoleId === c.roleId) {
+      usersCleared.push(id);
+      users[id] = { ...user, userRoleId: null };
+    } else users[id] = user;
+  }
+  return ok({ ...state, roles, users }, { kind: 'roleDeleted', roleId: c.roleId, usersCleared });
+}
+
+function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization'>): Result {
+  const existing =
+    c.externalId === undefined
+      ? undefined
+      : Object.values(state.organizations).find(
+          (o) => o.projectId === c.projectId && o.externalId === c.externalId,
+        );
+  // Decision O2: an externalId already in the project names that organization (upsert).
+  const organization: OrganizationRecord = {
+    projectOrganizationId: existing?.projectOrganizationId ?? c.newId,
+    projectId: c.projectId,
+    externalId: c.externalId ?? null,
+    name: c.name,
+    properties: { ...(c.properties ?? {}) },
+  };
+  return ok(
+    {
+      ...state,
+      organizations: { ...state.organizations, [organization.projectOrganizationId]: organization },
+    },
+    { kind: 'organization', organization, created: existing === undefined },
+  );
+}
+
+/** Checks a role id and an organization identifier against the project (decision U3). */
+function references(
+  state: IdentityState,
+  projectId: string,
+  userRoleId: string | null | undefined,
+  organization: string | null | undefined,
+) {
+  if (typeof userRoleId === 'string' && roleIn(state, projectId, userRoleId) === undefined) {
+    return { error: notFound('role', 'userRoleId') } as const;
+  }
+  if (typeof organization === 'string') {
+    const found = resolveOrganization(state, projectId, organization);
+    if (found === undefined)
+      return { error: notFound('projectOrganization', 'projectOrganizationId') } as const;
+    return { organizationId: found.projectOrganizationId } as const;
+  }
+  return { organizationId: organization } as const;
+}
+
+function registerUser(state: IdentityState, c: Cmd<'registerUser'>): Result {
+  const existing = state.users[c.userId];
+  if (existing !== undefined && existing.projectId !== c.projectId) {
+    return fail(
+      specError('CONFLICT', 'this userId already belongs to a user of another project', {
+        field: 'userId',
+      }),
+    );
+  }
+  const refs = references(state, c.projectId, c.userRoleId, c.projectOrganizationId);
+  if ('error' in refs) return fail(refs.error);
+  // Decision U2: registering an existing userId again replaces what it holds.
+  const user: UserRecord = {
+    id: c.userId,
+    projectId: c.projectId,
+    name: c.name,
+    properties: { ...(c.properties ?? {}) },
+    userRoleId: c.userRoleId ?? null,
+    projectOrganizationId: refs.organizationId ?? null,
+  };
+  return ok(
+    { ...state, users: { ...state.users, [user.id]: user } },
+    { kind: 'user', user, created: existing === undefined },
+  );
+}
+
+function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Result {
+  const current = state.users[c.userId];
+  if (current === undefined || current.projectId !== c.projectId) return fail(notFound('user'));
+  const refs = references(state, c.projectId, c.userRoleId, c.projectOrganizationId);
+  if ('error' in refs) return fail(refs.error);
+  // §4.6: properties replace the stored set; absent role/organization stay; null removes.
+  const user: UserRecord = {
+    ...current,
+    name: c.name,
+    properties: c.properties === undefined ? current.properties : { ...c.properties },
+    userRoleId: c.userRoleId === undefined ? current.userRoleId : c.userRoleId,
+    projectOrganizationId:
+      c.projectOrganizationId === undefined
+        ? current.projectOrganizationId
+        : (refs.organizationId ?? null),
+  };
+  return ok(
+    { ...state, users: { ...state.users, [user.id]: user } },
+    { kind: 'user', user, created: false },
+  );
+}
+
+function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
+  const existingOrg = Object.values(state.organizations).find(
+    (o) => o.projectId === c.projectId && o.externalId === c.organization.externalId,
+  );
+  const name = c.organization.name ?? existingOrg?.name;
+  if (name === undefined) {
+    return fail(
+      specError('VALIDATION_ERROR', 'a new organization needs a name', {
+        issues: [{ path: ['body', 'organization', 'name'], message: 'required for a new organization', code: 'invalid_type' }],
+      }),
+    );
+  }
+  const org = registerOrganization(state, {
+    type: 'registerOrganization',
+    projectId: c.projectId,
+    newId: c.newOrganizationId,
+    name,
+    externalId: c.organization.externalId,
+    properties: c.organization.properties ?? existingOrg?.properties ?? {},
+  });
+  if (!org.ok || org.result.kind !== 'organization') return org;
+  const organization = org.result.organization;
+  const existingUser = org.state.users[c.userId];
+  // Decision T5: fields the body gives replace the stored ones; the others are kept.
+  const user = registerUser(org.state, {
+    type: 'registerUser',
+    projectId: c.projectId,
+    userId: c.userId,
+    name: c.user.name,
+    properties: c.user.properties ?? existingUser?.properties ?? {},
+    ...optionalRole(c.user.userRoleId === undefined ? existingUser?.userRoleId : c.user.userRoleId),
+    projectOrganizationId: organization.projectOrganizationId,
+  });
+  if (!user.ok || user.result.kind !== 'user') return user;
+  return ok(user.state, { kind: 'signIn', user: user.result.user, organization });
+}
+
+const optionalRole = (role: string | null | undefined) => (typeof role === 'string' ? { userRoleId: role } : {});
+
+function registerTenant(state: IdentityState, c: Cmd<'registerTenant'>): Result {
+  const existing = state.tenants[c.identity];
+  const tenant: TenantRecord = {
+    tenantId: existing?.tenantId ?? c.newTenantId,
+    identity: c.identity,
+    name: c.name ?? existing?.name ?? null,
+    permissions: { ...(c.permissions ?? existing?.permissions ?? {}) },
+    metadata: { ...(c.metadata ?? existing?.metadata ?? {}) },
+  };
+  return ok(
+    { ...state, tenants: { ...state.tenants, [c.identity]: tenant } },
+    { kind: 'tenant', tenant, created: existing === undefined },
+  );
+}
+
+/**
+ * Decision N2: a tenant is known by its deprecated unique key when one is given, else by
+ * its split columns and schema (canonical JSON, keys sorted, so order does not matter).
+ */
+export function tenantIdentity(body: {
+  readonly uniqueKey?: string | undefined;
+  readonly tenantColumns?: Readonly<Record<string, unknown>> | undefined;
+  readonly tenantSchema?: string | undefined;
+}): string {
+  if (body.uniqueKey !== undefined) return `key:${body.uniqueKey}`;
+  const columns = Object.keys(body.tenantColumns ?? {})
+    .sort()
+    .map((k) => [k, body.tenantColumns?.[k]]);
+  return `split:${JSON.stringify({ columns, schema: body.tenantSchema ?? null })}`;
+}
