@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/runs/**', 'spec/types/**', 'bin/eac.mjs', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', 'reports/runs/**', 'spec/types/*.d.ts', 'bin/eac.mjs', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

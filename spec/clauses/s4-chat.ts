@@ -1,0 +1,100 @@
+import { defineClauses } from './types.ts';
+
+// §4.15: the streaming agent chat endpoint.
+export const s4Chat = defineClauses([
+  {
+    id: 'chat.stream.path',
+    section: '4.15',
+    level: 'must',
+    summary:
+      'POST /v1/api/project-agents/{agentId}/chat talks to a project agent; agentId is a UUID.',
+  },
+  {
+    id: 'chat.auth.bearer-required',
+    section: '4.15',
+    level: 'must',
+    summary: 'Chat requires Authorization: Bearer with a project-user token.',
+  },
+  {
+    id: 'chat.auth.token-scopes-data',
+    section: '4.15',
+    level: 'must',
+    summary: 'The bearer token fixes the organization whose data the agent may query.',
+  },
+  {
+    id: 'chat.body.messages-required',
+    section: '4.15',
+    level: 'must',
+    summary: 'messages, the conversation so far, is mandatory.',
+  },
+  {
+    id: 'chat.body.message-shape',
+    section: '4.15',
+    level: 'must',
+    summary: "Each message is {role: 'user' | 'assistant', content: string}.",
+  },
+  {
+    id: 'chat.body.thread-id-optional',
+    section: '4.15',
+    level: 'must',
+    summary: 'thread_id is an optional string.',
+  },
+  {
+    id: 'chat.thread.keeps-context',
+    section: '4.15',
+    level: 'must',
+    summary: 'Sending the same thread_id again keeps the session: last SQL, chart and data.',
+  },
+  {
+    id: 'chat.body.agent-id-required',
+    section: '4.15',
+    level: 'must',
+    summary: 'payload.agent_id is a mandatory string.',
+  },
+  {
+    id: 'chat.body.agent-id-matches-path',
+    section: '4.15',
+    level: 'must',
+    summary: 'payload.agent_id carries the same value as the agentId of the path.',
+  },
+  {
+    id: 'chat.body.agent-id-mismatch',
+    section: '4.15',
+    level: 'unspecified',
+    summary: 'The answer when payload.agent_id differs from the path agentId is left open.',
+    decision: '400 VALIDATION_ERROR with the issue on payload.agent_id.',
+  },
+  {
+    id: 'chat.body.agent-version-optional',
+    section: '4.15',
+    level: 'must',
+    summary: 'payload.agent_version is an optional number that pins a version of the agent.',
+  },
+  {
+    id: 'chat.body.agent-version-default-latest',
+    section: '4.15',
+    level: 'must',
+    summary: 'Without agent_version the newest agent version answers.',
+  },
+  {
+    id: 'chat.stream.content-type',
+    section: '4.15',
+    level: 'must',
+    summary: 'The chat answer is a text/event-stream.',
+  },
+  {
+    id: 'chat.stream.no-persist',
+    section: '4.15',
+    level: 'must',
+    summary: 'Chatting stores no chart; saving is a separate call.',
+  },
+  {
+    id: 'chat.agent.unknown',
+    section: '4.15',
+    level: 'unspecified',
+    summary:
+      'The answer for an agent that does not exist or is outside the token project is left open.',
+    decision:
+      "404 NOT_FOUND with details.resource 'agent', as a JSON answer before any stream starts.",
+  },
+]);

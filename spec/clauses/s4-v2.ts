@@ -1,0 +1,103 @@
+import { defineClauses } from './types.ts';
+
+// §4.16: the v2 endpoints the document names for the migration, and the v1 shapes it only glimpses.
+export const s4V2 = defineClauses([
+  {
+    id: 'v2.applications.list.path',
+    section: '4.16',
+    level: 'must',
+    summary: 'GET /v2/api/applications lists applications.',
+  },
+  {
+    id: 'v2.applications.list.before-finalize',
+    section: '4.16',
+    level: 'unspecified',
+    summary:
+      'What the v2 application list answers before finalize, and which credentials it takes, is left open.',
+    decision:
+      'It accepts a project-user bearer token or an API key; before finalize it lists no applications.',
+  },
+  {
+    id: 'v2.dashboards.list.path',
+    section: '4.16',
+    level: 'must',
+    summary:
+      'GET /v2/api/applications/{applicationId}/dashboards lists the dashboards of an application.',
+  },
+  {
+    id: 'v2.dashboards.create.path',
+    section: '4.16',
+    level: 'must',
+    summary:
+      'POST /v2/api/applications/{applicationId}/dashboards with {name} creates a dashboard.',
+  },
+  {
+    id: 'v2.dashboards.clone.path',
+    section: '4.16',
+    level: 'must',
+    summary: 'POST .../dashboards/{dashboardId}/clone with {name} clones a v2 dashboard.',
+  },
+  {
+    id: 'v2.dashboards.add-charts.path',
+    section: '4.16',
+    level: 'must',
+    summary: 'POST .../dashboards/{dashboardId}/charts with {charts} adds charts.',
+  },
+  {
+    id: 'v2.dashboards.remove-chart.path',
+    section: '4.16',
+    level: 'must',
+    summary:
+      'DELETE .../dashboards/{dashboardId}/charts/{chartId} removes a single chart; several need several calls.',
+  },
+  {
+    id: 'v2.dashboards.append-charts.path',
+    section: '4.16',
+    level: 'must',
+    summary:
+      'POST .../dashboards/{dashboardId}/append-charts with {sourceDashboardId} copies in the charts of another.',
+  },
+  {
+    id: 'v2.dashboards.lookup',
+    section: '4.16',
+    level: 'must',
+    summary: 'A look-up maps any v1 or v2 dashboard id to {applicationId, dashboardId}.',
+  },
+  {
+    id: 'v2.dashboards.lookup-path',
+    section: '4.16',
+    level: 'unspecified',
+    summary: 'The path of the dashboard look-up is left open.',
+    decision:
+      'GET /v2/api/dashboards/{dashboardId}/lookup answers {applicationId, dashboardId}; unknown ids give 404 NOT_FOUND.',
+  },
+  {
+    id: 'v2.shapes.beyond-named-fields',
+    section: '4.16',
+    level: 'unspecified',
+    summary: 'v2 request and response shapes beyond the named body fields are left open.',
+    decision:
+      'Success envelope; lists as data.applications / data.dashboards of §2.8 items; writes answer the dashboard; charts is an array of chart ids.',
+  },
+  {
+    id: 'dashboards.v1-create.body',
+    section: '4.16',
+    level: 'observed',
+    summary: 'The v1 dashboard create body has been seen as {workspaceId, name}.',
+  },
+  {
+    id: 'dashboards.v1-add-charts.body',
+    section: '4.16',
+    level: 'observed',
+    summary: 'The v1 add-charts body has been seen as {targetDashboardId, charts}.',
+  },
+  {
+    id: 'dashboards.v1-shapes.not-shown',
+    section: '4.16',
+    level: 'unspecified',
+    summary:
+      'Paths and answers of the v1 create, v1 add-charts and v1 list-workspace-dashboards calls are left open.',
+    decision:
+      'POST /v1/api/dashboard/create, POST /v1/api/dashboard/add-charts, GET /v1/api/dashboard/list-workspace-dashboards?workspaceId=.',
+  },
+]);

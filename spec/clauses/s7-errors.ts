@@ -1,0 +1,163 @@
+import { defineClauses } from './types.ts';
+
+// §7: the error envelope, the listed codes, and the reference's choices for unlisted failures.
+export const s7 = defineClauses([
+  {
+    id: 'errors.envelope.shape',
+    section: '7',
+    level: 'must',
+    summary: "An error body is {status: 'error', error: {message, code, details}}.",
+  },
+  {
+    id: 'errors.envelope.message-required',
+    section: '7',
+    level: 'must',
+    summary:
+      'error.message is a mandatory string; code is a string and details an object with free keys.',
+  },
+  {
+    id: 'errors.bad-request.role-update',
+    section: '7',
+    level: 'must',
+    summary: 'Status 400, with no code given, is the documented error answer of the role update.',
+  },
+  {
+    id: 'errors.tenant-not-migrated',
+    section: '7',
+    level: 'must',
+    summary:
+      'A tenant JWT whose tenant has no mapping yet gets 401 TENANT_NOT_MIGRATED; a fresh register-tenant fixes it.',
+  },
+  {
+    id: 'errors.user-without-organization',
+    section: '7',
+    level: 'must',
+    summary:
+      'A project user without a project organization gets 403 PROJECT_USER_WITHOUT_ORGANIZATION on dashboard work.',
+  },
+  {
+    id: 'errors.shared-dashboard-read-only',
+    section: '7',
+    level: 'must',
+    summary:
+      'Editing a shared dashboard with a project-user token gets 409 SHARED_DASHBOARD_READ_ONLY; clone and edit the copy.',
+  },
+  {
+    id: 'errors.migrated-to-v2',
+    section: '7',
+    level: 'must',
+    summary: 'v1 dashboard writes of a finalized organization get 410 MIGRATED_TO_V2.',
+  },
+  {
+    id: 'errors.migrated-to-v2.names-endpoint',
+    section: '7',
+    level: 'must',
+    summary: 'The 410 MIGRATED_TO_V2 error points at the v2 endpoint to call instead.',
+  },
+  {
+    id: 'errors.migrated-to-v2.details',
+    section: '7',
+    level: 'unspecified',
+    summary: 'Where the 410 error names its v2 replacement is left open.',
+    decision:
+      'The message names it, and details.replacement holds the v2 method and path template, e.g. "POST /v2/api/...".',
+  },
+  {
+    id: 'errors.codes.full-list',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The complete set of error codes is left open.',
+    decision:
+      'The reference adds VALIDATION_ERROR, MALFORMED_JSON, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, ROUTE_NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, INTERNAL_ERROR.',
+  },
+  {
+    id: 'errors.validation.status',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The status and code for an invalid body, query or path are left open.',
+    decision:
+      '400 VALIDATION_ERROR with details.issues = [{path: (string|number)[], message, code}].',
+  },
+  {
+    id: 'errors.malformed-json',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The answer to a body that does not parse as JSON is left open.',
+    decision: '400 MALFORMED_JSON.',
+  },
+  {
+    id: 'errors.unauthorized.status',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The status and code for absent or bad credentials are left open.',
+    decision:
+      '401 UNAUTHORIZED; details.reason is one of missing-credentials, invalid-api-key, api-key-misplaced, organization-id-required, invalid-token, token-expired.',
+  },
+  {
+    id: 'errors.forbidden.status',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The status and code for good credentials without the right to act are left open.',
+    decision:
+      "403 FORBIDDEN; details.missing names the permission(s), or details.reason (e.g. 'not-a-member', 'read-only').",
+  },
+  {
+    id: 'errors.not-found.status',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The status and code for an unknown id are left open.',
+    decision:
+      '404 NOT_FOUND with details.resource, and details.field when the id came from the body; foreign ids look the same (no existence leak).',
+  },
+  {
+    id: 'errors.route-not-found',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The answer to a path or method the service does not have is left open.',
+    decision: '404 ROUTE_NOT_FOUND in the §7 envelope.',
+  },
+  {
+    id: 'errors.conflict.status',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The answer to a request clashing with existing data is left open.',
+    decision:
+      '409 CONFLICT, e.g. a userId already held by a user of another project of the account.',
+  },
+  {
+    id: 'errors.payload-too-large',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The answer to an oversized request body is left open.',
+    decision: 'A body over 1 MiB gets 413 PAYLOAD_TOO_LARGE.',
+  },
+  {
+    id: 'errors.unsupported-media-type',
+    section: '7',
+    level: 'unspecified',
+    summary: 'The answer to a body sent with a content type other than JSON is left open.',
+    decision: '415 UNSUPPORTED_MEDIA_TYPE.',
+  },
+  {
+    id: 'errors.internal',
+    section: '7',
+    level: 'unspecified',
+    summary: 'How unexpected failures are reported is left open.',
+    decision: '500 INTERNAL_ERROR in the §7 envelope; from the reference it is always a bug.',
+  },
+  {
+    id: 'errors.unknown-fields',
+    section: '7',
+    level: 'unspecified',
+    summary: 'Whether unknown request body fields are refused is left open.',
+    decision:
+      'Ignored, except inside permissions: a key outside the twenty §2.2 flags or a non-boolean value is a 400 VALIDATION_ERROR.',
+  },
+  {
+    id: 'errors.rejected-request-changes-nothing',
+    section: '7',
+    level: 'unspecified',
+    summary: 'Whether a refused request may leave partial changes is left open.',
+    decision: 'A request answered with an error changes no state.',
+  },
+]);
