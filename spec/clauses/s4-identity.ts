@@ -533,7 +533,7 @@ export const s4Identity = defineClauses([
     level: 'unspecified',
     summary: 'The content of a tenant JWT is left open.',
     decision:
-      "Claims kind 'tenant', sub tenantId, org, perm and meta; the message is 'Tenant registered'.",
+      "Claims kind 'tenant', sub tenantId, org, tkey (tenant identity), perm, meta and name; data.message is a short sentence.",
   },
   {
     id: 'tenants.register.after-finalize-project-user-token',

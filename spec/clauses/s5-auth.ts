@@ -51,7 +51,7 @@ export const s5 = defineClauses([
     level: 'unspecified',
     summary: 'Whether identity endpoints also read an authorization header is left open.',
     decision:
-      '§4.1–4.9 and list-workspaces accept only the carriers of the §5 table; a header there is ignored.',
+      '§4.1–4.9 and list-workspaces accept only the carriers of the §5 table; a key sent only in a header there is refused as misplaced (401).',
   },
   {
     id: 'auth.credentials.missing',

@@ -160,4 +160,12 @@ export const s7 = defineClauses([
     summary: 'Whether a refused request may leave partial changes is left open.',
     decision: 'A request answered with an error changes no state.',
   },
+  {
+    id: 'errors.order.credentials-first',
+    section: '7',
+    level: 'unspecified',
+    summary: 'Which check wins when a request has both bad credentials and a bad shape is left open.',
+    decision:
+      'Credentials are checked first (401/403), then path, query and body (400), then the ids they name (404).',
+  },
 ]);

@@ -1,3 +1,5 @@
+import type {} from 'vitest';
+
 /**
  * What a conformance test records about itself, carried to the reporters in vitest's task meta.
  * The runner's reporter reads `meta.eac` of every test case.

@@ -1,3 +1,5 @@
+import type {} from 'vitest';
+
 /** What the suites know about the implementation under test. Serialisable (crosses into workers). */
 export interface Target {
   /** Base address of the service, without a trailing slash. */

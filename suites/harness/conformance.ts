@@ -1,0 +1,168 @@
+import { Faker, base as fakerBase, en } from '@faker-js/faker';
+import { inject, test, type TestContext } from 'vitest';
+import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
+import type { HookName } from '../../spec/schemas/hooks.ts';
+import { Hooks } from './hooks.ts';
+import { Http } from './http.ts';
+import type { EacMeta } from './meta.ts';
+import type { Target } from './target.ts';
+
+/** What every conformance test receives. */
+export interface Conformance {
+  readonly target: Target;
+  /** HTTP to the target; its exchanges go into the report when the test fails or probes. */
+  readonly http: Http;
+  /** The host hooks (only those the target announced; see `needs`). */
+  readonly hooks: Hooks;
+  /** Faker seeded for this test alone: same run seed and name, same data. */
+  readonly faker: Faker;
+  /** This test's seed (run seed mixed with the test's name). */
+  readonly seed: number;
+  /** Options for `fc.assert`, seeded like the rest of the test. */
+  fc(numRuns?: number): { seed: number; numRuns: number; endOnFailure: boolean };
+  /** Ends the test as not-run, with the reason in the report; never as pass. */
+  notRun(reason: string): never;
+}
+
+export interface Probe extends Conformance {
+  /**
+   * Records what the target did where the document is silent. Against the reference (or with
+   * --check-decisions) an observation that departs from the recorded decision fails the test;
+   * against any other target it is recorded as a probe and never fails.
+   */
+  observe(observation: string, matchesDecision: boolean): void;
+}
+
+export interface ConformanceOptions {
+  /** Host hooks the test cannot do without; a target lacking one gets not-run. */
+  readonly needs?: readonly HookName[];
+  readonly timeout?: number;
+}
+
+const DEFAULT_RUNS = 25;
+
+/** FNV-1a over the run seed and the test name: a stable per-test seed. */
+export function testSeed(runSeed: number, name: string): number {
+  let h = 0x811c9dc5 ^ runSeed;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function areaOf(file: string): string {
+  return /suites[\\/]([^\\/]+)[\\/]/.exec(file)?.[1] ?? 'unknown';
+}
+
+function replayLine(runSeed: number, clauses: readonly string[]): string {
+  return `npx eac run --seed ${runSeed} --only ${clauses[0] ?? ''}`;
+}
+
+type Body<C> = (t: C) => Promise<void> | void;
+
+function register<C extends Conformance>(
+  clauses: readonly ClauseId[],
+  name: string,
+  options: ConformanceOptions,
+  build: (base: Conformance, meta: EacMeta) => { readonly t: C; readonly finish?: () => void },
+  body: Body<C>,
+): void {
+  if (clauses.length === 0) throw new Error(`test "${name}" cites no clause`);
+  // The clause ids ride in the test name so that `--only CLAUSE` can select by name.
+  test(`${name} {${clauses.join(' ')}}`, { timeout: options.timeout ?? 30_000 }, async (ctx: TestContext) => {
+    const target = inject('eacTarget');
+    const seed = testSeed(target.seed, name);
+    const meta: EacMeta = { clauses: [...clauses], name, area: areaOf(ctx.task.file.filepath), seed };
+    ctx.task.meta.eac = meta;
+    const http = new Http(target);
+    const notRun = (reason: string): never => {
+      meta.outcome = 'not-run';
+      meta.reason = reason;
+      ctx.skip(reason);
+      throw new Error('unreachable: skip did not stop the test');
+    };
+    const missing = (options.needs ?? []).filter((h) => !target.hooks.includes(h));
+    if (missing.length > 0) notRun(`the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+    const faker = new Faker({ locale: [en, fakerBase] });
+    faker.seed(seed);
+    const base: Conformance = {
+      target,
+      http,
+      hooks: new Hooks(http, target),
+      faker,
+      seed,
+      fc: (numRuns = DEFAULT_RUNS) => ({ seed, numRuns, endOnFailure: true }),
+      notRun,
+    };
+    ctx.onTestFailed(() => {
+      meta.exchanges = [...http.exchanges];
+    });
+    try {
+      const built = build(base, meta);
+      await body(built.t);
+      built.finish?.();
+    } catch (err) {
+      if (err instanceof Error && !err.message.includes('replay:')) {
+        err.message += `\n  seed ${target.seed} (test seed ${seed}); replay: ${replayLine(target.seed, clauses)}`;
+      }
+      throw err;
+    }
+  });
+}
+
+/**
+ * A test of `must` or `observed` clauses: it passes or fails (STYLE 1: it names one
+ * behaviour and cites the clauses it checks).
+ */
+export function conformance(
+  clauses: readonly ClauseId[],
+  name: string,
+  body: Body<Conformance>,
+  options: ConformanceOptions = {},
+): void {
+  register(clauses, name, options, (base) => ({ t: base }), body);
+}
+
+/**
+ * A probe of `unspecified` clauses: it records what the target does where the document is
+ * silent, next to the reference's decision, for the ambiguity table.
+ */
+export function probe(
+  clauses: readonly ClauseId[],
+  name: string,
+  body: Body<Probe>,
+  options: ConformanceOptions = {},
+): void {
+  const decisions = clauses
+    .map((id) => clauseById.get(id)?.decision)
+    .filter((d): d is string => d !== undefined);
+  register(
+    clauses,
+    name,
+    options,
+    (base, meta) => {
+      const observations: string[] = [];
+      const t: Probe = {
+        ...base,
+        observe(observation: string, matchesDecision: boolean) {
+          observations.push(observation);
+          meta.outcome = 'probe';
+          meta.reason = observations.join('; ');
+          meta.decision = decisions.join(' | ');
+          meta.exchanges = [...base.http.exchanges];
+          if (base.target.checkDecisions && !matchesDecision) {
+            throw new Error(
+              `the target departs from the reference's decision.\n  decision: ${meta.decision}\n  observed: ${observation}`,
+            );
+          }
+        },
+      };
+      const finish = () => {
+        if (observations.length === 0) throw new Error('the probe ended without recording what the target did');
+      };
+      return { t, finish };
+    },
+    body,
+  );
+}

@@ -1,0 +1,108 @@
+import { request } from 'undici';
+import type { Exchange } from './meta.ts';
+import type { Target } from './target.ts';
+
+export interface Reply<B = unknown> {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  readonly body: B;
+  readonly text: string;
+}
+
+export interface CallOptions {
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** A JSON body (serialised here), unless `raw` is given. */
+  readonly body?: unknown;
+  /** A body sent as it is, for malformed-input checks. */
+  readonly raw?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Which base address the path is relative to. */
+  readonly base?: 'api' | 'hooks' | 'hub';
+}
+
+const MAX_KEPT = 40;
+const MAX_BODY_CHARS = 4000;
+
+function clip(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > MAX_BODY_CHARS ? `${value.slice(0, MAX_BODY_CHARS)}…` : value;
+  const text = JSON.stringify(value);
+  return text !== undefined && text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…` : value;
+}
+
+/**
+ * The one HTTP client of the suites. It remembers its exchanges, so a failed or probed test
+ * can show in the report exactly what was asked and answered.
+ */
+export class Http {
+  readonly exchanges: Exchange[] = [];
+
+  constructor(private readonly target: Target) {}
+
+  private baseOf(base: CallOptions['base']): string {
+    if (base === 'hooks') {
+      if (this.target.hooksUrl === undefined) throw new Error('the target has no hooks');
+      return this.target.hooksUrl;
+    }
+    return base === 'hub' ? this.target.hubUrl : this.target.baseUrl;
+  }
+
+  async call<B = unknown>(method: string, path: string, options: CallOptions = {}): Promise<Reply<B>> {
+    const url = new URL(this.baseOf(options.base) + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) {
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    }
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    let payload: string | undefined = options.raw;
+    if (payload === undefined && options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const started = performance.now();
+    const exchange: { -readonly [K in keyof Exchange]: Exchange[K] } = {
+      request: { method, url: url.toString(), headers, ...(payload === undefined ? {} : { body: clip(options.body ?? payload) }) },
+      ms: 0,
+    };
+    this.remember(exchange);
+    try {
+      const res = await request(url, { method: method as 'GET', headers, body: payload ?? null });
+      const text = await res.body.text();
+      const responseHeaders: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+      }
+      let body: unknown = text;
+      if ((responseHeaders['content-type'] ?? '').includes('json') && text.length > 0) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+      }
+      exchange.response = { status: res.statusCode, headers: responseHeaders, body: clip(body) };
+      exchange.ms = Math.round(performance.now() - started);
+      return { status: res.statusCode, headers: responseHeaders, body: body as B, text };
+    } catch (err) {
+      exchange.error = err instanceof Error ? err.message : String(err);
+      throw err;
+    }
+  }
+
+  private remember(exchange: Exchange): void {
+    this.exchanges.push(exchange);
+    if (this.exchanges.length > MAX_KEPT) this.exchanges.shift();
+  }
+
+  get<B = unknown>(path: string, options: Omit<CallOptions, 'body' | 'raw'> = {}) {
+    return this.call<B>('GET', path, options);
+  }
+  post<B = unknown>(path: string, body?: unknown, options: Omit<CallOptions, 'body'> = {}) {
+    return this.call<B>('POST', path, { ...options, body });
+  }
+  put<B = unknown>(path: string, body?: unknown, options: Omit<CallOptions, 'body'> = {}) {
+    return this.call<B>('PUT', path, { ...options, body });
+  }
+  delete<B = unknown>(path: string, options: Omit<CallOptions, 'body' | 'raw'> = {}) {
+    return this.call<B>('DELETE', path, options);
+  }
+}

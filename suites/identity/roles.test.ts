@@ -1,0 +1,238 @@
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { ProjectUserRole } from '../../spec/schemas/role.ts';
+import { IsoUtc } from '../../spec/schemas/common.ts';
+import { buildWorld, createRole, registerUser, type World } from '../../fixtures/world.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
+
+// §4.1–§4.3: list, update and delete project user roles. Roles are created through the
+// `roles` host hook, since the document shows no way to create one (§4.3).
+const needs = ['accounts', 'projects', 'roles'] as const;
+
+const UserRoles = z.object({ userRoles: z.array(ProjectUserRole) });
+const Message = z.object({ message: z.string() });
+
+const rolesPath = (w: World) => `/v1/api/projects/${w.projectId}/user-roles`;
+const rolePath = (w: World, roleId: string) => `${rolesPath(w)}/${roleId}`;
+
+async function listRoles(t: Conformance, w: World) {
+  const res = await t.http.get(rolesPath(w), { query: w.creds() });
+  return expectSuccess(res, UserRoles, 'listing roles').userRoles;
+}
+
+conformance(
+  ['roles.list.path', 'roles.list.response-shape', 'resources.role.fields', 'roles.list.query-credentials'],
+  'listing a project answers every role it holds, each with all role fields',
+  async (t) => {
+    const w = await buildWorld(t);
+    const a = await createRole(t, w, { addChart: true });
+    const b = await createRole(t, w, {});
+    const listed = await listRoles(t, w);
+    expect(listed.map((r) => r.id).sort(), 'both roles should be listed').toEqual([a.id, b.id].sort());
+    const first = listed.find((r) => r.id === a.id);
+    expect(first?.permissions, 'the listed permissions should be the stored ones').toEqual({ addChart: true });
+    expect(first?.organization_id, 'organization_id should be the account organization').toBe(w.account.organizationId);
+    expect(first?.project_id, 'project_id should be the project').toBe(w.projectId);
+  },
+  { needs },
+);
+
+conformance(
+  ['roles.update.path', 'roles.update.renames', 'roles.update.response-fields', 'roles.update.body-credentials'],
+  'an update with a name renames the role and answers the whole role',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { hideHeader: true });
+    const name = `${t.faker.word.noun()} reviewers`;
+    const res = await t.http.put(rolePath(w, role.id), { ...w.creds('user-scoped'), name });
+    const updated = expectSuccess(res, ProjectUserRole, 'renaming a role');
+    expect(updated.id, 'the role keeps its id').toBe(role.id);
+    expect(updated.name, 'the new name is stored').toBe(name);
+    expect(updated.permissions, 'a rename leaves the permissions alone').toEqual({ hideHeader: true });
+    expect(updated.created_at, 'created_at does not move').toBe(role.created_at);
+    const listed = await listRoles(t, w);
+    expect(listed.find((r) => r.id === role.id)?.name, 'the list shows the new name').toBe(name);
+  },
+  { needs },
+);
+
+conformance(
+  ['roles.update.replaces-permissions', 'states.role.update-replaces'],
+  'an update with permissions replaces the whole set instead of merging it',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { addChart: true, hideHeader: true, aiCharts: true });
+    const res = await t.http.put(rolePath(w, role.id), { ...w.creds(), permissions: { readOnly: true } });
+    const updated = expectSuccess(res, ProjectUserRole, 'replacing permissions');
+    expect(updated.permissions, 'flags not sent must be gone, not kept').toEqual({ readOnly: true });
+    const listed = await listRoles(t, w);
+    expect(listed.find((r) => r.id === role.id)?.permissions, 'the stored set is the new one').toEqual({
+      readOnly: true,
+    });
+  },
+  { needs },
+);
+
+conformance(
+  ['roles.update.permissions-only-known-flags', 'resources.role.permissions-no-extra-keys', 'roles.update.error-envelope'],
+  'an update with a flag outside §2.2, or a non-boolean flag, is refused and changes nothing',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { addFilter: true });
+    for (const permissions of [{ addFilter: true, canFly: true }, { addChart: 'yes' }, { readOnly: 1 }]) {
+      const res = await t.http.put(rolePath(w, role.id), { ...w.creds(), permissions });
+      expect(res.status, `permissions ${JSON.stringify(permissions)} should be refused`).toBeGreaterThanOrEqual(400);
+      expect(res.status, 'a refusal of bad input is a client error').toBeLessThan(500);
+      expectError(res, res.status, `refusing ${JSON.stringify(permissions)}`);
+    }
+    const listed = await listRoles(t, w);
+    expect(listed.find((r) => r.id === role.id)?.permissions, 'refused updates leave the role as it was').toEqual({
+      addFilter: true,
+    });
+  },
+  { needs },
+);
+
+conformance(
+  ['roles.update.path-params-uuid', 'limits.name.min-length'],
+  'an update with a non-UUID path id or an empty name is refused',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w);
+    const badPath = await t.http.put(`${rolesPath(w)}/not-a-uuid`, { ...w.creds(), name: 'x' });
+    expect(badPath.status, 'a non-UUID role id is not a valid request').toBeGreaterThanOrEqual(400);
+    expectError(badPath, badPath.status, 'non-UUID role id');
+    const empty = await t.http.put(rolePath(w, role.id), { ...w.creds(), name: '' });
+    expect([400, 422], `an empty name should be a validation error, got ${empty.status}`).toContain(empty.status);
+    expectError(empty, empty.status, 'empty role name');
+    const listed = await listRoles(t, w);
+    expect(listed.find((r) => r.id === role.id)?.name, 'the refused rename changed nothing').toBe(role.name);
+  },
+  { needs },
+);
+
+conformance(
+  ['roles.delete.path', 'roles.delete.response-message', 'states.role.delete-removes', 'roles.delete.query-credentials'],
+  'deleting a role answers a message and the role leaves the list',
+  async (t) => {
+    const w = await buildWorld(t);
+    const keep = await createRole(t, w);
+    const gone = await createRole(t, w);
+    const res = await t.http.delete(rolePath(w, gone.id), { query: w.creds('user-scoped') });
+    const data = expectSuccess(res, Message, 'deleting a role');
+    expect(data.message.length, 'the message is a non-empty string').toBeGreaterThan(0);
+    const listed = await listRoles(t, w);
+    expect(listed.map((r) => r.id), 'only the other role remains').toEqual([keep.id]);
+  },
+  { needs },
+);
+
+conformance(
+  ['roles.delete.users-lose-role', 'states.user.role-deleted', 'roles.list.id-usable-as-user-role'],
+  'users who held a deleted role are left with no role',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { addChart: true });
+    const [listed] = await listRoles(t, w);
+    expect(listed?.id, 'the hook-created role is listed').toBe(role.id);
+    const holder = await registerUser(t, w, { userRoleId: role.id });
+    const deleted = await t.http.delete(rolePath(w, role.id), { query: w.creds() });
+    expectSuccess(deleted, Message, 'deleting the held role');
+    // The user's role is visible through the update answer (its fields are a decision of the
+    // reference, §4.6); a target that does not show it cannot be judged here.
+    const res = await t.http.put(`/v1/api/projects/${w.projectId}/users/${holder.userId}`, {
+      ...w.creds(),
+      name: holder.body.name,
+    });
+    const data = expectSuccess(res, z.record(z.string(), z.unknown()), 'updating the user after the delete');
+    if (!('userRoleId' in data)) t.notRun('the target does not show userRoleId in the user update answer (§4.6)');
+    expect(data['userRoleId'], 'the user must hold no role after its role was deleted').toBeNull();
+  },
+  { needs },
+);
+
+probe(
+  ['roles.update.empty-body', 'roles.timestamps.update-refreshes'],
+  'an update with neither name nor permissions',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { drillDown: true });
+    const res = await t.http.put(rolePath(w, role.id), w.creds());
+    const parsed = ProjectUserRole.safeParse((res.body as { data?: unknown }).data);
+    const same = parsed.success && parsed.data.name === role.name && parsed.data.permissions['drillDown'] === true;
+    t.observe(
+      `${statusAndCode(res)}${parsed.success ? `, role ${same ? 'unchanged' : 'changed'}, created_at ${parsed.data.created_at === role.created_at ? 'kept' : 'moved'}` : ''}`,
+      res.status === 200 && same && parsed.data.created_at === role.created_at && parsed.data.updated_at >= role.updated_at,
+    );
+  },
+  { needs },
+);
+
+probe(
+  ['roles.update.unknown-role', 'errors.not-found.status'],
+  'an update of a role the project does not have',
+  async (t) => {
+    const w = await buildWorld(t);
+    const res = await t.http.put(rolePath(w, t.faker.string.uuid()), { ...w.creds(), name: 'ghost' });
+    t.observe(statusAndCode(res), res.status === 404 && statusAndCode(res) === '404 NOT_FOUND');
+  },
+  { needs },
+);
+
+probe(
+  ['roles.delete.twice'],
+  'a second delete of the same role',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w);
+    await t.http.delete(rolePath(w, role.id), { query: w.creds() });
+    const again = await t.http.delete(rolePath(w, role.id), { query: w.creds() });
+    t.observe(statusAndCode(again), statusAndCode(again) === '404 NOT_FOUND');
+  },
+  { needs },
+);
+
+probe(
+  ['roles.list.order'],
+  'the order of the role list',
+  async (t) => {
+    const w = await buildWorld(t);
+    const made = [];
+    for (let i = 0; i < 4; i++) made.push(await createRole(t, w));
+    const listed = await listRoles(t, w);
+    const expected = [...made].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    const inCreation = listed.map((r) => r.id).join() === made.map((r) => r.id).join();
+    const byDecision = listed.map((r) => r.id).join() === expected.map((r) => r.id).join();
+    t.observe(inCreation ? 'creation order' : byDecision ? 'created_at then id' : 'another order', byDecision);
+  },
+  { needs },
+);
+
+probe(
+  ['roles.timestamps.format'],
+  'how role timestamps are written',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w);
+    const [listed] = await listRoles(t, w);
+    const stamp = listed?.created_at ?? '';
+    const iso = IsoUtc.safeParse(stamp).success && stamp === role.created_at;
+    t.observe(`created_at like ${JSON.stringify(stamp)}`, iso && /\.\d{3}Z$/.test(stamp));
+  },
+  { needs },
+);
+
+probe(
+  ['roles.list.unknown-project', 'auth.isolation.other-account'],
+  'listing the roles of another account\u2019s project',
+  async (t) => {
+    const mine = await buildWorld(t);
+    const theirs = await buildWorld(t);
+    await createRole(t, theirs);
+    const res = await t.http.get(rolesPath(theirs), { query: mine.creds() });
+    t.observe(statusAndCode(res), statusAndCode(res) === '404 NOT_FOUND');
+    expect(res.status, 'another account\u2019s roles must never be answered').not.toBe(200);
+  },
+  { needs },
+);

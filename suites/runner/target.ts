@@ -1,0 +1,247 @@
+/**
+ * Resolving the Target a run tests: a candidate reachable by URL, or the embedded reference
+ * started in this process. Also the zod shapes of everything a target is described by.
+ */
+import { readFile } from 'node:fs/promises';
+import { request } from 'undici';
+import { z } from 'zod';
+import type { StaticCredentials, Target } from '../harness/target.ts';
+
+export const StaticCredentialsSchema = z
+  .object({
+    organizationId: z.string().min(1),
+    userScopedKey: z.string().min(1).optional(),
+    orgBoundKey: z.string().min(1).optional(),
+    projectId: z.string().min(1).optional(),
+  })
+  .strict();
+
+const HttpUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, ''));
+
+/** A Target as it crosses the process boundary in `EAC_TARGET` (seed may come separately). */
+export const TargetSchema = z.object({
+  baseUrl: HttpUrl,
+  hubUrl: HttpUrl,
+  hooksUrl: HttpUrl.optional(),
+  hooks: z.array(z.string()).default([]),
+  implementation: z.string().optional(),
+  checkDecisions: z.boolean().default(false),
+  credentials: StaticCredentialsSchema.optional(),
+  seed: z.number().int().min(0).max(0xffffffff).optional(),
+});
+
+/** What a target announces at `GET {hooksUrl}/capabilities`. */
+export const CapabilitiesSchema = z.object({
+  implementation: z.string(),
+  version: z.string(),
+  hooks: z.array(z.string()),
+});
+export type Capabilities = z.infer<typeof CapabilitiesSchema>;
+
+/** A problem with the target or its description; the CLI exits 2 on it. */
+export class TargetError extends Error {
+  override readonly name = 'TargetError';
+}
+
+export const REFERENCE_IMPLEMENTATION = 'eac-reference';
+const TIMEOUT_MS = 10_000;
+
+export function randomSeed(): number {
+  return Math.floor(Math.random() * 0x100000000);
+}
+
+/** Parses a seed given as text (`--seed`, `EAC_SEED`): an unsigned 32-bit integer. */
+export function parseSeed(text: string, source: string): number {
+  const seed = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(seed) || seed > 0xffffffff) {
+    throw new TargetError(`${source} must be an integer from 0 to 4294967295, got "${text}"`);
+  }
+  return seed;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${code !== undefined ? `${code} ` : ''}${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+export async function fetchCapabilities(hooksUrl: string): Promise<Capabilities> {
+  const url = `${hooksUrl}/capabilities`;
+  let status: number;
+  let body: unknown;
+  try {
+    const response = await request(url, {
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+      headers: { accept: 'application/json' },
+    });
+    status = response.statusCode;
+    body = await response.body.json().catch(() => undefined);
+  } catch (error) {
+    throw new TargetError(`cannot reach the hooks at ${url}: ${describe(error)}`);
+  }
+  if (status !== 200) throw new TargetError(`GET ${url} answered ${status}, expected 200`);
+  // Hooks answer in the service's success envelope: {status: 'success', data: {...}}.
+  const parsed = z.object({ status: z.literal('success'), data: CapabilitiesSchema }).safeParse(body);
+  if (!parsed.success) {
+    throw new TargetError(
+      `GET ${url} did not answer {status: 'success', data: {implementation, version, hooks[]}}: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data.data;
+}
+
+/** Any HTTP answer proves the service is there; only a transport error is fatal. */
+export async function checkReachable(baseUrl: string): Promise<void> {
+  try {
+    const response = await request(baseUrl, {
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
+    await response.body.dump();
+  } catch (error) {
+    throw new TargetError(`cannot reach the target at ${baseUrl}: ${describe(error)}`);
+  }
+}
+
+export async function readCredentials(file: string): Promise<StaticCredentials> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new TargetError(`cannot read the credentials file ${file}: ${describe(error)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new TargetError(`the credentials file ${file} is not JSON: ${describe(error)}`);
+  }
+  const parsed = StaticCredentialsSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new TargetError(
+      `the credentials file ${file} is not {organizationId, userScopedKey?, orgBoundKey?, projectId?}: ${issues}`,
+    );
+  }
+  return stripUndefined(parsed.data) as StaticCredentials;
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+export interface TargetOptions {
+  readonly target?: string;
+  readonly hub?: string;
+  readonly hooks?: string;
+  readonly credentials?: string;
+  readonly checkDecisions?: boolean;
+  readonly seed: number;
+}
+
+export interface ResolvedTarget {
+  readonly target: Target;
+  /** True when this process started the reference (no `--target`). */
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+function url(text: string, option: string): string {
+  const parsed = HttpUrl.safeParse(text);
+  if (!parsed.success) throw new TargetError(`${option} must be an http(s) URL, got "${text}"`);
+  return parsed.data;
+}
+
+/** Starts the embedded reference with hooks on an ephemeral port and describes it. */
+export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
+  // Loaded lazily: commands that do not need the reference must not pay for (or break on) it.
+  const { start } = await import('../../reference/server.ts');
+  const running = await start({ hooks: true, seed });
+  try {
+    const hooksUrl = running.hooksUrl;
+    const capabilities = hooksUrl !== undefined ? await fetchCapabilities(hooksUrl) : undefined;
+    const target: Target = {
+      baseUrl: running.url.replace(/\/+$/, ''),
+      hubUrl: running.hubUrl.replace(/\/+$/, ''),
+      ...(hooksUrl !== undefined ? { hooksUrl: hooksUrl.replace(/\/+$/, '') } : {}),
+      hooks: capabilities?.hooks ?? [],
+      implementation: capabilities?.implementation ?? REFERENCE_IMPLEMENTATION,
+      checkDecisions: true,
+      seed,
+    };
+    return { target, embedded: true, close: () => running.close() };
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+}
+
+export async function resolveTarget(options: TargetOptions): Promise<ResolvedTarget> {
+  if (options.target === undefined) {
+    if (options.hub !== undefined || options.hooks !== undefined) {
+      throw new TargetError('--hub and --hooks describe a --target; give --target too');
+    }
+    const embedded = await startEmbedded(options.seed);
+    if (options.credentials === undefined) return embedded;
+    const credentials = await readCredentials(options.credentials).catch(async (error: unknown) => {
+      await embedded.close();
+      throw error;
+    });
+    return { ...embedded, target: { ...embedded.target, credentials } };
+  }
+  const baseUrl = url(options.target, '--target');
+  const hubUrl = options.hub !== undefined ? url(options.hub, '--hub') : baseUrl;
+  const hooksUrl = options.hooks !== undefined ? url(options.hooks, '--hooks') : undefined;
+  const credentials =
+    options.credentials !== undefined ? await readCredentials(options.credentials) : undefined;
+  await checkReachable(baseUrl);
+  const capabilities = hooksUrl !== undefined ? await fetchCapabilities(hooksUrl) : undefined;
+  const target: Target = {
+    baseUrl,
+    hubUrl,
+    ...(hooksUrl !== undefined ? { hooksUrl } : {}),
+    hooks: capabilities?.hooks ?? [],
+    ...(capabilities !== undefined ? { implementation: capabilities.implementation } : {}),
+    checkDecisions:
+      options.checkDecisions === true || capabilities?.implementation === REFERENCE_IMPLEMENTATION,
+    ...(credentials !== undefined ? { credentials } : {}),
+    seed: options.seed,
+  };
+  return { target, embedded: false, close: () => Promise.resolve() };
+}
+
+/**
+ * Reads the Target the CLI put in `EAC_TARGET`; `undefined` when the variable is unset.
+ * The seed comes from `seed` (EAC_SEED) when given, else from the JSON.
+ */
+export function targetFromEnv(
+  json: string | undefined,
+  seed: number | undefined,
+): Target | undefined {
+  if (json === undefined || json.trim() === '') return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch (error) {
+    throw new TargetError(`EAC_TARGET is not JSON: ${describe(error)}`);
+  }
+  const parsed = TargetSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new TargetError(`EAC_TARGET does not describe a target: ${issues}`);
+  }
+  const { seed: ownSeed, credentials, ...rest } = parsed.data;
+  return stripUndefined({
+    ...rest,
+    ...(credentials !== undefined ? { credentials: stripUndefined(credentials) } : {}),
+    seed: seed ?? ownSeed ?? randomSeed(),
+  }) as Target;
+}
