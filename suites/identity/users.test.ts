@@ -1,0 +1,275 @@
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { Uuid } from '../../spec/schemas/common.ts';
+import { personName } from '../../fixtures/builders.ts';
+import { buildWorld, createRole, registerOrganization, registerUser, type World } from '../../fixtures/world.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
+
+// §2.4, §4.5, §4.6 and the user rows of §3.
+const needs = ['accounts', 'projects'] as const;
+const Registered = z.object({ message: z.string(), userId: Uuid });
+const AnyData = z.record(z.string(), z.unknown());
+const registerPath = '/v1/api/projects/register-user';
+const userPath = (w: World, userId: string) => `/v1/api/projects/${w.projectId}/users/${userId}`;
+
+/** Updates a user and returns the answer's data, or ends the test as not-run when the
+ * target does not show `field` there (§4.6 leaves the data fields open). */
+async function update(t: Conformance, w: World, userId: string, fields: Record<string, unknown>, field: string) {
+  const res = await t.http.put(userPath(w, userId), { ...w.creds(), ...fields });
+  const data = expectSuccess(res, AnyData, `updating a user with ${Object.keys(fields).join(', ')}`);
+  if (!(field in data)) t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
+  return data;
+}
+
+conformance(
+  ['users.register.path', 'users.register.response-shape', 'users.register.user-id-supplied', 'users.register.body-fields', 'resources.user.id-supplied-or-generated'],
+  'a userId given at registration becomes the user\u2019s id',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w);
+    const org = await registerOrganization(t, w);
+    const userId = t.faker.string.uuid();
+    const res = await t.http.post(registerPath, {
+      ...w.creds(),
+      projectId: w.projectId,
+      userId,
+      name: personName(t.faker),
+      properties: { region: 'eu' },
+      userRoleId: role.id,
+      projectOrganizationId: org.projectOrganizationId,
+    });
+    const data = expectSuccess(res, Registered, 'registering with a userId');
+    expect(data.userId, 'the answer names the userId that was sent').toBe(userId);
+  },
+  { needs: [...needs, 'roles'] },
+);
+
+conformance(
+  ['users.register.user-id-generated', 'users.register.no-token', 'resources.user.fields'],
+  'without a userId the service makes one up, and registration hands out no token',
+  async (t) => {
+    const w = await buildWorld(t);
+    const res = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId, name: personName(t.faker) });
+    const data = expectSuccess(res, Registered, 'registering without a userId');
+    const other = expectSuccess(
+      await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId, name: personName(t.faker) }),
+      Registered,
+      'registering a second user',
+    );
+    expect(other.userId, 'each registration gets its own id').not.toBe(data.userId);
+    const raw = JSON.stringify(res.body);
+    expect(raw, 'no token may ride along with the registration').not.toMatch(/"token"|eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+  },
+  { needs },
+);
+
+probe(
+  ['users.register.required-fields'],
+  'which register-user fields are required',
+  async (t) => {
+    const w = await buildWorld(t);
+    const noName = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId });
+    const noProject = await t.http.post(registerPath, { ...w.creds(), name: personName(t.faker) });
+    const bare = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId, name: personName(t.faker) });
+    t.observe(
+      `without name: ${statusAndCode(noName)}; without projectId: ${statusAndCode(noProject)}; name and projectId only: ${statusAndCode(bare)}`,
+      statusAndCode(noName) === '400 VALIDATION_ERROR' && statusAndCode(noProject) === '400 VALIDATION_ERROR' && bare.status === 200,
+    );
+  },
+  { needs },
+);
+
+probe(
+  ['users.register.user-id-reuse'],
+  'registering a userId the project already has',
+  async (t) => {
+    const w = await buildWorld(t);
+    const first = await registerUser(t, w, { properties: { a: 1 } });
+    const again = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId, userId: first.userId, name: 'Renamed' });
+    const data = Registered.safeParse((again.body as { data?: unknown }).data);
+    const after = await t.http.put(userPath(w, first.userId), { ...w.creds(), name: 'Renamed' });
+    const props = (after.body as { data?: { properties?: unknown } }).data?.properties;
+    t.observe(
+      `${statusAndCode(again)}${data.success ? `, message ${JSON.stringify(data.data.message)}` : ''}, properties afterwards ${JSON.stringify(props)}`,
+      again.status === 200 && data.success && data.data.userId === first.userId && JSON.stringify(props) === '{}',
+    );
+  },
+  { needs },
+);
+
+probe(
+  ['users.register.user-id-conflict', 'errors.conflict.status'],
+  'registering a userId that a user of another project holds',
+  async (t) => {
+    const w = await buildWorld(t);
+    const first = await registerUser(t, w);
+    const { projectId } = await t.hooks.createProject(w.account.organizationId);
+    const res = await t.http.post(registerPath, { ...w.creds(), projectId, userId: first.userId, name: 'Twin' });
+    t.observe(statusAndCode(res), statusAndCode(res) === '409 CONFLICT');
+  },
+  { needs },
+);
+
+probe(
+  ['users.register.unknown-references'],
+  'registering with a role of another project',
+  async (t) => {
+    const w = await buildWorld(t);
+    const { projectId } = await t.hooks.createProject(w.account.organizationId);
+    const foreignRole = await t.hooks.createRole(w.account.organizationId, projectId, 'elsewhere');
+    const res = await t.http.post(registerPath, {
+      ...w.creds(),
+      projectId: w.projectId,
+      name: personName(t.faker),
+      userRoleId: foreignRole.id,
+    });
+    const field = (res.body as { error?: { details?: { field?: unknown } } }).error?.details?.field;
+    t.observe(`${statusAndCode(res)} field ${String(field)}`, statusAndCode(res) === '404 NOT_FOUND' && field === 'userRoleId');
+  },
+  { needs: [...needs, 'roles'] },
+);
+
+conformance(
+  ['users.update.path', 'users.update.response-envelope'],
+  'a user update answers the success envelope with an object',
+  async (t) => {
+    const w = await buildWorld(t);
+    const user = await registerUser(t, w);
+    const res = await t.http.put(userPath(w, user.userId), { ...w.creds(), name: personName(t.faker) });
+    expectSuccess(res, AnyData, 'updating a user');
+  },
+  { needs },
+);
+
+conformance(
+  ['users.update.name-required', 'limits.name.min-length'],
+  'a user update without a name, or with an empty one, is refused',
+  async (t) => {
+    const w = await buildWorld(t);
+    const user = await registerUser(t, w);
+    for (const fields of [{}, { name: '' }, { properties: { a: 1 } }]) {
+      const res = await t.http.put(userPath(w, user.userId), { ...w.creds(), ...fields });
+      expect(res.status, `${JSON.stringify(fields)} should be refused`).toBeGreaterThanOrEqual(400);
+      expect(res.status, 'bad input is a client error').toBeLessThan(500);
+      expectError(res, res.status, `update with ${JSON.stringify(fields)}`);
+    }
+  },
+  { needs },
+);
+
+conformance(
+  ['users.update.properties-replace', 'resources.user.properties-rls'],
+  'properties in a user update replace the stored set',
+  async (t) => {
+    const w = await buildWorld(t);
+    const user = await registerUser(t, w, { properties: { region: 'eu', tier: 'team' } });
+    const data = await update(t, w, user.userId, { name: user.body.name, properties: { seats: 12 } }, 'properties');
+    expect(data['properties'], 'keys not sent must be gone').toEqual({ seats: 12 });
+    const later = await update(t, w, user.userId, { name: user.body.name }, 'properties');
+    expect(later['properties'], 'the stored set is the replaced one').toEqual({ seats: 12 });
+  },
+  { needs },
+);
+
+conformance(
+  ['users.update.payload-alias', 'versioning.deprecated.payload'],
+  'the deprecated payload field still sets the properties',
+  async (t) => {
+    const w = await buildWorld(t);
+    const user = await registerUser(t, w, { properties: { region: 'us' } });
+    const data = await update(t, w, user.userId, { name: user.body.name, payload: { region: 'jp', vip: true } }, 'properties');
+    expect(data['properties'], 'payload acts as properties').toEqual({ region: 'jp', vip: true });
+  },
+  { needs },
+);
+
+probe(
+  ['users.update.payload-and-properties'],
+  'a user update carrying both payload and properties',
+  async (t) => {
+    const w = await buildWorld(t);
+    const user = await registerUser(t, w);
+    const res = await t.http.put(userPath(w, user.userId), {
+      ...w.creds(),
+      name: user.body.name,
+      properties: { a: 1 },
+      payload: { b: 2 },
+    });
+    t.observe(statusAndCode(res), statusAndCode(res) === '400 VALIDATION_ERROR');
+  },
+  { needs },
+);
+
+conformance(
+  ['users.update.role-null-removes', 'states.user.role-cleared', 'resources.user.role-nullable'],
+  'userRoleId null takes the user\u2019s role away',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { addChart: true });
+    const user = await registerUser(t, w, { userRoleId: role.id });
+    const data = await update(t, w, user.userId, { name: user.body.name, userRoleId: null }, 'userRoleId');
+    expect(data['userRoleId'], 'the user holds no role').toBeNull();
+  },
+  { needs: [...needs, 'roles'] },
+);
+
+conformance(
+  ['users.update.role-set', 'states.user.role-assigned'],
+  'a userRoleId from the role list gives the user that role',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { aiCharts: true });
+    const user = await registerUser(t, w);
+    const data = await update(t, w, user.userId, { name: user.body.name, userRoleId: role.id }, 'userRoleId');
+    expect(data['userRoleId'], 'the user holds the role').toBe(role.id);
+  },
+  { needs: [...needs, 'roles'] },
+);
+
+conformance(
+  ['users.update.organization-nullable', 'resources.user.organization-nullable'],
+  'projectOrganizationId null detaches the user; a UUID attaches it',
+  async (t) => {
+    const w = await buildWorld(t);
+    const a = await registerOrganization(t, w);
+    const b = await registerOrganization(t, w);
+    const user = await registerUser(t, w, { projectOrganizationId: a.projectOrganizationId });
+    const moved = await update(t, w, user.userId, { name: user.body.name, projectOrganizationId: b.projectOrganizationId }, 'projectOrganizationId');
+    expect(moved['projectOrganizationId'], 'attached to the second organization').toBe(b.projectOrganizationId);
+    const detached = await update(t, w, user.userId, { name: user.body.name, projectOrganizationId: null }, 'projectOrganizationId');
+    expect(detached['projectOrganizationId'], 'detached').toBeNull();
+  },
+  { needs },
+);
+
+probe(
+  ['users.update.absent-fields-unchanged', 'users.update.response-fields'],
+  'a user update that leaves out role and organization',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w);
+    const org = await registerOrganization(t, w);
+    const user = await registerUser(t, w, { userRoleId: role.id, projectOrganizationId: org.projectOrganizationId });
+    const res = await t.http.put(userPath(w, user.userId), { ...w.creds(), name: 'Only a new name' });
+    const data = (res.body as { data?: Record<string, unknown> }).data ?? {};
+    const keys = Object.keys(data).sort().join(', ');
+    const kept = data['userRoleId'] === role.id && data['projectOrganizationId'] === org.projectOrganizationId;
+    t.observe(
+      `${statusAndCode(res)}; data fields: ${keys}; role and organization ${kept ? 'kept' : 'not shown as kept'}`,
+      res.status === 200 && kept && keys === 'id, name, projectId, projectOrganizationId, properties, userRoleId',
+    );
+  },
+  { needs: [...needs, 'roles'] },
+);
+
+probe(
+  ['errors.not-found.status'],
+  'updating a user the project does not have',
+  async (t) => {
+    const w = await buildWorld(t);
+    const res = await t.http.put(userPath(w, t.faker.string.uuid()), { ...w.creds(), name: 'Ghost' });
+    t.observe(statusAndCode(res), statusAndCode(res) === '404 NOT_FOUND');
+  },
+  { needs },
+);
