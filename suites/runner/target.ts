@@ -85,7 +85,9 @@ export async function fetchCapabilities(hooksUrl: string): Promise<Capabilities>
   }
   if (status !== 200) throw new TargetError(`GET ${url} answered ${status}, expected 200`);
   // Hooks answer in the service's success envelope: {status: 'success', data: {...}}.
-  const parsed = z.object({ status: z.literal('success'), data: CapabilitiesSchema }).safeParse(body);
+  const parsed = z
+    .object({ status: z.literal('success'), data: CapabilitiesSchema })
+    .safeParse(body);
   if (!parsed.success) {
     throw new TargetError(
       `GET ${url} did not answer {status: 'success', data: {implementation, version, hooks[]}}: ${parsed.error.issues[0]?.message ?? 'invalid'}`,

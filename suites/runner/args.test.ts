@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommand, UsageError } from './args.ts';
+
+function usageError(argv: string[]): string {
+  try {
+    parseCommand(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected a usage error for: ${argv.join(' ')}`);
+}
+
+describe('parseCommand', () => {
+  it('parses a full run command', () => {
+    const command = parseCommand([
+      'run',
+      '--target',
+      'http://x:1',
+      '--hub',
+      'http://h:2',
+      '--hooks',
+      'http://x:1/__eac',
+      '--credentials',
+      'c.json',
+      '--only',
+      'roles',
+      '--only',
+      'tokens.user',
+      '--seed',
+      '4294967295',
+      '--report',
+      'out',
+      '--check-decisions',
+    ]);
+    expect(command).toEqual({
+      kind: 'run',
+      options: {
+        target: 'http://x:1',
+        hub: 'http://h:2',
+        hooks: 'http://x:1/__eac',
+        credentials: 'c.json',
+        only: ['roles', 'tokens.user'],
+        seed: 4294967295,
+        report: 'out',
+        checkDecisions: true,
+        quietProgress: false,
+      },
+    });
+  });
+
+  it('defaults the reports root and leaves the seed unset', () => {
+    const command = parseCommand(['run']);
+    expect(command).toEqual({
+      kind: 'run',
+      options: { only: [], report: 'reports', checkDecisions: false, quietProgress: false },
+    });
+  });
+
+  it('rejects unknown options, bad seeds and ports, and options missing their value', () => {
+    expect(usageError(['run', '--bogus'])).toMatch(/--bogus/);
+    expect(usageError(['run', '--seed', '-1'])).toMatch(/--seed/);
+    expect(usageError(['run', '--seed', '4294967296'])).toMatch(/--seed must be an integer/);
+    expect(usageError(['run', '--seed', '1.5'])).toMatch(/--seed/);
+    expect(usageError(['run', '--only'])).toMatch(/--only/);
+    expect(usageError(['run', '--only', ''])).toMatch(/--only needs a value/);
+    expect(usageError(['serve', '--port', '70000'])).toMatch(/--port/);
+  });
+
+  it('refuses --hub or --hooks without --target', () => {
+    expect(usageError(['run', '--hooks', 'http://x/__eac'])).toMatch(/give --target too/);
+  });
+
+  it('validates clauses filters', () => {
+    expect(usageError(['clauses', '--level', 'should'])).toMatch(/must, observed, unspecified/);
+    expect(usageError(['clauses', '--section', 'four'])).toMatch(/section number/);
+    expect(parseCommand(['clauses', '--section', '§4.10', '--level', 'must', '--json'])).toEqual({
+      kind: 'clauses',
+      options: { json: true, section: '4.10', level: 'must' },
+    });
+  });
+
+  it('needs exactly one run folder for report', () => {
+    expect(usageError(['report'])).toMatch(/exactly one run folder/);
+    expect(usageError(['report', 'a', 'b'])).toMatch(/exactly one run folder/);
+    expect(parseCommand(['report', 'reports/latest'])).toEqual({
+      kind: 'report',
+      runDir: 'reports/latest',
+    });
+  });
+
+  it('routes help and unknown commands', () => {
+    expect(parseCommand([])).toEqual({ kind: 'help' });
+    expect(parseCommand(['--help'])).toEqual({ kind: 'help' });
+    expect(parseCommand(['run', '--help'])).toEqual({ kind: 'help', topic: 'run' });
+    expect(usageError(['frobnicate'])).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('parses serve with defaults', () => {
+    expect(parseCommand(['serve'])).toEqual({ kind: 'serve', options: { port: 0, hooks: false } });
+    expect(
+      parseCommand(['serve', '--port', '8080', '--hooks', '--seed', '3', '--host', '0.0.0.0']),
+    ).toEqual({
+      kind: 'serve',
+      options: { port: 8080, hooks: true, seed: 3, host: '0.0.0.0' },
+    });
+  });
+});

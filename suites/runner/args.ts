@@ -1,0 +1,214 @@
+/** Command-line parsing of `eac`: argv in, a typed command out, or a UsageError (exit 2). */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ClauseLevel } from '../../spec/clauses/types.ts';
+import type { RunOptions } from './run.ts';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface ServeOptions {
+  readonly port: number;
+  readonly host?: string;
+  readonly hooks: boolean;
+  readonly seed?: number;
+}
+
+export interface ClausesOptions {
+  readonly json: boolean;
+  readonly section?: string;
+  readonly level?: ClauseLevel;
+}
+
+export type Command =
+  | { readonly kind: 'run'; readonly options: RunOptions }
+  | { readonly kind: 'serve'; readonly options: ServeOptions }
+  | { readonly kind: 'clauses'; readonly options: ClausesOptions }
+  | { readonly kind: 'report'; readonly runDir: string }
+  | { readonly kind: 'help'; readonly topic?: string };
+
+export const USAGE = `Usage: eac <command> [options]
+
+Commands:
+  run       Run the conformance suites against a target and write reports
+  serve     Start the reference simulator and keep it running
+  clauses   Print the clause catalogue
+  report    Re-render junit.xml, summary.md and index.html of a run from its results.json
+  help      Show this text, or \`eac help <command>\`
+
+eac run [options]
+  --target URL          Base URL of the implementation under test
+                        (default: start the embedded reference on an ephemeral port)
+  --hub URL             Hub URL for embedded pages (default: the target URL)
+  --hooks URL           Base URL of the target's host hooks (default: none)
+  --credentials FILE    JSON {organizationId, userScopedKey?, orgBoundKey?, projectId?}
+                        for a target without an accounts hook
+  --only AREA|CLAUSE    Run one suite area (a folder under suites/) or the tests citing a
+                        clause id or id prefix, e.g. roles.update; repeatable, values add up
+  --seed N              Seed of the run (0..4294967295; default: random)
+  --report DIR          Reports root (default: reports); the run goes to DIR/runs/<stamp>/
+                        and DIR/latest points at it
+  --check-decisions     Hold probes to the reference's decisions (automatic for the reference)
+  --quiet-progress      No live progress line on stderr
+
+eac serve [--port N] [--host H] [--hooks] [--seed N]
+  Start the reference (default port 0 = ephemeral, host 127.0.0.1); stops on Ctrl-C.
+
+eac clauses [--json] [--section S] [--level must|observed|unspecified]
+  One line per clause, grouped by section; --section 4 includes 4.1, 4.2, ...
+
+eac report <run-dir>
+  Re-render the reports of a run folder (e.g. reports/latest) from its results.json.
+
+Exit codes: 0 no failure, 1 at least one failure, 2 usage or target error.
+`;
+
+const LEVELS: readonly ClauseLevel[] = ['must', 'observed', 'unspecified'];
+
+function parse(
+  command: string,
+  argv: readonly string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+  allowPositionals = false,
+): ReturnType<typeof parseArgs> {
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals });
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    throw new UsageError(`eac ${command}: ${message}`);
+  }
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function integer(command: string, option: string, text: string, max: number): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value > max) {
+    throw new UsageError(
+      `eac ${command}: ${option} must be an integer from 0 to ${max}, got "${text}"`,
+    );
+  }
+  return value;
+}
+
+function nonEmpty(command: string, option: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '') {
+    throw new UsageError(`eac ${command}: ${option} needs a value`);
+  }
+  return value;
+}
+
+function parseRun(argv: readonly string[]): Command {
+  const { values } = parse('run', argv, {
+    target: { type: 'string' },
+    hub: { type: 'string' },
+    hooks: { type: 'string' },
+    credentials: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    report: { type: 'string' },
+    'check-decisions': { type: 'boolean' },
+    'quiet-progress': { type: 'boolean' },
+  });
+  const only = (values['only'] as string[] | undefined) ?? [];
+  if (only.some((value) => value.trim() === ''))
+    throw new UsageError('eac run: --only needs a value');
+  const target = nonEmpty('run', '--target', str(values['target']));
+  const hub = nonEmpty('run', '--hub', str(values['hub']));
+  const hooks = nonEmpty('run', '--hooks', str(values['hooks']));
+  const credentials = nonEmpty('run', '--credentials', str(values['credentials']));
+  const seed = str(values['seed']);
+  if (target === undefined && (hub !== undefined || hooks !== undefined)) {
+    throw new UsageError('eac run: --hub and --hooks describe a --target; give --target too');
+  }
+  const options: RunOptions = {
+    only,
+    report: nonEmpty('run', '--report', str(values['report'])) ?? 'reports',
+    checkDecisions: values['check-decisions'] === true,
+    quietProgress: values['quiet-progress'] === true,
+    ...(target !== undefined ? { target } : {}),
+    ...(hub !== undefined ? { hub } : {}),
+    ...(hooks !== undefined ? { hooks } : {}),
+    ...(credentials !== undefined ? { credentials } : {}),
+    ...(seed !== undefined ? { seed: integer('run', '--seed', seed, 0xffffffff) } : {}),
+  };
+  return { kind: 'run', options };
+}
+
+function parseServe(argv: readonly string[]): Command {
+  const { values } = parse('serve', argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    hooks: { type: 'boolean' },
+    seed: { type: 'string' },
+  });
+  const port = str(values['port']);
+  const host = nonEmpty('serve', '--host', str(values['host']));
+  const seed = str(values['seed']);
+  return {
+    kind: 'serve',
+    options: {
+      port: port !== undefined ? integer('serve', '--port', port, 65535) : 0,
+      hooks: values['hooks'] === true,
+      ...(host !== undefined ? { host } : {}),
+      ...(seed !== undefined ? { seed: integer('serve', '--seed', seed, 0xffffffff) } : {}),
+    },
+  };
+}
+
+function parseClauses(argv: readonly string[]): Command {
+  const { values } = parse('clauses', argv, {
+    json: { type: 'boolean' },
+    section: { type: 'string' },
+    level: { type: 'string' },
+  });
+  const section = str(values['section'])?.replace(/^§/, '');
+  if (section !== undefined && !/^\d+(\.\d+)*$/.test(section)) {
+    throw new UsageError(
+      `eac clauses: --section takes a section number such as 4 or 4.10, got "${section}"`,
+    );
+  }
+  const level = str(values['level']);
+  if (level !== undefined && !LEVELS.includes(level as ClauseLevel)) {
+    throw new UsageError(`eac clauses: --level is one of ${LEVELS.join(', ')}, got "${level}"`);
+  }
+  return {
+    kind: 'clauses',
+    options: {
+      json: values['json'] === true,
+      ...(section !== undefined ? { section } : {}),
+      ...(level !== undefined ? { level: level as ClauseLevel } : {}),
+    },
+  };
+}
+
+function parseReport(argv: readonly string[]): Command {
+  const { positionals } = parse('report', argv, {}, true);
+  if (positionals.length !== 1 || positionals[0] === undefined) {
+    throw new UsageError('eac report: give exactly one run folder, e.g. eac report reports/latest');
+  }
+  return { kind: 'report', runDir: positionals[0] };
+}
+
+export function parseCommand(argv: readonly string[]): Command {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    const topic = command === 'help' ? rest[0] : undefined;
+    return topic !== undefined ? { kind: 'help', topic } : { kind: 'help' };
+  }
+  if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', topic: command };
+  switch (command) {
+    case 'run':
+      return parseRun(rest);
+    case 'serve':
+      return parseServe(rest);
+    case 'clauses':
+      return parseClauses(rest);
+    case 'report':
+      return parseReport(rest);
+    default:
+      throw new UsageError(`eac: unknown command "${command}"; try eac help`);
+  }
+}

@@ -1,0 +1,71 @@
+/** `eac` command dispatch. Every command returns its exit code; only `main` touches process. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseCommand, USAGE, UsageError, type Command } from './args.ts';
+
+/** The project root: two folders up from suites/runner. */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+async function execute(command: Command): Promise<number> {
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(USAGE);
+      return 0;
+    case 'run': {
+      const { defaultPlace, runCommand } = await import('./run.ts');
+      return runCommand(command.options, defaultPlace(PROJECT_ROOT), {
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+    }
+    case 'serve': {
+      const { serveCommand } = await import('./serve.ts');
+      return serveCommand(command.options, { stdout: process.stdout });
+    }
+    case 'clauses': {
+      const [{ catalogue }, { sectionTitles }, { renderClauses }] = await Promise.all([
+        import('../../spec/clauses/index.ts'),
+        import('./sections.ts'),
+        import('./clauses-list.ts'),
+      ]);
+      process.stdout.write(renderClauses(catalogue, sectionTitles, command.options));
+      return 0;
+    }
+    case 'report': {
+      const { readResults, renderReports } = await import('./report-files.ts');
+      const run = await readResults(command.runDir);
+      await renderReports(command.runDir, run);
+      process.stdout.write(
+        `eac: re-rendered ${['junit.xml', 'summary.md', 'index.html'].map((f) => path.join(command.runDir, f)).join(', ')}\n`,
+      );
+      return 0;
+    }
+  }
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\nRun \`eac help\` for usage.\n`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    return await execute(command);
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'TargetError' || name === 'UsageError') {
+      process.stderr.write(`eac: ${(error as Error).message}\n`);
+      return 2;
+    }
+    if (command.kind === 'report') {
+      process.stderr.write(`eac report: ${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

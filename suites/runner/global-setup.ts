@@ -1,0 +1,20 @@
+/**
+ * Vitest global setup of the conformance project: gives every test the Target.
+ * `eac run` resolves the target itself and passes it in `EAC_TARGET`; a bare
+ * `vitest --project conformance` gets the embedded reference, started here.
+ */
+import type { TestProject } from 'vitest/node';
+import { parseSeed, randomSeed, startEmbedded, targetFromEnv } from './target.ts';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const envSeed = process.env['EAC_SEED'];
+  const seed = envSeed !== undefined && envSeed !== '' ? parseSeed(envSeed, 'EAC_SEED') : undefined;
+  const given = targetFromEnv(process.env['EAC_TARGET'], seed);
+  if (given !== undefined) {
+    project.provide('eacTarget', given);
+    return () => Promise.resolve();
+  }
+  const embedded = await startEmbedded(seed ?? randomSeed());
+  project.provide('eacTarget', embedded.target);
+  return () => embedded.close();
+}

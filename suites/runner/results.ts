@@ -1,0 +1,180 @@
+/**
+ * Turning what vitest knows about a test case into one line of `results.json`.
+ * Pure: the reporter gathers the raw facts, this module decides the outcome.
+ */
+import type { EacMeta, Exchange } from '../harness/meta.ts';
+import type { Outcome, Result, Summary } from '../../reports/schema.ts';
+
+/** What the reporter reads off a finished vitest test case. */
+export interface RawCase {
+  /** The vitest test name, `<behaviour> {<clause ids>}`. */
+  readonly testName: string;
+  /** Test file relative to the project root, with `/` separators. */
+  readonly file: string;
+  readonly state: 'passed' | 'failed' | 'skipped' | 'pending';
+  readonly errors: readonly { readonly message?: string }[];
+  /** Note given to `ctx.skip(note)`. */
+  readonly skipNote?: string;
+  readonly meta?: EacMeta;
+  readonly durationMs: number;
+}
+
+export interface ReplayContext {
+  /** Seed of the whole run (what `--seed` takes). */
+  readonly runSeed: number;
+  /** Extra arguments that point a replay at the same target, e.g. `['--target', url]`. */
+  readonly targetArgs: readonly string[];
+}
+
+const MAX_REASON = 4000;
+
+/** `roles.update` -> `roles-update`; stable, lowercase, safe in URLs and file names. */
+export function slug(text: string): string {
+  const s = text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return s === '' ? 'unnamed' : s;
+}
+
+/** Splits `a token lives one hour {tokens.expiration.default-1h}` into name and clause ids. */
+export function parseTestName(testName: string): { name: string; clauses: string[] } {
+  const match = /^(.*?)\s*\{([^{}]*)\}\s*$/.exec(testName);
+  if (!match) return { name: testName.trim(), clauses: [] };
+  const clauses = (match[2] ?? '').split(/\s+/).filter((id) => id !== '');
+  return { name: (match[1] ?? '').trim() || testName.trim(), clauses };
+}
+
+/** `suites/roles/update.test.ts` -> `roles`; anything else -> the first folder or `unknown`. */
+export function areaFromFile(file: string): string {
+  const parts = file.split('/').filter((p) => p !== '' && p !== '.');
+  const at = parts.indexOf('suites');
+  const area = at >= 0 ? parts[at + 1] : parts.length > 1 ? parts[0] : undefined;
+  return area !== undefined && !area.endsWith('.ts') ? area : 'unknown';
+}
+
+/** Quotes an argument for a POSIX shell only when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Arguments that point a replay at the target of a run; none for the embedded reference. */
+export function targetArgsOf(target: {
+  readonly baseUrl: string;
+  readonly hubUrl: string;
+  readonly hooksUrl?: string | undefined;
+  readonly embedded?: boolean | undefined;
+}): string[] {
+  if (target.embedded !== false) return [];
+  const args = ['--target', target.baseUrl];
+  if (target.hubUrl !== target.baseUrl) args.push('--hub', target.hubUrl);
+  if (target.hooksUrl !== undefined) args.push('--hooks', target.hooksUrl);
+  return args;
+}
+
+/** The command that re-runs the whole run (or the same selection) with the same seed. */
+export function runReplayLine(context: ReplayContext, only: readonly string[] = []): string {
+  const args = ['npx', 'eac', 'run', '--seed', String(context.runSeed)];
+  const selection = only.flatMap((value) => ['--only', value]);
+  return [...args, ...selection, ...context.targetArgs].map(shellQuote).join(' ');
+}
+
+/** The command that re-runs the tests of one clause (or area) with the same seed. */
+export function replayLine(context: ReplayContext, only: string): string {
+  const args = ['npx', 'eac', 'run', '--seed', String(context.runSeed), '--only', only];
+  return [...args, ...context.targetArgs].map(shellQuote).join(' ');
+}
+
+function firstMessage(errors: RawCase['errors']): string | undefined {
+  const message = errors.find((e) => e.message !== undefined && e.message !== '')?.message;
+  if (message === undefined) return errors.length > 0 ? 'failed without a message' : undefined;
+  return message.length > MAX_REASON ? `${message.slice(0, MAX_REASON)}…` : message;
+}
+
+/**
+ * The outcome of a test case, or `undefined` when it was not selected for this run
+ * (skipped by a filter, `.skip` or `.todo` without a not-run mark).
+ */
+export function outcomeOf(raw: RawCase): Outcome | undefined {
+  switch (raw.state) {
+    case 'passed':
+      return raw.meta?.outcome === 'probe' ? 'probe' : 'pass';
+    case 'failed':
+      return 'fail';
+    case 'skipped':
+      return raw.meta?.outcome === 'not-run' ? 'not-run' : undefined;
+    case 'pending':
+      return undefined;
+  }
+}
+
+function reasonOf(raw: RawCase, outcome: Outcome): string | undefined {
+  switch (outcome) {
+    case 'fail':
+      return firstMessage(raw.errors) ?? 'failed';
+    case 'not-run':
+      return raw.meta?.reason ?? raw.skipNote ?? 'not run';
+    case 'probe':
+      return raw.meta?.reason;
+    case 'pass':
+      return undefined;
+  }
+}
+
+/** One result line, without its id (ids are assigned over the whole run, see `assignIds`). */
+export function toResult(raw: RawCase, context: ReplayContext): Omit<Result, 'id'> | undefined {
+  const outcome = outcomeOf(raw);
+  if (outcome === undefined) return undefined;
+  const parsed = parseTestName(raw.testName);
+  const meta = raw.meta;
+  const clauses = meta?.clauses ?? parsed.clauses;
+  const area = meta?.area ?? areaFromFile(raw.file);
+  const result: Omit<Result, 'id'> = {
+    name: meta?.name ?? parsed.name,
+    area,
+    file: raw.file,
+    clauses: [...clauses],
+    outcome,
+    seed: meta?.seed ?? context.runSeed,
+    replay: replayLine(context, clauses[0] ?? area),
+    durationMs: Math.max(0, Math.round(raw.durationMs)),
+  };
+  const reason = reasonOf(raw, outcome);
+  if (reason !== undefined) result.reason = reason;
+  if (meta?.decision !== undefined && outcome !== 'pass') result.decision = meta.decision;
+  // Exchanges are evidence for a reader; a pass needs none, and they are large.
+  if ((outcome === 'fail' || outcome === 'probe') && meta?.exchanges !== undefined) {
+    result.exchanges = meta.exchanges.map(copyExchange);
+  }
+  return result;
+}
+
+function copyExchange(exchange: Exchange): Exchange {
+  // Through JSON so that what lands in results.json is exactly what was recorded.
+  return JSON.parse(JSON.stringify(exchange)) as Exchange;
+}
+
+/** Gives every result its stable id `<area>/<slug>`, suffixing `-2`, `-3` on collisions. */
+export function assignIds(results: readonly Omit<Result, 'id'>[]): Result[] {
+  const seen = new Map<string, number>();
+  const sorted = [...results].sort(
+    (a, b) =>
+      a.area.localeCompare(b.area) || a.file.localeCompare(b.file) || a.name.localeCompare(b.name),
+  );
+  return sorted.map((r) => {
+    const base = `${r.area}/${slug(r.name)}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return { id: n === 1 ? base : `${base}-${n}`, ...r };
+  });
+}
+
+export function summarize(results: readonly Pick<Result, 'outcome'>[]): Summary {
+  const summary: Summary = { pass: 0, fail: 0, notRun: 0, probe: 0, total: results.length };
+  for (const { outcome } of results) {
+    if (outcome === 'not-run') summary.notRun += 1;
+    else summary[outcome] += 1;
+  }
+  return summary;
+}

@@ -1,0 +1,246 @@
+/**
+ * `eac run`: resolve the target, run the conformance project of vitest against it with our
+ * reporter alone, write the reports and print a closing summary. Returns the exit code.
+ */
+import { Writable } from 'node:stream';
+import path from 'node:path';
+import { createVitest, type TestSpecification } from 'vitest/node';
+import { catalogue } from '../../spec/clauses/index.ts';
+import type { Results } from '../../reports/schema.ts';
+import { computeCoverage } from './coverage.ts';
+import { firstLine } from './escape.ts';
+import {
+  areaOfFile,
+  listAreas,
+  planFile,
+  resolveOnly,
+  unmatchedValues,
+  type Selection,
+} from './only.ts';
+import { Progress, type ProgressStream } from './progress.ts';
+import { EacReporter } from './reporter.ts';
+import { createRunDir, pointLatest, writeReports } from './report-files.ts';
+import { runReplayLine, summarize, targetArgsOf } from './results.ts';
+import { sectionTitles } from './sections.ts';
+import { randomSeed, resolveTarget, TargetError, type ResolvedTarget } from './target.ts';
+
+export interface RunOptions {
+  readonly target?: string;
+  readonly hub?: string;
+  readonly hooks?: string;
+  readonly credentials?: string;
+  readonly only: readonly string[];
+  readonly seed?: number;
+  /** Reports root: the run goes to `<report>/runs/<stamp>/`, `<report>/latest` points at it. */
+  readonly report: string;
+  readonly checkDecisions: boolean;
+  readonly quietProgress: boolean;
+}
+
+/** Where things are; the defaults are the project's own, tests may point elsewhere. */
+export interface RunPlace {
+  readonly root: string;
+  readonly configFile: string;
+  readonly suitesDir: string;
+  readonly project: string;
+}
+
+export interface RunIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: ProgressStream & Writable;
+}
+
+export function defaultPlace(root: string): RunPlace {
+  return {
+    root,
+    configFile: path.join(root, 'vitest.config.ts'),
+    suitesDir: path.join(root, 'suites'),
+    project: 'conformance',
+  };
+}
+
+/** The test files of the run, each whole or narrowed to clause-matching test names. */
+export function narrow(
+  specifications: readonly TestSpecification[],
+  selection: Selection,
+  suitesDir: string,
+): TestSpecification[] {
+  const chosen: TestSpecification[] = [];
+  for (const spec of specifications) {
+    const plan = planFile(selection, areaOfFile(suitesDir, spec.moduleId));
+    if (!plan.run) continue;
+    chosen.push(
+      plan.pattern === undefined
+        ? spec
+        : spec.project.createSpecification(
+            spec.moduleId,
+            { testNamePattern: plan.pattern },
+            spec.pool,
+          ),
+    );
+  }
+  return chosen;
+}
+
+function closingSummary(run: Results, runDir: string, latest: string | undefined): string {
+  const { summary, target } = run;
+  const lines = [
+    '',
+    `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe (${summary.total} test${summary.total === 1 ? '' : 's'})`,
+    `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
+  ];
+  const failed = run.results.filter((r) => r.outcome === 'fail');
+  if (failed.length > 0) {
+    lines.push('', 'Failures:');
+    for (const r of failed) {
+      const clauses = r.clauses.length > 0 ? ` {${r.clauses.join(' ')}}` : '';
+      lines.push(`  ✗ ${r.area}: ${r.name}${clauses}`);
+      lines.push(`      ${firstLine(r.reason ?? 'failed', 160)}`);
+      lines.push(`      replay: ${r.replay}`);
+    }
+  }
+  lines.push(
+    '',
+    `Report: ${path.join(runDir, 'index.html')} (also summary.md, junit.xml, results.json)`,
+  );
+  if (latest !== undefined) lines.push(`        ${latest} -> ${path.basename(runDir)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+
+export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo): Promise<number> {
+  const seed = options.seed ?? randomSeed();
+  const selection = resolveOnly(options.only, listAreas(place.suitesDir));
+  const unknown = unmatchedValues(
+    selection,
+    catalogue.map((c) => c.id),
+  );
+  if (unknown.length > 0) {
+    const areas = listAreas(place.suitesDir).join(', ') || 'none';
+    io.stderr.write(
+      `eac: --only ${unknown.join(', ')} matches no suite area (${areas}) and no clause id; see \`eac clauses\`\n`,
+    );
+    return 2;
+  }
+
+  let resolved: ResolvedTarget;
+  try {
+    resolved = await resolveTarget({
+      seed,
+      checkDecisions: options.checkDecisions,
+      ...(options.target !== undefined ? { target: options.target } : {}),
+      ...(options.hub !== undefined ? { hub: options.hub } : {}),
+      ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+      ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+    });
+  } catch (error) {
+    if (error instanceof TargetError) {
+      io.stderr.write(`eac: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+
+  try {
+    const target = resolved.target;
+    const runTarget = {
+      baseUrl: target.baseUrl,
+      hubUrl: target.hubUrl,
+      ...(target.hooksUrl !== undefined ? { hooksUrl: target.hooksUrl } : {}),
+      ...(target.implementation !== undefined ? { implementation: target.implementation } : {}),
+      hooks: [...target.hooks],
+      checkDecisions: target.checkDecisions,
+      embedded: resolved.embedded,
+    };
+    // The global setup of the conformance project reads these (see global-setup.ts).
+    process.env['EAC_TARGET'] = JSON.stringify(target);
+    process.env['EAC_SEED'] = String(seed);
+
+    const progress = options.quietProgress ? undefined : new Progress(io.stderr);
+    const reporter = new EacReporter({
+      root: place.root,
+      runSeed: seed,
+      targetArgs: targetArgsOf(runTarget),
+      ...(progress !== undefined ? { onProgress: (counts) => progress.update(counts) } : {}),
+    });
+    const startedAt = new Date();
+    const vitest = await createVitest(
+      'test',
+      {
+        root: place.root,
+        config: place.configFile,
+        project: [place.project],
+        watch: false,
+        reporters: [reporter],
+      },
+      {},
+      // Vitest's own chatter goes nowhere; its errors still reach stderr.
+      { stdout: discard, stderr: io.stderr },
+    );
+    try {
+      await vitest.standalone();
+      const all = await vitest.getRelevantTestSpecifications();
+      const chosen = narrow(all, selection, place.suitesDir);
+      if (chosen.length === 0) {
+        io.stderr.write('eac: no test file matches the selection\n');
+        return 2;
+      }
+      await vitest.runTestSpecifications(
+        chosen,
+        selection.areas.length + selection.clausePrefixes.length === 0,
+      );
+    } finally {
+      await vitest.close();
+    }
+    progress?.finish(reporter.counts);
+    if (!reporter.finished) {
+      io.stderr.write('eac: the test run ended without results (see errors above)\n');
+      return 2;
+    }
+    if (reporter.results.length === 0) {
+      io.stderr.write('eac: no test matched the selection\n');
+      return 2;
+    }
+
+    const finishedAt = new Date();
+    const results = reporter.results;
+    const run: Results = {
+      target: runTarget,
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+      seed,
+      ...(options.only.length > 0 ? { only: [...options.only] } : {}),
+      summary: summarize(results),
+      results: [...results],
+      coverage: computeCoverage(catalogue, sectionTitles, results),
+    };
+    const root = path.resolve(place.root, options.report);
+    const runDir = await createRunDir(root, startedAt, seed);
+    await writeReports(runDir, run);
+    let latest: string | undefined;
+    try {
+      latest = await pointLatest(root, runDir);
+    } catch (error) {
+      io.stderr.write(
+        `eac: could not point ${path.join(root, 'latest')} at the run: ${(error as Error).message}\n`,
+      );
+    }
+    io.stdout.write(
+      closingSummary(
+        run,
+        path.relative(process.cwd(), runDir) || runDir,
+        latest && path.relative(process.cwd(), latest),
+      ),
+    );
+    if (run.summary.fail === 0 && run.summary.total > 0) {
+      io.stdout.write(
+        `Replay: ${runReplayLine({ runSeed: seed, targetArgs: targetArgsOf(runTarget) }, options.only)}\n`,
+      );
+    }
+    return run.summary.fail === 0 ? 0 : 1;
+  } finally {
+    await resolved.close();
+  }
+}

@@ -1,0 +1,42 @@
+/** `eac serve`: the reference simulator as a long-running process, until SIGINT or SIGTERM. */
+import { once } from 'node:events';
+import type { ServeOptions } from './args.ts';
+import { randomSeed } from './target.ts';
+
+export interface ServeIo {
+  readonly stdout: { write(text: string): unknown };
+  /** Resolves when the process should stop; defaults to the first SIGINT or SIGTERM. */
+  readonly stopped?: Promise<unknown>;
+}
+
+function firstSignal(): Promise<NodeJS.Signals> {
+  const controller = new AbortController();
+  const wait = (signal: NodeJS.Signals) =>
+    once(process, signal, { signal: controller.signal }).then(() => signal);
+  return Promise.race([wait('SIGINT'), wait('SIGTERM')]).finally(() => controller.abort());
+}
+
+export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<number> {
+  const { start } = await import('../../reference/server.ts');
+  const seed = options.seed ?? randomSeed();
+  const running = await start({
+    port: options.port,
+    hooks: options.hooks,
+    seed,
+    ...(options.host !== undefined ? { host: options.host } : {}),
+  });
+  io.stdout.write(
+    [
+      `eac reference listening (seed ${seed})`,
+      `  url      ${running.url}`,
+      `  hubUrl   ${running.hubUrl}`,
+      `  hooksUrl ${running.hooksUrl ?? '(hooks off; start with --hooks)'}`,
+      'Stop with Ctrl-C.',
+      '',
+    ].join('\n'),
+  );
+  const signal = await (io.stopped ?? firstSignal());
+  io.stdout.write(`eac: ${typeof signal === 'string' ? signal : 'stop'} received, closing\n`);
+  await running.close();
+  return 0;
+}

@@ -1,0 +1,130 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCredentials, resolveTarget, TargetError, targetFromEnv } from './target.ts';
+
+let server: Server;
+let base: string;
+let implementation = 'eac-reference';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/__eac/capabilities') {
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          status: 'success',
+          data: { implementation, version: '1', hooks: ['accounts'] },
+        }),
+      );
+      return;
+    }
+    res.statusCode = req.url === '/broken/capabilities' ? 500 : 404;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function tempFile(content: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'eac-target-'));
+  const file = path.join(dir, 'credentials.json');
+  await writeFile(file, content);
+  return file;
+}
+
+describe('resolveTarget with --target', () => {
+  it('reads the capabilities and checks decisions for the reference', async () => {
+    implementation = 'eac-reference';
+    const { target, embedded } = await resolveTarget({
+      target: `${base}/`,
+      hooks: `${base}/__eac`,
+      seed: 3,
+    });
+    expect(embedded).toBe(false);
+    expect(target).toEqual({
+      baseUrl: base,
+      hubUrl: base,
+      hooksUrl: `${base}/__eac`,
+      hooks: ['accounts'],
+      implementation: 'eac-reference',
+      checkDecisions: true,
+      seed: 3,
+    });
+  });
+
+  it('only records probes for another implementation, unless asked', async () => {
+    implementation = 'acme';
+    const plain = await resolveTarget({ target: base, hooks: `${base}/__eac`, seed: 1 });
+    expect(plain.target.checkDecisions).toBe(false);
+    const asked = await resolveTarget({
+      target: base,
+      hooks: `${base}/__eac`,
+      seed: 1,
+      checkDecisions: true,
+    });
+    expect(asked.target.checkDecisions).toBe(true);
+  });
+
+  it('has no hooks without --hooks', async () => {
+    const { target } = await resolveTarget({ target: base, hub: 'http://hub.example', seed: 1 });
+    expect(target.hooks).toEqual([]);
+    expect(target.hooksUrl).toBeUndefined();
+    expect(target.hubUrl).toBe('http://hub.example');
+  });
+
+  it('fails clearly for an unreachable target, bad hooks or a non-http URL', async () => {
+    await expect(resolveTarget({ target: 'http://127.0.0.1:9', seed: 1 })).rejects.toThrow(
+      /cannot reach the target at http:\/\/127\.0\.0\.1:9/,
+    );
+    await expect(resolveTarget({ target: base, hooks: `${base}/broken`, seed: 1 })).rejects.toThrow(
+      /answered 500/,
+    );
+    await expect(resolveTarget({ target: 'ftp://x', seed: 1 })).rejects.toBeInstanceOf(TargetError);
+  });
+});
+
+describe('readCredentials', () => {
+  it('accepts a valid file', async () => {
+    const file = await tempFile('{"organizationId":"org-1","userScopedKey":"k"}');
+    expect(await readCredentials(file)).toEqual({ organizationId: 'org-1', userScopedKey: 'k' });
+  });
+
+  it('names the problem of a bad file', async () => {
+    await expect(readCredentials(await tempFile('{nope'))).rejects.toThrow(/is not JSON/);
+    await expect(readCredentials(await tempFile('{"userScopedKey":"k"}'))).rejects.toThrow(
+      /organizationId/,
+    );
+    await expect(
+      readCredentials(await tempFile('{"organizationId":"o","orgId":"x"}')),
+    ).rejects.toThrow(/orgId/);
+    await expect(readCredentials('/no/such/file.json')).rejects.toThrow(
+      /cannot read the credentials file/,
+    );
+  });
+});
+
+describe('targetFromEnv', () => {
+  it('is undefined when unset and validates when set', () => {
+    expect(targetFromEnv(undefined, undefined)).toBeUndefined();
+    const target = targetFromEnv(
+      JSON.stringify({ baseUrl: 'http://x/', hubUrl: 'http://x', seed: 4 }),
+      8,
+    );
+    expect(target).toEqual({
+      baseUrl: 'http://x',
+      hubUrl: 'http://x',
+      hooks: [],
+      checkDecisions: false,
+      seed: 8,
+    });
+    expect(() => targetFromEnv('{"baseUrl":"x"}', 1)).toThrow(
+      /EAC_TARGET does not describe a target/,
+    );
+  });
+});

@@ -1,0 +1,41 @@
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Two projects: `unit` checks our own code; `conformance` checks a target. `eac run` drives
+// the latter with the target resolved and its own reporter (suites/runner/run.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: [
+            'spec/**/*.test.ts',
+            'reference/**/*.test.ts',
+            'suites/runner/**/*.test.ts',
+            'reports/**/*.test.ts',
+            'fixtures/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
+        },
+      },
+      {
+        test: {
+          name: 'conformance',
+          environment: 'node',
+          include: ['suites/*/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'suites/runner/**', 'suites/harness/**'],
+          globalSetup: ['suites/runner/global-setup.ts'],
+          // Tests talk to a live target over HTTP; each builds its own world, so files run
+          // in parallel against one target. They mostly wait on the network, so use at least
+          // four workers even on a small CI machine (the default there would be one).
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          fileParallelism: true,
+          maxWorkers: Math.max(4, availableParallelism()),
+        },
+      },
+    ],
+  },
+});
