@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/runs/**', 'spec/types/*.d.ts', 'bin/eac.mjs', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', 'reports/runs/**', 'reports/latest/**', '.eac-tmp/**', 'spec/types/*.d.ts', 'bin/eac.mjs', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -13,7 +13,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Boundaries: spec/ is the contract and imports nothing of ours; the suites reach a
       // target only over HTTP, so only suites/runner may start the reference, and only
       // through its public entry point.

@@ -23,8 +23,9 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
   app.removeContentTypeParser('text/plain');
 
   // A POST without any body is an empty object, so credentials are looked for, not a crash.: a POST without a body is an empty object, not an error.
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     if (req.body === undefined || req.body === null) req.body = {};
+    done();
   });
 
   app.setNotFoundHandler((req, reply) =>

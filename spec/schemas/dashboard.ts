@@ -41,20 +41,23 @@ export const ListWorkspacesQuery = z.object({
   teamId: Uuid.optional(),
   projectId: Uuid.optional(),
 });
-/** §2.8: v1 names seen only through the migration mapping. */
+/**
+ * §2.8: v1 names seen only through the migration mapping. Every workspace is listed with its
+ * primary dashboard, so neither dashboard member is null.
+ */
 export const WorkspaceItem = z.looseObject({
   workspace_id: z.string(),
-  dashboard_id: z.string().nullable(),
-  dashboard_name: z.string().nullable(),
+  dashboard_id: z.string(),
+  dashboard_name: z.string(),
 });
 export const ListWorkspacesResponse = success(z.object({ workspaces: z.array(WorkspaceItem) }));
 
-/** §2.8 v2 resources */
+/** §2.8 v2 resources; §9: every application is a migrated workspace, so both ids exist. */
 export const Application = z.object({
   applicationId: Uuid,
   name: z.string(),
-  defaultDashboardId: Uuid.nullable(),
-  legacyWorkspaceId: Uuid.nullable(),
+  defaultDashboardId: Uuid,
+  legacyWorkspaceId: Uuid,
 });
 export const V2Dashboard = z.looseObject({
   id: Uuid,

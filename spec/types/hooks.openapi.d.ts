@@ -302,6 +302,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @constant */
+        SuccessStatus: "success";
         /** Format: uuid */
         Uuid: string;
         /**
@@ -372,6 +374,52 @@ export interface components {
             now: components["schemas"]["Timestamp"];
             frozen: boolean;
         };
+        /** @description The clock right after a freeze, which always reports it frozen. */
+        FrozenClockState: {
+            now: components["schemas"]["Timestamp"];
+            /** @constant */
+            frozen: true;
+        };
+        /** @description The organization and the hub user now belonging to it. */
+        Member: {
+            organizationId: components["schemas"]["Uuid"];
+            hubUserId: components["schemas"]["Uuid"];
+        };
+        Project: {
+            projectId: components["schemas"]["Uuid"];
+            name: string;
+        };
+        /** @description A v1 workspace and the id of its primary dashboard. */
+        Workspace: {
+            workspaceId: components["schemas"]["Uuid"];
+            name: string;
+            dashboardId: components["schemas"]["Uuid"];
+        };
+        Dashboard: {
+            dashboardId: components["schemas"]["Uuid"];
+            name: string;
+            workspaceId: components["schemas"]["Uuid"];
+        };
+        Chart: {
+            chartId: components["schemas"]["Uuid"];
+            name: string;
+            dashboardId: components["schemas"]["Uuid"];
+        };
+        Agent: {
+            agentId: components["schemas"]["Uuid"];
+            name: string;
+            projectId: components["schemas"]["Uuid"];
+        };
+        /** @description When the migration was finalized and the applications it produced. */
+        Migration: {
+            finalizedAt: components["schemas"]["Timestamp"];
+            applications: components["schemas"]["MigratedApplication"][];
+        };
+        Reset: {
+            organizationId: components["schemas"]["Uuid"];
+            /** @constant */
+            reset: true;
+        };
         /** @description The error envelope of §7, shared with the service. */
         ErrorEnvelope: {
             /** @constant */
@@ -383,6 +431,71 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        /** @description The capabilities in the success envelope. */
+        CapabilitiesResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Capabilities"];
+        };
+        /** @description The new account in the success envelope. */
+        AccountResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Account"];
+        };
+        /** @description The new membership in the success envelope. */
+        MemberResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Member"];
+        };
+        /** @description The new project in the success envelope. */
+        ProjectResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Project"];
+        };
+        /** @description The new role in the success envelope. */
+        RoleResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Role"];
+        };
+        /** @description The new workspace in the success envelope. */
+        WorkspaceResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Workspace"];
+        };
+        /** @description The new dashboard in the success envelope. */
+        DashboardResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Dashboard"];
+        };
+        /** @description The new chart in the success envelope. */
+        ChartResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Chart"];
+        };
+        /** @description The new agent in the success envelope. */
+        AgentResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Agent"];
+        };
+        /** @description The migration outcome in the success envelope. */
+        MigrationResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Migration"];
+        };
+        /** @description The clock in the success envelope. */
+        ClockResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["ClockState"];
+        };
+        /** @description The frozen clock in the success envelope. */
+        FrozenClockResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["FrozenClockState"];
+        };
+        /** @description The reset confirmation in the success envelope. */
+        ResetResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Reset"];
         };
     };
     responses: {
@@ -432,7 +545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Capabilities"];
+                    "application/json": components["schemas"]["CapabilitiesResponse"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -459,7 +572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["AccountResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -489,10 +602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        organizationId: components["schemas"]["Uuid"];
-                        hubUserId: components["schemas"]["Uuid"];
-                    };
+                    "application/json": components["schemas"]["MemberResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -523,10 +633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        projectId: components["schemas"]["Uuid"];
-                        name: string;
-                    };
+                    "application/json": components["schemas"]["ProjectResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -560,7 +667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Role"];
+                    "application/json": components["schemas"]["RoleResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -592,11 +699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        workspaceId: components["schemas"]["Uuid"];
-                        name: string;
-                        dashboardId: components["schemas"]["Uuid"];
-                    };
+                    "application/json": components["schemas"]["WorkspaceResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -629,11 +732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        dashboardId: components["schemas"]["Uuid"];
-                        name: string;
-                        workspaceId: components["schemas"]["Uuid"];
-                    };
+                    "application/json": components["schemas"]["DashboardResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -670,11 +769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        chartId: components["schemas"]["Uuid"];
-                        name: string;
-                        dashboardId: components["schemas"]["Uuid"];
-                    };
+                    "application/json": components["schemas"]["ChartResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -707,11 +802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        agentId: components["schemas"]["Uuid"];
-                        name: string;
-                        projectId: components["schemas"]["Uuid"];
-                    };
+                    "application/json": components["schemas"]["AgentResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -740,10 +831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        finalizedAt: components["schemas"]["Timestamp"];
-                        applications: components["schemas"]["MigratedApplication"][];
-                    };
+                    "application/json": components["schemas"]["MigrationResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -768,7 +856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClockState"];
+                    "application/json": components["schemas"]["ClockResponse"];
                 };
             };
             404: components["responses"]["NotFound"];
@@ -798,11 +886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        now: components["schemas"]["Timestamp"];
-                        /** @constant */
-                        frozen: true;
-                    };
+                    "application/json": components["schemas"]["FrozenClockResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -833,7 +917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClockState"];
+                    "application/json": components["schemas"]["ClockResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -862,11 +946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        organizationId: components["schemas"]["Uuid"];
-                        /** @constant */
-                        reset: true;
-                    };
+                    "application/json": components["schemas"]["ResetResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -816,9 +816,9 @@ export interface components {
         RemoveChartsResponse: components["schemas"]["SuccessEnvelope"];
         /** @description A workspace with its primary dashboard; after migration, an application keyed by the workspace it came from. */
         WorkspaceListItem: {
-            workspace_id?: components["schemas"]["Uuid"];
-            dashboard_id?: components["schemas"]["Uuid"];
-            dashboard_name?: string;
+            workspace_id: components["schemas"]["Uuid"];
+            dashboard_id: components["schemas"]["Uuid"];
+            dashboard_name: string;
         } & {
             [key: string]: unknown;
         };
@@ -865,23 +865,23 @@ export interface components {
                 dateFormat?: string;
             };
             comparisons?: {
-                name?: string;
-                measure?: string;
-                customPeriod?: number;
+                name: string;
+                measure: string;
+                customPeriod: number;
             }[];
             mapConfig?: {
-                latitude?: string;
-                longitude?: string;
+                latitude: string;
+                longitude: string;
             };
             filters?: {
-                field?: string;
-                value?: string;
+                field: string;
+                value: string;
             }[];
             havingFilters?: {
-                field?: string;
-                operator?: string;
-                value?: string;
-                aggregation?: string;
+                field: string;
+                operator: string;
+                value: string;
+                aggregation: string;
             }[];
             settings?: {
                 secondYAxis?: boolean;
@@ -902,7 +902,7 @@ export interface components {
                 [key: string]: unknown;
             };
             orderBy?: {
-                field?: string;
+                field: string;
             }[];
             /** @description The SQL behind the chart; a saved chart without it cannot load data. */
             sqlOverride?: string;
@@ -1001,7 +1001,7 @@ export interface components {
         OtherToolResult: {
             toolName: string;
             /** @description Tool-specific output. */
-            result?: unknown;
+            result: unknown;
         };
         /** @description A tool finished; for generateChart the result is a ChatResult. */
         ToolResultEvent: {
