@@ -68,7 +68,7 @@ function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown, wh
   if (organizationId === undefined) {
     return fail(unauthorized('organization-id-required', 'a user-scoped API key needs organizationId'));
   }
-  const account = ctx.world.account(organizationId as string);
+  const account = ctx.world.account(organizationId);
   if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {
     return fail(specError('FORBIDDEN', 'the key\u2019s user is not a member of that organization', { reason: 'not-a-member' }));
   }

@@ -1,17 +1,16 @@
 import {
   SignJWT,
+  compactVerify,
   decodeJwt,
-  errors as joseErrors,
   exportJWK,
   generateKeyPair,
-  jwtVerify,
   type CryptoKey,
   type JWK,
   type JWTPayload,
 } from 'jose';
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { Expiration } from '../../spec/schemas/common.ts';
-import { issueLifetime } from '../../spec/machines/token.ts';
+import { issueLifetime, tokenState } from '../../spec/machines/token.ts';
 
 /** Decision T3: who signs and for whom. */
 export const ISSUER = 'eac-reference';
@@ -77,27 +76,24 @@ export class TokenService {
   }
 
   /**
-   * Checks signature, issuer, audience and lifetime against the account clock `now`
-   * (decision T2: valid while now < exp; jose refuses from exp on).
+   * Checks the signature with jose, then issuer, audience and lifetime here, so that the
+   * lifetime rule is the token machine's own (decision T2: valid while now < exp).
    */
   async verify(token: string, now: number): Promise<Verified> {
+    const invalid = { ok: false, error: specError('UNAUTHORIZED', 'the token is invalid', { reason: 'invalid-token' }) } as const;
+    let payload: JWTPayload;
     try {
-      const { payload } = await jwtVerify(token, this.publicKey, {
-        issuer: ISSUER,
-        audience: AUDIENCE,
-        algorithms: [ALG],
-        currentDate: new Date(now),
-      });
-      const { kind, org, sub } = payload;
-      if ((kind !== 'project-user' && kind !== 'tenant') || typeof org !== 'string' || typeof sub !== 'string') {
-        return { ok: false, error: specError('UNAUTHORIZED', 'the token is not one of ours', { reason: 'invalid-token' }) };
-      }
-      return { ok: true, sub, claims: { ...payload, kind, org } };
-    } catch (err) {
-      if (err instanceof joseErrors.JWTExpired) {
-        return { ok: false, error: specError('UNAUTHORIZED', 'the token has expired', { reason: 'token-expired' }) };
-      }
-      return { ok: false, error: specError('UNAUTHORIZED', 'the token is invalid', { reason: 'invalid-token' }) };
+      const verified = await compactVerify(token, this.publicKey, { algorithms: [ALG] });
+      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as JWTPayload;
+    } catch {
+      return invalid;
     }
+    const { kind, org, sub, exp, iss, aud } = payload;
+    if (iss !== ISSUER || aud !== AUDIENCE || typeof exp !== 'number' || typeof sub !== 'string') return invalid;
+    if ((kind !== 'project-user' && kind !== 'tenant') || typeof org !== 'string') return invalid;
+    if (tokenState(exp, now) === 'expired') {
+      return { ok: false, error: specError('UNAUTHORIZED', 'the token has expired', { reason: 'token-expired' }) };
+    }
+    return { ok: true, sub, claims: { ...payload, kind, org } };
   }
 }
