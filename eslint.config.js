@@ -4,16 +4,31 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/runs/**', 'reports/latest/**', '.eac-tmp/**', 'spec/types/*.d.ts', 'bin/eac.mjs', 'eslint.config.js'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'reports/runs/**',
+      'reports/latest/**',
+      '.eac-tmp/**',
+      'spec/types/*.d.ts',
+      'bin/eac.mjs',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       // Boundaries: spec/ is the contract and imports nothing of ours; the suites reach a
       // target only over HTTP, so only suites/runner may start the reference, and only
       // through its public entry point.
@@ -21,9 +36,22 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './spec', from: ['./reference', './suites', './fixtures', './bin', './bench'], message: 'spec/ imports nothing of ours' },
-            { target: './suites', from: './reference', except: [], message: 'suites talk to a target over HTTP only' },
-            { target: './fixtures', from: './reference', message: 'fixtures build worlds over HTTP only' },
+            {
+              target: './spec',
+              from: ['./reference', './suites', './fixtures', './bin', './bench'],
+              message: 'spec/ imports nothing of ours',
+            },
+            {
+              target: './suites',
+              from: './reference',
+              except: [],
+              message: 'suites talk to a target over HTTP only',
+            },
+            {
+              target: './fixtures',
+              from: './reference',
+              message: 'fixtures build worlds over HTTP only',
+            },
           ],
         },
       ],
@@ -37,7 +65,12 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './suites/runner', from: './reference', except: ['./server.ts'], message: 'only reference/server.ts is public' },
+            {
+              target: './suites/runner',
+              from: './reference',
+              except: ['./server.ts'],
+              message: 'only reference/server.ts is public',
+            },
           ],
         },
       ],

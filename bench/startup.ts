@@ -30,22 +30,40 @@ function percentile(sorted: number[], p: number): number {
   return sorted[i] ?? NaN;
 }
 
-const samples: { importMs: number; listenMs: number; firstResponseMs: number; processMs: number }[] = [];
+const samples: {
+  importMs: number;
+  listenMs: number;
+  firstResponseMs: number;
+  processMs: number;
+}[] = [];
 for (let i = 0; i < SAMPLES; i++) {
   const started = performance.now();
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], {
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', probe],
+    {
+      encoding: 'utf8',
+    },
+  );
   const processMs = performance.now() - started;
   const line = out.trim().split('\n').pop() ?? '{}';
-  const sample = JSON.parse(line) as { importMs: number; listenMs: number; firstResponseMs: number; status: number };
+  const sample = JSON.parse(line) as {
+    importMs: number;
+    listenMs: number;
+    firstResponseMs: number;
+    status: number;
+  };
   if (sample.status !== 200) throw new Error(`capabilities answered ${sample.status}`);
   samples.push({ ...sample, processMs });
 }
 
 const summary = (key: keyof (typeof samples)[number]) => {
   const sorted = samples.map((s) => s[key]).sort((a, b) => a - b);
-  return { p50: Math.round(percentile(sorted, 50)), p95: Math.round(percentile(sorted, 95)), max: Math.round(sorted.at(-1) ?? NaN) };
+  return {
+    p50: Math.round(percentile(sorted, 50)),
+    p95: Math.round(percentile(sorted, 95)),
+    max: Math.round(sorted.at(-1) ?? NaN),
+  };
 };
 
 const result = {
@@ -63,5 +81,8 @@ const result = {
   meetsGoal: summary('firstResponseMs').p95 < GOAL_MS,
 };
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/startup.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(
+  new URL('./results/startup.json', import.meta.url),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 console.log(JSON.stringify(result, null, 2));

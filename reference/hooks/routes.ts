@@ -33,13 +33,21 @@ export const SERVED_HOOKS: readonly HookName[] = HOOK_NAMES.filter((h) =>
  */
 export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version: string): void {
   const { world } = ctx;
-  const withAccount = <T>(organizationId: string, fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>) => {
+  const withAccount = <T>(
+    organizationId: string,
+    fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
+  ) => {
     const account = world.account(organizationId);
     return account === undefined
-      ? errDone(specError('NOT_FOUND', 'no account with that organization id', { resource: 'account' }))
+      ? errDone(
+          specError('NOT_FOUND', 'no account with that organization id', { resource: 'account' }),
+        )
       : fn(account);
   };
-  const clockView = (a: AccountRecord) => ({ now: iso(world.now(a)), frozen: a.clock.frozenAt !== null });
+  const clockView = (a: AccountRecord) => ({
+    now: iso(world.now(a)),
+    frozen: a.clock.frozenAt !== null,
+  });
 
   route(app, ctx, {
     method: 'GET',
@@ -76,7 +84,12 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
       withAccount(params.organizationId, (a) => {
         const owner = world.keyOwner(body.userScopedKey);
         if (owner?.kind !== 'user-scoped') {
-          return errDone(specError('NOT_FOUND', 'no user-scoped key like that', { resource: 'apiKey', field: 'userScopedKey' }));
+          return errDone(
+            specError('NOT_FOUND', 'no user-scoped key like that', {
+              resource: 'apiKey',
+              field: 'userScopedKey',
+            }),
+          );
         }
         owner.hubUser.memberships.add(a.organizationId);
         return okDone({ organizationId: a.organizationId, hubUserId: owner.hubUser.hubUserId });
@@ -92,7 +105,11 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     status: 201,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const done = world.identity(a, { type: 'createProject', projectId: ctx.ids.uuid(), name: body.name ?? 'EAC test project' });
+        const done = world.identity(a, {
+          type: 'createProject',
+          projectId: ctx.ids.uuid(),
+          name: body.name ?? 'EAC test project',
+        });
         if (!done.ok) return done;
         return done.value.kind === 'project' ? okDone(done.value.project) : errDone(unexpected());
       }),
@@ -135,7 +152,10 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     body: FreezeBody,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const done = world.clock(a, body.at === undefined ? { type: 'freeze' } : { type: 'freeze', at: Date.parse(body.at) });
+        const done = world.clock(
+          a,
+          body.at === undefined ? { type: 'freeze' } : { type: 'freeze', at: Date.parse(body.at) },
+        );
         return done.ok ? okDone(clockView(a)) : done;
       }),
   });

@@ -31,16 +31,25 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
   app.setNotFoundHandler((req, reply) =>
     sendError(
       reply,
-      specError('ROUTE_NOT_FOUND', `no endpoint answers ${req.method} ${req.url.split('?')[0] ?? ''}`, {
-        method: req.method,
-      }),
+      specError(
+        'ROUTE_NOT_FOUND',
+        `no endpoint answers ${req.method} ${req.url.split('?')[0] ?? ''}`,
+        {
+          method: req.method,
+        },
+      ),
     ),
   );
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(reply, specError('PAYLOAD_TOO_LARGE', `the body is over ${BODY_LIMIT} bytes`, { limit: BODY_LIMIT }));
+        return sendError(
+          reply,
+          specError('PAYLOAD_TOO_LARGE', `the body is over ${BODY_LIMIT} bytes`, {
+            limit: BODY_LIMIT,
+          }),
+        );
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendError(
           reply,
@@ -52,12 +61,18 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return sendError(reply, specError('MALFORMED_JSON', 'the body is not valid JSON'));
     }
-    if (err instanceof SyntaxError || (err.statusCode === 400 && err.code?.startsWith('FST_ERR_CTP'))) {
+    if (
+      err instanceof SyntaxError ||
+      (err.statusCode === 400 && err.code?.startsWith('FST_ERR_CTP'))
+    ) {
       return sendError(reply, specError('MALFORMED_JSON', 'the body is not valid JSON'));
     }
     // Anything else is a bug of the reference: say so, in the envelope.
     req.log.error(err);
-    return sendError(reply, specError('INTERNAL_ERROR', 'the reference failed; this is a bug', { cause: err.message }));
+    return sendError(
+      reply,
+      specError('INTERNAL_ERROR', 'the reference failed; this is a bug', { cause: err.message }),
+    );
   });
 
   roleRoutes(app, ctx);

@@ -26,7 +26,8 @@ type Bag = Record<string, unknown>;
 const bag = (v: unknown): Bag => (typeof v === 'object' && v !== null ? (v as Bag) : {});
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
-const unauthorized = (reason: string, message: string) => specError('UNAUTHORIZED', message, { reason });
+const unauthorized = (reason: string, message: string) =>
+  specError('UNAUTHORIZED', message, { reason });
 
 function headerValue(req: FastifyRequest): string | undefined {
   const raw = req.headers.authorization;
@@ -48,11 +49,21 @@ function present(req: FastifyRequest): Record<Carrier, boolean> {
   };
 }
 
-function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown, where: string): Done<Principal> {
-  if (organizationId !== undefined && !(typeof organizationId === 'string' && UUID_PATTERN.test(organizationId))) {
+function keyPrincipal(
+  ctx: AuthContext,
+  key: string,
+  organizationId: unknown,
+  where: string,
+): Done<Principal> {
+  if (
+    organizationId !== undefined &&
+    !(typeof organizationId === 'string' && UUID_PATTERN.test(organizationId))
+  ) {
     return fail(
       specError('VALIDATION_ERROR', 'organizationId must be a UUID', {
-        issues: [{ path: [where, 'organizationId'], message: 'must be a UUID', code: 'invalid_format' }],
+        issues: [
+          { path: [where, 'organizationId'], message: 'must be a UUID', code: 'invalid_format' },
+        ],
       }),
     );
   }
@@ -61,16 +72,23 @@ function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown, wh
   if (owner.kind === 'org-bound') {
     // §5 rule 3: an organization-bound key names its organization; organizationId is ignored.
     const account = ctx.world.account(owner.organizationId);
-    if (account === undefined) return fail(unauthorized('invalid-api-key', 'the API key is not known'));
+    if (account === undefined)
+      return fail(unauthorized('invalid-api-key', 'the API key is not known'));
     return { ok: true, value: { account, via: 'org-bound-key' } };
   }
   // §5 rules 1 and 3: a user-scoped key needs organizationId, and membership is checked.
   if (organizationId === undefined) {
-    return fail(unauthorized('organization-id-required', 'a user-scoped API key needs organizationId'));
+    return fail(
+      unauthorized('organization-id-required', 'a user-scoped API key needs organizationId'),
+    );
   }
   const account = ctx.world.account(organizationId);
   if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {
-    return fail(specError('FORBIDDEN', 'the key\u2019s user is not a member of that organization', { reason: 'not-a-member' }));
+    return fail(
+      specError('FORBIDDEN', 'the key\u2019s user is not a member of that organization', {
+        reason: 'not-a-member',
+      }),
+    );
   }
   return { ok: true, value: { account, via: 'user-scoped-key' } };
 }
@@ -109,8 +127,16 @@ export async function authenticate(
       case 'query-key':
         return keyPrincipal(ctx, query['apiKey'] as string, query['organizationId'], 'query');
       case 'header': {
-        const organizationId = req.method === 'GET' || req.method === 'DELETE' ? query['organizationId'] : body['organizationId'];
-        return keyPrincipal(ctx, headerValue(req) as string, organizationId, req.method === 'GET' || req.method === 'DELETE' ? 'query' : 'body');
+        const organizationId =
+          req.method === 'GET' || req.method === 'DELETE'
+            ? query['organizationId']
+            : body['organizationId'];
+        return keyPrincipal(
+          ctx,
+          headerValue(req) as string,
+          organizationId,
+          req.method === 'GET' || req.method === 'DELETE' ? 'query' : 'body',
+        );
       }
       case 'bearer-token':
         return tokenPrincipal(ctx, headerValue(req) as string);
@@ -125,10 +151,14 @@ export async function authenticate(
       'bearer-token': 'a bearer token',
     };
     return fail(
-      specError('UNAUTHORIZED', `this endpoint takes credentials as ${accepts.map((c) => names[c]).join(' or ')}, not as ${elsewhere.map((c) => names[c]).join(' or ')}`, {
-        reason: 'api-key-misplaced',
-        accepted: accepts,
-      }),
+      specError(
+        'UNAUTHORIZED',
+        `this endpoint takes credentials as ${accepts.map((c) => names[c]).join(' or ')}, not as ${elsewhere.map((c) => names[c]).join(' or ')}`,
+        {
+          reason: 'api-key-misplaced',
+          accepted: accepts,
+        },
+      ),
     );
   }
   return fail(unauthorized('missing-credentials', 'no credentials were sent'));

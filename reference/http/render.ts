@@ -30,9 +30,16 @@ export function validationError(issues: readonly z.core.$ZodIssue[], where: stri
   });
 }
 
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: SpecError };
+export type Parsed<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: SpecError };
 
-export function parse<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' | 'path'): Parsed<z.infer<S>> {
+export function parse<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: 'body' | 'query' | 'path',
+): Parsed<z.infer<S>> {
   const result = schema.safeParse(input ?? {});
-  return result.success ? { ok: true, value: result.data } : { ok: false, error: validationError(result.error.issues, where) };
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, error: validationError(result.error.issues, where) };
 }

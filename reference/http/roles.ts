@@ -35,7 +35,9 @@ export function roleRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     handle: ({ principal, params }) => {
       const { identity } = caller(principal).account;
       if (identity.projects[params.projectId] === undefined) {
-        return errDone(specError('NOT_FOUND', 'no project with that id here', { resource: 'project' }));
+        return errDone(
+          specError('NOT_FOUND', 'no project with that id here', { resource: 'project' }),
+        );
       }
       return okDone({ userRoles: rolesOf(identity, params.projectId) });
     },

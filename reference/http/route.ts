@@ -33,11 +33,11 @@ export interface RouteSpec<P, Q, B> {
  * query and body through zod, then the handler, which calls a machine through the store;
  * the outcome is rendered in the success or §7 envelope.
  */
-export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
-  app: FastifyInstance,
-  ctx: AuthContext,
-  spec: RouteSpec<P, Q, B>,
-): void {
+export function route<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+>(app: FastifyInstance, ctx: AuthContext, spec: RouteSpec<P, Q, B>): void {
   app.route({
     method: spec.method,
     url: spec.url,
@@ -85,4 +85,5 @@ export const okDone = <T>(value: T): Done<T> => ({ ok: true, value });
 export const errDone = (error: SpecError): Done<never> => ({ ok: false, error });
 
 /** A machine answered with a result of another kind: a bug of the reference (500). */
-export const unexpected = () => specError('INTERNAL_ERROR', 'the machine answered with an unexpected result');
+export const unexpected = () =>
+  specError('INTERNAL_ERROR', 'the machine answered with an unexpected result');

@@ -26,7 +26,13 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
       if (done.value.kind !== 'tenant') return errDone(unexpected());
       const { tenant } = done.value;
       const claims = tenantClaims(account.identity, tenant);
-      const issued = await ctx.tokens.issue(tenant.tenantId, claims, ctx.ids.uuid(), ctx.world.now(account), body.expiration);
+      const issued = await ctx.tokens.issue(
+        tenant.tenantId,
+        claims,
+        ctx.ids.uuid(),
+        ctx.world.now(account),
+        body.expiration,
+      );
       return okDone({ message: 'The tenant was registered.', token: issued.token });
     },
   });

@@ -16,10 +16,23 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       const { account } = caller(principal);
       const user = account.identity.users[body.userId];
       if (user === undefined) {
-        return errDone(specError('NOT_FOUND', 'no user with that id here', { resource: 'user', field: 'userId' }));
+        return errDone(
+          specError('NOT_FOUND', 'no user with that id here', {
+            resource: 'user',
+            field: 'userId',
+          }),
+        );
       }
       const claims = projectUserClaims(account.identity, user);
-      return okDone(await ctx.tokens.issue(user.id, claims, ctx.ids.uuid(), ctx.world.now(account), body.expiration));
+      return okDone(
+        await ctx.tokens.issue(
+          user.id,
+          claims,
+          ctx.ids.uuid(),
+          ctx.world.now(account),
+          body.expiration,
+        ),
+      );
     },
   });
 
@@ -42,8 +55,18 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       if (done.value.kind !== 'signIn') return errDone(unexpected());
       const { user, organization } = done.value;
       const claims = projectUserClaims(account.identity, user);
-      const issued = await ctx.tokens.issue(user.id, claims, ctx.ids.uuid(), ctx.world.now(account), body.expiration);
-      return okDone({ ...issued, userId: user.id, projectOrganizationId: organization.projectOrganizationId });
+      const issued = await ctx.tokens.issue(
+        user.id,
+        claims,
+        ctx.ids.uuid(),
+        ctx.world.now(account),
+        body.expiration,
+      );
+      return okDone({
+        ...issued,
+        userId: user.id,
+        projectOrganizationId: organization.projectOrganizationId,
+      });
     },
   });
 

@@ -19,7 +19,9 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         name: body.name,
         ...(body.properties === undefined ? {} : { properties: body.properties }),
         ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),
-        ...(body.projectOrganizationId === undefined ? {} : { projectOrganizationId: body.projectOrganizationId }),
+        ...(body.projectOrganizationId === undefined
+          ? {}
+          : { projectOrganizationId: body.projectOrganizationId }),
       });
       if (!done.ok) return done;
       if (done.value.kind !== 'user') return errDone(unexpected());
@@ -41,9 +43,19 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       if (body.properties !== undefined && body.payload !== undefined) {
         // Decision U4: the deprecated name and the new one together are ambiguous.
         return errDone(
-          specError('VALIDATION_ERROR', 'send properties or its deprecated name payload, not both', {
-            issues: [{ path: ['body', 'payload'], message: 'deprecated; use properties alone', code: 'custom' }],
-          }),
+          specError(
+            'VALIDATION_ERROR',
+            'send properties or its deprecated name payload, not both',
+            {
+              issues: [
+                {
+                  path: ['body', 'payload'],
+                  message: 'deprecated; use properties alone',
+                  code: 'custom',
+                },
+              ],
+            },
+          ),
         );
       }
       const properties = body.properties ?? body.payload;
@@ -54,7 +66,9 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         name: body.name,
         ...(properties === undefined ? {} : { properties }),
         ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),
-        ...(body.projectOrganizationId === undefined ? {} : { projectOrganizationId: body.projectOrganizationId }),
+        ...(body.projectOrganizationId === undefined
+          ? {}
+          : { projectOrganizationId: body.projectOrganizationId }),
       });
       if (!done.ok) return done;
       return done.value.kind === 'user' ? okDone(done.value.user) : errDone(unexpected());

@@ -1,5 +1,11 @@
 import { specError, type SpecError } from '../../spec/errors.ts';
-import { applyClock, readClock, realClock, type ClockCommand, type ClockState } from '../../spec/machines/clock.ts';
+import {
+  applyClock,
+  readClock,
+  realClock,
+  type ClockCommand,
+  type ClockState,
+} from '../../spec/machines/clock.ts';
 import {
   applyIdentity,
   emptyIdentity,
@@ -96,7 +102,8 @@ export class World {
 }
 
 /** What a store operation gives back: a value, or the typed error the machine refused with. */
-export type Done<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: SpecError };
+export type Done<R> =
+  { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: SpecError };
 
 export const accountNotFound = () =>
   specError('NOT_FOUND', 'no account with that organization id', { resource: 'account' });

@@ -30,7 +30,9 @@ export interface Issued {
   readonly expiresAt: string;
 }
 
-export type Verified = { readonly ok: true; readonly sub: string; readonly claims: JWTPayload & EacClaims } | { readonly ok: false; readonly error: SpecError };
+export type Verified =
+  | { readonly ok: true; readonly sub: string; readonly claims: JWTPayload & EacClaims }
+  | { readonly ok: false; readonly error: SpecError };
 
 export class TokenService {
   private constructor(
@@ -51,7 +53,13 @@ export class TokenService {
   }
 
   /** Signs a token whose lifetime starts at `now` on the account clock (decision T1). */
-  async issue(subject: string, claims: EacClaims, jti: string, now: number, expiration?: Expiration): Promise<Issued> {
+  async issue(
+    subject: string,
+    claims: EacClaims,
+    jti: string,
+    now: number,
+    expiration?: Expiration,
+  ): Promise<Issued> {
     const life = issueLifetime(now, expiration);
     const token = await new SignJWT({ ...claims })
       .setProtectedHeader({ alg: ALG, kid: this.kid, typ: 'JWT' })
@@ -80,7 +88,10 @@ export class TokenService {
    * lifetime rule is the token machine's own (decision T2: valid while now < exp).
    */
   async verify(token: string, now: number): Promise<Verified> {
-    const invalid = { ok: false, error: specError('UNAUTHORIZED', 'the token is invalid', { reason: 'invalid-token' }) } as const;
+    const invalid = {
+      ok: false,
+      error: specError('UNAUTHORIZED', 'the token is invalid', { reason: 'invalid-token' }),
+    } as const;
     let payload: JWTPayload;
     try {
       const verified = await compactVerify(token, this.publicKey, { algorithms: [ALG] });
@@ -89,10 +100,14 @@ export class TokenService {
       return invalid;
     }
     const { kind, org, sub, exp, iss, aud } = payload;
-    if (iss !== ISSUER || aud !== AUDIENCE || typeof exp !== 'number' || typeof sub !== 'string') return invalid;
+    if (iss !== ISSUER || aud !== AUDIENCE || typeof exp !== 'number' || typeof sub !== 'string')
+      return invalid;
     if ((kind !== 'project-user' && kind !== 'tenant') || typeof org !== 'string') return invalid;
     if (tokenState(exp, now) === 'expired') {
-      return { ok: false, error: specError('UNAUTHORIZED', 'the token has expired', { reason: 'token-expired' }) };
+      return {
+        ok: false,
+        error: specError('UNAUTHORIZED', 'the token has expired', { reason: 'token-expired' }),
+      };
     }
     return { ok: true, sub, claims: { ...payload, kind, org } };
   }

@@ -164,7 +164,8 @@ export const s7 = defineClauses([
     id: 'errors.order.credentials-first',
     section: '7',
     level: 'unspecified',
-    summary: 'Which check wins when a request has both bad credentials and a bad shape is left open.',
+    summary:
+      'Which check wins when a request has both bad credentials and a bad shape is left open.',
     decision:
       'Credentials are checked first (401/403), then path, query and body (400), then the ids they name (404).',
   },

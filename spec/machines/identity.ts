@@ -132,7 +132,11 @@ export type IdentityResult =
       readonly created: boolean;
     }
   | { readonly kind: 'user'; readonly user: UserRecord; readonly created: boolean }
-  | { readonly kind: 'signIn'; readonly user: UserRecord; readonly organization: OrganizationRecord }
+  | {
+      readonly kind: 'signIn';
+      readonly user: UserRecord;
+      readonly organization: OrganizationRecord;
+    }
   | { readonly kind: 'tenant'; readonly tenant: TenantRecord; readonly created: boolean };
 
 /** Transition table (data): what each command does to its subject. */
@@ -394,7 +398,13 @@ function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
   if (name === undefined) {
     return fail(
       specError('VALIDATION_ERROR', 'a new organization needs a name', {
-        issues: [{ path: ['body', 'organization', 'name'], message: 'required for a new organization', code: 'invalid_type' }],
+        issues: [
+          {
+            path: ['body', 'organization', 'name'],
+            message: 'required for a new organization',
+            code: 'invalid_type',
+          },
+        ],
       }),
     );
   }
@@ -423,7 +433,8 @@ function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
   return ok(user.state, { kind: 'signIn', user: user.result.user, organization });
 }
 
-const optionalRole = (role: string | null | undefined) => (typeof role === 'string' ? { userRoleId: role } : {});
+const optionalRole = (role: string | null | undefined) =>
+  typeof role === 'string' ? { userRoleId: role } : {};
 
 function registerTenant(state: IdentityState, c: Cmd<'registerTenant'>): Result {
   const existing = state.tenants[c.identity];

@@ -70,45 +70,57 @@ function register<C extends Conformance>(
 ): void {
   if (clauses.length === 0) throw new Error(`test "${name}" cites no clause`);
   // The clause ids ride in the test name so that `--only CLAUSE` can select by name.
-  test(`${name} {${clauses.join(' ')}}`, { timeout: options.timeout ?? 30_000 }, async (ctx: TestContext) => {
-    const target = inject('eacTarget');
-    const seed = testSeed(target.seed, name);
-    const meta: EacMeta = { clauses: [...clauses], name, area: areaOf(ctx.task.file.filepath), seed };
-    ctx.task.meta.eac = meta;
-    const http = new Http(target);
-    const notRun = (reason: string): never => {
-      meta.outcome = 'not-run';
-      meta.reason = reason;
-      ctx.skip(reason);
-      throw new Error('unreachable: skip did not stop the test');
-    };
-    const missing = (options.needs ?? []).filter((h) => !target.hooks.includes(h));
-    if (missing.length > 0) notRun(`the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-    const faker = new Faker({ locale: [en, fakerBase] });
-    faker.seed(seed);
-    const base: Conformance = {
-      target,
-      http,
-      hooks: new Hooks(http, target),
-      faker,
-      seed,
-      fc: (numRuns = DEFAULT_RUNS) => ({ seed, numRuns, endOnFailure: true }),
-      notRun,
-    };
-    ctx.onTestFailed(() => {
-      meta.exchanges = [...http.exchanges];
-    });
-    try {
-      const built = build(base, meta);
-      await body(built.t);
-      built.finish?.();
-    } catch (err) {
-      if (err instanceof Error && !err.message.includes('replay:')) {
-        err.message += `\n  seed ${target.seed} (test seed ${seed}); replay: ${replayLine(target.seed, clauses)}`;
+  test(
+    `${name} {${clauses.join(' ')}}`,
+    { timeout: options.timeout ?? 30_000 },
+    async (ctx: TestContext) => {
+      const target = inject('eacTarget');
+      const seed = testSeed(target.seed, name);
+      const meta: EacMeta = {
+        clauses: [...clauses],
+        name,
+        area: areaOf(ctx.task.file.filepath),
+        seed,
+      };
+      ctx.task.meta.eac = meta;
+      const http = new Http(target);
+      const notRun = (reason: string): never => {
+        meta.outcome = 'not-run';
+        meta.reason = reason;
+        ctx.skip(reason);
+        throw new Error('unreachable: skip did not stop the test');
+      };
+      const missing = (options.needs ?? []).filter((h) => !target.hooks.includes(h));
+      if (missing.length > 0)
+        notRun(
+          `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+        );
+      const faker = new Faker({ locale: [en, fakerBase] });
+      faker.seed(seed);
+      const base: Conformance = {
+        target,
+        http,
+        hooks: new Hooks(http, target),
+        faker,
+        seed,
+        fc: (numRuns = DEFAULT_RUNS) => ({ seed, numRuns, endOnFailure: true }),
+        notRun,
+      };
+      ctx.onTestFailed(() => {
+        meta.exchanges = [...http.exchanges];
+      });
+      try {
+        const built = build(base, meta);
+        await body(built.t);
+        built.finish?.();
+      } catch (err) {
+        if (err instanceof Error && !err.message.includes('replay:')) {
+          err.message += `\n  seed ${target.seed} (test seed ${seed}); replay: ${replayLine(target.seed, clauses)}`;
+        }
+        throw err;
       }
-      throw err;
-    }
-  });
+    },
+  );
 }
 
 /**
@@ -159,7 +171,8 @@ export function probe(
         },
       };
       const finish = () => {
-        if (observations.length === 0) throw new Error('the probe ended without recording what the target did');
+        if (observations.length === 0)
+          throw new Error('the probe ended without recording what the target did');
       };
       return { t, finish };
     },

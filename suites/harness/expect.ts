@@ -11,22 +11,37 @@ function show(res: Reply): string {
  * A success in the envelope of the document's preamble, with `data` of the given schema.
  * Returns the parsed data.
  */
-export function expectSuccess<S extends z.ZodType>(res: Reply, schema: S, what: string): z.infer<S> {
+export function expectSuccess<S extends z.ZodType>(
+  res: Reply,
+  schema: S,
+  what: string,
+): z.infer<S> {
   expect(res.status, `${what}: expected 200, got ${show(res)}`).toBe(200);
   const body = res.body as { status?: unknown; data?: unknown };
   expect(body.status, `${what}: the envelope's status should be 'success'`).toBe('success');
   const parsed = schema.safeParse(body.data);
   if (!parsed.success) {
-    expect.fail(`${what}: data does not have the documented shape: ${JSON.stringify(parsed.error.issues.slice(0, 5))}`);
+    expect.fail(
+      `${what}: data does not have the documented shape: ${JSON.stringify(parsed.error.issues.slice(0, 5))}`,
+    );
   }
   return parsed.data;
 }
 
 /** A refusal in the §7 envelope with the given status (and code, when one is expected). */
-export function expectError(res: Reply, status: number, what: string, code?: string): ErrorEnvelope {
-  expect(res.status, `${what}: expected ${status}${code === undefined ? '' : ` ${code}`}, got ${show(res)}`).toBe(status);
+export function expectError(
+  res: Reply,
+  status: number,
+  what: string,
+  code?: string,
+): ErrorEnvelope {
+  expect(
+    res.status,
+    `${what}: expected ${status}${code === undefined ? '' : ` ${code}`}, got ${show(res)}`,
+  ).toBe(status);
   const parsed = ErrorEnvelope.safeParse(res.body);
-  if (!parsed.success) expect.fail(`${what}: the error body is not the §7 envelope: ${res.text.slice(0, 300)}`);
+  if (!parsed.success)
+    expect.fail(`${what}: the error body is not the §7 envelope: ${res.text.slice(0, 300)}`);
   if (code !== undefined) expect(parsed.data.error.code, `${what}: error code`).toBe(code);
   return parsed.data;
 }

@@ -28,7 +28,10 @@ export class Hooks {
   }
 
   createAccount(name?: string): Promise<Account> {
-    return this.data(this.http.post('/accounts', name === undefined ? {} : { name }, { base: 'hooks' }), 'accounts');
+    return this.data(
+      this.http.post('/accounts', name === undefined ? {} : { name }, { base: 'hooks' }),
+      'accounts',
+    );
   }
 
   addMember(organizationId: string, userScopedKey: string) {
@@ -40,30 +43,49 @@ export class Hooks {
 
   createProject(organizationId: string, name?: string) {
     return this.data<{ projectId: string; name: string }>(
-      this.http.post(`/accounts/${organizationId}/projects`, name === undefined ? {} : { name }, { base: 'hooks' }),
+      this.http.post(`/accounts/${organizationId}/projects`, name === undefined ? {} : { name }, {
+        base: 'hooks',
+      }),
       'projects',
     );
   }
 
-  createRole(organizationId: string, projectId: string, name: string, permissions: RolePermissions = {}) {
+  createRole(
+    organizationId: string,
+    projectId: string,
+    name: string,
+    permissions: RolePermissions = {},
+  ) {
     return this.data<ProjectUserRole>(
-      this.http.post(`/accounts/${organizationId}/projects/${projectId}/roles`, { name, permissions }, { base: 'hooks' }),
+      this.http.post(
+        `/accounts/${organizationId}/projects/${projectId}/roles`,
+        { name, permissions },
+        { base: 'hooks' },
+      ),
       'roles',
     );
   }
 
   clock(organizationId: string): Promise<Clock> {
-    return this.data(this.http.get(`/accounts/${organizationId}/clock`, { base: 'hooks' }), 'clock');
+    return this.data(
+      this.http.get(`/accounts/${organizationId}/clock`, { base: 'hooks' }),
+      'clock',
+    );
   }
 
   freeze(organizationId: string, at?: string): Promise<Clock> {
     return this.data(
-      this.http.post(`/accounts/${organizationId}/clock/freeze`, at === undefined ? {} : { at }, { base: 'hooks' }),
+      this.http.post(`/accounts/${organizationId}/clock/freeze`, at === undefined ? {} : { at }, {
+        base: 'hooks',
+      }),
       'clock',
     );
   }
 
   advance(organizationId: string, seconds: number): Promise<Clock> {
-    return this.data(this.http.post(`/accounts/${organizationId}/clock/advance`, { seconds }, { base: 'hooks' }), 'clock');
+    return this.data(
+      this.http.post(`/accounts/${organizationId}/clock/advance`, { seconds }, { base: 'hooks' }),
+      'clock',
+    );
   }
 }

@@ -25,9 +25,12 @@ const MAX_KEPT = 40;
 const MAX_BODY_CHARS = 4000;
 
 function clip(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > MAX_BODY_CHARS ? `${value.slice(0, MAX_BODY_CHARS)}…` : value;
+  if (typeof value === 'string')
+    return value.length > MAX_BODY_CHARS ? `${value.slice(0, MAX_BODY_CHARS)}…` : value;
   const text = JSON.stringify(value);
-  return text !== undefined && text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}…` : value;
+  return text !== undefined && text.length > MAX_BODY_CHARS
+    ? `${text.slice(0, MAX_BODY_CHARS)}…`
+    : value;
 }
 
 /**
@@ -47,7 +50,11 @@ export class Http {
     return base === 'hub' ? this.target.hubUrl : this.target.baseUrl;
   }
 
-  async call<B = unknown>(method: string, path: string, options: CallOptions = {}): Promise<Reply<B>> {
+  async call<B = unknown>(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<Reply<B>> {
     const url = new URL(this.baseOf(options.base) + path);
     for (const [k, v] of Object.entries(options.query ?? {})) {
       if (v !== undefined) url.searchParams.set(k, String(v));
@@ -60,7 +67,12 @@ export class Http {
     }
     const started = performance.now();
     const exchange: { -readonly [K in keyof Exchange]: Exchange[K] } = {
-      request: { method, url: url.toString(), headers, ...(payload === undefined ? {} : { body: clip(options.body ?? payload) }) },
+      request: {
+        method,
+        url: url.toString(),
+        headers,
+        ...(payload === undefined ? {} : { body: clip(options.body ?? payload) }),
+      },
       ms: 0,
     };
     this.remember(exchange);

@@ -2,7 +2,12 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { Uuid } from '../../spec/schemas/common.ts';
 import { externalId, organizationName } from '../../fixtures/builders.ts';
-import { buildWorld, registerOrganization, registerUser, type World } from '../../fixtures/world.ts';
+import {
+  buildWorld,
+  registerOrganization,
+  registerUser,
+  type World,
+} from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
 
@@ -17,19 +22,36 @@ function register(t: Conformance, w: World, fields: Record<string, unknown>) {
 
 /** The organization a user is attached to, as the update answer shows it (decision U4). */
 async function organizationOfUser(t: Conformance, w: World, userId: string, name: string) {
-  const res = await t.http.put(`/v1/api/projects/${w.projectId}/users/${userId}`, { ...w.creds(), name });
-  const data = expectSuccess(res, z.record(z.string(), z.unknown()), 'reading the user back through an update');
-  if (!('projectOrganizationId' in data)) t.notRun('the target does not show projectOrganizationId in the user update answer (§4.6)');
+  const res = await t.http.put(`/v1/api/projects/${w.projectId}/users/${userId}`, {
+    ...w.creds(),
+    name,
+  });
+  const data = expectSuccess(
+    res,
+    z.record(z.string(), z.unknown()),
+    'reading the user back through an update',
+  );
+  if (!('projectOrganizationId' in data))
+    t.notRun('the target does not show projectOrganizationId in the user update answer (§4.6)');
   return data['projectOrganizationId'];
 }
 
 conformance(
-  ['orgs.register.path', 'orgs.register.response-shape', 'resources.organization.id-issued', 'orgs.register.body-fields'],
+  [
+    'orgs.register.path',
+    'orgs.register.response-shape',
+    'resources.organization.id-issued',
+    'orgs.register.body-fields',
+  ],
   'registering an organization answers a service UUID and the externalId',
   async (t) => {
     const w = await buildWorld(t);
     const ext = externalId(t.faker);
-    const res = await register(t, w, { name: organizationName(t.faker), externalId: ext, properties: { region: 'eu' } });
+    const res = await register(t, w, {
+      name: organizationName(t.faker),
+      externalId: ext,
+      properties: { region: 'eu' },
+    });
     const data = expectSuccess(res, Registered, 'registering an organization');
     expect(data.externalId, 'the answer carries the externalId sent').toBe(ext);
   },
@@ -37,7 +59,11 @@ conformance(
 );
 
 conformance(
-  ['orgs.register.properties-optional', 'orgs.register.external-id-optional', 'resources.organization.external-id-optional'],
+  [
+    'orgs.register.properties-optional',
+    'orgs.register.external-id-optional',
+    'resources.organization.external-id-optional',
+  ],
   'an organization can be registered with neither properties nor externalId',
   async (t) => {
     const w = await buildWorld(t);
@@ -54,7 +80,10 @@ conformance(
     const w = await buildWorld(t);
     for (const fields of [{ name: '' }, { name: organizationName(t.faker), externalId: '' }]) {
       const res = await register(t, w, fields);
-      expect(res.status, `${JSON.stringify(fields)} should be refused as bad input`).toBeGreaterThanOrEqual(400);
+      expect(
+        res.status,
+        `${JSON.stringify(fields)} should be refused as bad input`,
+      ).toBeGreaterThanOrEqual(400);
       expect(res.status, 'bad input is a client error').toBeLessThan(500);
       expectError(res, res.status, `registering ${JSON.stringify(fields)}`);
     }
@@ -70,9 +99,10 @@ conformance(
     const org = await registerOrganization(t, w);
     const user = await registerUser(t, w, { projectOrganizationId: org.externalId });
     const attached = await organizationOfUser(t, w, user.userId, user.body.name);
-    expect(attached, 'the user must be attached to the organization\u2019s UUID, not the externalId').toBe(
-      org.projectOrganizationId,
-    );
+    expect(
+      attached,
+      'the user must be attached to the organization\u2019s UUID, not the externalId',
+    ).toBe(org.projectOrganizationId);
   },
   { needs },
 );
@@ -84,7 +114,9 @@ conformance(
     const w = await buildWorld(t);
     const org = await registerOrganization(t, w);
     const user = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
-    expect(await organizationOfUser(t, w, user.userId, user.body.name), 'attached by UUID').toBe(org.projectOrganizationId);
+    expect(await organizationOfUser(t, w, user.userId, user.body.name), 'attached by UUID').toBe(
+      org.projectOrganizationId,
+    );
   },
   { needs },
 );
@@ -98,7 +130,8 @@ probe(
     const noProject = await t.http.post(path, { ...w.creds(), name: organizationName(t.faker) });
     t.observe(
       `without name: ${statusAndCode(noName)}; without projectId: ${statusAndCode(noProject)}`,
-      statusAndCode(noName) === '400 VALIDATION_ERROR' && statusAndCode(noProject) === '400 VALIDATION_ERROR',
+      statusAndCode(noName) === '400 VALIDATION_ERROR' &&
+        statusAndCode(noProject) === '400 VALIDATION_ERROR',
     );
   },
   { needs },
@@ -110,11 +143,23 @@ probe(
   async (t) => {
     const w = await buildWorld(t);
     const ext = externalId(t.faker);
-    const first = expectSuccess(await register(t, w, { name: 'First name', externalId: ext }), Registered, 'first');
-    const again = await register(t, w, { name: 'Second name', externalId: ext, properties: { tier: 'gold' } });
+    const first = expectSuccess(
+      await register(t, w, { name: 'First name', externalId: ext }),
+      Registered,
+      'first',
+    );
+    const again = await register(t, w, {
+      name: 'Second name',
+      externalId: ext,
+      properties: { tier: 'gold' },
+    });
     const second = Registered.safeParse((again.body as { data?: unknown }).data);
-    const same = second.success && second.data.projectOrganizationId === first.projectOrganizationId;
-    t.observe(`${statusAndCode(again)}, ${same ? 'same organization' : 'another organization'}`, again.status === 200 && same);
+    const same =
+      second.success && second.data.projectOrganizationId === first.projectOrganizationId;
+    t.observe(
+      `${statusAndCode(again)}, ${same ? 'same organization' : 'another organization'}`,
+      again.status === 200 && same,
+    );
   },
   { needs },
 );
@@ -138,9 +183,15 @@ probe(
   'the externalId answered when none was sent',
   async (t) => {
     const w = await buildWorld(t);
-    const data = expectSuccess(await register(t, w, { name: organizationName(t.faker) }), Registered, 'registering');
+    const data = expectSuccess(
+      await register(t, w, { name: organizationName(t.faker) }),
+      Registered,
+      'registering',
+    );
     t.observe(
-      data.externalId === data.projectOrganizationId ? 'the projectOrganizationId' : `${JSON.stringify(data.externalId)}`,
+      data.externalId === data.projectOrganizationId
+        ? 'the projectOrganizationId'
+        : `${JSON.stringify(data.externalId)}`,
       data.externalId === data.projectOrganizationId,
     );
   },
@@ -155,18 +206,27 @@ probe(
     const other = await buildWorld(t);
     const foreign = await registerOrganization(t, other);
     const body = { ...w.creds(), projectId: w.projectId, name: 'Nobody' };
-    const unknownExt = await t.http.post('/v1/api/projects/register-user', { ...body, projectOrganizationId: 'ext-missing' });
+    const unknownExt = await t.http.post('/v1/api/projects/register-user', {
+      ...body,
+      projectOrganizationId: 'ext-missing',
+    });
     const foreignId = await t.http.post('/v1/api/projects/register-user', {
       ...body,
       projectOrganizationId: foreign.projectOrganizationId,
     });
     const field = (res: typeof unknownExt) =>
-      ((res.body as { error?: { details?: { field?: unknown } } }).error?.details?.field ?? null) === 'projectOrganizationId';
+      ((res.body as { error?: { details?: { field?: unknown } } }).error?.details?.field ??
+        null) === 'projectOrganizationId';
     t.observe(
       `unknown externalId: ${statusAndCode(unknownExt)}; another account\u2019s UUID: ${statusAndCode(foreignId)}`,
-      statusAndCode(unknownExt) === '404 NOT_FOUND' && statusAndCode(foreignId) === '404 NOT_FOUND' && field(unknownExt),
+      statusAndCode(unknownExt) === '404 NOT_FOUND' &&
+        statusAndCode(foreignId) === '404 NOT_FOUND' &&
+        field(unknownExt),
     );
-    expect(foreignId.status, 'another account\u2019s organization must never be attached').toBeGreaterThanOrEqual(400);
+    expect(
+      foreignId.status,
+      'another account\u2019s organization must never be attached',
+    ).toBeGreaterThanOrEqual(400);
   },
   { needs },
 );

@@ -22,24 +22,40 @@ async function listRoles(t: Conformance, w: World) {
 }
 
 conformance(
-  ['roles.list.path', 'roles.list.response-shape', 'resources.role.fields', 'roles.list.query-credentials'],
+  [
+    'roles.list.path',
+    'roles.list.response-shape',
+    'resources.role.fields',
+    'roles.list.query-credentials',
+  ],
   'listing a project answers every role it holds, each with all role fields',
   async (t) => {
     const w = await buildWorld(t);
     const a = await createRole(t, w, { addChart: true });
     const b = await createRole(t, w, {});
     const listed = await listRoles(t, w);
-    expect(listed.map((r) => r.id).sort(), 'both roles should be listed').toEqual([a.id, b.id].sort());
+    expect(listed.map((r) => r.id).sort(), 'both roles should be listed').toEqual(
+      [a.id, b.id].sort(),
+    );
     const first = listed.find((r) => r.id === a.id);
-    expect(first?.permissions, 'the listed permissions should be the stored ones').toEqual({ addChart: true });
-    expect(first?.organization_id, 'organization_id should be the account organization').toBe(w.account.organizationId);
+    expect(first?.permissions, 'the listed permissions should be the stored ones').toEqual({
+      addChart: true,
+    });
+    expect(first?.organization_id, 'organization_id should be the account organization').toBe(
+      w.account.organizationId,
+    );
     expect(first?.project_id, 'project_id should be the project').toBe(w.projectId);
   },
   { needs },
 );
 
 conformance(
-  ['roles.update.path', 'roles.update.renames', 'roles.update.response-fields', 'roles.update.body-credentials'],
+  [
+    'roles.update.path',
+    'roles.update.renames',
+    'roles.update.response-fields',
+    'roles.update.body-credentials',
+  ],
   'an update with a name renames the role and answers the whole role',
   async (t) => {
     const w = await buildWorld(t);
@@ -49,7 +65,9 @@ conformance(
     const updated = expectSuccess(res, ProjectUserRole, 'renaming a role');
     expect(updated.id, 'the role keeps its id').toBe(role.id);
     expect(updated.name, 'the new name is stored').toBe(name);
-    expect(updated.permissions, 'a rename leaves the permissions alone').toEqual({ hideHeader: true });
+    expect(updated.permissions, 'a rename leaves the permissions alone').toEqual({
+      hideHeader: true,
+    });
     expect(updated.created_at, 'created_at does not move').toBe(role.created_at);
     const listed = await listRoles(t, w);
     expect(listed.find((r) => r.id === role.id)?.name, 'the list shows the new name').toBe(name);
@@ -63,11 +81,19 @@ conformance(
   async (t) => {
     const w = await buildWorld(t);
     const role = await createRole(t, w, { addChart: true, hideHeader: true, aiCharts: true });
-    const res = await t.http.put(rolePath(w, role.id), { ...w.creds(), permissions: { readOnly: true } });
+    const res = await t.http.put(rolePath(w, role.id), {
+      ...w.creds(),
+      permissions: { readOnly: true },
+    });
     const updated = expectSuccess(res, ProjectUserRole, 'replacing permissions');
-    expect(updated.permissions, 'flags not sent must be gone, not kept').toEqual({ readOnly: true });
+    expect(updated.permissions, 'flags not sent must be gone, not kept').toEqual({
+      readOnly: true,
+    });
     const listed = await listRoles(t, w);
-    expect(listed.find((r) => r.id === role.id)?.permissions, 'the stored set is the new one').toEqual({
+    expect(
+      listed.find((r) => r.id === role.id)?.permissions,
+      'the stored set is the new one',
+    ).toEqual({
       readOnly: true,
     });
   },
@@ -75,19 +101,33 @@ conformance(
 );
 
 conformance(
-  ['roles.update.permissions-only-known-flags', 'resources.role.permissions-no-extra-keys', 'roles.update.error-envelope'],
+  [
+    'roles.update.permissions-only-known-flags',
+    'resources.role.permissions-no-extra-keys',
+    'roles.update.error-envelope',
+  ],
   'an update with a flag outside §2.2, or a non-boolean flag, is refused and changes nothing',
   async (t) => {
     const w = await buildWorld(t);
     const role = await createRole(t, w, { addFilter: true });
-    for (const permissions of [{ addFilter: true, canFly: true }, { addChart: 'yes' }, { readOnly: 1 }]) {
+    for (const permissions of [
+      { addFilter: true, canFly: true },
+      { addChart: 'yes' },
+      { readOnly: 1 },
+    ]) {
       const res = await t.http.put(rolePath(w, role.id), { ...w.creds(), permissions });
-      expect(res.status, `permissions ${JSON.stringify(permissions)} should be refused`).toBeGreaterThanOrEqual(400);
+      expect(
+        res.status,
+        `permissions ${JSON.stringify(permissions)} should be refused`,
+      ).toBeGreaterThanOrEqual(400);
       expect(res.status, 'a refusal of bad input is a client error').toBeLessThan(500);
       expectError(res, res.status, `refusing ${JSON.stringify(permissions)}`);
     }
     const listed = await listRoles(t, w);
-    expect(listed.find((r) => r.id === role.id)?.permissions, 'refused updates leave the role as it was').toEqual({
+    expect(
+      listed.find((r) => r.id === role.id)?.permissions,
+      'refused updates leave the role as it was',
+    ).toEqual({
       addFilter: true,
     });
   },
@@ -104,16 +144,25 @@ conformance(
     expect(badPath.status, 'a non-UUID role id is not a valid request').toBeGreaterThanOrEqual(400);
     expectError(badPath, badPath.status, 'non-UUID role id');
     const empty = await t.http.put(rolePath(w, role.id), { ...w.creds(), name: '' });
-    expect([400, 422], `an empty name should be a validation error, got ${empty.status}`).toContain(empty.status);
+    expect([400, 422], `an empty name should be a validation error, got ${empty.status}`).toContain(
+      empty.status,
+    );
     expectError(empty, empty.status, 'empty role name');
     const listed = await listRoles(t, w);
-    expect(listed.find((r) => r.id === role.id)?.name, 'the refused rename changed nothing').toBe(role.name);
+    expect(listed.find((r) => r.id === role.id)?.name, 'the refused rename changed nothing').toBe(
+      role.name,
+    );
   },
   { needs },
 );
 
 conformance(
-  ['roles.delete.path', 'roles.delete.response-message', 'states.role.delete-removes', 'roles.delete.query-credentials'],
+  [
+    'roles.delete.path',
+    'roles.delete.response-message',
+    'states.role.delete-removes',
+    'roles.delete.query-credentials',
+  ],
   'deleting a role answers a message and the role leaves the list',
   async (t) => {
     const w = await buildWorld(t);
@@ -123,7 +172,10 @@ conformance(
     const data = expectSuccess(res, Message, 'deleting a role');
     expect(data.message.length, 'the message is a non-empty string').toBeGreaterThan(0);
     const listed = await listRoles(t, w);
-    expect(listed.map((r) => r.id), 'only the other role remains').toEqual([keep.id]);
+    expect(
+      listed.map((r) => r.id),
+      'only the other role remains',
+    ).toEqual([keep.id]);
   },
   { needs },
 );
@@ -145,8 +197,13 @@ conformance(
       ...w.creds(),
       name: holder.body.name,
     });
-    const data = expectSuccess(res, z.record(z.string(), z.unknown()), 'updating the user after the delete');
-    if (!('userRoleId' in data)) t.notRun('the target does not show userRoleId in the user update answer (§4.6)');
+    const data = expectSuccess(
+      res,
+      z.record(z.string(), z.unknown()),
+      'updating the user after the delete',
+    );
+    if (!('userRoleId' in data))
+      t.notRun('the target does not show userRoleId in the user update answer (§4.6)');
     expect(data['userRoleId'], 'the user must hold no role after its role was deleted').toBeNull();
   },
   { needs },
@@ -160,10 +217,16 @@ probe(
     const role = await createRole(t, w, { drillDown: true });
     const res = await t.http.put(rolePath(w, role.id), w.creds());
     const parsed = ProjectUserRole.safeParse((res.body as { data?: unknown }).data);
-    const same = parsed.success && parsed.data.name === role.name && parsed.data.permissions['drillDown'] === true;
+    const same =
+      parsed.success &&
+      parsed.data.name === role.name &&
+      parsed.data.permissions['drillDown'] === true;
     t.observe(
       `${statusAndCode(res)}${parsed.success ? `, role ${same ? 'unchanged' : 'changed'}, created_at ${parsed.data.created_at === role.created_at ? 'kept' : 'moved'}` : ''}`,
-      res.status === 200 && same && parsed.data.created_at === role.created_at && parsed.data.updated_at >= role.updated_at,
+      res.status === 200 &&
+        same &&
+        parsed.data.created_at === role.created_at &&
+        parsed.data.updated_at >= role.updated_at,
     );
   },
   { needs },
@@ -174,7 +237,10 @@ probe(
   'an update of a role the project does not have',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.put(rolePath(w, t.faker.string.uuid()), { ...w.creds(), name: 'ghost' });
+    const res = await t.http.put(rolePath(w, t.faker.string.uuid()), {
+      ...w.creds(),
+      name: 'ghost',
+    });
     t.observe(statusAndCode(res), res.status === 404 && statusAndCode(res) === '404 NOT_FOUND');
   },
   { needs },
@@ -201,10 +267,15 @@ probe(
     const made = [];
     for (let i = 0; i < 4; i++) made.push(await createRole(t, w));
     const listed = await listRoles(t, w);
-    const expected = [...made].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    const expected = [...made].sort(
+      (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+    );
     const inCreation = listed.map((r) => r.id).join() === made.map((r) => r.id).join();
     const byDecision = listed.map((r) => r.id).join() === expected.map((r) => r.id).join();
-    t.observe(inCreation ? 'creation order' : byDecision ? 'created_at then id' : 'another order', byDecision);
+    t.observe(
+      inCreation ? 'creation order' : byDecision ? 'created_at then id' : 'another order',
+      byDecision,
+    );
   },
   { needs },
 );

@@ -9,7 +9,10 @@ import { expectSuccess, statusAndCode } from '../harness/expect.ts';
 // (clause tenants.register.field-names) are what these tests send.
 const needs = ['accounts', 'projects'] as const;
 const path = '/v1/api/tenant/register-tenant';
-const Registered = z.object({ message: z.string(), token: z.string().regex(/^[\w-]+\.[\w-]+\.[\w-]*$/) });
+const Registered = z.object({
+  message: z.string(),
+  token: z.string().regex(/^[\w-]+\.[\w-]+\.[\w-]*$/),
+});
 
 function registerTenant(t: Conformance, w: World, fields: Record<string, unknown>) {
   return t.http.post(path, { ...w.creds(), name: t.faker.company.name(), ...fields });
@@ -47,7 +50,9 @@ conformance(
   'the deprecated unique key is still accepted',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await registerTenant(t, w, { uniqueKey: `tenant-${t.faker.string.alphanumeric(10)}` });
+    const res = await registerTenant(t, w, {
+      uniqueKey: `tenant-${t.faker.string.alphanumeric(10)}`,
+    });
     expectSuccess(res, Registered, 'registering with the deprecated unique key');
   },
   { needs },
@@ -104,7 +109,11 @@ probe(
   'what a tenant token carries',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await registerTenant(t, w, { uniqueKey: 'acme', permissions: { readOnly: true }, metadata: { plan: 'pro' } });
+    const res = await registerTenant(t, w, {
+      uniqueKey: 'acme',
+      permissions: { readOnly: true },
+      metadata: { plan: 'pro' },
+    });
     const data = expectSuccess(res, Registered, 'registering a tenant');
     const claims = claimsOf(data.token) ?? {};
     const names = Object.keys(claims).sort();

@@ -2,7 +2,13 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { Uuid } from '../../spec/schemas/common.ts';
 import { personName } from '../../fixtures/builders.ts';
-import { buildWorld, createRole, registerOrganization, registerUser, type World } from '../../fixtures/world.ts';
+import {
+  buildWorld,
+  createRole,
+  registerOrganization,
+  registerUser,
+  type World,
+} from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
 
@@ -15,15 +21,32 @@ const userPath = (w: World, userId: string) => `/v1/api/projects/${w.projectId}/
 
 /** Updates a user and returns the answer's data, or ends the test as not-run when the
  * target does not show `field` there (§4.6 leaves the data fields open). */
-async function update(t: Conformance, w: World, userId: string, fields: Record<string, unknown>, field: string) {
+async function update(
+  t: Conformance,
+  w: World,
+  userId: string,
+  fields: Record<string, unknown>,
+  field: string,
+) {
   const res = await t.http.put(userPath(w, userId), { ...w.creds(), ...fields });
-  const data = expectSuccess(res, AnyData, `updating a user with ${Object.keys(fields).join(', ')}`);
-  if (!(field in data)) t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
+  const data = expectSuccess(
+    res,
+    AnyData,
+    `updating a user with ${Object.keys(fields).join(', ')}`,
+  );
+  if (!(field in data))
+    t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
   return data;
 }
 
 conformance(
-  ['users.register.path', 'users.register.response-shape', 'users.register.user-id-supplied', 'users.register.body-fields', 'resources.user.id-supplied-or-generated'],
+  [
+    'users.register.path',
+    'users.register.response-shape',
+    'users.register.user-id-supplied',
+    'users.register.body-fields',
+    'resources.user.id-supplied-or-generated',
+  ],
   'a userId given at registration becomes the user\u2019s id',
   async (t) => {
     const w = await buildWorld(t);
@@ -50,16 +73,26 @@ conformance(
   'without a userId the service makes one up, and registration hands out no token',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId, name: personName(t.faker) });
+    const res = await t.http.post(registerPath, {
+      ...w.creds(),
+      projectId: w.projectId,
+      name: personName(t.faker),
+    });
     const data = expectSuccess(res, Registered, 'registering without a userId');
     const other = expectSuccess(
-      await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId, name: personName(t.faker) }),
+      await t.http.post(registerPath, {
+        ...w.creds(),
+        projectId: w.projectId,
+        name: personName(t.faker),
+      }),
       Registered,
       'registering a second user',
     );
     expect(other.userId, 'each registration gets its own id').not.toBe(data.userId);
     const raw = JSON.stringify(res.body);
-    expect(raw, 'no token may ride along with the registration').not.toMatch(/"token"|eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+    expect(raw, 'no token may ride along with the registration').not.toMatch(
+      /"token"|eyJ[\w-]+\.[\w-]+\.[\w-]+/,
+    );
   },
   { needs },
 );
@@ -71,10 +104,16 @@ probe(
     const w = await buildWorld(t);
     const noName = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId });
     const noProject = await t.http.post(registerPath, { ...w.creds(), name: personName(t.faker) });
-    const bare = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId, name: personName(t.faker) });
+    const bare = await t.http.post(registerPath, {
+      ...w.creds(),
+      projectId: w.projectId,
+      name: personName(t.faker),
+    });
     t.observe(
       `without name: ${statusAndCode(noName)}; without projectId: ${statusAndCode(noProject)}; name and projectId only: ${statusAndCode(bare)}`,
-      statusAndCode(noName) === '400 VALIDATION_ERROR' && statusAndCode(noProject) === '400 VALIDATION_ERROR' && bare.status === 200,
+      statusAndCode(noName) === '400 VALIDATION_ERROR' &&
+        statusAndCode(noProject) === '400 VALIDATION_ERROR' &&
+        bare.status === 200,
     );
   },
   { needs },
@@ -86,13 +125,21 @@ probe(
   async (t) => {
     const w = await buildWorld(t);
     const first = await registerUser(t, w, { properties: { a: 1 } });
-    const again = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId, userId: first.userId, name: 'Renamed' });
+    const again = await t.http.post(registerPath, {
+      ...w.creds(),
+      projectId: w.projectId,
+      userId: first.userId,
+      name: 'Renamed',
+    });
     const data = Registered.safeParse((again.body as { data?: unknown }).data);
     const after = await t.http.put(userPath(w, first.userId), { ...w.creds(), name: 'Renamed' });
     const props = (after.body as { data?: { properties?: unknown } }).data?.properties;
     t.observe(
       `${statusAndCode(again)}${data.success ? `, message ${JSON.stringify(data.data.message)}` : ''}, properties afterwards ${JSON.stringify(props)}`,
-      again.status === 200 && data.success && data.data.userId === first.userId && JSON.stringify(props) === '{}',
+      again.status === 200 &&
+        data.success &&
+        data.data.userId === first.userId &&
+        JSON.stringify(props) === '{}',
     );
   },
   { needs },
@@ -105,7 +152,12 @@ probe(
     const w = await buildWorld(t);
     const first = await registerUser(t, w);
     const { projectId } = await t.hooks.createProject(w.account.organizationId);
-    const res = await t.http.post(registerPath, { ...w.creds(), projectId, userId: first.userId, name: 'Twin' });
+    const res = await t.http.post(registerPath, {
+      ...w.creds(),
+      projectId,
+      userId: first.userId,
+      name: 'Twin',
+    });
     t.observe(statusAndCode(res), statusAndCode(res) === '409 CONFLICT');
   },
   { needs },
@@ -125,7 +177,10 @@ probe(
       userRoleId: foreignRole.id,
     });
     const field = (res.body as { error?: { details?: { field?: unknown } } }).error?.details?.field;
-    t.observe(`${statusAndCode(res)} field ${String(field)}`, statusAndCode(res) === '404 NOT_FOUND' && field === 'userRoleId');
+    t.observe(
+      `${statusAndCode(res)} field ${String(field)}`,
+      statusAndCode(res) === '404 NOT_FOUND' && field === 'userRoleId',
+    );
   },
   { needs: [...needs, 'roles'] },
 );
@@ -136,7 +191,10 @@ conformance(
   async (t) => {
     const w = await buildWorld(t);
     const user = await registerUser(t, w);
-    const res = await t.http.put(userPath(w, user.userId), { ...w.creds(), name: personName(t.faker) });
+    const res = await t.http.put(userPath(w, user.userId), {
+      ...w.creds(),
+      name: personName(t.faker),
+    });
     expectSuccess(res, AnyData, 'updating a user');
   },
   { needs },
@@ -164,7 +222,13 @@ conformance(
   async (t) => {
     const w = await buildWorld(t);
     const user = await registerUser(t, w, { properties: { region: 'eu', tier: 'team' } });
-    const data = await update(t, w, user.userId, { name: user.body.name, properties: { seats: 12 } }, 'properties');
+    const data = await update(
+      t,
+      w,
+      user.userId,
+      { name: user.body.name, properties: { seats: 12 } },
+      'properties',
+    );
     expect(data['properties'], 'keys not sent must be gone').toEqual({ seats: 12 });
     const later = await update(t, w, user.userId, { name: user.body.name }, 'properties');
     expect(later['properties'], 'the stored set is the replaced one').toEqual({ seats: 12 });
@@ -178,7 +242,13 @@ conformance(
   async (t) => {
     const w = await buildWorld(t);
     const user = await registerUser(t, w, { properties: { region: 'us' } });
-    const data = await update(t, w, user.userId, { name: user.body.name, payload: { region: 'jp', vip: true } }, 'properties');
+    const data = await update(
+      t,
+      w,
+      user.userId,
+      { name: user.body.name, payload: { region: 'jp', vip: true } },
+      'properties',
+    );
     expect(data['properties'], 'payload acts as properties').toEqual({ region: 'jp', vip: true });
   },
   { needs },
@@ -208,7 +278,13 @@ conformance(
     const w = await buildWorld(t);
     const role = await createRole(t, w, { addChart: true });
     const user = await registerUser(t, w, { userRoleId: role.id });
-    const data = await update(t, w, user.userId, { name: user.body.name, userRoleId: null }, 'userRoleId');
+    const data = await update(
+      t,
+      w,
+      user.userId,
+      { name: user.body.name, userRoleId: null },
+      'userRoleId',
+    );
     expect(data['userRoleId'], 'the user holds no role').toBeNull();
   },
   { needs: [...needs, 'roles'] },
@@ -221,7 +297,13 @@ conformance(
     const w = await buildWorld(t);
     const role = await createRole(t, w, { aiCharts: true });
     const user = await registerUser(t, w);
-    const data = await update(t, w, user.userId, { name: user.body.name, userRoleId: role.id }, 'userRoleId');
+    const data = await update(
+      t,
+      w,
+      user.userId,
+      { name: user.body.name, userRoleId: role.id },
+      'userRoleId',
+    );
     expect(data['userRoleId'], 'the user holds the role').toBe(role.id);
   },
   { needs: [...needs, 'roles'] },
@@ -235,9 +317,23 @@ conformance(
     const a = await registerOrganization(t, w);
     const b = await registerOrganization(t, w);
     const user = await registerUser(t, w, { projectOrganizationId: a.projectOrganizationId });
-    const moved = await update(t, w, user.userId, { name: user.body.name, projectOrganizationId: b.projectOrganizationId }, 'projectOrganizationId');
-    expect(moved['projectOrganizationId'], 'attached to the second organization').toBe(b.projectOrganizationId);
-    const detached = await update(t, w, user.userId, { name: user.body.name, projectOrganizationId: null }, 'projectOrganizationId');
+    const moved = await update(
+      t,
+      w,
+      user.userId,
+      { name: user.body.name, projectOrganizationId: b.projectOrganizationId },
+      'projectOrganizationId',
+    );
+    expect(moved['projectOrganizationId'], 'attached to the second organization').toBe(
+      b.projectOrganizationId,
+    );
+    const detached = await update(
+      t,
+      w,
+      user.userId,
+      { name: user.body.name, projectOrganizationId: null },
+      'projectOrganizationId',
+    );
     expect(detached['projectOrganizationId'], 'detached').toBeNull();
   },
   { needs },
@@ -250,14 +346,23 @@ probe(
     const w = await buildWorld(t);
     const role = await createRole(t, w);
     const org = await registerOrganization(t, w);
-    const user = await registerUser(t, w, { userRoleId: role.id, projectOrganizationId: org.projectOrganizationId });
-    const res = await t.http.put(userPath(w, user.userId), { ...w.creds(), name: 'Only a new name' });
+    const user = await registerUser(t, w, {
+      userRoleId: role.id,
+      projectOrganizationId: org.projectOrganizationId,
+    });
+    const res = await t.http.put(userPath(w, user.userId), {
+      ...w.creds(),
+      name: 'Only a new name',
+    });
     const data = (res.body as { data?: Record<string, unknown> }).data ?? {};
     const keys = Object.keys(data).sort().join(', ');
-    const kept = data['userRoleId'] === role.id && data['projectOrganizationId'] === org.projectOrganizationId;
+    const kept =
+      data['userRoleId'] === role.id && data['projectOrganizationId'] === org.projectOrganizationId;
     t.observe(
       `${statusAndCode(res)}; data fields: ${keys}; role and organization ${kept ? 'kept' : 'not shown as kept'}`,
-      res.status === 200 && kept && keys === 'id, name, projectId, projectOrganizationId, properties, userRoleId',
+      res.status === 200 &&
+        kept &&
+        keys === 'id, name, projectId, projectOrganizationId, properties, userRoleId',
     );
   },
   { needs: [...needs, 'roles'] },
@@ -268,7 +373,10 @@ probe(
   'updating a user the project does not have',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.put(userPath(w, t.faker.string.uuid()), { ...w.creds(), name: 'Ghost' });
+    const res = await t.http.put(userPath(w, t.faker.string.uuid()), {
+      ...w.creds(),
+      name: 'Ghost',
+    });
     t.observe(statusAndCode(res), statusAndCode(res) === '404 NOT_FOUND');
   },
   { needs },

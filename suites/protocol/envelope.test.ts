@@ -17,8 +17,13 @@ conformance(
     const w = await buildWorld(t);
     const org = await registerOrganization(t, w);
     expect(org.projectOrganizationId, 'a service-issued id is a UUID').toMatch(UUID_PATTERN);
-    const res = await t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, { query: w.creds() });
-    expect(Object.keys(res.body as object).sort(), 'a success body holds status and data').toEqual(['data', 'status']);
+    const res = await t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, {
+      query: w.creds(),
+    });
+    expect(Object.keys(res.body as object).sort(), 'a success body holds status and data').toEqual([
+      'data',
+      'status',
+    ]);
   },
   { needs },
 );
@@ -28,10 +33,13 @@ conformance(
   'a refused role update answers 400 in the error envelope with a message',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.put(`/v1/api/projects/${w.projectId}/user-roles/${t.faker.string.uuid()}`, {
-      ...w.creds(),
-      name: '',
-    });
+    const res = await t.http.put(
+      `/v1/api/projects/${w.projectId}/user-roles/${t.faker.string.uuid()}`,
+      {
+        ...w.creds(),
+        name: '',
+      },
+    );
     const body = expectError(res, 400, 'an empty role name');
     expect(body.error.message.length, 'the message says something').toBeGreaterThan(0);
   },
@@ -44,9 +52,11 @@ probe(
   async (t) => {
     const w = await buildWorld(t);
     const res = await t.http.post(registerOrg, { ...w.creds(), projectId: 'nope', name: 42 });
-    const issues = z.array(ValidationIssue).safeParse(
-      (res.body as { error?: { details?: { issues?: unknown } } }).error?.details?.issues,
-    );
+    const issues = z
+      .array(ValidationIssue)
+      .safeParse(
+        (res.body as { error?: { details?: { issues?: unknown } } }).error?.details?.issues,
+      );
     const paths = issues.success ? issues.data.map((i) => i.path.join('.')).sort() : [];
     t.observe(
       `${statusAndCode(res)}${issues.success ? `, issues at ${paths.join(' and ')}` : ', no details.issues'}`,
@@ -56,19 +66,15 @@ probe(
   { needs },
 );
 
-probe(
-  ['errors.route-not-found'],
-  'a path the service does not have',
-  async (t) => {
-    const res = await t.http.get('/v1/api/no-such-endpoint');
-    const other = await t.http.call('PATCH', '/v1/api/projects/register-user', { body: {} });
-    t.observe(
-      `unknown path: ${statusAndCode(res)}; unknown method: ${statusAndCode(other)}`,
-      statusAndCode(res) === '404 ROUTE_NOT_FOUND' && statusAndCode(other) === '404 ROUTE_NOT_FOUND',
-    );
-    expectError(res, res.status, 'an unknown path still answers the §7 envelope');
-  },
-);
+probe(['errors.route-not-found'], 'a path the service does not have', async (t) => {
+  const res = await t.http.get('/v1/api/no-such-endpoint');
+  const other = await t.http.call('PATCH', '/v1/api/projects/register-user', { body: {} });
+  t.observe(
+    `unknown path: ${statusAndCode(res)}; unknown method: ${statusAndCode(other)}`,
+    statusAndCode(res) === '404 ROUTE_NOT_FOUND' && statusAndCode(other) === '404 ROUTE_NOT_FOUND',
+  );
+  expectError(res, res.status, 'an unknown path still answers the §7 envelope');
+});
 
 probe(
   ['errors.malformed-json'],
@@ -80,27 +86,29 @@ probe(
       headers: { 'content-type': 'application/json' },
     });
     t.observe(statusAndCode(res), statusAndCode(res) === '400 MALFORMED_JSON');
-    expect(res.status, 'a malformed body is the client\u2019s fault, never a 5xx').toBeLessThan(500);
+    expect(res.status, 'a malformed body is the client\u2019s fault, never a 5xx').toBeLessThan(
+      500,
+    );
   },
   { needs },
 );
 
-probe(
-  ['errors.unsupported-media-type'],
-  'a body sent as text/plain or form data',
-  async (t) => {
-    const text = await t.http.call('POST', registerOrg, { raw: 'name=acme', headers: { 'content-type': 'text/plain' } });
-    const form = await t.http.call('POST', registerOrg, {
-      raw: 'name=acme',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    t.observe(
-      `text/plain: ${statusAndCode(text)}; form: ${statusAndCode(form)}`,
-      statusAndCode(text) === '415 UNSUPPORTED_MEDIA_TYPE' && statusAndCode(form) === '415 UNSUPPORTED_MEDIA_TYPE',
-    );
-    expect(text.status, 'a wrong content type is never a 5xx').toBeLessThan(500);
-  },
-);
+probe(['errors.unsupported-media-type'], 'a body sent as text/plain or form data', async (t) => {
+  const text = await t.http.call('POST', registerOrg, {
+    raw: 'name=acme',
+    headers: { 'content-type': 'text/plain' },
+  });
+  const form = await t.http.call('POST', registerOrg, {
+    raw: 'name=acme',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  t.observe(
+    `text/plain: ${statusAndCode(text)}; form: ${statusAndCode(form)}`,
+    statusAndCode(text) === '415 UNSUPPORTED_MEDIA_TYPE' &&
+      statusAndCode(form) === '415 UNSUPPORTED_MEDIA_TYPE',
+  );
+  expect(text.status, 'a wrong content type is never a 5xx').toBeLessThan(500);
+});
 
 probe(
   ['errors.payload-too-large', 'limits.body-size'],
