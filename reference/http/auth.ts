@@ -38,14 +38,21 @@ function headerValue(req: FastifyRequest): string | undefined {
 
 const looksLikeJwt = (value: string) => value.split('.').length === 3;
 
-/** Which carriers are present on the request at all. */
-function present(req: FastifyRequest): Record<Carrier, boolean> {
+/**
+ * Which carriers are present on the request at all. A JWT-shaped header value is a bearer
+ * token; any other `Bearer` value is an API key only where the endpoint takes keys in the
+ * header (decision C2), and elsewhere a token that will not verify.
+ */
+function present(req: FastifyRequest, accepts: readonly Carrier[]): Record<Carrier, boolean> {
   const header = headerValue(req);
+  const bearerScheme = /^Bearer\s/i.test(req.headers.authorization?.trim() ?? '');
+  const token =
+    header !== undefined && (looksLikeJwt(header) || (bearerScheme && !accepts.includes('header')));
   return {
     'body-key': nonEmpty(bag(req.body)['apiKey']),
     'query-key': nonEmpty(bag(req.query)['apiKey']),
-    header: header !== undefined && !looksLikeJwt(header),
-    'bearer-token': header !== undefined && looksLikeJwt(header),
+    header: header !== undefined && !token,
+    'bearer-token': token,
   };
 }
 
@@ -116,7 +123,7 @@ export async function authenticate(
   req: FastifyRequest,
   accepts: readonly Carrier[],
 ): Promise<Done<Principal>> {
-  const has = present(req);
+  const has = present(req, accepts);
   const body = bag(req.body);
   const query = bag(req.query);
   for (const carrier of accepts) {

@@ -42,6 +42,7 @@ conformance(
     'orgs.register.response-shape',
     'resources.organization.id-issued',
     'orgs.register.body-fields',
+    'resources.organization.fields',
   ],
   'registering an organization answers a service UUID and the externalId',
   async (t) => {

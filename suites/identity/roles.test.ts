@@ -26,6 +26,10 @@ conformance(
     'roles.list.path',
     'roles.list.response-shape',
     'resources.role.fields',
+    'resources.role.id-uuid',
+    'resources.role.name-string',
+    'resources.role.organization-id',
+    'resources.role.project-id-nullable',
     'roles.list.query-credentials',
   ],
   'listing a project answers every role it holds, each with all role fields',
@@ -53,6 +57,7 @@ conformance(
   [
     'roles.update.path',
     'roles.update.renames',
+    'roles.update.body-all-optional',
     'roles.update.response-fields',
     'roles.update.body-credentials',
   ],
@@ -76,7 +81,11 @@ conformance(
 );
 
 conformance(
-  ['roles.update.replaces-permissions', 'states.role.update-replaces'],
+  [
+    'roles.update.replaces-permissions',
+    'states.role.update-replaces',
+    'roles.update.body-all-optional',
+  ],
   'an update with permissions replaces the whole set instead of merging it',
   async (t) => {
     const w = await buildWorld(t);
@@ -304,6 +313,24 @@ probe(
     const res = await t.http.get(rolesPath(theirs), { query: mine.creds() });
     t.observe(statusAndCode(res), statusAndCode(res) === '404 NOT_FOUND');
     expect(res.status, 'another account\u2019s roles must never be answered').not.toBe(200);
+  },
+  { needs },
+);
+
+probe(
+  ['roles.create.hook'],
+  'how a role comes into being',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { aiInsight: true });
+    const listed = await listRoles(t, w);
+    const found = listed.find((r) => r.id === role.id);
+    t.observe(
+      found === undefined
+        ? 'the hook\u2019s role is not listed'
+        : 'through the roles host hook; the role is then listed',
+      found !== undefined && found.permissions['aiInsight'] === true,
+    );
   },
   { needs },
 );

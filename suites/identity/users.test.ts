@@ -46,6 +46,7 @@ conformance(
     'users.register.user-id-supplied',
     'users.register.body-fields',
     'resources.user.id-supplied-or-generated',
+    'resources.user.name',
   ],
   'a userId given at registration becomes the user\u2019s id',
   async (t) => {
