@@ -22,7 +22,7 @@ const res = await fetch(ref.url + '/__eac/capabilities');
 await res.text();
 const tFirst = performance.now();
 await ref.close();
-console.log(JSON.stringify({ importMs: tImported - t0, listenMs: tListening - tImported, firstResponseMs: tFirst - t0, status: res.status }));
+console.log(JSON.stringify({ importMs: tImported - t0, listenMs: tListening - tImported, startToFirstResponseMs: tFirst - tImported, firstResponseMs: tFirst - t0, status: res.status }));
 `;
 
 function percentile(sorted: number[], p: number): number {
@@ -30,12 +30,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[i] ?? NaN;
 }
 
-const samples: {
+interface Sample {
   importMs: number;
   listenMs: number;
+  startToFirstResponseMs: number;
   firstResponseMs: number;
   processMs: number;
-}[] = [];
+}
+const samples: Sample[] = [];
 for (let i = 0; i < SAMPLES; i++) {
   const started = performance.now();
   const out = execFileSync(
@@ -47,17 +49,12 @@ for (let i = 0; i < SAMPLES; i++) {
   );
   const processMs = performance.now() - started;
   const line = out.trim().split('\n').pop() ?? '{}';
-  const sample = JSON.parse(line) as {
-    importMs: number;
-    listenMs: number;
-    firstResponseMs: number;
-    status: number;
-  };
+  const sample = JSON.parse(line) as Omit<Sample, 'processMs'> & { status: number };
   if (sample.status !== 200) throw new Error(`capabilities answered ${sample.status}`);
   samples.push({ ...sample, processMs });
 }
 
-const summary = (key: keyof (typeof samples)[number]) => {
+const summary = (key: keyof Sample) => {
   const sorted = samples.map((s) => s[key]).sort((a, b) => a - b);
   return {
     p50: Math.round(percentile(sorted, 50)),
@@ -72,13 +69,18 @@ const result = {
   samples: SAMPLES,
   measuredAt: new Date().toISOString(),
   machine: { node: process.version, cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' },
-  inProcess: {
-    firstResponseMs: summary('firstResponseMs'),
-    importMs: summary('importMs'),
-    listenMs: summary('listenMs'),
-  },
+  // start() called (modules loaded) to the first answer received: the server's own start-up.
+  startToFirstResponseMs: summary('startToFirstResponseMs'),
+  // The same plus loading the modules through tsx: what a fresh `eac serve` costs.
+  importToFirstResponseMs: summary('firstResponseMs'),
+  importMs: summary('importMs'),
+  listenMs: summary('listenMs'),
+  // Spawning node, registering tsx, loading, starting, answering and closing.
   wholeProcessMs: summary('processMs'),
-  meetsGoal: summary('firstResponseMs').p95 < GOAL_MS,
+  meetsGoal: {
+    serverStartUp: summary('startToFirstResponseMs').p95 < GOAL_MS,
+    freshProcess: summary('firstResponseMs').p95 < GOAL_MS,
+  },
 };
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(

@@ -1,4 +1,8 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import { specError } from '../../spec/errors.ts';
 import type { ReferenceContext } from './context.ts';
 import { organizationRoutes } from './organizations.ts';
@@ -12,12 +16,32 @@ import { v2Routes } from './v2.ts';
 /** Decision E8: bodies above this many bytes are refused with 413. */
 export const BODY_LIMIT = 1024 * 1024;
 
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
+
+/**
+ * No route registers a JSON schema, so these are never called; Fastify's types describe
+ * Ajv's compilers, hence the cast.
+ */
+const noSchemaCompilers = {
+  buildValidator: () => () => () => true,
+  buildSerializer: () => () => (data: unknown) => JSON.stringify(data),
+} as unknown as CompilersFactory;
+
 /**
  * The HTTP face of the reference. Every failure, the framework's own included (unknown
  * route, bad JSON, wrong content type, oversized body), leaves in the §7 envelope.
  */
 export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): FastifyInstance {
-  const app = Fastify({ logger: options.logger, bodyLimit: BODY_LIMIT, return503OnClosing: false });
+  const app = Fastify({
+    logger: options.logger,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: false,
+    // Validation is zod's (STYLE 4), so Fastify's JSON-schema compilers are never used; not
+    // building them saves about 130 ms of start-up (bench/startup.ts).
+    schemaController: { compilersFactory: noSchemaCompilers },
+  });
 
   // Decision E9: JSON is the only body this service reads; Fastify's text parser goes.
   app.removeContentTypeParser('text/plain');
