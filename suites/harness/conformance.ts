@@ -51,6 +51,19 @@ export function testSeed(runSeed: number, name: string): number {
   return h >>> 0;
 }
 
+/**
+ * Whether the target can do what a hook name stands for: the hook itself, or, for an account
+ * and its project, a pre-provisioned one from `--credentials` (fixtures/world.ts then hands
+ * out that one account, and a test that needs a second one ends as not-run).
+ */
+function available(target: Target, need: HookName): boolean {
+  if (target.hooks.includes(need)) return true;
+  const c = target.credentials;
+  if (need === 'accounts') return (c?.orgBoundKey ?? c?.userScopedKey) !== undefined;
+  if (need === 'projects') return c?.projectId !== undefined;
+  return false;
+}
+
 function areaOf(file: string): string {
   return /suites[\\/]([^\\/]+)[\\/]/.exec(file)?.[1] ?? 'unknown';
 }
@@ -90,7 +103,7 @@ function register<C extends Conformance>(
         ctx.skip(reason);
         throw new Error('unreachable: skip did not stop the test');
       };
-      const missing = (options.needs ?? []).filter((h) => !target.hooks.includes(h));
+      const missing = (options.needs ?? []).filter((h) => !available(target, h));
       if (missing.length > 0)
         notRun(
           `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
@@ -100,7 +113,7 @@ function register<C extends Conformance>(
       const base: Conformance = {
         target,
         http,
-        hooks: new Hooks(http, target),
+        hooks: new Hooks(http, target, notRun),
         faker,
         seed,
         fc: (numRuns = DEFAULT_RUNS) => ({ seed, numRuns, endOnFailure: true }),
@@ -113,6 +126,10 @@ function register<C extends Conformance>(
         const built = build(base, meta);
         await body(built.t);
         built.finish?.();
+        // A 5xx from the reference is always a bug of the reference, even in a passing test.
+        if (target.checkDecisions && http.serverErrors.length > 0) {
+          throw new Error(`the target answered 5xx: ${http.serverErrors.join('; ')}`);
+        }
       } catch (err) {
         if (err instanceof Error && !err.message.includes('replay:')) {
           err.message += `\n  seed ${target.seed} (test seed ${seed}); replay: ${replayLine(target.seed, clauses)}`;

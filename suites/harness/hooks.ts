@@ -12,7 +12,13 @@ export class Hooks {
   constructor(
     private readonly http: Http,
     private readonly target: Target,
+    private readonly notRun: (reason: string) => never,
   ) {}
+
+  /** A test reaching for a hook the target lacks ends as not-run, naming the hook. */
+  private need(hook: HookName): void {
+    if (!this.has(hook)) this.notRun(`the target lacks the host hook ${hook}`);
+  }
 
   has(hook: HookName): boolean {
     return this.target.hooks.includes(hook);
@@ -28,6 +34,7 @@ export class Hooks {
   }
 
   createAccount(name?: string): Promise<Account> {
+    this.need('accounts');
     return this.data(
       this.http.post('/accounts', name === undefined ? {} : { name }, { base: 'hooks' }),
       'accounts',
@@ -35,6 +42,7 @@ export class Hooks {
   }
 
   addMember(organizationId: string, userScopedKey: string) {
+    this.need('members');
     return this.data<{ organizationId: string; hubUserId: string }>(
       this.http.post(`/accounts/${organizationId}/members`, { userScopedKey }, { base: 'hooks' }),
       'members',
@@ -42,6 +50,7 @@ export class Hooks {
   }
 
   createProject(organizationId: string, name?: string) {
+    this.need('projects');
     return this.data<{ projectId: string; name: string }>(
       this.http.post(`/accounts/${organizationId}/projects`, name === undefined ? {} : { name }, {
         base: 'hooks',
@@ -56,6 +65,7 @@ export class Hooks {
     name: string,
     permissions: RolePermissions = {},
   ) {
+    this.need('roles');
     return this.data<ProjectUserRole>(
       this.http.post(
         `/accounts/${organizationId}/projects/${projectId}/roles`,
@@ -67,6 +77,7 @@ export class Hooks {
   }
 
   clock(organizationId: string): Promise<Clock> {
+    this.need('clock');
     return this.data(
       this.http.get(`/accounts/${organizationId}/clock`, { base: 'hooks' }),
       'clock',
@@ -74,6 +85,7 @@ export class Hooks {
   }
 
   freeze(organizationId: string, at?: string): Promise<Clock> {
+    this.need('clock');
     return this.data(
       this.http.post(`/accounts/${organizationId}/clock/freeze`, at === undefined ? {} : { at }, {
         base: 'hooks',
@@ -83,6 +95,7 @@ export class Hooks {
   }
 
   advance(organizationId: string, seconds: number): Promise<Clock> {
+    this.need('clock');
     return this.data(
       this.http.post(`/accounts/${organizationId}/clock/advance`, { seconds }, { base: 'hooks' }),
       'clock',

@@ -39,6 +39,8 @@ function clip(value: unknown): unknown {
  */
 export class Http {
   readonly exchanges: Exchange[] = [];
+  /** Every 5xx answer of the test (`METHOD path -> status`), kept apart from the bounded log. */
+  readonly serverErrors: string[] = [];
 
   constructor(private readonly target: Target) {}
 
@@ -92,6 +94,8 @@ export class Http {
         }
       }
       exchange.response = { status: res.statusCode, headers: responseHeaders, body: clip(body) };
+      if (res.statusCode >= 500)
+        this.serverErrors.push(`${method} ${url.pathname} -> ${res.statusCode}`);
       exchange.ms = Math.round(performance.now() - started);
       return { status: res.statusCode, headers: responseHeaders, body: body as B, text };
     } catch (err) {
