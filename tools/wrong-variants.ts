@@ -93,6 +93,20 @@ export const variants: readonly Variant[] = [
     from: "if (state.projects[command.projectId] === undefined) return fail(notFound('project'));",
     to: "if (state.projects[command.projectId] === undefined && command.type !== 'registerOrganization') return fail(notFound('project'));",
   },
+  // Runtime variants: the machine stays right and the reference's glue goes wrong, which
+  // is what the model-based suite (machine as oracle) is there to catch.
+  {
+    name: 'runtime: user update drops the properties it was sent',
+    file: 'reference/http/users.ts',
+    from: '        ...(properties === undefined ? {} : { properties }),\n',
+    to: '',
+  },
+  {
+    name: 'runtime: register-user ignores userRoleId',
+    file: 'reference/http/users.ts',
+    from: "        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),\n        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      if (done.value.kind !== 'user')",
+    to: "        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      if (done.value.kind !== 'user')",
+  },
 ];
 
 const root = new URL('..', import.meta.url).pathname;
