@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  tenantProjectUserId,
   applyIdentity,
   emptyIdentity,
   resolveOrganization,
@@ -135,5 +136,15 @@ describe('identity machine', () => {
       projectOrganizationId: null,
     });
     expect(s2.users['u1']).toMatchObject({ userRoleId: null, projectOrganizationId: null });
+  });
+});
+
+describe('tenant to project-user mapping (decision N4)', () => {
+  it('is stable, a UUID, and distinct per tenant and per organization', () => {
+    const a = tenantProjectUserId(ORG, 't1');
+    expect(tenantProjectUserId(ORG, 't1')).toBe(a);
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(tenantProjectUserId(ORG, 't2')).not.toBe(a);
+    expect(tenantProjectUserId(P, 't1')).not.toBe(a);
   });
 });

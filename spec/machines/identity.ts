@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { specError } from '../errors.ts';
 import type { Properties } from '../schemas/common.ts';
 import type { RolePermissions } from '../schemas/permissions.ts';
@@ -465,4 +466,19 @@ export function tenantIdentity(body: {
     .sort()
     .map((k) => [k, body.tenantColumns?.[k]]);
   return `split:${JSON.stringify({ columns, schema: body.tenantSchema ?? null })}`;
+}
+
+/**
+ * Decision N4, the tenant -> project-user mapping the migration will apply (§4.9, §5 rule 6):
+ * each tenant of an organization becomes one project user whose id is derived from the
+ * organization and the tenant, so the mapping can be recomputed at any time, a tenant JWT
+ * issued before the migration names its user without a lookup table, and two tenants never
+ * share a user. The id is a UUID of version 8 (RFC 9562, custom) over SHA-256.
+ */
+export function tenantProjectUserId(organizationId: string, tenantId: string): string {
+  const h = createHash('sha256').update(`eac-tenant-user:${organizationId}:${tenantId}`).digest();
+  h[6] = ((h[6] ?? 0) & 0x0f) | 0x80;
+  h[8] = ((h[8] ?? 0) & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
