@@ -3,17 +3,17 @@ import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { ErrorEnvelope } from '../../spec/schemas/common.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
 import {
   buildWorld,
   createRole,
   registerOrganization,
   registerUser,
-  userToken,
   type World,
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { roleList, userExists, organizationExists, storedUser } from '../harness/readback.ts';
+import { rolesPath, rolePath, userPath } from '../harness/paths.ts';
 import type { Reply } from '../harness/http.ts';
 import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
 
@@ -46,66 +46,6 @@ interface Endpoint {
   readonly readsBack: boolean;
   /** Builds, on `w`, a request that succeeds, creating the role or user it names first. */
   readonly valid: (t: Conformance, w: World) => Promise<Aimed>;
-}
-
-const rolesPath = (w: World) => `/v1/api/projects/${w.projectId}/user-roles`;
-const rolePath = (w: World, roleId: string) => `${rolesPath(w)}/${roleId}`;
-const userPath = (w: World, userId: string) => `/v1/api/projects/${w.projectId}/users/${userId}`;
-
-async function roleList(t: Conformance, w: World): Promise<string> {
-  const res = await t.http.get(rolesPath(w), { query: w.creds() });
-  const { userRoles } = expectSuccess(
-    res,
-    z.object({ userRoles: z.array(ProjectUserRole) }),
-    'reading the roles back',
-  );
-  const rows = [...userRoles].sort((x, y) => x.id.localeCompare(y.id));
-  return JSON.stringify(
-    rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      permissions: r.permissions,
-      updated_at: r.updated_at,
-    })),
-  );
-}
-
-/** §4.7: a token is issued only to a registered user, so its answer tells whether one exists. */
-async function userExists(t: Conformance, w: World, userId: string): Promise<string> {
-  const res = await userToken(t, w, userId);
-  return res.status === 200 ? `user ${userId} exists` : `no user ${userId}`;
-}
-
-/** §4.5: projectOrganizationId also takes an externalId, so naming one tells whether it exists. */
-async function organizationExists(t: Conformance, w: World, ext: string): Promise<string> {
-  const res = await t.http.post('/v1/api/projects/register-user', {
-    ...w.creds(),
-    projectId: w.projectId,
-    name: personName(t.faker),
-    projectOrganizationId: ext,
-  });
-  return res.status === 200 ? `organization ${ext} exists` : `no organization ${ext}`;
-}
-
-/** §2.5, §4.7: a token is a JWT made from the user's stored data; its timeless claims show it. */
-async function storedUser(t: Conformance, w: World, userId: string): Promise<string> {
-  const res = await userToken(t, w, userId);
-  const { token } = expectSuccess(
-    res,
-    z.object({ token: z.string() }),
-    'issuing a token to read the user back',
-  );
-  const payload = token.split('.')[1];
-  if (payload === undefined)
-    t.notRun('the token is not a JWT, so the stored user cannot be read back');
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
-    string,
-    unknown
-  >;
-  const timeless = Object.entries(claims).filter(
-    ([k]) => !['iat', 'exp', 'nbf', 'jti'].includes(k),
-  );
-  return JSON.stringify(timeless);
 }
 
 const endpoints: readonly Endpoint[] = [

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { ErrorEnvelope } from '../../spec/schemas/common.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
 import {
   buildWorld,
@@ -14,6 +13,8 @@ import {
   type World,
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { roleList, userExists, organizationExists, storedUser } from '../harness/readback.ts';
+import { rolesPath, rolePath, userPath } from '../harness/paths.ts';
 import type { Reply } from '../harness/http.ts';
 import { expectSuccess, statusAndCode } from '../harness/expect.ts';
 
@@ -44,65 +45,7 @@ interface Trespass {
   readonly aim: (t: Conformance, a: World, b: World) => Promise<Aimed>;
 }
 
-const rolesPath = (w: World) => `/v1/api/projects/${w.projectId}/user-roles`;
-const rolePath = (w: World, roleId: string) => `${rolesPath(w)}/${roleId}`;
-const userPath = (w: World, userId: string) => `/v1/api/projects/${w.projectId}/users/${userId}`;
 const intruder = (t: Conformance) => `intruder ${t.faker.string.alphanumeric(8)}`;
-
-async function roleList(t: Conformance, w: World): Promise<string> {
-  const res = await t.http.get(rolesPath(w), { query: w.creds() });
-  const { userRoles } = expectSuccess(
-    res,
-    z.object({ userRoles: z.array(ProjectUserRole) }),
-    'reading B\u2019s roles back',
-  );
-  const rows = [...userRoles].sort((x, y) => x.id.localeCompare(y.id));
-  return JSON.stringify(
-    rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      permissions: r.permissions,
-      updated_at: r.updated_at,
-    })),
-  );
-}
-
-/** §4.7: a token is issued only to a registered user, so its answer tells whether one exists. */
-async function userExists(t: Conformance, w: World, userId: string): Promise<string> {
-  const res = await userToken(t, w, userId);
-  return res.status === 200 ? `user ${userId} exists` : `no user ${userId}`;
-}
-
-/** §4.5: projectOrganizationId also takes an externalId, so naming one tells whether it exists. */
-async function organizationExists(t: Conformance, w: World, ext: string): Promise<string> {
-  const res = await t.http.post('/v1/api/projects/register-user', {
-    ...w.creds(),
-    projectId: w.projectId,
-    name: personName(t.faker),
-    projectOrganizationId: ext,
-  });
-  return res.status === 200 ? `organization ${ext} exists` : `no organization ${ext}`;
-}
-
-/** §2.5, §4.7: B re-issues its user's token; the timeless claims show the stored user. */
-async function storedUser(t: Conformance, w: World, userId: string): Promise<string> {
-  const res = await userToken(t, w, userId);
-  const { token } = expectSuccess(
-    res,
-    z.object({ token: z.string() }),
-    'B re-issuing its user\u2019s token',
-  );
-  const payload = token.split('.')[1];
-  if (payload === undefined)
-    t.notRun('the token is not a JWT, so B\u2019s stored user cannot be read back');
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
-    string,
-    unknown
-  >;
-  return JSON.stringify(
-    Object.entries(claims).filter(([k]) => !['iat', 'exp', 'nbf', 'jti'].includes(k)),
-  );
-}
 
 const trespasses: readonly Trespass[] = [
   {

@@ -19,6 +19,7 @@ import {
   type World,
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { rolesPath, rolePath } from '../harness/paths.ts';
 import { expectError, expectSuccess } from '../harness/expect.ts';
 
 // §2.2 and §4.1: the twenty permission flags, how a role update stores them, and the effective
@@ -27,9 +28,6 @@ import { expectError, expectSuccess } from '../harness/expect.ts';
 const needs = ['accounts', 'projects', 'roles'] as const;
 
 const UserRoles = z.object({ userRoles: z.array(ProjectUserRole) });
-
-const rolesPath = (w: World) => `/v1/api/projects/${w.projectId}/user-roles`;
-const rolePath = (w: World, roleId: string) => `${rolesPath(w)}/${roleId}`;
 
 /** The clause that states each flag's default (§2.2 table, last column). */
 const DEFAULT_CLAUSE: Readonly<Record<PermissionFlag, ClauseId>> = {

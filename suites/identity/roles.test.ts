@@ -4,6 +4,7 @@ import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { IsoUtc } from '../../spec/schemas/common.ts';
 import { buildWorld, createRole, registerUser, type World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { rolesPath, rolePath } from '../harness/paths.ts';
 import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
 
 // §4.1–§4.3: list, update and delete project user roles. Roles are created through the
@@ -12,9 +13,6 @@ const needs = ['accounts', 'projects', 'roles'] as const;
 
 const UserRoles = z.object({ userRoles: z.array(ProjectUserRole) });
 const Message = z.object({ message: z.string() });
-
-const rolesPath = (w: World) => `/v1/api/projects/${w.projectId}/user-roles`;
-const rolePath = (w: World, roleId: string) => `${rolesPath(w)}/${roleId}`;
 
 async function listRoles(t: Conformance, w: World) {
   const res = await t.http.get(rolesPath(w), { query: w.creds() });

@@ -1,8 +1,8 @@
-import { decodeJwt } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { buildWorld, type World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { claimsOf } from '../harness/jwt.ts';
 import { expectSuccess, statusAndCode } from '../harness/expect.ts';
 
 // §4.9: the v1 tenant flow. Its body field names are not shown; the reference's names
@@ -16,14 +16,6 @@ const Registered = z.object({
 
 function registerTenant(t: Conformance, w: World, fields: Record<string, unknown>) {
   return t.http.post(path, { ...w.creds(), name: t.faker.company.name(), ...fields });
-}
-
-function claimsOf(token: string): Record<string, unknown> | undefined {
-  try {
-    return decodeJwt(token);
-  } catch {
-    return undefined;
-  }
 }
 
 conformance(

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import {
   createLocalJWKSet,
-  decodeJwt,
   decodeProtectedHeader,
   jwtVerify,
   type JSONWebKeySet,
@@ -28,6 +27,8 @@ import {
   type World,
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { claimsOf } from '../harness/jwt.ts';
+import { rolePath, userPath } from '../harness/paths.ts';
 import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 
@@ -62,13 +63,6 @@ function refusal(res: Reply): string {
 }
 
 /** The payload of a JWT, or undefined when it does not decode (the claims are a decision, §5 rule 8). */
-function claimsOf(token: string): JWTPayload | undefined {
-  try {
-    return decodeJwt(token);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Claims a check reads; the test is not-run when the target's tokens do not carry them. */
 function requireClaims(t: Conformance, token: string, names: readonly string[]): JWTPayload {
@@ -525,10 +519,6 @@ probe(
 );
 
 // §4.7 + §3: a token is built from what is stored when it is issued, so changes reach the next one.
-
-const userPath = (w: World, userId: string) => `/v1/api/projects/${w.projectId}/users/${userId}`;
-const rolePath = (w: World, roleId: string) =>
-  `/v1/api/projects/${w.projectId}/user-roles/${roleId}`;
 
 async function updateUser(t: Conformance, w: World, userId: string, body: Record<string, unknown>) {
   expectSuccess(

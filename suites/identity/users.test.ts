@@ -10,6 +10,7 @@ import {
   type World,
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { userPath } from '../harness/paths.ts';
 import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
 
 // §2.4, §4.5, §4.6 and the user rows of §3.
@@ -17,7 +18,6 @@ const needs = ['accounts', 'projects'] as const;
 const Registered = z.object({ message: z.string(), userId: Uuid });
 const AnyData = z.record(z.string(), z.unknown());
 const registerPath = '/v1/api/projects/register-user';
-const userPath = (w: World, userId: string) => `/v1/api/projects/${w.projectId}/users/${userId}`;
 
 /** Updates a user and returns the answer's data, or ends the test as not-run when the
  * target does not show `field` there (§4.6 leaves the data fields open). */

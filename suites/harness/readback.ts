@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ProjectUserRole } from '../../spec/schemas/role.ts';
+import { personName } from '../../fixtures/builders.ts';
+import type { World } from '../../fixtures/world.ts';
+import type { Conformance } from './conformance.ts';
+import { expectSuccess } from './expect.ts';
+import { claimsOf } from './jwt.ts';
+import { REGISTER_USER, USER_TOKEN, rolesPath } from './paths.ts';
+
+/**
+ * Snapshots of a world's state, read with the world's own key, as strings to compare before
+ * and after a request that should have changed nothing (or something).
+ */
+export async function roleList(
+  t: Conformance,
+  w: World,
+  what = 'reading the roles back',
+): Promise<string> {
+  const res = await t.http.get(rolesPath(w), { query: w.creds() });
+  const { userRoles } = expectSuccess(res, z.object({ userRoles: z.array(ProjectUserRole) }), what);
+  const rows = [...userRoles].sort((x, y) => x.id.localeCompare(y.id));
+  return JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      permissions: r.permissions,
+      updated_at: r.updated_at,
+    })),
+  );
+}
+
+/** §4.7: a token is issued only to a registered user, so its answer tells whether one exists. */
+export async function userExists(t: Conformance, w: World, userId: string): Promise<string> {
+  const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId });
+  return res.status === 200 ? `user ${userId} exists` : `no user ${userId}`;
+}
+
+/** §4.5: projectOrganizationId also takes an externalId, so naming one tells whether it exists. */
+export async function organizationExists(t: Conformance, w: World, ext: string): Promise<string> {
+  const res = await t.http.post(REGISTER_USER, {
+    ...w.creds(),
+    projectId: w.projectId,
+    name: personName(t.faker),
+    projectOrganizationId: ext,
+  });
+  return res.status === 200 ? `organization ${ext} exists` : `no organization ${ext}`;
+}
+
+/** §2.5, §4.7: a fresh token is made from the stored user; its timeless claims show it. */
+export async function storedUser(
+  t: Conformance,
+  w: World,
+  userId: string,
+  what = 'issuing a token to read the user back',
+): Promise<string> {
+  const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId });
+  const { token } = expectSuccess(res, z.object({ token: z.string() }), what);
+  const claims = claimsOf(token);
+  if (claims === undefined)
+    t.notRun('the token is not a JWT, so the stored user cannot be read back');
+  return JSON.stringify(
+    Object.entries(claims).filter(([k]) => !['iat', 'exp', 'nbf', 'jti'].includes(k)),
+  );
+}
