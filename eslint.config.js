@@ -1,7 +1,9 @@
 // ESLint flat config: typed rules plus the import boundaries of ARCHITECTURE.md.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+
+/** Imports a folder may not make, as `no-restricted-imports` patterns (gitignore syntax). */
+const boundary = (patterns, message) => ['error', { patterns: [{ group: patterns, message }] }];
 
 export default tseslint.config(
   {
@@ -21,7 +23,6 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
@@ -29,51 +30,44 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      // Boundaries: spec/ is the contract and imports nothing of ours; the suites reach a
-      // target only over HTTP, so only suites/runner may start the reference, and only
-      // through its public entry point.
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: './spec',
-              from: ['./reference', './suites', './fixtures', './bin', './bench'],
-              message: 'spec/ imports nothing of ours',
-            },
-            {
-              target: './suites',
-              from: './reference',
-              except: [],
-              message: 'suites talk to a target over HTTP only',
-            },
-            {
-              target: './fixtures',
-              from: './reference',
-              message: 'fixtures build worlds over HTTP only',
-            },
-          ],
-        },
-      ],
+    },
+  },
+  {
+    // spec/ is the contract: it imports nothing of ours.
+    files: ['spec/**'],
+    rules: {
+      'no-restricted-imports': boundary(
+        [
+          '**/reference/**',
+          '**/suites/**',
+          '**/fixtures/**',
+          '**/bin/**',
+          '**/bench/**',
+          '**/tools/**',
+        ],
+        'spec/ imports nothing of ours',
+      ),
+    },
+  },
+  {
+    // The suites and their fixtures reach a target over HTTP only.
+    files: ['suites/**', 'fixtures/**'],
+    ignores: ['suites/runner/**'],
+    rules: {
+      'no-restricted-imports': boundary(
+        ['**/reference/**'],
+        'suites talk to a target over HTTP only',
+      ),
     },
   },
   {
     // The runner alone may start the embedded reference, through its public server module.
     files: ['suites/runner/**'],
     rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: './suites/runner',
-              from: './reference',
-              except: ['./server.ts'],
-              message: 'only reference/server.ts is public',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': boundary(
+        ['**/reference/**', '!**/reference/server.ts'],
+        'only reference/server.ts is public',
+      ),
     },
   },
 );
