@@ -41,12 +41,29 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     // Validation is zod's (STYLE 4), so Fastify's JSON-schema compilers are never used; not
     // building them saves about 130 ms of start-up (bench/startup.ts).
     schemaController: { compilersFactory: noSchemaCompilers },
+    // Errors Fastify raises before routing (a URL it cannot decode) leave in the envelope too.
+    frameworkErrors: (err, _req, reply) => {
+      void sendError(
+        reply,
+        specError('VALIDATION_ERROR', 'the request URL cannot be read', {
+          issues: [{ path: ['path'], message: err.message, code: err.code }],
+        }),
+      );
+    },
   });
 
   // Decision E9: JSON is the only body this service reads; Fastify's text parser goes.
   app.removeContentTypeParser('text/plain');
 
-  // A POST without any body is an empty object, so credentials are looked for, not a crash.: a POST without a body is an empty object, not an error.
+  // A request whose body is empty (as many clients send a DELETE) has no body, whatever its
+  // content type says; it reaches the handler as an empty object, and credentials are
+  // looked for there as usual.
+  app.addHook('onRequest', (req, _reply, done) => {
+    const length = req.headers['content-length'];
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    if (length === '0' || (length === undefined && !chunked)) delete req.headers['content-type'];
+    done();
+  });
   app.addHook('preValidation', (req, _reply, done) => {
     if (req.body === undefined || req.body === null) req.body = {};
     done();

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { specError, type SpecError } from '../../spec/errors.ts';
-import { UUID_PATTERN } from '../../spec/schemas/common.ts';
 import type { AccountRecord, Done, World } from '../store/world.ts';
 import { TokenService } from '../tokens/jwt.ts';
 
@@ -56,28 +55,12 @@ function present(req: FastifyRequest, accepts: readonly Carrier[]): Record<Carri
   };
 }
 
-function keyPrincipal(
-  ctx: AuthContext,
-  key: string,
-  organizationId: unknown,
-  where: string,
-): Done<Principal> {
-  if (
-    organizationId !== undefined &&
-    !(typeof organizationId === 'string' && UUID_PATTERN.test(organizationId))
-  ) {
-    return fail(
-      specError('VALIDATION_ERROR', 'organizationId must be a UUID', {
-        issues: [
-          { path: [where, 'organizationId'], message: 'must be a UUID', code: 'invalid_format' },
-        ],
-      }),
-    );
-  }
+function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown): Done<Principal> {
   const owner = ctx.world.keyOwner(key);
   if (owner === undefined) return fail(unauthorized('invalid-api-key', 'the API key is not known'));
   if (owner.kind === 'org-bound') {
-    // §5 rule 3: an organization-bound key names its organization; organizationId is ignored.
+    // §5 rule 3: an organization-bound key names its organization; organizationId is ignored
+    // whatever it holds (route() drops it before validation).
     const account = ctx.world.account(owner.organizationId);
     if (account === undefined)
       return fail(unauthorized('invalid-api-key', 'the API key is not known'));
@@ -89,7 +72,9 @@ function keyPrincipal(
       unauthorized('organization-id-required', 'a user-scoped API key needs organizationId'),
     );
   }
-  const account = ctx.world.account(organizationId);
+  // Not a member, whatever the value: an unknown id, another account's, or not a UUID at all.
+  const account =
+    typeof organizationId === 'string' ? ctx.world.account(organizationId) : undefined;
   if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {
     return fail(
       specError('FORBIDDEN', 'the key\u2019s user is not a member of that organization', {
@@ -109,6 +94,12 @@ async function tokenPrincipal(ctx: AuthContext, token: string): Promise<Done<Pri
   const via = verified.claims.kind === 'tenant' ? 'tenant-token' : 'project-user-token';
   if (via === 'project-user-token' && account.identity.users[verified.sub] === undefined) {
     return fail(unauthorized('invalid-token', 'the token\u2019s user no longer exists'));
+  }
+  const tenantKnown = Object.values(account.identity.tenants).some(
+    (x) => x.tenantId === verified.sub,
+  );
+  if (via === 'tenant-token' && !tenantKnown) {
+    return fail(unauthorized('invalid-token', 'the token\u2019s tenant no longer exists'));
   }
   return { ok: true, value: { account, via, subject: verified.sub } };
 }
@@ -130,20 +121,15 @@ export async function authenticate(
     if (!has[carrier]) continue;
     switch (carrier) {
       case 'body-key':
-        return keyPrincipal(ctx, body['apiKey'] as string, body['organizationId'], 'body');
+        return keyPrincipal(ctx, body['apiKey'] as string, body['organizationId']);
       case 'query-key':
-        return keyPrincipal(ctx, query['apiKey'] as string, query['organizationId'], 'query');
+        return keyPrincipal(ctx, query['apiKey'] as string, query['organizationId']);
       case 'header': {
         const organizationId =
           req.method === 'GET' || req.method === 'DELETE'
             ? query['organizationId']
             : body['organizationId'];
-        return keyPrincipal(
-          ctx,
-          headerValue(req) as string,
-          organizationId,
-          req.method === 'GET' || req.method === 'DELETE' ? 'query' : 'body',
-        );
+        return keyPrincipal(ctx, headerValue(req) as string, organizationId);
       }
       case 'bearer-token':
         return tokenPrincipal(ctx, headerValue(req) as string);

@@ -48,10 +48,12 @@ export function route<
         if (!who.ok) return sendError(reply, who.error);
         principal = who.value;
       }
+      // §5 rule 3: with an organization-bound key organizationId is ignored, whatever it holds.
+      const ignored = principal?.via === 'org-bound-key' ? 'organizationId' : undefined;
       const parts: [z.ZodType | undefined, unknown, 'path' | 'query' | 'body'][] = [
         [spec.params, req.params, 'path'],
-        [spec.query, req.query, 'query'],
-        [spec.body, req.body, 'body'],
+        [spec.query, without(req.query, ignored), 'query'],
+        [spec.body, without(req.body, ignored), 'body'],
       ];
       const values: unknown[] = [];
       for (const [schema, input, where] of parts) {
@@ -73,6 +75,13 @@ export function route<
       return done.ok ? sendData(reply, done.value, spec.status) : sendError(reply, done.error);
     },
   });
+}
+
+function without(input: unknown, key: string | undefined): unknown {
+  if (key === undefined || typeof input !== 'object' || input === null || Array.isArray(input))
+    return input;
+  const { [key]: _dropped, ...rest } = input as Record<string, unknown>;
+  return rest;
 }
 
 /** A handler behind a credential carrier always has a principal. */

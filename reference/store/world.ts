@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { specError, type SpecError } from '../../spec/errors.ts';
 import {
   applyClock,
@@ -36,6 +37,9 @@ export type KeyOwner =
   | { readonly kind: 'org-bound'; readonly organizationId: string };
 
 /**
+ * API keys are random, not seeded: ids are replayable from the seed, and a key must not be
+ * derivable from an id someone has seen.
+ *
  * The reference's whole in-memory world: per-account namespaces, each with its own identity
  * state and clock. Every change goes through a pure machine and is stored only when the
  * machine accepts it, so a refused request leaves nothing behind.
@@ -53,13 +57,13 @@ export class World {
     const organizationId = this.ids.uuid();
     const hubUser: HubUser = {
       hubUserId: this.ids.uuid(),
-      key: `eac_us_${this.ids.hex(20)}`,
+      key: `eac_us_${randomBytes(20).toString('hex')}`,
       memberships: new Set([organizationId]),
     };
     const account: AccountRecord = {
       organizationId,
       name,
-      orgBoundKey: `eac_ob_${this.ids.hex(20)}`,
+      orgBoundKey: `eac_ob_${randomBytes(20).toString('hex')}`,
       identity: emptyIdentity(organizationId),
       clock: realClock,
     };

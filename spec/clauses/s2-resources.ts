@@ -411,7 +411,7 @@ export const s2 = defineClauses([
     summary:
       'How an identifier that could be either a UUID or an externalId is matched is left open.',
     decision:
-      "Match a project organization UUID of the project first, then an externalId of the project; no match gives 404 NOT_FOUND with details.field 'projectOrganizationId'.",
+      "Match a project organization UUID of the project first, then an externalId of the project; no match gives 404 NOT_FOUND with details.field 'projectOrganizationId'. An externalId equal to another organization's UUID is refused (409 CONFLICT), so an identifier never names two.",
   },
   {
     id: 'resources.organization.name',

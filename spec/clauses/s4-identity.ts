@@ -345,6 +345,15 @@ export const s4Identity = defineClauses([
     summary: 'projectOrganizationId in a user update is a UUID or null.',
   },
   {
+    id: 'users.update.organization-external-id',
+    section: '4.6',
+    level: 'unspecified',
+    summary:
+      'Whether the user update also resolves an externalId (typed UUID here, §2.3 says resolve) is left open.',
+    decision:
+      'It does: the service UUID or an externalId of the project, resolved as register-user does; null detaches.',
+  },
+  {
     id: 'users.update.absent-fields-unchanged',
     section: '4.6',
     level: 'unspecified',

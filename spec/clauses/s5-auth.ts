@@ -120,7 +120,8 @@ export const s5 = defineClauses([
     section: '5',
     level: 'unspecified',
     summary: 'Whether an ignored organizationId is still validated is left open.',
-    decision: 'It must still be a UUID (400 VALIDATION_ERROR otherwise) and is then ignored.',
+    decision:
+      'It is not: with an organization-bound key organizationId is dropped unread, a non-UUID included, and the call goes on.',
   },
   {
     id: 'auth.user-scoped.organization-id-required',
@@ -147,7 +148,7 @@ export const s5 = defineClauses([
     level: 'unspecified',
     summary: 'The answer when the key holder is not in the named organization is left open.',
     decision:
-      "403 FORBIDDEN with details.reason 'not-a-member', whether or not that organization exists.",
+      "403 FORBIDDEN with details.reason 'not-a-member', whether that organization exists or not, and whatever the value's shape.",
   },
   {
     id: 'auth.hub-jwt.organization-id-required',

@@ -76,14 +76,15 @@ export const s7 = defineClauses([
     level: 'unspecified',
     summary: 'The status and code for an invalid body, query or path are left open.',
     decision:
-      '400 VALIDATION_ERROR with details.issues = [{path: (string|number)[], message, code}].',
+      '400 VALIDATION_ERROR with details.issues = [{path: (string|number)[], message, code}]; a URL that cannot be decoded gets the same.',
   },
   {
     id: 'errors.malformed-json',
     section: '7',
     level: 'unspecified',
     summary: 'The answer to a body that does not parse as JSON is left open.',
-    decision: '400 MALFORMED_JSON.',
+    decision:
+      '400 MALFORMED_JSON. A body of zero bytes is no body, whatever its content type, and reads as {}.',
   },
   {
     id: 'errors.unauthorized.status',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPIRATIONS, EXPIRATION_SECONDS } from '../schemas/common.ts';
-import { applyClock, readClock, realClock } from './clock.ts';
+import { LATEST_INSTANT, applyClock, readClock, realClock } from './clock.ts';
 import { issueLifetime, tokenState } from './token.ts';
 
 describe('clock', () => {
@@ -12,6 +12,13 @@ describe('clock', () => {
     expect(advanced.ok && readClock(advanced.state, 0)).toBe(11_500);
     expect(applyClock(frozen.state, { type: 'freeze', at: 9_999 }, 0).ok).toBe(false);
     expect(applyClock(frozen.state, { type: 'advance', seconds: -1 }, 0).ok).toBe(false);
+  });
+
+  it('refuses to go past the latest instant ISO 8601 can write a week later', () => {
+    expect(applyClock(realClock, { type: 'advance', seconds: 1e300 }, 0).ok).toBe(false);
+    expect(applyClock(realClock, { type: 'freeze', at: LATEST_INSTANT + 1 }, 0).ok).toBe(false);
+    expect(applyClock(realClock, { type: 'freeze', at: LATEST_INSTANT }, 0).ok).toBe(true);
+    expect(issueLifetime(LATEST_INSTANT, '7d').expiresAt).toMatch(/^9999-12-31T/);
   });
 
   it('shifts a running clock by the advance', () => {

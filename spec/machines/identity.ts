@@ -301,6 +301,15 @@ function deleteRole(state: IdentityState, c: Cmd<'deleteRole'>): Result {
 }
 
 function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization'>): Result {
+  const shadowed = c.externalId === undefined ? undefined : state.organizations[c.externalId];
+  if (shadowed !== undefined && shadowed.projectId === c.projectId) {
+    // Decision (orgs.identifier.resolution-order): an identifier must name one organization.
+    return fail(
+      specError('CONFLICT', 'this externalId is the service id of another organization', {
+        field: 'externalId',
+      }),
+    );
+  }
   const existing =
     c.externalId === undefined
       ? undefined

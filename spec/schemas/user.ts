@@ -24,7 +24,9 @@ export const UpdateUserBody = z.object({
   properties: Properties.optional(),
   payload: Properties.optional(),
   userRoleId: Uuid.nullable().optional(),
-  projectOrganizationId: Uuid.nullable().optional(),
+  // §4.6 types it as a UUID; §2.3 makes organization identifiers resolve externalIds too
+  // (clause users.update.organization-external-id).
+  projectOrganizationId: z.string().min(1).nullable().optional(),
 });
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 

@@ -672,8 +672,8 @@ export interface components {
             payload?: components["schemas"]["Properties"];
             /** @description A role id, or null to remove the role; left out keeps the current role. */
             userRoleId?: components["schemas"]["Uuid"] | null;
-            /** @description A project organization, or null to detach the user; left out keeps the current one. */
-            projectOrganizationId?: components["schemas"]["Uuid"] | null;
+            /** @description A project organization (its service UUID, or its externalId as §2.3 allows), or null to detach the user; left out keeps the current one. */
+            projectOrganizationId?: string | null;
         };
         /** @description A project user as the reference returns it (§2.4; field set is decision U4). */
         ProjectUser: {

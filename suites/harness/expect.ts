@@ -56,3 +56,45 @@ export function statusAndCode(res: Reply): string {
   const code = ErrorEnvelope.safeParse(res.body).data?.error.code;
   return code === undefined ? String(res.status) : `${res.status} ${code}`;
 }
+
+/** `error.details` of a §7 envelope, or an empty object. */
+export function detailsOf(res: Reply): Record<string, unknown> {
+  return ErrorEnvelope.safeParse(res.body).data?.error.details ?? {};
+}
+
+const TELLING_DETAILS = ['reason', 'resource', 'field'] as const;
+
+/** `status code` plus the telling details (reason, resource, field), for observations. */
+export function describeAnswer(res: Reply): string {
+  const details = detailsOf(res);
+  const told = TELLING_DETAILS.filter((k) => typeof details[k] === 'string').map(
+    (k) => `${k}=${String(details[k])}`,
+  );
+  return [statusAndCode(res), ...told].join(' ');
+}
+
+/** Whether a reply is the refusal a decision names: status, code and the given details. */
+export function refusedAs(
+  res: Reply,
+  status: number,
+  code: string,
+  details: Readonly<Record<string, string>> = {},
+): boolean {
+  const got = detailsOf(res);
+  return (
+    statusAndCode(res) === `${status} ${code}` &&
+    Object.entries(details).every(([k, v]) => got[k] === v)
+  );
+}
+
+/** A refusal of bad input: a 4xx (never a 5xx) in the §7 envelope. */
+export function expectClientError(res: Reply, what: string): ErrorEnvelope {
+  expect(
+    res.status,
+    `${what} should be refused as a client error, got ${show(res)}`,
+  ).toBeGreaterThanOrEqual(400);
+  expect(res.status, `${what} should be refused as a client error, got ${show(res)}`).toBeLessThan(
+    500,
+  );
+  return expectError(res, res.status, what);
+}

@@ -1,9 +1,11 @@
+import { expect } from 'vitest';
 import { z } from 'zod';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { personName } from '../../fixtures/builders.ts';
 import type { World } from '../../fixtures/world.ts';
 import type { Conformance } from './conformance.ts';
 import { expectSuccess } from './expect.ts';
+import type { Reply } from './http.ts';
 import { claimsOf } from './jwt.ts';
 import { REGISTER_USER, USER_TOKEN, rolesPath } from './paths.ts';
 
@@ -29,21 +31,45 @@ export async function roleList(
   );
 }
 
+/**
+ * Reads presence from an answer: a success means present, a refusal of the id (400, 404,
+ * 422) absent; anything else (401, 403, 5xx) means the read itself failed, and a snapshot
+ * that could not be read must not pass for "unchanged".
+ */
+function presence(res: Reply, what: string): boolean {
+  if (res.status === 200) return true;
+  if ([400, 404, 422].includes(res.status)) return false;
+  expect.fail(`${what}: the read-back itself failed with ${res.status} ${res.text.slice(0, 200)}`);
+}
+
 /** §4.7: a token is issued only to a registered user, so its answer tells whether one exists. */
 export async function userExists(t: Conformance, w: World, userId: string): Promise<string> {
   const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId });
-  return res.status === 200 ? `user ${userId} exists` : `no user ${userId}`;
+  return presence(res, `checking for user ${userId}`)
+    ? `user ${userId} exists`
+    : `no user ${userId}`;
 }
 
-/** §4.5: projectOrganizationId also takes an externalId, so naming one tells whether it exists. */
+/** One user per world, registered again at every organization check (an upsert by id). */
+const probeUsers = new WeakMap<World, string>();
+
+/**
+ * §4.5: projectOrganizationId also takes an externalId, so naming one tells whether it exists.
+ * This read writes: it registers the world's one probe user again (same id every time).
+ */
 export async function organizationExists(t: Conformance, w: World, ext: string): Promise<string> {
+  const userId = probeUsers.get(w) ?? t.faker.string.uuid();
+  probeUsers.set(w, userId);
   const res = await t.http.post(REGISTER_USER, {
     ...w.creds(),
     projectId: w.projectId,
+    userId,
     name: personName(t.faker),
     projectOrganizationId: ext,
   });
-  return res.status === 200 ? `organization ${ext} exists` : `no organization ${ext}`;
+  return presence(res, `checking for organization ${ext}`)
+    ? `organization ${ext} exists`
+    : `no organization ${ext}`;
 }
 
 /** §2.5, §4.7: a fresh token is made from the stored user; its timeless claims show it. */

@@ -1,3 +1,4 @@
+import { SignJWT, generateKeyPair } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
@@ -61,8 +62,13 @@ probe(
     const forged = Buffer.from(JSON.stringify({ ...payload, sub: t.faker.string.uuid() })).toString(
       'base64url',
     );
+    const stranger = await generateKeyPair('ES256');
+    const foreign = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'ES256', typ: 'JWT' })
+      .sign(stranger.privateKey);
     const cases = {
       garbage: 'not-a-token',
+      'signed by another key': foreign,
       tampered: `${head}.${forged}.${sig}`,
       unsigned: `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${body}.`,
     };

@@ -287,13 +287,14 @@ function codeAndReason(res: Reply): { code?: string; reason?: unknown } {
 const credentials: readonly Credential[] = [
   {
     label: 'A\u2019s organization-bound key',
-    clauses: ['auth.isolation.other-account'],
+    // §5 rule 2: a key acts for the account that owns it, never another.
+    clauses: ['auth.isolation.other-account', 'auth.organization-id.customer-org'],
     carry: (_t, a) => Promise.resolve({ creds: { apiKey: a.account.orgBoundKey } }),
     decided: (res) => res.status === 404 && codeAndReason(res).code === 'NOT_FOUND',
   },
   {
     label: 'A\u2019s user-scoped key',
-    clauses: ['auth.isolation.other-account'],
+    clauses: ['auth.isolation.other-account', 'auth.organization-id.customer-org'],
     carry: (_t, a) =>
       Promise.resolve({
         creds: { apiKey: a.account.userScopedKey, organizationId: a.account.organizationId },

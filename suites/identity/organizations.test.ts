@@ -9,15 +9,21 @@ import {
   type World,
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
+import { REGISTER_ORGANIZATION, REGISTER_USER, userPath } from '../harness/paths.ts';
+import {
+  describeAnswer,
+  expectError,
+  expectSuccess,
+  refusedAs,
+  statusAndCode,
+} from '../harness/expect.ts';
 
 // §2.3, §4.4: registering project organizations, and externalIds standing for their UUIDs.
 const needs = ['accounts', 'projects'] as const;
 const Registered = z.object({ projectOrganizationId: Uuid, externalId: z.string() });
-const path = '/v1/api/projects/register-organization';
 
 function register(t: Conformance, w: World, fields: Record<string, unknown>) {
-  return t.http.post(path, { ...w.creds(), projectId: w.projectId, ...fields });
+  return t.http.post(REGISTER_ORGANIZATION, { ...w.creds(), projectId: w.projectId, ...fields });
 }
 
 /** The organization a user is attached to, as the update answer shows it (decision U4). */
@@ -42,7 +48,6 @@ conformance(
     'orgs.register.response-shape',
     'resources.organization.id-issued',
     'orgs.register.body-fields',
-    'resources.organization.fields',
   ],
   'registering an organization answers a service UUID and the externalId',
   async (t) => {
@@ -127,8 +132,14 @@ probe(
   'which register-organization fields are required',
   async (t) => {
     const w = await buildWorld(t);
-    const noName = await t.http.post(path, { ...w.creds(), projectId: w.projectId });
-    const noProject = await t.http.post(path, { ...w.creds(), name: organizationName(t.faker) });
+    const noName = await t.http.post(REGISTER_ORGANIZATION, {
+      ...w.creds(),
+      projectId: w.projectId,
+    });
+    const noProject = await t.http.post(REGISTER_ORGANIZATION, {
+      ...w.creds(),
+      name: organizationName(t.faker),
+    });
     t.observe(
       `without name: ${statusAndCode(noName)}; without projectId: ${statusAndCode(noProject)}`,
       statusAndCode(noName) === '400 VALIDATION_ERROR' &&
@@ -200,34 +211,76 @@ probe(
 );
 
 probe(
-  ['orgs.identifier.resolution-order', 'users.register.unknown-references'],
+  ['users.register.unknown-references'],
   'an organization identifier that matches nothing in the project',
   async (t) => {
     const w = await buildWorld(t);
     const other = await buildWorld(t);
     const foreign = await registerOrganization(t, other);
     const body = { ...w.creds(), projectId: w.projectId, name: 'Nobody' };
-    const unknownExt = await t.http.post('/v1/api/projects/register-user', {
+    const unknownExt = await t.http.post(REGISTER_USER, {
       ...body,
       projectOrganizationId: 'ext-missing',
     });
-    const foreignId = await t.http.post('/v1/api/projects/register-user', {
+    const foreignId = await t.http.post(REGISTER_USER, {
       ...body,
       projectOrganizationId: foreign.projectOrganizationId,
     });
-    const field = (res: typeof unknownExt) =>
-      ((res.body as { error?: { details?: { field?: unknown } } }).error?.details?.field ??
-        null) === 'projectOrganizationId';
+    const decided = { resource: 'projectOrganization', field: 'projectOrganizationId' };
     t.observe(
-      `unknown externalId: ${statusAndCode(unknownExt)}; another account\u2019s UUID: ${statusAndCode(foreignId)}`,
-      statusAndCode(unknownExt) === '404 NOT_FOUND' &&
-        statusAndCode(foreignId) === '404 NOT_FOUND' &&
-        field(unknownExt),
+      `unknown externalId: ${describeAnswer(unknownExt)}; another account\u2019s UUID: ${describeAnswer(foreignId)}`,
+      refusedAs(unknownExt, 404, 'NOT_FOUND', decided) &&
+        refusedAs(foreignId, 404, 'NOT_FOUND', decided),
     );
     expect(
       foreignId.status,
       'another account\u2019s organization must never be attached',
     ).toBeGreaterThanOrEqual(400);
+  },
+  { needs },
+);
+
+probe(
+  ['orgs.identifier.resolution-order'],
+  'an externalId that is the service UUID of another organization',
+  async (t) => {
+    const w = await buildWorld(t);
+    const first = await registerOrganization(t, w);
+    const res = await t.http.post(REGISTER_ORGANIZATION, {
+      ...w.creds(),
+      projectId: w.projectId,
+      name: organizationName(t.faker),
+      externalId: first.projectOrganizationId,
+    });
+    // Whatever the answer, the UUID must still name the first organization.
+    const user = await registerUser(t, w, { projectOrganizationId: first.projectOrganizationId });
+    const attached = await organizationOfUser(t, w, user.userId, user.body.name);
+    expect(attached, 'a service UUID keeps naming its own organization').toBe(
+      first.projectOrganizationId,
+    );
+    t.observe(describeAnswer(res), refusedAs(res, 409, 'CONFLICT', { field: 'externalId' }));
+  },
+  { needs },
+);
+
+probe(
+  ['users.update.organization-external-id'],
+  'a user update naming the organization by its externalId',
+  async (t) => {
+    const w = await buildWorld(t);
+    const org = await registerOrganization(t, w);
+    const user = await registerUser(t, w);
+    const res = await t.http.put(userPath(w, user.userId), {
+      ...w.creds(),
+      name: user.body.name,
+      projectOrganizationId: org.externalId,
+    });
+    const shown = (res.body as { data?: { projectOrganizationId?: unknown } }).data
+      ?.projectOrganizationId;
+    t.observe(
+      res.status === 200 ? `resolved to ${String(shown)}` : describeAnswer(res),
+      res.status === 200 && shown === org.projectOrganizationId,
+    );
   },
   { needs },
 );

@@ -3,19 +3,19 @@ import { z } from 'zod';
 import { buildWorld, type World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { claimsOf } from '../harness/jwt.ts';
-import { expectSuccess, statusAndCode } from '../harness/expect.ts';
+import { APPLICATIONS, REGISTER_TENANT } from '../harness/paths.ts';
+import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
 
 // §4.9: the v1 tenant flow. Its body field names are not shown; the reference's names
 // (clause tenants.register.field-names) are what these tests send.
 const needs = ['accounts', 'projects'] as const;
-const path = '/v1/api/tenant/register-tenant';
 const Registered = z.object({
   message: z.string(),
   token: z.string().regex(/^[\w-]+\.[\w-]+\.[\w-]*$/),
 });
 
 function registerTenant(t: Conformance, w: World, fields: Record<string, unknown>) {
-  return t.http.post(path, { ...w.creds(), name: t.faker.company.name(), ...fields });
+  return t.http.post(REGISTER_TENANT, { ...w.creds(), name: t.faker.company.name(), ...fields });
 }
 
 conformance(
@@ -116,6 +116,26 @@ probe(
         claims['org'] === w.account.organizationId &&
         perm?.['readOnly'] === true &&
         JSON.stringify(claims['meta']) === '{"plan":"pro"}',
+    );
+  },
+  { needs },
+);
+
+conformance(
+  ['errors.tenant-not-migrated'],
+  'a tenant token on a v2 call before any migration is refused with 401 TENANT_NOT_MIGRATED',
+  async (t) => {
+    const w = await buildWorld(t);
+    const res = await registerTenant(t, w, {
+      uniqueKey: `tenant-${t.faker.string.alphanumeric(8)}`,
+    });
+    const { token } = expectSuccess(res, Registered, 'registering a tenant');
+    const v2 = await t.http.get(APPLICATIONS, { headers: { authorization: `Bearer ${token}` } });
+    expectError(
+      v2,
+      401,
+      'a tenant token whose tenant no migration has mapped',
+      'TENANT_NOT_MIGRATED',
     );
   },
   { needs },

@@ -11,7 +11,13 @@ import {
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { userPath } from '../harness/paths.ts';
-import { expectError, expectSuccess, statusAndCode } from '../harness/expect.ts';
+import {
+  describeAnswer,
+  expectError,
+  expectSuccess,
+  refusedAs,
+  statusAndCode,
+} from '../harness/expect.ts';
 
 // §2.4, §4.5, §4.6 and the user rows of §3.
 const needs = ['accounts', 'projects'] as const;
@@ -70,7 +76,7 @@ conformance(
 );
 
 conformance(
-  ['users.register.user-id-generated', 'users.register.no-token', 'resources.user.fields'],
+  ['users.register.user-id-generated', 'users.register.no-token'],
   'without a userId the service makes one up, and registration hands out no token',
   async (t) => {
     const w = await buildWorld(t);
@@ -378,7 +384,7 @@ probe(
       ...w.creds(),
       name: 'Ghost',
     });
-    t.observe(statusAndCode(res), statusAndCode(res) === '404 NOT_FOUND');
+    t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'user' }));
   },
   { needs },
 );

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { UUID_PATTERN, ValidationIssue } from '../../spec/schemas/common.ts';
 import { buildWorld, registerOrganization } from '../../fixtures/world.ts';
 import { conformance, probe } from '../harness/conformance.ts';
-import { expectError, statusAndCode } from '../harness/expect.ts';
+import {
+  describeAnswer,
+  expectClientError,
+  expectError,
+  refusedAs,
+  statusAndCode,
+} from '../harness/expect.ts';
 
 // The preamble's envelopes and §7: every answer, success or failure, has its documented
 // shape, including the failures a framework produces before any handler runs.
@@ -47,7 +53,7 @@ conformance(
 );
 
 probe(
-  ['errors.validation.status', 'errors.envelope.shape'],
+  ['errors.validation.status'],
   'the status, code and details of a body that fails validation',
   async (t) => {
     const w = await buildWorld(t);
@@ -131,9 +137,40 @@ probe(
   ['errors.order.credentials-first'],
   'a request with bad credentials and a bad body',
   async (t) => {
-    const res = await t.http.post(registerOrg, { apiKey: 'not-a-key', projectId: 'nope' });
-    t.observe(statusAndCode(res), statusAndCode(res) === '401 UNAUTHORIZED');
+    const body = await t.http.post(registerOrg, { apiKey: 'not-a-key', projectId: 'nope' });
+    const orgId = await t.http.post(registerOrg, { apiKey: 'not-a-key', organizationId: 'nope' });
+    t.observe(
+      `bad body: ${statusAndCode(body)}; bad organizationId: ${statusAndCode(orgId)}`,
+      statusAndCode(body) === '401 UNAUTHORIZED' && statusAndCode(orgId) === '401 UNAUTHORIZED',
+    );
   },
+);
+
+conformance(
+  ['errors.envelope.shape'],
+  'a URL the server cannot decode is refused in the error envelope',
+  async (t) => {
+    const res = await t.http.call('GET', '/v1/api/projects/%ZZ/user-roles');
+    expectClientError(res, 'an undecodable URL');
+  },
+);
+
+probe(
+  ['errors.malformed-json'],
+  'a DELETE that says application/json but sends no body',
+  async (t) => {
+    const w = await buildWorld(t);
+    const res = await t.http.call(
+      'DELETE',
+      `/v1/api/projects/${w.projectId}/user-roles/${t.faker.string.uuid()}`,
+      {
+        query: w.creds(),
+        headers: { 'content-type': 'application/json' },
+      },
+    );
+    t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'role' }));
+  },
+  { needs },
 );
 
 probe(

@@ -1,6 +1,7 @@
 /**
  * Clause coverage by section of the document: how many clauses each section holds per level,
- * and how many of them a run backed with a passing (or probing) test.
+ * and how many of them a run covered: cited by a passing test (or by a probe, for a clause
+ * the document leaves open) and by no failing one.
  */
 import type { Clause } from '../../spec/clauses/types.ts';
 import type { CoverageRow, Result } from '../../reports/schema.ts';
@@ -50,14 +51,21 @@ export function computeCoverage(
   sections: readonly SectionTitle[],
   results: readonly Pick<Result, 'clauses' | 'outcome'>[],
 ): CoverageRow[] {
-  const covered = new Set<string>();
+  const backed = new Set<string>();
   const failing = new Set<string>();
+  const levels = new Map(clauses.map((c) => [c.id, c.level]));
   for (const result of results) {
     for (const id of result.clauses) {
-      if (result.outcome === 'pass' || result.outcome === 'probe') covered.add(id);
+      // A probe records what a target did; it backs only a clause the document leaves open.
+      const counts =
+        result.outcome === 'pass' ||
+        (result.outcome === 'probe' && levels.get(id) === 'unspecified');
+      if (counts) backed.add(id);
       if (result.outcome === 'fail') failing.add(id);
     }
   }
+  // Covered: backed by a passing test (or a probe, for an open clause) and failed by none.
+  const covered = new Set([...backed].filter((id) => !failing.has(id)));
   const titles = new Map(sections.map((s) => [s.section, s.title]));
   const rows = new Map<string, CoverageRow>();
   const rowFor = (section: string): CoverageRow => {

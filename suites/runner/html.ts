@@ -38,7 +38,7 @@ function coverage(run: Results): string {
     const rows = [coverageRow(top, true), ...subsections.map((s) => coverageRow(s, false))];
     return `<table><thead><tr><th>Section</th><th>must</th><th>observed</th><th>unspecified</th><th>covered</th><th>failing</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
   });
-  return `<h2>Clause coverage by section</h2><p>A clause counts as covered when at least one passing or probing test cites it.</p>${tables.join('\n')}`;
+  return `<h2>Clause coverage by section</h2><p>A clause counts as covered when a passing test cites it (or a probe, for a clause the document leaves open) and no failing test does.</p>${tables.join('\n')}`;
 }
 
 function json(value: unknown): string {
@@ -115,7 +115,7 @@ function probes(results: readonly Result[]): string {
   );
   return [
     `<h2 class="probe">Probes: where the document is silent (${probed.length})</h2>`,
-    '<p>Probes record what the target did for an unspecified clause; they never fail.</p>',
+    '<p>Probes record what the target did where the document is silent. Against the reference, or with --check-decisions, a departure from the recorded decision is a failure instead and is listed above.</p>',
     `<table><thead><tr><th>Clause</th><th>Reference decision</th><th>What the target did</th><th>Test</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
     '<details><summary>Probe details and exchanges</summary>',
     probed.map(testBlock).join('\n'),

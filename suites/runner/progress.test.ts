@@ -10,6 +10,9 @@ const counts = (done: number) => ({ done, total: 10, failed: 1, notRun: 2 });
 
 describe('Progress', () => {
   it('formats the line', () => {
+    expect(progressText({ done: 3, total: 40, failed: 0, notRun: 0, filesPending: 2 })).toBe(
+      'eac: 3/40+ tests, 0 failed, 0 not-run',
+    );
     expect(progressText({ done: 37, total: 120, failed: 0, notRun: 2 })).toBe(
       'eac: 37/120 tests, 0 failed, 2 not-run',
     );

@@ -8,6 +8,8 @@ export interface ProgressCounts {
   readonly total: number;
   readonly failed: number;
   readonly notRun: number;
+  /** Test files not collected yet: while any remain, the total can still grow. */
+  readonly filesPending?: number;
 }
 
 export interface ProgressStream {
@@ -16,7 +18,8 @@ export interface ProgressStream {
 }
 
 export function progressText(counts: ProgressCounts): string {
-  return `eac: ${counts.done}/${counts.total} tests, ${counts.failed} failed, ${counts.notRun} not-run`;
+  const total = (counts.filesPending ?? 0) > 0 ? `${counts.total}+` : String(counts.total);
+  return `eac: ${counts.done}/${total} tests, ${counts.failed} failed, ${counts.notRun} not-run`;
 }
 
 export class Progress {

@@ -61,6 +61,7 @@ function errorText(
 export class EacReporter implements Reporter {
   #root: string;
   #total = 0;
+  #filesPending = 0;
   #done = 0;
   #failed = 0;
   #notRun = 0;
@@ -75,7 +76,12 @@ export class EacReporter implements Reporter {
     this.#root = vitest.config.root;
   }
 
+  onTestRunStart(specifications: ReadonlyArray<unknown>): void {
+    this.#filesPending = specifications.length;
+  }
+
   onTestModuleCollected(testModule: TestModule): void {
+    this.#filesPending = Math.max(0, this.#filesPending - 1);
     for (const testCase of testModule.children.allTests()) if (selected(testCase)) this.#total += 1;
     this.#report();
   }
@@ -140,7 +146,13 @@ export class EacReporter implements Reporter {
   }
 
   get counts(): ProgressCounts {
-    return { done: this.#done, total: this.#total, failed: this.#failed, notRun: this.#notRun };
+    return {
+      done: this.#done,
+      total: this.#total,
+      failed: this.#failed,
+      notRun: this.#notRun,
+      filesPending: this.#filesPending,
+    };
   }
 
   /** Results of the run; empty until vitest reported the end. */

@@ -20,7 +20,10 @@ function coverageLine(row: CoverageRow, label: string): string {
 
 function coverageTables(run: Results): string[] {
   const lines: string[] = ['## Clause coverage by section', ''];
-  lines.push('A clause counts as covered when at least one passing or probing test cites it.', '');
+  lines.push(
+    'A clause counts as covered when a passing test cites it (or a probe, for a clause the document leaves open) and no failing test does.',
+    '',
+  );
   for (const { top, subsections } of groupCoverage(run.coverage)) {
     lines.push(`### ${cell(sectionLabel(top))}`, '');
     lines.push('| Section | must | observed | unspecified | covered | failing |');
@@ -58,7 +61,7 @@ function probes(results: readonly Result[]): string[] {
   const lines = [`## Probes: where the document is silent (${probed.length})`, ''];
   if (probed.length === 0) return [...lines, 'None.', ''];
   lines.push(
-    'Probes record what the target did for an unspecified clause; they never fail.',
+    'Probes record what the target did where the document is silent. Against the reference, or with --check-decisions, a departure from the recorded decision is a failure instead and is listed above.',
     '',
     '| Clause | Reference decision | What the target did | Test |',
     '| --- | --- | --- | --- |',
