@@ -5,7 +5,8 @@ import { Token } from '../../spec/schemas/token.ts';
 import { externalId, organizationName, personName } from '../../fixtures/builders.ts';
 import { buildWorld, registerUser, userToken, type World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { expectSuccess, statusAndCode } from '../harness/expect.ts';
+import { APPLICATIONS } from '../harness/paths.ts';
+import { expectClientError, expectSuccess, statusAndCode } from '../harness/expect.ts';
 
 // §5: project-user tokens as bearer credentials. GET /v2/api/applications is the call of
 // this area that takes one (§4.16); what it lists comes with the migration.
@@ -13,7 +14,7 @@ const needs = ['accounts', 'projects'] as const;
 const Applications = z.object({ applications: z.array(z.unknown()) });
 
 const asBearer = (t: Conformance, token: string) =>
-  t.http.get('/v2/api/applications', { headers: { authorization: `Bearer ${token}` } });
+  t.http.get(APPLICATIONS, { headers: { authorization: `Bearer ${token}` } });
 
 async function embedToken(t: Conformance, w: World) {
   const res = await t.http.post('/v1/api/projects/embed-token', {
@@ -102,6 +103,20 @@ probe(
       `accounts hook keys: organization-bound ${statusAndCode(orgBound)}, user-scoped ${statusAndCode(userScoped)}`,
       orgBound.status === 200 && userScoped.status === 200,
     );
+  },
+  { needs },
+);
+
+conformance(
+  ['auth.v2.organization-id-placement', 'auth.user-scoped.organization-id-required'],
+  'a user-scoped key on a v2 GET names its organization in the query',
+  async (t) => {
+    const w = await buildWorld(t);
+    const { apiKey, organizationId } = w.creds('user-scoped');
+    const inQuery = await t.http.get(APPLICATIONS, { query: { apiKey, organizationId } });
+    expectSuccess(inQuery, Applications, 'organizationId in the query of a v2 GET');
+    const missing = await t.http.get(APPLICATIONS, { query: { apiKey } });
+    expectClientError(missing, 'a user-scoped key without organizationId on a v2 GET');
   },
   { needs },
 );

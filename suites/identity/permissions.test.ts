@@ -20,7 +20,7 @@ import {
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { rolesPath, rolePath } from '../harness/paths.ts';
-import { expectError, expectSuccess } from '../harness/expect.ts';
+import { expectClientError, expectSuccess } from '../harness/expect.ts';
 
 // §2.2 and §4.1: the twenty permission flags, how a role update stores them, and the effective
 // permissions a user on the role gets. Effective permissions are read from the token's `perm`
@@ -199,9 +199,7 @@ conformance(
           name: `${role.name} x`,
           permissions,
         });
-        expect(res.status, `${what} should be refused`).toBeGreaterThanOrEqual(400);
-        expect(res.status, `refusing ${what} is a client error`).toBeLessThan(500);
-        expectError(res, res.status, `refusing ${what}`);
+        expectClientError(res, `refusing ${what}`);
         const listed = await listedRole(t, w, role.id);
         expect(
           listed?.permissions,
@@ -437,3 +435,26 @@ for (const flag of PERMISSION_FLAGS) {
     );
   }
 }
+
+conformance(
+  ['permissions.edit-marketplace.no-effect'],
+  'editMarketplace changes nothing else a user may do',
+  async (t) => {
+    const w = await buildWorld(t);
+    const without = (p: Record<string, unknown>) => {
+      const { editMarketplace: _legacy, ...rest } = p;
+      return rest;
+    };
+    for (const base of [{}, { addChart: true }, { readOnly: true, drillDown: true }]) {
+      const plain = await createRole(t, w, base);
+      const legacy = await createRole(t, w, { ...base, editMarketplace: true });
+      const a = await registerUser(t, w, { userRoleId: plain.id });
+      const b = await registerUser(t, w, { userRoleId: legacy.id });
+      expect(
+        without(await tokenPermissions(t, w, b.userId)),
+        `adding editMarketplace to ${JSON.stringify(base)} must change no other permission`,
+      ).toEqual(without(await tokenPermissions(t, w, a.userId)));
+    }
+  },
+  { needs },
+);
