@@ -72,8 +72,8 @@ export const variants: readonly Variant[] = [
   {
     name: 'an organization-bound key is refused without organizationId',
     file: 'reference/http/auth.ts',
-    from: '    // §5 rule 3: an organization-bound key names its organization; organizationId is ignored.\n',
-    to: "    if (organizationId === undefined) return fail(unauthorized('organization-id-required', 'wrong on purpose'));\n",
+    from: '    const account = ctx.world.account(owner.organizationId);\n',
+    to: "    if (organizationId === undefined) return fail(unauthorized('organization-id-required', 'wrong on purpose'));\n    const account = ctx.world.account(owner.organizationId);\n",
   },
   {
     name: 'a token is still accepted 5 s after it expires',
@@ -141,6 +141,8 @@ interface Outcome {
   readonly fail: number;
   readonly failing: readonly string[];
   readonly caught: boolean;
+  /** The variant's text is no longer in the file: update the variant. */
+  readonly stale?: boolean;
 }
 
 const outcomes: Outcome[] = [];
@@ -149,8 +151,20 @@ for (const v of variants.filter((x) => values.only === undefined || x.name.inclu
   try {
     const path = join(dir, v.file);
     const source = readFileSync(path, 'utf8');
-    if (source.split(v.from).length !== 2)
-      throw new Error(`variant "${v.name}": the text to replace is not in ${v.file} exactly once`);
+    if (source.split(v.from).length !== 2) {
+      // The code moved on: say so and go on, so one stale variant does not hide the others.
+      outcomes.push({
+        variant: v.name,
+        file: v.file,
+        pass: 0,
+        fail: 0,
+        failing: [],
+        caught: false,
+        stale: true,
+      });
+      console.log(`STALE   ${v.name}: the text to replace is not in ${v.file} exactly once`);
+      continue;
+    }
     writeFileSync(path, source.replace(v.from, v.to));
     try {
       execFileSync(
