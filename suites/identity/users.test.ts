@@ -386,3 +386,35 @@ probe(
   },
   { needs },
 );
+
+conformance(
+  ['resources.user.fields'],
+  'a user holds the id, name, properties, role and organization it was registered with',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { addFilter: true });
+    const org = await registerOrganization(t, w);
+    const props = { region: 'eu', seats: 7 };
+    const user = await registerUser(t, w, {
+      userRoleId: role.id,
+      projectOrganizationId: org.projectOrganizationId,
+      properties: props,
+    });
+    // §4.6 leaves the update answer's fields open: a name-only update (which changes nothing
+    // else) shows the stored user where the target shows it at all.
+    const data = await update(t, w, user.userId, { name: user.body.name }, 'properties');
+    const expected = {
+      id: user.userId,
+      name: user.body.name,
+      properties: props,
+      userRoleId: role.id,
+      projectOrganizationId: org.projectOrganizationId,
+    };
+    for (const [field, value] of Object.entries(expected)) {
+      if (!(field in data))
+        t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
+      expect(data[field], `the stored ${field}`).toEqual(value);
+    }
+  },
+  { needs: [...needs, 'roles'] },
+);
