@@ -7,7 +7,7 @@ import type { Conformance } from './conformance.ts';
 import { expectSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
 import { claimsOf } from './jwt.ts';
-import { REGISTER_USER, USER_TOKEN, rolesPath } from './paths.ts';
+import { REGISTER_USER, USER_TOKEN, rolesPath, userPath } from './paths.ts';
 
 /**
  * Snapshots of a world's state, read with the world's own key, as strings to compare before
@@ -87,4 +87,27 @@ export async function storedUser(
   return JSON.stringify(
     Object.entries(claims).filter(([k]) => !['iat', 'exp', 'nbf', 'jti'].includes(k)),
   );
+}
+
+/**
+ * Updates a user and returns the answer's data. §4.6 leaves those fields open, so a test
+ * that needs `field` to be shown ends as not-run when the target does not show it. With only
+ * the stored name sent, the update changes nothing and reads the user back.
+ */
+export async function updateUserShowing(
+  t: Conformance,
+  w: World,
+  userId: string,
+  fields: Readonly<Record<string, unknown>>,
+  field: string,
+): Promise<Record<string, unknown>> {
+  const res = await t.http.put(userPath(w, userId), { ...w.creds(), ...fields });
+  const data = expectSuccess(
+    res,
+    z.record(z.string(), z.unknown()),
+    `updating a user with ${Object.keys(fields).join(', ')}`,
+  );
+  if (!(field in data))
+    t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
+  return data;
 }

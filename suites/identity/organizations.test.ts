@@ -10,6 +10,7 @@ import {
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { REGISTER_ORGANIZATION, REGISTER_USER, userPath } from '../harness/paths.ts';
+import { updateUserShowing } from '../harness/readback.ts';
 import {
   describeAnswer,
   expectClientError,
@@ -28,18 +29,9 @@ function register(t: Conformance, w: World, fields: Record<string, unknown>) {
 
 /** The organization a user is attached to, as the update answer shows it (decision U4). */
 async function organizationOfUser(t: Conformance, w: World, userId: string, name: string) {
-  const res = await t.http.put(`/v1/api/projects/${w.projectId}/users/${userId}`, {
-    ...w.creds(),
-    name,
-  });
-  const data = expectSuccess(
-    res,
-    z.record(z.string(), z.unknown()),
-    'reading the user back through an update',
-  );
-  if (!('projectOrganizationId' in data))
-    t.notRun('the target does not show projectOrganizationId in the user update answer (§4.6)');
-  return data['projectOrganizationId'];
+  return (await updateUserShowing(t, w, userId, { name }, 'projectOrganizationId'))[
+    'projectOrganizationId'
+  ];
 }
 
 conformance(

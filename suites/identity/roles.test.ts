@@ -5,6 +5,7 @@ import { IsoUtc } from '../../spec/schemas/common.ts';
 import { buildWorld, createRole, registerUser, type World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { rolesPath, rolePath } from '../harness/paths.ts';
+import { updateUserShowing } from '../harness/readback.ts';
 import {
   describeAnswer,
   expectError,
@@ -202,17 +203,13 @@ conformance(
     expectSuccess(deleted, Message, 'deleting the held role');
     // The user's role is visible through the update answer (its fields are a decision of the
     // reference, §4.6); a target that does not show it cannot be judged here.
-    const res = await t.http.put(`/v1/api/projects/${w.projectId}/users/${holder.userId}`, {
-      ...w.creds(),
-      name: holder.body.name,
-    });
-    const data = expectSuccess(
-      res,
-      z.record(z.string(), z.unknown()),
-      'updating the user after the delete',
+    const data = await updateUserShowing(
+      t,
+      w,
+      holder.userId,
+      { name: holder.body.name },
+      'userRoleId',
     );
-    if (!('userRoleId' in data))
-      t.notRun('the target does not show userRoleId in the user update answer (§4.6)');
     expect(data['userRoleId'], 'the user must hold no role after its role was deleted').toBeNull();
   },
   { needs },

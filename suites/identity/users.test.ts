@@ -7,10 +7,10 @@ import {
   createRole,
   registerOrganization,
   registerUser,
-  type World,
 } from '../../fixtures/world.ts';
-import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { userPath } from '../harness/paths.ts';
+import { conformance, probe } from '../harness/conformance.ts';
+import { REGISTER_USER, userPath } from '../harness/paths.ts';
+import { updateUserShowing } from '../harness/readback.ts';
 import {
   describeAnswer,
   expectClientError,
@@ -23,27 +23,6 @@ import {
 const needs = ['accounts', 'projects'] as const;
 const Registered = z.object({ message: z.string(), userId: Uuid });
 const AnyData = z.record(z.string(), z.unknown());
-const registerPath = '/v1/api/projects/register-user';
-
-/** Updates a user and returns the answer's data, or ends the test as not-run when the
- * target does not show `field` there (§4.6 leaves the data fields open). */
-async function update(
-  t: Conformance,
-  w: World,
-  userId: string,
-  fields: Record<string, unknown>,
-  field: string,
-) {
-  const res = await t.http.put(userPath(w, userId), { ...w.creds(), ...fields });
-  const data = expectSuccess(
-    res,
-    AnyData,
-    `updating a user with ${Object.keys(fields).join(', ')}`,
-  );
-  if (!(field in data))
-    t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
-  return data;
-}
 
 conformance(
   [
@@ -60,7 +39,7 @@ conformance(
     const role = await createRole(t, w);
     const org = await registerOrganization(t, w);
     const userId = t.faker.string.uuid();
-    const res = await t.http.post(registerPath, {
+    const res = await t.http.post(REGISTER_USER, {
       ...w.creds(),
       projectId: w.projectId,
       userId,
@@ -80,14 +59,14 @@ conformance(
   'without a userId the service makes one up, and registration hands out no token',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.post(registerPath, {
+    const res = await t.http.post(REGISTER_USER, {
       ...w.creds(),
       projectId: w.projectId,
       name: personName(t.faker),
     });
     const data = expectSuccess(res, Registered, 'registering without a userId');
     const other = expectSuccess(
-      await t.http.post(registerPath, {
+      await t.http.post(REGISTER_USER, {
         ...w.creds(),
         projectId: w.projectId,
         name: personName(t.faker),
@@ -109,9 +88,9 @@ probe(
   'which register-user fields are required',
   async (t) => {
     const w = await buildWorld(t);
-    const noName = await t.http.post(registerPath, { ...w.creds(), projectId: w.projectId });
-    const noProject = await t.http.post(registerPath, { ...w.creds(), name: personName(t.faker) });
-    const bare = await t.http.post(registerPath, {
+    const noName = await t.http.post(REGISTER_USER, { ...w.creds(), projectId: w.projectId });
+    const noProject = await t.http.post(REGISTER_USER, { ...w.creds(), name: personName(t.faker) });
+    const bare = await t.http.post(REGISTER_USER, {
       ...w.creds(),
       projectId: w.projectId,
       name: personName(t.faker),
@@ -132,7 +111,7 @@ probe(
   async (t) => {
     const w = await buildWorld(t);
     const first = await registerUser(t, w, { properties: { a: 1 } });
-    const again = await t.http.post(registerPath, {
+    const again = await t.http.post(REGISTER_USER, {
       ...w.creds(),
       projectId: w.projectId,
       userId: first.userId,
@@ -159,7 +138,7 @@ probe(
     const w = await buildWorld(t);
     const first = await registerUser(t, w);
     const { projectId } = await t.hooks.createProject(w.account.organizationId);
-    const res = await t.http.post(registerPath, {
+    const res = await t.http.post(REGISTER_USER, {
       ...w.creds(),
       projectId,
       userId: first.userId,
@@ -177,7 +156,7 @@ probe(
     const w = await buildWorld(t);
     const { projectId } = await t.hooks.createProject(w.account.organizationId);
     const foreignRole = await t.hooks.createRole(w.account.organizationId, projectId, 'elsewhere');
-    const res = await t.http.post(registerPath, {
+    const res = await t.http.post(REGISTER_USER, {
       ...w.creds(),
       projectId: w.projectId,
       name: personName(t.faker),
@@ -227,7 +206,7 @@ conformance(
   async (t) => {
     const w = await buildWorld(t);
     const user = await registerUser(t, w, { properties: { region: 'eu', tier: 'team' } });
-    const data = await update(
+    const data = await updateUserShowing(
       t,
       w,
       user.userId,
@@ -235,7 +214,13 @@ conformance(
       'properties',
     );
     expect(data['properties'], 'keys not sent must be gone').toEqual({ seats: 12 });
-    const later = await update(t, w, user.userId, { name: user.body.name }, 'properties');
+    const later = await updateUserShowing(
+      t,
+      w,
+      user.userId,
+      { name: user.body.name },
+      'properties',
+    );
     expect(later['properties'], 'the stored set is the replaced one').toEqual({ seats: 12 });
   },
   { needs },
@@ -247,7 +232,7 @@ conformance(
   async (t) => {
     const w = await buildWorld(t);
     const user = await registerUser(t, w, { properties: { region: 'us' } });
-    const data = await update(
+    const data = await updateUserShowing(
       t,
       w,
       user.userId,
@@ -283,7 +268,7 @@ conformance(
     const w = await buildWorld(t);
     const role = await createRole(t, w, { addChart: true });
     const user = await registerUser(t, w, { userRoleId: role.id });
-    const data = await update(
+    const data = await updateUserShowing(
       t,
       w,
       user.userId,
@@ -302,7 +287,7 @@ conformance(
     const w = await buildWorld(t);
     const role = await createRole(t, w, { aiCharts: true });
     const user = await registerUser(t, w);
-    const data = await update(
+    const data = await updateUserShowing(
       t,
       w,
       user.userId,
@@ -322,7 +307,7 @@ conformance(
     const a = await registerOrganization(t, w);
     const b = await registerOrganization(t, w);
     const user = await registerUser(t, w, { projectOrganizationId: a.projectOrganizationId });
-    const moved = await update(
+    const moved = await updateUserShowing(
       t,
       w,
       user.userId,
@@ -332,7 +317,7 @@ conformance(
     expect(moved['projectOrganizationId'], 'attached to the second organization').toBe(
       b.projectOrganizationId,
     );
-    const detached = await update(
+    const detached = await updateUserShowing(
       t,
       w,
       user.userId,
@@ -402,7 +387,7 @@ conformance(
     });
     // §4.6 leaves the update answer's fields open: a name-only update (which changes nothing
     // else) shows the stored user where the target shows it at all.
-    const data = await update(t, w, user.userId, { name: user.body.name }, 'properties');
+    const data = await updateUserShowing(t, w, user.userId, { name: user.body.name }, 'properties');
     const expected = {
       id: user.userId,
       name: user.body.name,
