@@ -6,7 +6,13 @@ import { externalId, organizationName, personName } from '../../fixtures/builder
 import { buildWorld, registerUser, userToken, type World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { APPLICATIONS } from '../harness/paths.ts';
-import { expectClientError, expectSuccess, statusAndCode } from '../harness/expect.ts';
+import {
+  describeAnswer,
+  expectClientError,
+  expectSuccess,
+  refusedAs,
+  statusAndCode,
+} from '../harness/expect.ts';
 
 // §5: project-user tokens as bearer credentials. GET /v2/api/applications is the call of
 // this area that takes one (§4.16); what it lists comes with the migration.
@@ -77,11 +83,9 @@ probe(
     let asDecided = true;
     for (const [name, token] of Object.entries(cases)) {
       const res = await asBearer(t, token);
-      const reason = (res.body as { error?: { details?: { reason?: unknown } } }).error?.details
-        ?.reason;
-      seen.push(`${name}: ${statusAndCode(res)}${typeof reason === 'string' ? ` ${reason}` : ''}`);
+      seen.push(`${name}: ${describeAnswer(res)}`);
       expect(res.status, `a ${name} token must never be accepted`).toBeGreaterThanOrEqual(400);
-      asDecided &&= statusAndCode(res) === '401 UNAUTHORIZED' && reason === 'invalid-token';
+      asDecided &&= refusedAs(res, 401, 'UNAUTHORIZED', { reason: 'invalid-token' });
     }
     t.observe(seen.join('; '), asDecided);
   },

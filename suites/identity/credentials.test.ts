@@ -15,7 +15,7 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { roleList, userExists, organizationExists, storedUser } from '../harness/readback.ts';
 import { rolesPath, rolePath, userPath } from '../harness/paths.ts';
 import type { Reply } from '../harness/http.ts';
-import { expectClientError, expectSuccess, statusAndCode } from '../harness/expect.ts';
+import { describeAnswer, expectClientError, expectSuccess, refusedAs } from '../harness/expect.ts';
 
 // §5: the credential rules, checked on every identity endpoint of §4.1–§4.9. Each endpoint is
 // a row of data; every variant below is generated once per row (STYLE 14).
@@ -237,24 +237,8 @@ function fire(t: Conformance, ep: Endpoint, shot: Shot): Promise<Reply> {
   });
 }
 
-function envelopeOf(res: Reply) {
-  return ErrorEnvelope.safeParse(res.body).data?.error;
-}
-
-/** `status code reason` of a reply, for observations. */
-function answer(res: Reply): string {
-  const reason = envelopeOf(res)?.details?.['reason'];
-  return `${statusAndCode(res)}${typeof reason === 'string' ? ` reason ${reason}` : ''}`;
-}
-
-const answers = (status: number, code: string, reason?: string) => (res: Reply) => {
-  const error = envelopeOf(res);
-  return (
-    res.status === status &&
-    error?.code === code &&
-    (reason === undefined || error.details?.['reason'] === reason)
-  );
-};
+const answers = (status: number, code: string, reason?: string) => (res: Reply) =>
+  refusedAs(res, status, code, reason === undefined ? {} : { reason });
 
 /**
  * Decision C1: refused as misplaced, and the message names the place the endpoint reads
@@ -262,7 +246,7 @@ const answers = (status: number, code: string, reason?: string) => (res: Reply) 
  */
 const misplaced = (res: Reply, ep: Endpoint) =>
   answers(401, 'UNAUTHORIZED', 'api-key-misplaced')(res) &&
-  (envelopeOf(res)?.message ?? '')
+  (ErrorEnvelope.safeParse(res.body).data?.error.message ?? '')
     .split(' not as ')[0]!
     .includes(ep.place === 'body' ? 'JSON body' : 'query');
 
@@ -516,7 +500,9 @@ for (const ep of endpoints) {
       };
       const res = await fire(t, ep, shot);
       t.observe(
-        res.status === 200 ? 'the header was ignored' : `the header was read: ${answer(res)}`,
+        res.status === 200
+          ? 'the header was ignored'
+          : `the header was read: ${describeAnswer(res)}`,
         res.status === 200,
       );
     },
@@ -547,7 +533,7 @@ for (const ep of endpoints) {
           const res = await fire(t, ep, await row.stage(t, ep));
           if (row.mayPass !== true || res.status >= 400)
             expectClientError(res, `${ep.name} with ${label}`);
-          t.observe(answer(res), decision.decided(res, ep));
+          t.observe(describeAnswer(res), decision.decided(res, ep));
         },
         { needs: needsOf(ep) },
       );

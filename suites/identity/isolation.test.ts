@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
-import { ErrorEnvelope } from '../../spec/schemas/common.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
 import {
@@ -16,7 +15,7 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { roleList, userExists, organizationExists, storedUser } from '../harness/readback.ts';
 import { rolesPath, rolePath, userPath } from '../harness/paths.ts';
 import type { Reply } from '../harness/http.ts';
-import { expectSuccess, statusAndCode } from '../harness/expect.ts';
+import { describeAnswer, expectSuccess, refusedAs } from '../harness/expect.ts';
 
 // §5 rules 2 and 3: a caller acts on its own account only. Account A's credentials aimed at
 // account B's project, role, user or project organization get an error, never B's data, and
@@ -276,21 +275,13 @@ interface Credential {
   readonly decided: (res: Reply) => boolean;
 }
 
-function codeAndReason(res: Reply): { code?: string; reason?: unknown } {
-  const error = ErrorEnvelope.safeParse(res.body).data?.error;
-  return {
-    ...(error?.code === undefined ? {} : { code: error.code }),
-    reason: error?.details?.['reason'],
-  };
-}
-
 const credentials: readonly Credential[] = [
   {
     label: 'A\u2019s organization-bound key',
     // §5 rule 2: a key acts for the account that owns it, never another.
     clauses: ['auth.isolation.other-account', 'auth.organization-id.customer-org'],
     carry: (_t, a) => Promise.resolve({ creds: { apiKey: a.account.orgBoundKey } }),
-    decided: (res) => res.status === 404 && codeAndReason(res).code === 'NOT_FOUND',
+    decided: (res) => refusedAs(res, 404, 'NOT_FOUND'),
   },
   {
     label: 'A\u2019s user-scoped key',
@@ -299,7 +290,7 @@ const credentials: readonly Credential[] = [
       Promise.resolve({
         creds: { apiKey: a.account.userScopedKey, organizationId: a.account.organizationId },
       }),
-    decided: (res) => res.status === 404 && codeAndReason(res).code === 'NOT_FOUND',
+    decided: (res) => refusedAs(res, 404, 'NOT_FOUND'),
   },
   {
     label: 'a project-user token of A',
@@ -316,7 +307,7 @@ const credentials: readonly Credential[] = [
       );
       return { header: `Bearer ${token}` };
     },
-    decided: (res) => res.status === 401 && codeAndReason(res).code === 'UNAUTHORIZED',
+    decided: (res) => refusedAs(res, 401, 'UNAUTHORIZED'),
   },
 ];
 
@@ -357,9 +348,8 @@ for (const row of trespasses) {
         }
         const after = await aimed.state?.();
         const kept = after === before;
-        const reason = codeAndReason(res).reason;
         t.observe(
-          `${statusAndCode(res)}${typeof reason === 'string' ? ` reason ${reason}` : ''}${kept ? '' : `; B changed: ${before} -> ${after}`}`,
+          `${describeAnswer(res)}${kept ? '' : `; B changed: ${before} -> ${after}`}`,
           cred.decided(res) && kept,
         );
       },

@@ -8,12 +8,7 @@ import {
 } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import {
-  EXPIRATIONS,
-  EXPIRATION_SECONDS,
-  ErrorEnvelope,
-  IsoUtc,
-} from '../../spec/schemas/common.ts';
+import { EXPIRATIONS, EXPIRATION_SECONDS, IsoUtc } from '../../spec/schemas/common.ts';
 import { EDITING_FLAGS, effectivePermissions } from '../../spec/machines/permissions.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
@@ -29,7 +24,14 @@ import {
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { claimsOf } from '../harness/jwt.ts';
 import { rolePath, userPath } from '../harness/paths.ts';
-import { expectClientError, expectSuccess, statusAndCode } from '../harness/expect.ts';
+import {
+  describeAnswer,
+  detailsOf,
+  expectClientError,
+  expectSuccess,
+  refusedAs,
+  statusAndCode,
+} from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 
 // §2.5, §4.7, §4.8, §5 rule 5, §8: project-user tokens, their lifetime and what they are built from.
@@ -52,17 +54,6 @@ const EAC_CLAIMS = ['kind', 'org', 'prj', 'pog', 'rol', 'perm', 'props', 'name']
 function present(t: Conformance, token: string): Promise<Reply> {
   return t.http.get('/v2/api/applications', { headers: { authorization: `Bearer ${token}` } });
 }
-
-function reasonOf(res: Reply): unknown {
-  return ErrorEnvelope.safeParse(res.body).data?.error.details?.['reason'];
-}
-
-function refusal(res: Reply): string {
-  const reason = reasonOf(res);
-  return `${statusAndCode(res)}${typeof reason === 'string' ? ` (${reason})` : ''}`;
-}
-
-/** The payload of a JWT, or undefined when it does not decode (the claims are a decision, §5 rule 8). */
 
 /** Claims a check reads; the test is not-run when the target's tokens do not carry them. */
 function requireClaims(t: Conformance, token: string, names: readonly string[]): JWTPayload {
@@ -171,7 +162,7 @@ for (const expiration of EXPIRATIONS) {
       const before = await present(t, issued.token);
       expect(
         before.status,
-        `one second before expiresAt the token should still be accepted, got ${refusal(before)}`,
+        `one second before expiresAt the token should still be accepted, got ${describeAnswer(before)}`,
       ).toBe(200);
 
       await advanceTo(t, w, expiresAt - 1000, expiresAt + 1000);
@@ -202,8 +193,8 @@ for (const expiration of EXPIRATIONS) {
       await advanceTo(t, w, at, expiresAt);
       const atExp = await present(t, issued.token);
       t.observe(
-        `at expiresAt: ${atExp.status === 200 ? 'accepted' : `refused ${refusal(atExp)}`}`,
-        atExp.status === 401 && reasonOf(atExp) === 'token-expired',
+        `at expiresAt: ${atExp.status === 200 ? 'accepted' : `refused ${describeAnswer(atExp)}`}`,
+        refusedAs(atExp, 401, 'UNAUTHORIZED', { reason: 'token-expired' }),
       );
     },
     { needs: withClock },
@@ -425,7 +416,7 @@ probe(
       ],
       ['embed-token', await embed(t, embedBody(t, w, { expiration: '1H' }))],
     ] as const) {
-      const issues = ErrorEnvelope.safeParse(res.body).data?.error.details?.['issues'];
+      const issues = detailsOf(res)['issues'];
       const named =
         Array.isArray(issues) &&
         issues.some(
@@ -499,7 +490,7 @@ probe(
     ] as const) {
       const res = await userToken(t, w, userId);
       expect(res.status, `a token must never be issued for a user ${label}`).not.toBe(200);
-      const resource = ErrorEnvelope.safeParse(res.body).data?.error.details?.['resource'];
+      const resource = detailsOf(res)['resource'];
       t.observe(
         `${label}: ${statusAndCode(res)}`,
         statusAndCode(res) === '404 NOT_FOUND' && resource === 'user',
