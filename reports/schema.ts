@@ -74,6 +74,8 @@ export const CoverageRowSchema = z.object({
   must: z.number().int().nonnegative(),
   observed: z.number().int().nonnegative(),
   unspecified: z.number().int().nonnegative(),
+  /** Security clauses (not the document's own; reported apart). */
+  security: z.number().int().nonnegative().optional(),
   /** Clauses cited by at least one passing or probing test. */
   covered: z.number().int().nonnegative(),
   /** Clauses cited by at least one failing test. */

@@ -12,6 +12,8 @@ import { s6 } from './s6-events.ts';
 import { s7 } from './s7-errors.ts';
 import { s8 } from './s8-limits.ts';
 import { s9 } from './s9-versioning.ts';
+import { securityTokens } from './security-tokens.ts';
+import { securityRobustness } from './security-robustness.ts';
 
 export type { Clause, ClauseLevel } from './types.ts';
 
@@ -70,6 +72,8 @@ export const catalogue = [
   ...s7,
   ...s8,
   ...s9,
+  ...securityTokens,
+  ...securityRobustness,
 ] as const;
 
 export type ClauseId = (typeof catalogue)[number]['id'];

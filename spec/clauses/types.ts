@@ -2,7 +2,14 @@
  * A clause is one checkable statement of the document (`../shared/spec/service-api.md`).
  * Summaries are our own words; the document is cited by section only.
  */
-export type ClauseLevel = 'must' | 'observed' | 'unspecified';
+/**
+ * - `must`: the document states it; `observed`: the document shows it in an example;
+ * - `unspecified`: the document is silent ("not shown"); the reference's choice is `decision`;
+ * - `security`: what no trustworthy server may do although the document does not spell it out
+ *   (accepting a token it did not issue, writing on a refused request). A failing security test
+ *   is a failure; its coverage is reported apart from the document's.
+ */
+export type ClauseLevel = 'must' | 'observed' | 'unspecified' | 'security';
 
 export interface Clause {
   /** Stable slug, `area.topic.detail`, lowercase words joined by `-`, parts joined by `.`. */

@@ -3,7 +3,12 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generateTypes, typesTargets } from './generate.ts';
+import {
+  generateProfileSchema,
+  generateTypes,
+  profileSchemaFile,
+  typesTargets,
+} from './generate.ts';
 
 describe('generated OpenAPI types', () => {
   for (const target of typesTargets) {
@@ -16,4 +21,9 @@ describe('generated OpenAPI types', () => {
       expect(checkedIn, 'run npm run gen:types').toBe(expected);
     });
   }
+
+  it('profile.schema.json is up to date with spec/profile.ts', async () => {
+    const checkedIn = await readFile(profileSchemaFile, 'utf8');
+    expect(checkedIn, 'run npm run gen:types').toBe(generateProfileSchema());
+  });
 });

@@ -9,6 +9,8 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
+import { z } from 'zod';
+import { TargetProfile } from '../profile.ts';
 
 export interface TypesTarget {
   /** The OpenAPI document. */
@@ -34,11 +36,21 @@ export async function generateTypes(source: URL): Promise<string> {
   return COMMENT_HEADER + astToString(ast);
 }
 
+/** The published JSON Schema of target profiles (spec/profile.ts is its source). */
+export const profileSchemaFile = new URL('../profile.schema.json', import.meta.url);
+
+export function generateProfileSchema(): string {
+  const schema = z.toJSONSchema(TargetProfile, { io: 'input', target: 'draft-2020-12' });
+  return `${JSON.stringify({ ...schema, title: 'EAC target profile' }, null, 2)}\n`;
+}
+
 async function main(): Promise<void> {
   for (const target of typesTargets) {
     await writeFile(target.output, await generateTypes(target.source));
     console.log(`${fileURLToPath(target.source)} -> ${fileURLToPath(target.output)}`);
   }
+  await writeFile(profileSchemaFile, generateProfileSchema());
+  console.log(`spec/profile.ts -> ${fileURLToPath(profileSchemaFile)}`);
 }
 
 const entry = process.argv[1];

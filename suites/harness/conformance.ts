@@ -1,6 +1,7 @@
 import { Faker, base as fakerBase, en } from '@faker-js/faker';
 import { inject, test, type TestContext } from 'vitest';
 import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
+import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { Hooks } from './hooks.ts';
 import { Http } from './http.ts';
@@ -10,6 +11,8 @@ import type { Target } from './target.ts';
 /** What every conformance test receives. */
 export interface Conformance {
   readonly target: Target;
+  /** What the target states about itself: the parts it serves and its open shapes. */
+  readonly profile: TargetProfile;
   /** HTTP to the target; its exchanges go into the report when the test fails or probes. */
   readonly http: Http;
   /** The host hooks (only those the target announced; see `needs`). */
@@ -36,6 +39,11 @@ export interface Probe extends Conformance {
 export interface ConformanceOptions {
   /** Host hooks the test cannot do without; a target lacking one gets not-run. */
   readonly needs?: readonly HookName[];
+  /**
+   * Parts of the document the test exercises or leans on as its oracle; a target whose
+   * profile does not serve one of them gets not-run.
+   */
+  readonly parts?: readonly ProfilePart[];
   readonly timeout?: number;
 }
 
@@ -103,6 +111,8 @@ function register<C extends Conformance>(
         ctx.skip(reason);
         throw new Error('unreachable: skip did not stop the test');
       };
+      const unserved = (options.parts ?? []).filter((p) => !target.profile.serves.includes(p));
+      if (unserved.length > 0) notRun(`the target's profile does not serve ${unserved.join(', ')}`);
       const missing = (options.needs ?? []).filter((h) => !available(target, h));
       if (missing.length > 0)
         notRun(
@@ -112,6 +122,7 @@ function register<C extends Conformance>(
       faker.seed(seed);
       const base: Conformance = {
         target,
+        profile: target.profile,
         http,
         hooks: new Hooks(http, target, notRun),
         faker,

@@ -1,4 +1,5 @@
 import type {} from 'vitest';
+import type { TargetProfile } from '../../spec/profile.ts';
 
 /** What the suites know about the implementation under test. Serialisable (crosses into workers). */
 export interface Target {
@@ -21,6 +22,11 @@ export interface Target {
   readonly credentials?: StaticCredentials;
   /** Seed of the run; each test derives its own from it and its name. */
   readonly seed: number;
+  /**
+   * What the target states about itself (`--profile FILE`; the reference's profile by
+   * default): the parts it serves and its answers to the document's open shapes.
+   */
+  readonly profile: TargetProfile;
 }
 
 export interface StaticCredentials {

@@ -43,6 +43,9 @@ eac run [options]
   --hooks URL           Base URL of the target's host hooks (default: none)
   --credentials FILE    JSON {organizationId, userScopedKey?, orgBoundKey?, projectId?}
                         for a target without an accounts hook
+  --profile FILE        What the target serves and how it answered the document's open
+                        shapes (JSON or YAML, spec/profile.schema.json; default: the
+                        reference's, fixtures/profiles/reference.json)
   --only AREA|CLAUSE    Run one suite area (a folder under suites/) or the tests citing a
                         clause id or id prefix, e.g. roles.update; repeatable, values add up
   --seed N              Seed of the run (0..4294967295; default: random)
@@ -54,7 +57,7 @@ eac run [options]
 eac serve [--port N] [--host H] [--hooks] [--seed N]
   Start the reference (default port 0 = ephemeral, host 127.0.0.1); stops on Ctrl-C.
 
-eac clauses [--json] [--section S] [--level must|observed|unspecified]
+eac clauses [--json] [--section S] [--level must|observed|unspecified|security]
   One line per clause, grouped by section; --section 4 includes 4.1, 4.2, ...
 
 eac report <run-dir>
@@ -63,7 +66,7 @@ eac report <run-dir>
 Exit codes: 0 no failure, 1 at least one failure, 2 usage or target error.
 `;
 
-const LEVELS: readonly ClauseLevel[] = ['must', 'observed', 'unspecified'];
+const LEVELS: readonly ClauseLevel[] = ['must', 'observed', 'unspecified', 'security'];
 
 function parse(
   command: string,
@@ -106,6 +109,7 @@ function parseRun(argv: readonly string[]): Command {
     hub: { type: 'string' },
     hooks: { type: 'string' },
     credentials: { type: 'string' },
+    profile: { type: 'string' },
     only: { type: 'string', multiple: true },
     seed: { type: 'string' },
     report: { type: 'string' },
@@ -119,6 +123,7 @@ function parseRun(argv: readonly string[]): Command {
   const hub = nonEmpty('run', '--hub', str(values['hub']));
   const hooks = nonEmpty('run', '--hooks', str(values['hooks']));
   const credentials = nonEmpty('run', '--credentials', str(values['credentials']));
+  const profile = nonEmpty('run', '--profile', str(values['profile']));
   const seed = str(values['seed']);
   if (target === undefined && (hub !== undefined || hooks !== undefined)) {
     throw new UsageError('eac run: --hub and --hooks describe a --target; give --target too');
@@ -132,6 +137,7 @@ function parseRun(argv: readonly string[]): Command {
     ...(hub !== undefined ? { hub } : {}),
     ...(hooks !== undefined ? { hooks } : {}),
     ...(credentials !== undefined ? { credentials } : {}),
+    ...(profile !== undefined ? { profile } : {}),
     ...(seed !== undefined ? { seed: integer('run', '--seed', seed, 0xffffffff) } : {}),
   };
   return { kind: 'run', options };

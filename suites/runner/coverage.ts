@@ -82,7 +82,7 @@ export function computeCoverage(
     // A top-level row totals its subsections; a clause of `3` itself counts there only.
     const targets = clause.section === top ? [rowFor(top)] : [rowFor(top), rowFor(clause.section)];
     for (const row of targets) {
-      row[clause.level] += 1;
+      row[clause.level] = (row[clause.level] ?? 0) + 1;
       if (covered.has(clause.id)) row.covered += 1;
       if (failing.has(clause.id)) row.failing = (row.failing ?? 0) + 1;
     }

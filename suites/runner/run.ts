@@ -29,6 +29,7 @@ export interface RunOptions {
   readonly hub?: string;
   readonly hooks?: string;
   readonly credentials?: string;
+  readonly profile?: string;
   readonly only: readonly string[];
   readonly seed?: number;
   /** Reports root: the run goes to `<report>/runs/<stamp>/`, `<report>/latest` points at it. */
@@ -133,6 +134,7 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       ...(options.hub !== undefined ? { hub: options.hub } : {}),
       ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
       ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
     });
   } catch (error) {
     if (error instanceof TargetError) {

@@ -4,7 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCredentials, resolveTarget, TargetError, targetFromEnv } from './target.ts';
+import {
+  readCredentials,
+  readProfile,
+  REFERENCE_PROFILE_FILE,
+  resolveTarget,
+  TargetError,
+  targetFromEnv,
+} from './target.ts';
 
 let server: Server;
 let base: string;
@@ -31,9 +38,9 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function tempFile(content: string): Promise<string> {
+async function tempFile(content: string, extension = '.json'): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'eac-target-'));
-  const file = path.join(dir, 'credentials.json');
+  const file = path.join(dir, `file${extension}`);
   await writeFile(file, content);
   return file;
 }
@@ -55,7 +62,24 @@ describe('resolveTarget with --target', () => {
       implementation: 'eac-reference',
       checkDecisions: true,
       seed: 3,
+      profile: await readProfile(REFERENCE_PROFILE_FILE),
     });
+  });
+
+  it('reads a YAML profile given with --profile and refuses a malformed one', async () => {
+    const file = await tempFile('serves: [identity]\nshapes: {}\n', '.yaml');
+    const { target } = await resolveTarget({ target: base, seed: 1, profile: file });
+    expect(target.profile.serves).toEqual(['identity']);
+    await expect(
+      resolveTarget({
+        target: base,
+        seed: 1,
+        profile: await tempFile('serves: [teleport]\n', '.yaml'),
+      }),
+    ).rejects.toThrow(/serves\.0/);
+    await expect(
+      resolveTarget({ target: base, seed: 1, profile: '/no/such.yaml' }),
+    ).rejects.toThrow(/cannot read the profile/);
   });
 
   it('only records probes for another implementation, unless asked', async () => {
@@ -122,6 +146,7 @@ describe('targetFromEnv', () => {
       hooks: [],
       checkDecisions: false,
       seed: 8,
+      profile: expect.objectContaining({ serves: expect.arrayContaining(['identity']) }),
     });
     expect(() => targetFromEnv('{"baseUrl":"x"}', 1)).toThrow(
       /EAC_TARGET does not describe a target/,

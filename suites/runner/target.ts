@@ -2,9 +2,13 @@
  * Resolving the Target a run tests: a candidate reachable by URL, or the embedded reference
  * started in this process. Also the zod shapes of everything a target is described by.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { request } from 'undici';
 import { z } from 'zod';
+import { TargetProfile } from '../../spec/profile.ts';
 import type { StaticCredentials, Target } from '../harness/target.ts';
 
 export const StaticCredentialsSchema = z
@@ -28,6 +32,7 @@ export const TargetSchema = z.object({
   checkDecisions: z.boolean().default(false),
   credentials: StaticCredentialsSchema.optional(),
   seed: z.number().int().min(0).max(0xffffffff).optional(),
+  profile: TargetProfile.optional(),
 });
 
 /** What a target announces at `GET {hooksUrl}/capabilities`. */
@@ -138,11 +143,50 @@ function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** The reference's own profile: the default of every run (fixtures/profiles/reference.json). */
+export const REFERENCE_PROFILE_FILE = fileURLToPath(
+  new URL('../../fixtures/profiles/reference.json', import.meta.url),
+);
+
+function referenceProfileSync(): TargetProfile {
+  return TargetProfile.parse(JSON.parse(readFileSync(REFERENCE_PROFILE_FILE, 'utf8')));
+}
+
+/** Reads a target profile, JSON or YAML, and checks it against spec/profile.ts. */
+export async function readProfile(file: string): Promise<TargetProfile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new TargetError(`cannot read the profile ${file}: ${describe(error)}`);
+  }
+  let data: unknown;
+  try {
+    data = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    throw new TargetError(
+      `the profile ${file} is not ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${describe(error)}`,
+    );
+  }
+  const parsed = TargetProfile.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new TargetError(
+      `the profile ${file} does not follow spec/profile.schema.json: ${issues}`,
+    );
+  }
+  return parsed.data;
+}
+
 export interface TargetOptions {
   readonly target?: string;
   readonly hub?: string;
   readonly hooks?: string;
   readonly credentials?: string;
+  /** Profile file; the reference's profile when absent. */
+  readonly profile?: string;
   readonly checkDecisions?: boolean;
   readonly seed: number;
 }
@@ -176,6 +220,7 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
       implementation: capabilities?.implementation ?? REFERENCE_IMPLEMENTATION,
       checkDecisions: true,
       seed,
+      profile: await readProfile(REFERENCE_PROFILE_FILE),
     };
     return { target, embedded: true, close: () => running.close() };
   } catch (error) {
@@ -185,17 +230,22 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
 }
 
 export async function resolveTarget(options: TargetOptions): Promise<ResolvedTarget> {
+  const profile = options.profile !== undefined ? await readProfile(options.profile) : undefined;
   if (options.target === undefined) {
     if (options.hub !== undefined || options.hooks !== undefined) {
       throw new TargetError('--hub and --hooks describe a --target; give --target too');
     }
+    const credentials =
+      options.credentials !== undefined ? await readCredentials(options.credentials) : undefined;
     const embedded = await startEmbedded(options.seed);
-    if (options.credentials === undefined) return embedded;
-    const credentials = await readCredentials(options.credentials).catch(async (error: unknown) => {
-      await embedded.close();
-      throw error;
-    });
-    return { ...embedded, target: { ...embedded.target, credentials } };
+    return {
+      ...embedded,
+      target: {
+        ...embedded.target,
+        ...(profile !== undefined ? { profile } : {}),
+        ...(credentials !== undefined ? { credentials } : {}),
+      },
+    };
   }
   const baseUrl = url(options.target, '--target');
   const hubUrl = options.hub !== undefined ? url(options.hub, '--hub') : baseUrl;
@@ -214,6 +264,7 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
       options.checkDecisions === true || capabilities?.implementation === REFERENCE_IMPLEMENTATION,
     ...(credentials !== undefined ? { credentials } : {}),
     seed: options.seed,
+    profile: profile ?? (await readProfile(REFERENCE_PROFILE_FILE)),
   };
   return { target, embedded: false, close: () => Promise.resolve() };
 }
@@ -240,9 +291,11 @@ export function targetFromEnv(
       .join('; ');
     throw new TargetError(`EAC_TARGET does not describe a target: ${issues}`);
   }
-  const { seed: ownSeed, credentials, ...rest } = parsed.data;
+  const { seed: ownSeed, credentials, profile, ...rest } = parsed.data;
   return stripUndefined({
     ...rest,
+    // A bare `vitest --project conformance` against a target given by hand: the default profile.
+    profile: profile ?? referenceProfileSync(),
     ...(credentials !== undefined ? { credentials: stripUndefined(credentials) } : {}),
     seed: seed ?? ownSeed ?? randomSeed(),
   }) as Target;

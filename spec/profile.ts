@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+/**
+ * A target profile: what an implementation states about itself so that the suites judge it
+ * fairly. (a) Which parts of the document it serves: a test of a part it does not serve is
+ * not-run, and no test leans on an unserved part as its oracle. (b) How it answered the
+ * shapes the document leaves open (member and field names, paths, where its tokens carry
+ * things): a test that needs such a shape reads it here, and probes check the target against
+ * its own stated choices. (c) How its hub pages can be found by a browser (the hub section).
+ *
+ * Published as JSON Schema in spec/profile.schema.json (generated; a unit test keeps it fresh).
+ * The reference's own profile, the default of `eac run`, is fixtures/profiles/reference.json.
+ */
+
+/** Parts of the document a target may serve. */
+export const PROFILE_PARTS = [
+  /** §4.1–§4.8: roles, project organizations, project users, user-token and embed-token. */
+  'identity',
+  /** §4.9 and the tenant JWT wherever §5 accepts one. */
+  'tenant-flow',
+  /** §4.10–§4.14 and the v1 endpoints §4.16 and §9 name. */
+  'v1-dashboards',
+  /** The v2 table of §4.16. */
+  'v2',
+  /** §4.15 and §6: the streaming agent chat. */
+  'chat',
+  /** §4.17: the embedded pages. */
+  'hub',
+] as const;
+export const ProfilePart = z.enum(PROFILE_PARTS);
+export type ProfilePart = z.infer<typeof ProfilePart>;
+
+const Name = z.string().min(1);
+/** A dot-separated path into a JSON object, e.g. `sub` or `eac.permissions`. */
+const JsonPath = z
+  .string()
+  .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'a dot-separated member path such as "sub"');
+/** `METHOD /path/{param}` relative to the base address. */
+const Endpoint = z
+  .string()
+  .regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S*$/, 'a method and a path, e.g. "POST /v1/api/x"');
+
+/** §4.8: member names inside embed-token's `organization` and `user`, and of its answer. */
+export const EmbedTokenShape = z
+  .object({
+    organization: z
+      .object({ externalId: Name, name: Name.optional(), properties: Name.optional() })
+      .strict(),
+    user: z
+      .object({
+        id: Name.optional(),
+        name: Name.optional(),
+        properties: Name.optional(),
+      })
+      .strict(),
+    /** Members of the answer's data holding the token and its expiry, when it has them. */
+    answer: z.object({ token: Name.optional(), expiresAt: Name.optional() }).strict().optional(),
+  })
+  .strict();
+
+/** §4.9: field names of register-tenant for the concepts the document lists. */
+export const RegisterTenantShape = z
+  .object({
+    name: Name.optional(),
+    /** The columns to split tenants on, as an object column -> tenant value. */
+    columns: Name.optional(),
+    /** The schema to split tenants on. */
+    schema: Name.optional(),
+    /** The deprecated unique key. */
+    uniqueKey: Name.optional(),
+    /** Tenant editing permissions, an object of §2.2 flags. */
+    permissions: Name.optional(),
+    connectionOverride: Name.optional(),
+    metadata: Name.optional(),
+    expiration: Name.optional(),
+  })
+  .strict();
+
+/** Where a target's project-user tokens carry things, as paths into the JWT payload. */
+export const TokenClaimsShape = z
+  .object({
+    /** The project user the token is for. */
+    subject: JsonPath.optional(),
+    /** The effective §2.2 permissions, as an object of flags. */
+    permissions: JsonPath.optional(),
+    /** The role id the token was issued with. */
+    role: JsonPath.optional(),
+    /** The project organization of the user. */
+    projectOrganization: JsonPath.optional(),
+    /** The user's properties. */
+    properties: JsonPath.optional(),
+  })
+  .strict();
+
+export const ProfileShapes = z
+  .object({
+    embedToken: EmbedTokenShape.optional(),
+    registerTenant: RegisterTenantShape.optional(),
+    /** Endpoints the document names without a path (§4.16, §9). */
+    endpoints: z
+      .object({
+        v1CreateDashboard: Endpoint.optional(),
+        v1AddCharts: Endpoint.optional(),
+        v1ListWorkspaceDashboards: Endpoint.optional(),
+        lookUpDashboard: Endpoint.optional(),
+      })
+      .strict()
+      .optional(),
+    /** §4.13: query names of list-workspaces' two optional filters. */
+    listWorkspacesFilters: z
+      .object({ team: Name.optional(), project: Name.optional() })
+      .strict()
+      .optional(),
+    /**
+     * §5: how an API key travels in the `authorization` header (clone, append-charts-from,
+     * remove-charts, save-from-chat): `bearer` is `Bearer <key>`, `raw` is the bare key.
+     */
+    authorizationHeader: z.enum(['bearer', 'raw']).optional(),
+    /** The JSON Web Key Set of the keys the target signs tokens with: a path or a URL. */
+    jwks: z.string().min(1).optional(),
+    tokenClaims: TokenClaimsShape.optional(),
+  })
+  .strict();
+
+export const TargetProfile = z
+  .object({
+    $schema: z.string().optional(),
+    /** Free text: which implementation and version the profile describes. */
+    description: z.string().optional(),
+    serves: z.array(ProfilePart),
+    shapes: ProfileShapes.default({}),
+    /** How a browser finds things on the target's hub pages (defined with the hub suites). */
+    hub: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+export type TargetProfile = z.infer<typeof TargetProfile>;
