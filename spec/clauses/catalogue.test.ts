@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { documentText as maybeDocument } from '../../fixtures/document.ts';
 import { catalogue, clauseById, documentSections, isClauseId, sectionOf } from './index.ts';
 import type { ClauseId } from './index.ts';
 
-const documentText = readFileSync(
-  new URL('../../../shared/spec/service-api.md', import.meta.url),
-  'utf8',
-);
+// Without the document beside the checkout, the checks against it are skipped (see below).
+const haveDocument = maybeDocument !== undefined;
+const documentText = maybeDocument ?? '';
 
 // Headings look like `## 4. Endpoints` and `### 4.10 Clone dashboard (v1)`.
 function parseSections(text: string): string[] {
@@ -94,7 +93,7 @@ describe('clause catalogue', () => {
     expect(unknownArea, 'ids start with a known area').toEqual([]);
   });
 
-  it('lists exactly the numbered headings of the document', () => {
+  it.skipIf(!haveDocument)('lists exactly the numbered headings of the document', () => {
     expect([...documentSections]).toEqual(parseSections(documentText));
   });
 
@@ -104,9 +103,11 @@ describe('clause catalogue', () => {
       .filter((c) => !order.has(c.section))
       .map((c) => `${c.id}: ${c.section}`);
     expect(unknown, 'every section is a heading of the document').toEqual([]);
-    const outOfOrder = catalogue
+    // Security clauses are ours, kept in files of their own after the document's.
+    const own = catalogue.filter((c) => c.level !== 'security');
+    const outOfOrder = own
       .slice(1)
-      .filter((c, i) => (order.get(c.section) ?? 0) < (order.get(catalogue[i]?.section ?? '') ?? 0))
+      .filter((c, i) => (order.get(c.section) ?? 0) < (order.get(own[i]?.section ?? '') ?? 0))
       .map((c) => c.id);
     expect(outOfOrder, 'the catalogue follows the document').toEqual([]);
   });
@@ -141,7 +142,7 @@ describe('clause catalogue', () => {
     expect(bad, 'summaries are one short line').toEqual([]);
   });
 
-  it('never copies the document word for word', () => {
+  it.skipIf(!haveDocument)('never copies the document word for word', () => {
     const copied: string[] = [];
     for (const c of catalogue) {
       const texts = [
@@ -156,7 +157,7 @@ describe('clause catalogue', () => {
     expect(copied, `no run of ${COPY_RUN} words is taken from the document`).toEqual([]);
   });
 
-  it('would notice a sentence lifted from the document', () => {
+  it.skipIf(!haveDocument)('would notice a sentence lifted from the document', () => {
     const sample = documentText.split('\n').find((line) => words(line).length > 12) ?? '';
     expect(runs(words(sample), COPY_RUN).some((run) => documentRuns.has(run))).toBe(true);
     expect(

@@ -1,0 +1,85 @@
+import type { Variant } from './variant.ts';
+
+/** Wrong variants of identity and access (§2–§5): machines and the HTTP glue. */
+export const identityVariants: readonly Variant[] = [
+  {
+    name: 'role update merges permissions instead of replacing them',
+    file: 'spec/machines/identity.ts',
+    from: 'permissions: c.permissions === undefined ? current.permissions : { ...c.permissions },',
+    to: 'permissions: { ...current.permissions, ...c.permissions },',
+  },
+  {
+    name: 'a deleted role stays on its users',
+    file: 'spec/machines/identity.ts',
+    from: 'users[id] = { ...user, userRoleId: null };',
+    to: 'users[id] = user;',
+  },
+  {
+    name: 'readOnly does not override an editing flag',
+    file: 'spec/machines/permissions.ts',
+    from: 'if (permissions === null || permissions.readOnly === true) return false;',
+    to: 'if (permissions === null) return false;',
+  },
+  {
+    name: 'default expiration is 2h instead of 1h',
+    file: 'spec/schemas/common.ts',
+    from: "export const DEFAULT_EXPIRATION: Expiration = '1h';",
+    to: "export const DEFAULT_EXPIRATION: Expiration = '2h';",
+  },
+  {
+    name: 'expiresAt written at +02:00 instead of UTC',
+    file: 'spec/machines/token.ts',
+    from: 'return { iat, exp, expiresAt: new Date(exp * 1000).toISOString() };',
+    to: "return { iat, exp, expiresAt: new Date((exp + 7200) * 1000).toISOString().replace('Z', '+02:00') };",
+  },
+  {
+    name: 'user update merges properties instead of replacing them',
+    file: 'spec/machines/identity.ts',
+    from: 'properties: c.properties === undefined ? current.properties : { ...c.properties },',
+    to: 'properties: { ...current.properties, ...(c.properties ?? {}) },',
+  },
+  {
+    name: 'register-user stores an externalId without resolving it',
+    file: 'spec/machines/identity.ts',
+    from: 'return { organizationId: found.projectOrganizationId } as const;',
+    to: 'return { organizationId: organization } as const;',
+  },
+  {
+    name: 'an organization-bound key is refused without organizationId',
+    file: 'reference/http/auth.ts',
+    from: '    const account = ctx.world.account(owner.organizationId);\n',
+    to: "    if (organizationId === undefined) return fail(unauthorized('organization-id-required', 'wrong on purpose'));\n    const account = ctx.world.account(owner.organizationId);\n",
+  },
+  {
+    name: 'a token is still accepted 5 s after it expires',
+    file: 'spec/machines/token.ts',
+    from: "return now < exp * 1000 ? 'valid' : 'expired';",
+    to: "return now < exp * 1000 + 5000 ? 'valid' : 'expired';",
+  },
+  {
+    name: 'user-scoped keys act on any organization (membership not checked)',
+    file: 'reference/http/auth.ts',
+    from: 'if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {',
+    to: 'if (account === undefined) {',
+  },
+  {
+    name: 'a key of another account reaches this account\u2019s project',
+    file: 'spec/machines/identity.ts',
+    from: "if (state.projects[command.projectId] === undefined) return fail(notFound('project'));",
+    to: "if (state.projects[command.projectId] === undefined && command.type !== 'registerOrganization') return fail(notFound('project'));",
+  },
+  // Runtime variants: the machine stays right and the reference's glue goes wrong, which
+  // is what the model-based suite (machine as oracle) is there to catch.
+  {
+    name: 'runtime: user update drops the properties it was sent',
+    file: 'reference/http/users.ts',
+    from: '        ...(properties === undefined ? {} : { properties }),\n',
+    to: '',
+  },
+  {
+    name: 'runtime: register-user ignores userRoleId',
+    file: 'reference/http/users.ts',
+    from: "        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),\n        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      if (done.value.kind !== 'user')",
+    to: "        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      if (done.value.kind !== 'user')",
+  },
+];
