@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentText as maybeDocument } from '../../fixtures/document.ts';
+import { documentText as maybeDocument } from '../document.ts';
 import { catalogue, clauseById, documentSections, isClauseId, sectionOf } from './index.ts';
 import type { ClauseId } from './index.ts';
 
