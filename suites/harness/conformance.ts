@@ -44,6 +44,12 @@ export interface ConformanceOptions {
    * profile does not serve one of them gets not-run.
    */
   readonly parts?: readonly ProfilePart[];
+  /**
+   * `unspecified` clauses whose decision (or the profile's answer to them) the test leans on to
+   * check its clauses: our claim names, a field name the document leaves open, an error code
+   * outside §7. The clauses it checks are then covered through a decision, not portably.
+   */
+  readonly relies?: readonly ClauseId[];
   readonly timeout?: number;
 }
 
@@ -90,6 +96,10 @@ function register<C extends Conformance>(
   body: Body<C>,
 ): void {
   if (clauses.length === 0) throw new Error(`test "${name}" cites no clause`);
+  for (const id of options.relies ?? []) {
+    if (clauseById.get(id)?.level !== 'unspecified')
+      throw new Error(`test "${name}" relies on ${id}, which is not an unspecified clause`);
+  }
   // The clause ids ride in the test name so that `--only CLAUSE` can select by name.
   test(
     `${name} {${clauses.join(' ')}}`,
@@ -99,6 +109,7 @@ function register<C extends Conformance>(
       const seed = testSeed(target.seed, name);
       const meta: EacMeta = {
         clauses: [...clauses],
+        relies: [...(options.relies ?? [])],
         name,
         area: areaOf(ctx.task.file.filepath),
         seed,
@@ -161,6 +172,12 @@ export function conformance(
   body: Body<Conformance>,
   options: ConformanceOptions = {},
 ): void {
+  // A pass or fail needs something the document (or security) requires; where the document
+  // is silent the test is a probe.
+  if (clauses.every((id) => clauseById.get(id)?.level === 'unspecified'))
+    throw new Error(
+      `conformance test "${name}" cites only unspecified clauses: make it a probe, or cite what it checks`,
+    );
   register(clauses, name, options, (base) => ({ t: base }), body);
 }
 

@@ -25,6 +25,8 @@ export interface Exchange {
 export interface EacMeta {
   /** Clause ids the test checks. */
   clauses: string[];
+  /** Unspecified clauses whose decision the test leans on (coverage through a decision). */
+  relies: string[];
   /** Human name of the behaviour, without the clause suffix vitest sees. */
   name: string;
   /** Suite area: the folder under suites/. */

@@ -15,6 +15,7 @@ import {
 const context = { runSeed: 99, targetArgs: [] };
 const meta: EacMeta = {
   clauses: ['roles.update.renames'],
+  relies: [],
   name: 'renames',
   area: 'roles',
   seed: 5,
