@@ -37,6 +37,17 @@ export const errorCatalogue = {
     meaning: 'the body could not be parsed as JSON',
     source: 'decision',
   },
+  BODY_TOO_DEEP: {
+    status: 400,
+    meaning: 'the JSON body nests objects and arrays deeper than 64 levels; details.maxDepth',
+    source: 'decision',
+  },
+  MALFORMED_REQUEST: {
+    status: 400,
+    meaning:
+      'the request is not well-formed HTTP (request line, framing headers, chunks, no Host); the connection closes',
+    source: 'decision',
+  },
   UNAUTHORIZED: {
     status: 401,
     meaning:
@@ -63,6 +74,11 @@ export const errorCatalogue = {
     meaning: 'the request clashes with existing state (e.g. a userId held in another project)',
     source: 'decision',
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    meaning: 'the request line and headers did not all arrive in time; the connection closes',
+    source: 'decision',
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     meaning: 'the body is larger than the reference accepts (1 MiB)',
@@ -71,6 +87,11 @@ export const errorCatalogue = {
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     meaning: 'a body was sent with a content type other than application/json',
+    source: 'decision',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    meaning: 'the request line and headers together are over 16 KiB; the connection closes',
     source: 'decision',
   },
   RATE_LIMITED: {

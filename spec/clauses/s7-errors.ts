@@ -68,7 +68,7 @@ export const s7 = defineClauses([
     level: 'unspecified',
     summary: 'The complete set of error codes is left open.',
     decision:
-      'The reference adds VALIDATION_ERROR, MALFORMED_JSON, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, ROUTE_NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, INTERNAL_ERROR.',
+      'The reference adds VALIDATION_ERROR, MALFORMED_JSON, BODY_TOO_DEEP, MALFORMED_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, ROUTE_NOT_FOUND, CONFLICT, REQUEST_TIMEOUT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, HEADERS_TOO_LARGE, RATE_LIMITED, INTERNAL_ERROR.',
   },
   {
     id: 'errors.validation.status',
@@ -101,6 +101,33 @@ export const s7 = defineClauses([
     summary: 'The status and code for good credentials without the right to act are left open.',
     decision:
       "403 FORBIDDEN; details.missing names the permission(s), or details.reason (e.g. 'not-a-member', 'read-only').",
+  },
+  {
+    id: 'errors.validation.uuid-case',
+    section: '7',
+    level: 'unspecified',
+    summary:
+      'Whether an id written in upper-case hexadecimal is refused or names the same thing as its lower-case form is left open.',
+    decision:
+      'Case does not matter: every UUID the request names (path, query, body, and organizationId with a user-scoped key) is read in lower case, the form in which the reference issues ids; answers show the lower-case form.',
+  },
+  {
+    id: 'errors.validation.prototype-keys',
+    section: '7',
+    level: 'unspecified',
+    summary:
+      'What happens to a JSON body whose members are named __proto__, or constructor holding prototype, is left open.',
+    decision:
+      'Refused before anything is read: 400 VALIDATION_ERROR, one details.issues entry per such member with its path and code forbidden_key; the body is valid JSON, so never MALFORMED_JSON, and the member is never silently dropped.',
+  },
+  {
+    id: 'errors.malformed-http',
+    section: '7',
+    level: 'unspecified',
+    summary:
+      'The answer to a request that is not well-formed HTTP (request line, conflicting or repeated framing headers, a bad chunk, no Host) is left open.',
+    decision:
+      '400 MALFORMED_REQUEST in the §7 envelope with details.cause (the parser error code, or missing-host), sent with Connection: close; the connection is then closed.',
   },
   {
     id: 'errors.not-found.status',

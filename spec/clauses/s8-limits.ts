@@ -49,6 +49,30 @@ export const s8 = defineClauses([
     decision: 'Request bodies are capped at 1 MiB (413 PAYLOAD_TOO_LARGE beyond).',
   },
   {
+    id: 'limits.body-depth',
+    section: '8',
+    level: 'unspecified',
+    summary: 'How deeply a JSON body may nest objects and arrays is left open.',
+    decision:
+      'At most 64 levels, the body itself being level 1; a deeper body gets 400 BODY_TOO_DEEP with details.maxDepth before anything is read, so nothing changes.',
+  },
+  {
+    id: 'limits.header-size',
+    section: '8',
+    level: 'unspecified',
+    summary: 'A maximum size for the request line and headers is left open.',
+    decision:
+      '16 KiB for the request line and headers together (a long query string counts); beyond, 431 HEADERS_TOO_LARGE in the §7 envelope with details.limit, Connection: close, and the connection closes.',
+  },
+  {
+    id: 'limits.request-timeout',
+    section: '8',
+    level: 'unspecified',
+    summary: 'How long a client may take to send a request is left open.',
+    decision:
+      'The request line and headers must all arrive within 60 s (checked every 30 s); otherwise 408 REQUEST_TIMEOUT in the §7 envelope and the connection closes.',
+  },
+  {
     id: 'limits.pagination',
     section: '8',
     level: 'unspecified',

@@ -4,4 +4,19 @@ import { defineClauses } from './types.ts';
  * Level `security`: what no trustworthy server may do although the document does not spell
  * it out. Each clause hangs on the section whose promise it protects.
  */
-export const securityRobustness = defineClauses([]);
+export const securityRobustness = defineClauses([
+  {
+    id: 'errors.refused.changes-nothing',
+    section: '7',
+    level: 'security',
+    summary:
+      'A request answered with an error leaves every resource as it was: no partial write survives a refusal.',
+  },
+  {
+    id: 'errors.client-input.no-server-error',
+    section: '7',
+    level: 'security',
+    summary:
+      'Nothing a client sends (however deep, large or malformed) gets a 5xx answer, or leaves the resources it named unusable for later requests.',
+  },
+]);
