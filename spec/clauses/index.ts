@@ -14,6 +14,7 @@ import { s8 } from './s8-limits.ts';
 import { s9 } from './s9-versioning.ts';
 import { securityTokens } from './security-tokens.ts';
 import { securityRobustness } from './security-robustness.ts';
+import { securityRefusals } from './security-refusals.ts';
 
 export type { Clause, ClauseLevel } from './types.ts';
 
@@ -74,6 +75,7 @@ export const catalogue = [
   ...s9,
   ...securityTokens,
   ...securityRobustness,
+  ...securityRefusals,
 ] as const;
 
 export type ClauseId = (typeof catalogue)[number]['id'];
