@@ -4,7 +4,9 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { specError } from '../../spec/errors.ts';
+import { answerClientError } from './client-errors.ts';
 import type { ReferenceContext } from './context.ts';
+import { readJsonBody, RefusedBody } from './json-body.ts';
 import { organizationRoutes } from './organizations.ts';
 import { sendError } from './render.ts';
 import { roleRoutes } from './roles.ts';
@@ -41,6 +43,12 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     // Validation is zod's (STYLE 4), so Fastify's JSON-schema compilers are never used; not
     // building them saves about 130 ms of start-up (bench/startup.ts).
     schemaController: { compilersFactory: noSchemaCompilers },
+    // Requests Node's HTTP parser refuses never reach Fastify: answer them in the envelope too
+    // (clauses errors.malformed-http, limits.header-size, limits.request-timeout).
+    clientErrorHandler: answerClientError,
+    // Node would answer a HTTP/1.1 request without Host with a bare 400 of its own; the
+    // onRequest hook below refuses it in the envelope instead.
+    http: { requireHostHeader: false },
     // Errors Fastify raises before routing (a URL it cannot decode) leave in the envelope too.
     frameworkErrors: (err, _req, reply) => {
       void sendError(
@@ -54,6 +62,25 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
 
   // Decision E9: JSON is the only body this service reads; Fastify's text parser goes.
   app.removeContentTypeParser('text/plain');
+  // Our own JSON parser: it refuses bodies nested too deep before parsing them, and names a
+  // `__proto__` member instead of calling valid JSON malformed (json-body.ts).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
+    const read = readJsonBody(text as string);
+    if (read.ok) done(null, read.value);
+    else done(new RefusedBody(read.error), undefined);
+  });
+
+  // Clause errors.malformed-http: RFC 9112 makes Host mandatory in HTTP/1.1.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.raw.httpVersion !== '1.1' || req.headers.host !== undefined) return done();
+    void sendError(
+      reply.header('connection', 'close'),
+      specError('MALFORMED_REQUEST', 'a HTTP/1.1 request needs a Host header', {
+        cause: 'missing-host',
+      }),
+    );
+  });
 
   // A request whose body is empty (as many clients send a DELETE) has no body, whatever its
   // content type says; it reaches the handler as an empty object, and credentials are
@@ -83,6 +110,7 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
   );
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof RefusedBody) return sendError(reply, err.refusal);
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(
@@ -98,9 +126,6 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
             contentType: req.headers['content-type'] ?? null,
           }),
         );
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return sendError(reply, specError('MALFORMED_JSON', 'the body is not valid JSON'));
     }
     if (
       err instanceof SyntaxError ||

@@ -73,8 +73,11 @@ function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown): D
     );
   }
   // Not a member, whatever the value: an unknown id, another account's, or not a UUID at all.
+  // Ids are read in lower case, as route() reads every UUID (clause errors.validation.uuid-case).
   const account =
-    typeof organizationId === 'string' ? ctx.world.account(organizationId) : undefined;
+    typeof organizationId === 'string'
+      ? ctx.world.account(organizationId.toLowerCase())
+      : undefined;
   if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {
     return fail(
       specError('FORBIDDEN', 'the key\u2019s user is not a member of that organization', {

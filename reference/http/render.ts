@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { specError, statusOf, type SpecError } from '../../spec/errors.ts';
@@ -8,15 +9,37 @@ export function sendData(reply: FastifyReply, data: unknown, status = 200) {
 }
 
 /** §7: every failure is `{status:'error', error:{message, code, details}}`. */
-export function sendError(reply: FastifyReply, error: SpecError) {
-  const body = {
+export function errorEnvelope(error: SpecError) {
+  return {
     status: 'error',
     error: { message: error.message, code: error.code, details: error.details ?? {} },
-  };
+  } as const;
+}
+
+export function sendError(reply: FastifyReply, error: SpecError) {
+  const body = errorEnvelope(error);
   if (error.code === 'RATE_LIMITED' && typeof error.details?.['retryAfter'] === 'number') {
     void reply.header('retry-after', String(error.details['retryAfter']));
   }
   return reply.code(statusOf(error.code)).send(body);
+}
+
+/**
+ * The same envelope as a whole HTTP/1.1 response, for failures that happen before there is a
+ * request to reply to (the HTTP parser's): it closes the connection, since the bytes that
+ * follow on it cannot be trusted to start a request.
+ */
+export function rawErrorResponse(error: SpecError): string {
+  const status = statusOf(error.code);
+  const body = JSON.stringify(errorEnvelope(error));
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    '',
+    body,
+  ].join('\r\n');
 }
 
 /** Decision E1: zod issues go straight into `details.issues` (path, message, code). */

@@ -4,6 +4,7 @@ import { specError, type SpecError } from '../../spec/errors.ts';
 import type { Done } from '../store/world.ts';
 import { authenticate, type AuthContext, type Carrier, type Principal } from './auth.ts';
 import { parse, sendData, sendError } from './render.ts';
+import { lowerCaseUuids } from './uuid-case.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -30,8 +31,9 @@ export interface RouteSpec<P, Q, B> {
 /**
  * Registers one endpoint the same way every time (STYLE 4): credentials first (decision:
  * a caller learns nothing about a request's shape before proving who it is), then path,
- * query and body through zod, then the handler, which calls a machine through the store;
- * the outcome is rendered in the success or §7 envelope.
+ * query and body through zod (UUIDs then read in lower case, uuid-case.ts), then the
+ * handler, which calls a machine through the store; the outcome is rendered in the success
+ * or §7 envelope.
  */
 export function route<
   P extends z.ZodType | undefined,
@@ -63,7 +65,7 @@ export function route<
         }
         const parsed = parse(schema, input, where);
         if (!parsed.ok) return sendError(reply, parsed.error);
-        values.push(parsed.value);
+        values.push(lowerCaseUuids(schema, parsed.value));
       }
       const done = await spec.handle({
         principal,
