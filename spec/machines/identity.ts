@@ -4,7 +4,9 @@ import type { Properties } from '../schemas/common.ts';
 import type { RolePermissions } from '../schemas/permissions.ts';
 import type { ProjectUserRole } from '../schemas/role.ts';
 import type { ProjectUser } from '../schemas/user.ts';
+import { Map as PersistentMap, Set as PersistentSet } from 'immutable';
 import { fail, iso, ok, type Applied, type Instant, type Transition } from './machine.ts';
+import { drop, emptyTable, put, putAll, type Table } from './table.ts';
 
 /**
  * The identity side of one customer account (§2.1–§2.4, §3, §4.1–§4.6): projects, roles,
@@ -37,19 +39,53 @@ export interface TenantRecord {
   readonly metadata: Properties;
 }
 
+/**
+ * The tables are persistent (spec/machines/table.ts): a command changes the entries it
+ * touches and shares the rest with the previous state, so its cost does not grow with the
+ * number of users the account holds (issue 7, part 0).
+ */
 export interface IdentityState {
   readonly organizationId: string;
-  readonly projects: Readonly<Record<string, ProjectRecord>>;
-  readonly roles: Readonly<Record<string, ProjectUserRole>>;
-  readonly organizations: Readonly<Record<string, OrganizationRecord>>;
+  readonly projects: Table<ProjectRecord>;
+  readonly roles: Table<ProjectUserRole>;
+  readonly organizations: Table<OrganizationRecord>;
   /** Keyed by userId: a userId is unique within the account (decision U2). */
-  readonly users: Readonly<Record<string, UserRecord>>;
+  readonly users: Table<UserRecord>;
   /** Keyed by tenant identity. */
-  readonly tenants: Readonly<Record<string, TenantRecord>>;
+  readonly tenants: Table<TenantRecord>;
+  readonly index: IdentityIndex;
+}
+
+/**
+ * What the commands look up by something other than a table's key, kept beside the tables
+ * so no command scans one. Read through resolveOrganization, rolesOf and tenantById.
+ */
+export interface IdentityIndex {
+  /** projectId -> externalId -> projectOrganizationId (decision O2: one per project). */
+  readonly organizationByExternalId: PersistentMap<string, PersistentMap<string, string>>;
+  /** projectId -> the ids of its roles (the list of §4.2). */
+  readonly rolesByProject: PersistentMap<string, PersistentSet<string>>;
+  /** roleId -> the userIds that hold it (§3: deleting a role takes it from them). */
+  readonly usersByRole: PersistentMap<string, PersistentSet<string>>;
+  /** tenantId -> tenant identity (a tenant token names its tenantId). */
+  readonly tenantIdentityById: PersistentMap<string, string>;
 }
 
 export function emptyIdentity(organizationId: string): IdentityState {
-  return { organizationId, projects: {}, roles: {}, organizations: {}, users: {}, tenants: {} };
+  return {
+    organizationId,
+    projects: emptyTable(),
+    roles: emptyTable(),
+    organizations: emptyTable(),
+    users: emptyTable(),
+    tenants: emptyTable(),
+    index: {
+      organizationByExternalId: PersistentMap(),
+      rolesByProject: PersistentMap(),
+      usersByRole: PersistentMap(),
+      tenantIdentityById: PersistentMap(),
+    },
+  };
 }
 
 export type IdentityCommand =
@@ -198,8 +234,9 @@ function notFound(resource: string, field?: string) {
 
 /** Roles of one project in list order (decision R3: created_at, then id). */
 export function rolesOf(state: IdentityState, projectId: string): ProjectUserRole[] {
-  return Object.values(state.roles)
-    .filter((r) => r.project_id === projectId)
+  const ids = state.index.rolesByProject.get(projectId) ?? PersistentSet<string>();
+  return [...ids]
+    .flatMap((id) => roleIn(state, projectId, id) ?? [])
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
@@ -219,9 +256,44 @@ export function resolveOrganization(
 ): OrganizationRecord | undefined {
   const byId = state.organizations[identifier];
   if (byId !== undefined && byId.projectId === projectId) return byId;
-  return Object.values(state.organizations).find(
-    (o) => o.projectId === projectId && o.externalId === identifier,
-  );
+  return organizationByExternalId(state, projectId, identifier);
+}
+
+function organizationByExternalId(
+  state: IdentityState,
+  projectId: string,
+  externalId: string,
+): OrganizationRecord | undefined {
+  const id = state.index.organizationByExternalId.get(projectId)?.get(externalId);
+  return id === undefined ? undefined : state.organizations[id];
+}
+
+/** The tenant a tenant token names (its tenantId), if the account still holds it. */
+export function tenantById(state: IdentityState, tenantId: string): TenantRecord | undefined {
+  const identity = state.index.tenantIdentityById.get(tenantId);
+  return identity === undefined ? undefined : state.tenants[identity];
+}
+
+/** Stores a user and keeps the role index in step with the role it holds. */
+function withUser(state: IdentityState, before: UserRecord | undefined, user: UserRecord) {
+  let usersByRole = state.index.usersByRole;
+  if (before?.userRoleId !== user.userRoleId) {
+    const held = typeof before?.userRoleId === 'string' ? before.userRoleId : undefined;
+    const holders = held === undefined ? undefined : usersByRole.get(held);
+    if (held !== undefined && holders !== undefined) {
+      usersByRole = usersByRole.set(held, holders.delete(user.id));
+    }
+    if (user.userRoleId !== null) {
+      usersByRole = usersByRole.update(user.userRoleId, PersistentSet<string>(), (ids) =>
+        ids.add(user.id),
+      );
+    }
+  }
+  return {
+    ...state,
+    users: put(state.users, user.id, user),
+    index: { ...state.index, usersByRole },
+  };
 }
 
 export function applyIdentity(
@@ -233,7 +305,7 @@ export function applyIdentity(
   if (command.type === 'createProject') {
     const project = { projectId: command.projectId, name: command.name };
     return ok(
-      { ...state, projects: { ...state.projects, [project.projectId]: project } },
+      { ...state, projects: put(state.projects, project.projectId, project) },
       { kind: 'project', project },
     );
   }
@@ -269,7 +341,15 @@ function createRole(state: IdentityState, c: Cmd<'createRole'>, now: Instant): R
     created_at: stamp,
     updated_at: stamp,
   };
-  return ok({ ...state, roles: { ...state.roles, [role.id]: role } }, { kind: 'role', role });
+  const rolesByProject = state.index.rolesByProject.update(
+    c.projectId,
+    PersistentSet<string>(),
+    (ids) => ids.add(role.id),
+  );
+  return ok(
+    { ...state, roles: put(state.roles, role.id, role), index: { ...state.index, rolesByProject } },
+    { kind: 'role', role },
+  );
 }
 
 function updateRole(state: IdentityState, c: Cmd<'updateRole'>, now: Instant): Result {
@@ -282,22 +362,30 @@ function updateRole(state: IdentityState, c: Cmd<'updateRole'>, now: Instant): R
     permissions: c.permissions === undefined ? current.permissions : { ...c.permissions },
     updated_at: iso(now),
   };
-  return ok({ ...state, roles: { ...state.roles, [role.id]: role } }, { kind: 'role', role });
+  return ok({ ...state, roles: put(state.roles, role.id, role) }, { kind: 'role', role });
 }
 
 function deleteRole(state: IdentityState, c: Cmd<'deleteRole'>): Result {
   if (roleIn(state, c.projectId, c.roleId) === undefined) return fail(notFound('role'));
-  const { [c.roleId]: _removed, ...roles } = state.roles;
+  const roles = drop(state.roles, c.roleId);
   // §3, §4.3: users who held the role are left with none.
-  const usersCleared: string[] = [];
-  const users: Record<string, UserRecord> = {};
-  for (const [id, user] of Object.entries(state.users)) {
-    if (user.userRoleId === c.roleId) {
-      usersCleared.push(id);
-      users[id] = { ...user, userRoleId: null };
-    } else users[id] = user;
+  const cleared: (readonly [string, UserRecord])[] = [];
+  for (const id of state.index.usersByRole.get(c.roleId) ?? []) {
+    const user = state.users[id];
+    if (user?.userRoleId === c.roleId) cleared.push([id, { ...user, userRoleId: null }]);
   }
-  return ok({ ...state, roles, users }, { kind: 'roleDeleted', roleId: c.roleId, usersCleared });
+  const users = putAll(state.users, cleared);
+  const index = {
+    ...state.index,
+    rolesByProject: state.index.rolesByProject.update(c.projectId, PersistentSet<string>(), (ids) =>
+      ids.delete(c.roleId),
+    ),
+    usersByRole: state.index.usersByRole.delete(c.roleId),
+  };
+  return ok(
+    { ...state, roles, users, index },
+    { kind: 'roleDeleted', roleId: c.roleId, usersCleared: cleared.map(([id]) => id) },
+  );
 }
 
 function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization'>): Result {
@@ -313,9 +401,7 @@ function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization
   const existing =
     c.externalId === undefined
       ? undefined
-      : Object.values(state.organizations).find(
-          (o) => o.projectId === c.projectId && o.externalId === c.externalId,
-        );
+      : organizationByExternalId(state, c.projectId, c.externalId);
   // Decision O2: an externalId already in the project names that organization (upsert).
   const organization: OrganizationRecord = {
     projectOrganizationId: existing?.projectOrganizationId ?? c.newId,
@@ -324,10 +410,18 @@ function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization
     name: c.name,
     properties: { ...(c.properties ?? {}) },
   };
+  const byExternalId =
+    organization.externalId === null || existing !== undefined
+      ? state.index.organizationByExternalId
+      : state.index.organizationByExternalId.setIn(
+          [c.projectId, organization.externalId],
+          organization.projectOrganizationId,
+        );
   return ok(
     {
       ...state,
-      organizations: { ...state.organizations, [organization.projectOrganizationId]: organization },
+      organizations: put(state.organizations, organization.projectOrganizationId, organization),
+      index: { ...state.index, organizationByExternalId: byExternalId },
     },
     { kind: 'organization', organization, created: existing === undefined },
   );
@@ -372,10 +466,11 @@ function registerUser(state: IdentityState, c: Cmd<'registerUser'>): Result {
     userRoleId: c.userRoleId ?? null,
     projectOrganizationId: refs.organizationId ?? null,
   };
-  return ok(
-    { ...state, users: { ...state.users, [user.id]: user } },
-    { kind: 'user', user, created: existing === undefined },
-  );
+  return ok(withUser(state, existing, user), {
+    kind: 'user',
+    user,
+    created: existing === undefined,
+  });
 }
 
 function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Result {
@@ -394,16 +489,11 @@ function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Result {
         ? current.projectOrganizationId
         : (refs.organizationId ?? null),
   };
-  return ok(
-    { ...state, users: { ...state.users, [user.id]: user } },
-    { kind: 'user', user, created: false },
-  );
+  return ok(withUser(state, current, user), { kind: 'user', user, created: false });
 }
 
 function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
-  const existingOrg = Object.values(state.organizations).find(
-    (o) => o.projectId === c.projectId && o.externalId === c.organization.externalId,
-  );
+  const existingOrg = organizationByExternalId(state, c.projectId, c.organization.externalId);
   const name = c.organization.name ?? existingOrg?.name;
   if (name === undefined) {
     return fail(
@@ -455,8 +545,13 @@ function registerTenant(state: IdentityState, c: Cmd<'registerTenant'>): Result 
     permissions: { ...(c.permissions ?? existing?.permissions ?? {}) },
     metadata: { ...(c.metadata ?? existing?.metadata ?? {}) },
   };
+  const tenantIdentityById = state.index.tenantIdentityById.set(tenant.tenantId, c.identity);
   return ok(
-    { ...state, tenants: { ...state.tenants, [c.identity]: tenant } },
+    {
+      ...state,
+      tenants: put(state.tenants, c.identity, tenant),
+      index: { ...state.index, tenantIdentityById },
+    },
     { kind: 'tenant', tenant, created: existing === undefined },
   );
 }
