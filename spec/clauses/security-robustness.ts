@@ -10,7 +10,7 @@ export const securityRobustness = defineClauses([
     section: '7',
     level: 'security',
     summary:
-      'A request answered with an error leaves every resource as it was: no partial write survives a refusal.',
+      'A request refused for what its body, path or headers hold leaves every resource as it was: no partial write survives the refusal (refusals of credentials: auth.refused.changes-nothing).',
   },
   {
     id: 'errors.client-input.no-server-error',

@@ -1,0 +1,602 @@
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { ErrorEnvelope, ValidationIssue } from '../../spec/schemas/common.ts';
+import { externalId, personName } from '../../fixtures/builders.ts';
+import { buildWorld, createRole, registerUser, type World } from '../../fixtures/world.ts';
+import type { ClauseId } from '../../spec/clauses/index.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { describeAnswer, detailsOf, expectClientError, statusAndCode } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import {
+  EMBED_TOKEN,
+  REGISTER_ORGANIZATION,
+  REGISTER_TENANT,
+  REGISTER_USER,
+  USER_TOKEN,
+  rolesPath,
+  userPath,
+} from '../harness/paths.ts';
+import { organizationExists, storedUser, userExists } from '../harness/readback.ts';
+
+// Inputs a fuzzer finds: bodies nested thousands of levels deep, requests the HTTP parser
+// refuses, member names that mean "prototype" to JavaScript, ids in upper case. §7 wants every
+// refusal in its envelope; what the refusal is exactly is left open (probes); a refusal that
+// still writes, or a 5xx, is never acceptable (security clauses).
+const needs = ['accounts', 'projects'] as const;
+
+/** How deep the fuzzer's reproducer nests its free-form field. */
+const DEEP = 4500;
+const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/** A JSON body with `deep` spliced in where `marker` stands (built as text: no recursion). */
+function bodyWith(fields: Record<string, unknown>, marker: string, deep: string): string {
+  const text = JSON.stringify(fields).replace(JSON.stringify(marker), deep);
+  if (!text.includes(deep)) throw new Error(`marker ${marker} not found in the body`);
+  return text;
+}
+
+function postRaw(t: Conformance, path: string, raw: string): Promise<Reply> {
+  return t.http.call('POST', path, { raw, headers: { 'content-type': 'application/json' } });
+}
+
+function putRaw(t: Conformance, path: string, raw: string): Promise<Reply> {
+  return t.http.call('PUT', path, { raw, headers: { 'content-type': 'application/json' } });
+}
+
+/** Never a 5xx; a refusal is a client error in the §7 envelope. */
+function judgeAnswer(res: Reply, what: string): 'refused' | 'accepted' {
+  expect(res.status, `${what}: a server error is never the answer to client input`).toBeLessThan(
+    500,
+  );
+  if (res.status >= 400) {
+    expectClientError(res, what);
+    return 'refused';
+  }
+  return 'accepted';
+}
+
+interface DeepCase {
+  readonly field: string;
+  /** Open shapes the request is written in (the profile's answers to them). */
+  readonly relies: readonly ClauseId[];
+  /** Sends the request with the deep value inside the field; `state` reads what it could change. */
+  readonly run: (
+    t: Conformance,
+    w: World,
+    deep: string,
+  ) => Promise<{ res: Reply; state: () => Promise<string>; before: string }>;
+}
+
+const MARK = '__deep__';
+
+// STYLE 14: one table of the free-form fields a body can nest in.
+const deepCases: readonly DeepCase[] = [
+  {
+    field: 'register-user properties (a new user)',
+    relies: [],
+    run: async (t, w, deep) => {
+      const userId = t.faker.string.uuid();
+      const state = () => userExists(t, w, userId);
+      const before = await state();
+      const raw = bodyWith(
+        {
+          ...w.creds(),
+          projectId: w.projectId,
+          userId,
+          name: personName(t.faker),
+          properties: { nested: MARK },
+        },
+        MARK,
+        deep,
+      );
+      return { res: await postRaw(t, REGISTER_USER, raw), state, before };
+    },
+  },
+  {
+    field: 'update-user properties (an existing user)',
+    relies: [],
+    run: async (t, w, deep) => {
+      const user = await registerUser(t, w, { properties: { region: 'eu' } });
+      const state = () => storedUser(t, w, user.userId);
+      const before = await state();
+      const raw = bodyWith(
+        { ...w.creds(), name: user.body.name, properties: { nested: MARK } },
+        MARK,
+        deep,
+      );
+      return { res: await putRaw(t, userPath(w, user.userId), raw), state, before };
+    },
+  },
+  {
+    field: 'embed-token user.properties (a new user and organization)',
+    // §4.8 leaves the member names open: the target's profile gives them.
+    relies: ['tokens.embed-token.body-shape'],
+    run: async (t, w, deep) => {
+      const names = t.profile.shapes.embedToken;
+      const idName = names?.user.id;
+      const propertiesName = names?.user.properties;
+      if (names === undefined || idName === undefined || propertiesName === undefined)
+        return t.notRun('the profile names no embed-token members for the user id and properties');
+      const userId = t.faker.string.uuid();
+      const ext = externalId(t.faker);
+      const state = async () =>
+        `${await userExists(t, w, userId)}, ${await organizationExists(t, w, ext)}`;
+      const before = await state();
+      const user: Record<string, unknown> = {
+        [idName]: userId,
+        [propertiesName]: { nested: MARK },
+      };
+      if (names.user.name !== undefined) user[names.user.name] = personName(t.faker);
+      const raw = bodyWith(
+        {
+          ...w.creds(),
+          projectId: w.projectId,
+          organization: { [names.organization.externalId]: ext },
+          user,
+        },
+        MARK,
+        deep,
+      );
+      return { res: await postRaw(t, EMBED_TOKEN, raw), state, before };
+    },
+  },
+  {
+    field: 'register-organization properties (a new organization)',
+    relies: [],
+    run: async (t, w, deep) => {
+      const ext = externalId(t.faker);
+      const state = () => organizationExists(t, w, ext);
+      const before = await state();
+      const raw = bodyWith(
+        {
+          ...w.creds(),
+          projectId: w.projectId,
+          name: t.faker.company.name(),
+          externalId: ext,
+          properties: { nested: MARK },
+        },
+        MARK,
+        deep,
+      );
+      return { res: await postRaw(t, REGISTER_ORGANIZATION, raw), state, before };
+    },
+  },
+];
+
+for (const c of deepCases) {
+  conformance(
+    [
+      'errors.refused.changes-nothing',
+      'errors.client-input.no-server-error',
+      'errors.envelope.shape',
+    ],
+    `a body nested ${DEEP} levels deep in ${c.field} is refused in the envelope and changes nothing, or is kept usable`,
+    async (t) => {
+      const w = await buildWorld(t);
+      const { res, state, before } = await c.run(t, w, deepArray(DEEP));
+      const verdict = judgeAnswer(res, `a ${DEEP}-level body in ${c.field}`);
+      // Read back through the API either way: a refusal must have written nothing, and an
+      // acceptance must not leave what it stored unreadable (the reads fail on a 5xx).
+      const after = await state();
+      if (verdict === 'refused')
+        expect(after, `the refused ${c.field} request must change nothing`).toBe(before);
+    },
+    { needs, parts: ['identity'], relies: c.relies },
+  );
+}
+
+conformance(
+  ['errors.client-input.no-server-error', 'errors.envelope.shape'],
+  `a register-tenant metadata nested ${DEEP} levels deep is refused in the envelope, or accepted`,
+  async (t) => {
+    const columns = t.profile.shapes.registerTenant?.columns;
+    const metadata = t.profile.shapes.registerTenant?.metadata;
+    if (columns === undefined || metadata === undefined)
+      return t.notRun('the profile names no register-tenant fields for columns and metadata');
+    const w = await buildWorld(t);
+    const raw = bodyWith(
+      {
+        ...w.creds(),
+        [columns]: { customer_id: t.faker.string.alphanumeric(8) },
+        [metadata]: { nested: MARK },
+      },
+      MARK,
+      deepArray(DEEP),
+    );
+    judgeAnswer(await postRaw(t, REGISTER_TENANT, raw), `a ${DEEP}-level tenant metadata`);
+  },
+  { needs, parts: ['tenant-flow'], relies: ['tenants.register.field-names'] },
+);
+
+probe(
+  ['limits.body-depth'],
+  'how deeply a JSON body may nest',
+  async (t) => {
+    const w = await buildWorld(t);
+    const register = (levels: number) =>
+      postRaw(
+        t,
+        REGISTER_USER,
+        bodyWith(
+          {
+            ...w.creds(),
+            projectId: w.projectId,
+            name: personName(t.faker),
+            properties: { nested: MARK },
+          },
+          MARK,
+          deepArray(levels),
+        ),
+      );
+    // The body is level 1 and properties level 2, so the array adds levels from 3 on.
+    const atLimit = await register(62);
+    const deeper = await register(63);
+    const deepest = await register(DEEP);
+    t.observe(
+      `64 levels: ${statusAndCode(atLimit)}; 65 levels: ${describeAnswer(deeper)}; ${DEEP + 2} levels: ${describeAnswer(deepest)}`,
+      atLimit.status === 200 &&
+        statusAndCode(deeper) === '400 BODY_TOO_DEEP' &&
+        statusAndCode(deepest) === '400 BODY_TOO_DEEP' &&
+        detailsOf(deepest)['maxDepth'] === 64,
+    );
+  },
+  { needs, parts: ['identity'] },
+);
+
+// --- requests the HTTP parser refuses, sent byte for byte ---------------------------------
+
+interface RawAnswer {
+  readonly status: number;
+  readonly statusLine: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  /** Whether the server closed the connection after answering. */
+  readonly closed: boolean;
+}
+
+const RAW_TIMEOUT_MS = 5000;
+
+/** Parses one HTTP/1.x response from the front of `data`, or undefined when incomplete. */
+function parseResponse(
+  data: Buffer,
+  ended: boolean,
+): (Omit<RawAnswer, 'closed'> & { readonly consumed: number }) | undefined | 'garbage' {
+  const end = data.indexOf('\r\n\r\n');
+  if (end === -1) return ended ? 'garbage' : undefined;
+  const [statusLine = '', ...lines] = data.subarray(0, end).toString('latin1').split('\r\n');
+  const m = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
+  if (m === null) return 'garbage';
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0)
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let rest = data.subarray(end + 4);
+  let body: Buffer;
+  if (headers['content-length'] !== undefined) {
+    const length = Number(headers['content-length']);
+    if (rest.length < length) return ended ? 'garbage' : undefined;
+    body = rest.subarray(0, length);
+    rest = rest.subarray(length);
+  } else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const eol = rest.indexOf('\r\n');
+      if (eol === -1) return ended ? 'garbage' : undefined;
+      const size = parseInt(rest.subarray(0, eol).toString('latin1'), 16);
+      if (Number.isNaN(size)) return 'garbage';
+      if (size === 0) break;
+      if (rest.length < eol + 2 + size + 2) return ended ? 'garbage' : undefined;
+      parts.push(rest.subarray(eol + 2, eol + 2 + size));
+      rest = rest.subarray(eol + 2 + size + 2);
+    }
+    const trailerEnd = rest.indexOf('\r\n\r\n');
+    rest = trailerEnd === -1 ? rest.subarray(rest.length) : rest.subarray(trailerEnd + 4);
+    body = Buffer.concat(parts);
+  } else {
+    if (!ended) return undefined;
+    body = rest;
+    rest = rest.subarray(rest.length);
+  }
+  return {
+    status: Number(m[1]),
+    statusLine,
+    headers,
+    body: body.toString('utf8'),
+    consumed: data.length - rest.length,
+  };
+}
+
+/**
+ * Sends `requests` one after the other on one connection (each after the previous answer)
+ * and returns every answer. The suites' HTTP client cannot send malformed requests, hence
+ * a socket; the exchanges still go into the report.
+ */
+async function rawExchange(t: Conformance, requests: readonly string[]): Promise<RawAnswer[]> {
+  const url = new URL(t.target.baseUrl);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const socket: Socket =
+    url.protocol === 'https:'
+      ? tlsConnect({ host: url.hostname, port, servername: url.hostname })
+      : tcpConnect({ host: url.hostname, port });
+  let data = Buffer.alloc(0);
+  let ended = false;
+  let wake: () => void = () => undefined;
+  socket.on('data', (chunk: Buffer) => {
+    data = Buffer.concat([data, chunk]);
+    wake();
+  });
+  const finish = () => {
+    ended = true;
+    wake();
+  };
+  socket.on('end', finish);
+  socket.on('close', finish);
+  socket.on('error', finish);
+  /** Waits for more bytes, the end of the connection, or the deadline. */
+  const pause = (deadline: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, Math.max(1, deadline - Date.now()));
+    });
+  const answers: RawAnswer[] = [];
+  try {
+    for (const request of requests) {
+      const started = performance.now();
+      socket.write(request.replaceAll('{base}', url.pathname.replace(/\/$/, '')), 'latin1');
+      const deadline = Date.now() + RAW_TIMEOUT_MS;
+      let parsed = parseResponse(data, ended);
+      while (parsed === undefined && Date.now() < deadline) {
+        await pause(deadline);
+        parsed = parseResponse(data, ended);
+      }
+      const requestLine = request.slice(0, Math.min(request.indexOf('\r\n') >>> 0, 200));
+      const exchange = {
+        request: {
+          method: 'RAW',
+          url: `${url.origin} ${JSON.stringify(requestLine)} (${request.length} bytes)`,
+          headers: {},
+        },
+        ms: Math.round(performance.now() - started),
+      };
+      if (parsed === undefined || parsed === 'garbage') {
+        t.http.exchanges.push({
+          ...exchange,
+          error: `no HTTP response: ${JSON.stringify(data.toString('latin1').slice(0, 300))}`,
+        });
+        expect.fail(
+          `${requestLine}: expected an HTTP response, got ${data.length === 0 ? 'nothing' : JSON.stringify(data.toString('latin1').slice(0, 300))}`,
+        );
+      }
+      const { consumed, ...answer } = parsed;
+      t.http.exchanges.push({
+        ...exchange,
+        response: {
+          status: answer.status,
+          headers: answer.headers,
+          body: answer.body.slice(0, 2000),
+        },
+      });
+      data = data.subarray(consumed);
+      if (answer.status >= 500) t.http.serverErrors.push(`RAW ${requestLine} -> ${answer.status}`);
+      answers.push({ ...answer, closed: false });
+    }
+    // Did the server close the connection after its last answer?
+    const closing = Date.now() + 1000;
+    while (!ended && Date.now() < closing) await pause(closing);
+    const last = answers.pop();
+    if (last !== undefined) answers.push({ ...last, closed: ended });
+    return answers;
+  } finally {
+    socket.destroy();
+  }
+}
+
+const HOST = 'host: eac.invalid';
+
+interface RawCase {
+  readonly what: string;
+  readonly request: string;
+}
+
+// STYLE 14: the malformed requests a fuzzer found, one line each. `{base}` is the target's path.
+const rawCases: readonly RawCase[] = [
+  {
+    what: 'a request line with a NUL in the path',
+    request: `GET {base}/v1/api/projects/\0/user-roles HTTP/1.1\r\n${HOST}\r\n\r\n`,
+  },
+  {
+    what: 'a request line that is not HTTP',
+    request: `GET{base}/v1/api/projects/user-roles\r\n${HOST}\r\n\r\n`,
+  },
+  {
+    what: 'two different Content-Length headers',
+    request: `POST {base}/v1/api/projects/register-user HTTP/1.1\r\n${HOST}\r\ncontent-type: application/json\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}`,
+  },
+  {
+    what: 'both Content-Length and Transfer-Encoding',
+    request: `POST {base}/v1/api/projects/register-user HTTP/1.1\r\n${HOST}\r\ncontent-type: application/json\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+  },
+  {
+    what: 'a chunk size that is not hexadecimal',
+    request: `POST {base}/v1/api/projects/register-user HTTP/1.1\r\n${HOST}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+  },
+  {
+    what: 'an HTTP/1.1 request without Host',
+    request: `GET {base}/v1/api/projects/user-roles HTTP/1.1\r\n\r\n`,
+  },
+];
+
+const BIG_QUERY = 17 * 1024;
+const bigQuery = `GET {base}/v1/api/projects/user-roles?q=${'a'.repeat(BIG_QUERY)} HTTP/1.1\r\n${HOST}\r\n\r\n`;
+
+/** A parseable HTTP answer, a client error, with the §7 envelope as its body. */
+function expectEnvelope(answer: RawAnswer, what: string): ErrorEnvelope {
+  expect(answer.status, `${what}: expected a 4xx, got ${answer.statusLine}`).toBeGreaterThanOrEqual(
+    400,
+  );
+  expect(answer.status, `${what}: a server error is never the answer to client input`).toBeLessThan(
+    500,
+  );
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.body);
+  } catch {
+    expect.fail(`${what}: the body is not JSON: ${JSON.stringify(answer.body.slice(0, 200))}`);
+  }
+  const parsed = ErrorEnvelope.safeParse(json);
+  if (!parsed.success)
+    expect.fail(`${what}: the body is not the §7 envelope: ${answer.body.slice(0, 200)}`);
+  return parsed.data;
+}
+
+const codeOf = (answer: RawAnswer) => {
+  try {
+    return ErrorEnvelope.safeParse(JSON.parse(answer.body)).data?.error.code;
+  } catch {
+    return undefined;
+  }
+};
+const rawStatusAndCode = (a: RawAnswer) => `${a.status} ${codeOf(a) ?? '(no code)'}`;
+const closes = (a: RawAnswer) => /close/i.test(a.headers['connection'] ?? '');
+
+for (const c of [
+  ...rawCases,
+  { what: `a query string of ${BIG_QUERY / 1024} KiB`, request: bigQuery },
+]) {
+  conformance(
+    ['errors.envelope.shape', 'errors.client-input.no-server-error'],
+    `${c.what} is answered in the error envelope`,
+    async (t) => {
+      const [answer] = await rawExchange(t, [c.request]);
+      if (answer === undefined) expect.fail(`${c.what}: no answer`);
+      expectEnvelope(answer, c.what);
+    },
+  );
+}
+
+probe(
+  ['errors.malformed-http'],
+  'the status and code of requests that are not well-formed HTTP',
+  async (t) => {
+    const seen: string[] = [];
+    let all = true;
+    for (const c of rawCases) {
+      const [answer] = await rawExchange(t, [c.request]);
+      if (answer === undefined) continue;
+      seen.push(
+        `${c.what}: ${rawStatusAndCode(answer)}${closes(answer) ? ', connection: close' : ''}${answer.closed ? ', closed' : ''}`,
+      );
+      all &&=
+        rawStatusAndCode(answer) === '400 MALFORMED_REQUEST' && closes(answer) && answer.closed;
+    }
+    t.observe(seen.join('; '), all);
+  },
+);
+
+probe(
+  ['limits.header-size'],
+  `a ${BIG_QUERY / 1024} KiB query string after a good request on a kept-alive connection`,
+  async (t) => {
+    const first = `GET {base}/v1/api/no-such-endpoint HTTP/1.1\r\n${HOST}\r\n\r\n`;
+    const [before, big] = await rawExchange(t, [first, bigQuery]);
+    if (before === undefined || big === undefined) expect.fail('expected two answers');
+    t.observe(
+      `${rawStatusAndCode(big)}, limit ${String((JSON.parse(big.body) as { error?: { details?: { limit?: unknown } } }).error?.details?.limit)}${closes(big) ? ', connection: close' : ', no connection: close'}${big.closed ? ', closed' : ', left open'}`,
+      rawStatusAndCode(big) === '431 HEADERS_TOO_LARGE' && closes(big) && big.closed,
+    );
+  },
+);
+
+// --- member names and ids -----------------------------------------------------------------
+
+probe(
+  ['errors.validation.prototype-keys'],
+  'a body with a __proto__ member, and one with constructor.prototype',
+  async (t) => {
+    const w = await buildWorld(t);
+    const send = (properties: string) =>
+      postRaw(
+        t,
+        REGISTER_USER,
+        bodyWith(
+          { ...w.creds(), projectId: w.projectId, name: personName(t.faker), properties: MARK },
+          MARK,
+          properties,
+        ),
+      );
+    const proto = await send('{"__proto__": {"polluted": "yes"}, "region": "eu"}');
+    const ctor = await send('{"constructor": {"prototype": {"polluted": "yes"}}}');
+    const issuePaths = (res: Reply) => {
+      const issues = z.array(ValidationIssue).safeParse(detailsOf(res)['issues']);
+      return issues.success
+        ? issues.data.filter((i) => i.code === 'forbidden_key').map((i) => i.path.join('.'))
+        : [];
+    };
+    t.observe(
+      `__proto__: ${statusAndCode(proto)} ${issuePaths(proto).join(',')}; constructor.prototype: ${statusAndCode(ctor)} ${issuePaths(ctor).join(',')}`,
+      statusAndCode(proto) === '400 VALIDATION_ERROR' &&
+        issuePaths(proto).join() === 'body.properties.__proto__' &&
+        statusAndCode(ctor) === '400 VALIDATION_ERROR' &&
+        issuePaths(ctor).join() === 'body.properties.constructor.prototype',
+    );
+  },
+  { needs, parts: ['identity'] },
+);
+
+conformance(
+  ['errors.refused.changes-nothing', 'errors.client-input.no-server-error'],
+  'a __proto__ member is never a server error, and a refusal of it registers nobody',
+  async (t) => {
+    const w = await buildWorld(t);
+    const userId = t.faker.string.uuid();
+    const before = await userExists(t, w, userId);
+    const raw = bodyWith(
+      { ...w.creds(), projectId: w.projectId, userId, name: personName(t.faker), properties: MARK },
+      MARK,
+      '{"__proto__": {"polluted": "yes"}}',
+    );
+    const verdict = judgeAnswer(await postRaw(t, REGISTER_USER, raw), 'a __proto__ member');
+    const after = await userExists(t, w, userId);
+    if (verdict === 'refused')
+      expect(after, 'the refused registration must change nothing').toBe(before);
+    else expect(after, 'an accepted registration registers the user').toBe(`user ${userId} exists`);
+  },
+  { needs, parts: ['identity'] },
+);
+
+probe(
+  ['errors.validation.uuid-case'],
+  'ids written in upper case: organizationId with a user-scoped key, projectId, role and user ids',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w);
+    const user = await registerUser(t, w);
+    const up = (s: string) => s.toUpperCase();
+    const creds = w.creds('user-scoped');
+    const upperOrg = { ...creds, organizationId: up(w.account.organizationId) };
+    const answers: [string, Reply][] = [
+      ['organizationId', await t.http.get(rolesPath(w), { query: upperOrg })],
+      ['projectId', await t.http.get(rolesPath({ projectId: up(w.projectId) }), { query: creds })],
+      [
+        'role id',
+        await t.http.put(`${rolesPath(w)}/${up(role.id)}`, {
+          ...creds,
+          name: role.name,
+          permissions: {},
+        }),
+      ],
+      ['user id', await t.http.post(USER_TOKEN, { ...creds, userId: up(user.userId) })],
+    ];
+    for (const [what, res] of answers)
+      expect(res.status, `${what} in upper case: never a server error`).toBeLessThan(500);
+    t.observe(
+      answers.map(([what, res]) => `${what}: ${describeAnswer(res)}`).join('; '),
+      answers.every(([, res]) => res.status === 200),
+    );
+  },
+  { needs: [...needs, 'roles'], parts: ['identity'] },
+);
