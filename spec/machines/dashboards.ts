@@ -1,0 +1,575 @@
+import { specError, type SpecError } from '../errors.ts';
+import type { RolePermissions } from '../schemas/permissions.ts';
+import { derivedUuid } from './derived-id.ts';
+import { fail, iso, ok, type Applied, type Instant, type Transition } from './machine.ts';
+import { effectivePermissions, grantsEditing } from './permissions.ts';
+import { emptyTable, put, type Table } from './table.ts';
+
+/**
+ * Workspaces, dashboards and charts of one customer account (§2.2 editing rules, §2.8, §4.10–
+ * §4.14, §4.16), and who may write them. Pure: ids are passed in (a command that makes many
+ * records derives them from the one it was given), time is passed in.
+ *
+ * A dashboard is *shared* (the host's, visible to every user of its workspace) or *a user's
+ * own*: made by that user, or the user's copy of a shared dashboard. §2.2 rule 3 and §2.8: an
+ * edit by a user never changes a shared dashboard. Through v1 it lands on the user's copy,
+ * made on the first edit, which from then on stands in for the shared one in that user's lists
+ * and look-ups; through v2 it is refused (409) and the user clones first.
+ */
+
+export interface FilterControl {
+  /** The key of `filter_{controlKey}` on the embedded pages (§4.17). */
+  readonly controlKey: string;
+  /** The data column the control filters. */
+  readonly field: string;
+  readonly label: string;
+}
+
+export interface WorkspaceRecord {
+  readonly workspaceId: string;
+  readonly name: string;
+  /** §4.13's two optional filters match these. */
+  readonly projectId: string | null;
+  readonly teamId: string | null;
+  /** §2.8: a workspace is listed with its primary dashboard (its first shared one). */
+  readonly primaryDashboardId: string | null;
+  readonly createdAt: string;
+}
+
+export interface ChartRecord {
+  readonly chartId: string;
+  readonly name: string;
+  /** §2.6, kept exactly as given (§4.14), `sqlOverride` included. */
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly createdAt: string;
+}
+
+export interface DashboardRecord {
+  readonly dashboardId: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  /** The layout: chart ids in order. */
+  readonly chartIds: readonly string[];
+  /** §2.8: set on a v1 user's own dashboard (the tenant that owns it). */
+  readonly tenantId: string | null;
+  /** §2.8: set on a dashboard in one project user's space. */
+  readonly ownerProjectUserId: string | null;
+  /** On a user's copy: the shared dashboard it stands in for in that user's lists. */
+  readonly copyOf: string | null;
+  readonly controls: readonly FilterControl[];
+  readonly createdAt: string;
+}
+
+export interface DashboardsState {
+  readonly workspaces: Table<WorkspaceRecord>;
+  readonly dashboards: Table<DashboardRecord>;
+  readonly charts: Table<ChartRecord>;
+}
+
+export function emptyDashboards(): DashboardsState {
+  return { workspaces: emptyTable(), dashboards: emptyTable(), charts: emptyTable() };
+}
+
+/**
+ * Who makes a call. An API key acts on shared dashboards (§5 rule 7). A tenant (v1 tenant JWT)
+ * or a project user (project-user token) acts in their own space, with the permissions of
+ * their role *as it is now*: §3 says the write checks read the role at once, so the caller
+ * passes what the store holds, never what a token carried.
+ */
+export type Actor =
+  | { readonly kind: 'api-key' }
+  | {
+      readonly kind: 'tenant';
+      readonly tenantId: string;
+      readonly permissions: RolePermissions | null;
+    }
+  | {
+      readonly kind: 'project-user';
+      readonly userId: string;
+      readonly permissions: RolePermissions | null;
+      readonly projectOrganizationId: string | null;
+    };
+
+/** The API generation a write came through: v1 copies on edit, v2 refuses edits of templates. */
+export type Via = 'v1' | 'v2' | 'hook';
+
+/** The kinds of dashboard write §2.2 ties to a flag. */
+export type WriteKind = 'create' | 'clone' | 'addCharts' | 'appendCharts' | 'removeCharts';
+
+/** §2.2: the flag each write needs, on a role that grants editing and is not readOnly. */
+export const WRITE_FLAG = {
+  create: 'addDashboard',
+  clone: 'canDuplicateDashboard',
+  addCharts: 'addChart',
+  appendCharts: 'addChart',
+  removeCharts: 'removeChart',
+} as const satisfies Record<WriteKind, keyof RolePermissions>;
+
+export type DashboardsCommand =
+  | {
+      readonly type: 'createWorkspace';
+      readonly workspaceId: string;
+      readonly name: string;
+      readonly projectId?: string | null;
+      readonly teamId?: string | null;
+    }
+  | {
+      readonly type: 'createChart';
+      readonly chartId: string;
+      readonly name: string;
+      readonly config: Readonly<Record<string, unknown>>;
+    }
+  | {
+      readonly type: 'createDashboard';
+      readonly dashboardId: string;
+      readonly workspaceId: string;
+      readonly name: string;
+      readonly chartIds?: readonly string[];
+      readonly controls?: readonly FilterControl[];
+      readonly actor: Actor;
+      readonly via: Via;
+    }
+  | {
+      readonly type: 'clone';
+      readonly sourceDashboardId: string;
+      /** The new dashboard's id; its charts' ids are derived from it. */
+      readonly newDashboardId: string;
+      readonly name?: string;
+      readonly targetWorkspaceId?: string;
+      readonly actor: Actor;
+      readonly via: Via;
+    }
+  | {
+      readonly type: 'addCharts';
+      readonly dashboardId: string;
+      readonly chartIds: readonly string[];
+      readonly actor: Actor;
+      readonly via: Via;
+    }
+  | {
+      readonly type: 'appendCharts';
+      readonly sourceDashboardId: string;
+      readonly targetDashboardId: string;
+      /** A fresh id for this call; the appended charts' ids are derived from it. */
+      readonly batchId: string;
+      readonly actor: Actor;
+      readonly via: Via;
+    }
+  | {
+      readonly type: 'removeCharts';
+      readonly dashboardId: string;
+      readonly chartIds: readonly string[];
+      readonly actor: Actor;
+      readonly via: Via;
+    };
+
+export type DashboardsResult =
+  | { readonly kind: 'workspace'; readonly workspace: WorkspaceRecord }
+  | { readonly kind: 'chart'; readonly chart: ChartRecord }
+  | {
+      readonly kind: 'dashboard';
+      readonly dashboard: DashboardRecord;
+      /** For an edit: the shared dashboard the user's copy was made from on this call. */
+      readonly copiedFrom?: string;
+    };
+
+/** Transition table (data): what each command does to its subject. */
+export const dashboardsTransitions: readonly Transition[] = [
+  { command: 'createWorkspace', from: 'absent', to: 'workspace', section: 'hook' },
+  {
+    command: 'createChart',
+    from: 'absent',
+    to: 'chart',
+    note: 'hook or save-from-chat',
+    section: '4.14',
+  },
+  {
+    command: 'createDashboard',
+    from: 'absent',
+    to: 'shared',
+    note: 'with an API key or a hook',
+    section: '4.16',
+  },
+  {
+    command: 'createDashboard',
+    from: 'absent',
+    to: 'own',
+    note: "in the user's space",
+    section: '5',
+  },
+  {
+    command: 'clone',
+    from: 'any',
+    to: 'any',
+    note: 'a new dashboard beside its source, every chart copied under a new id',
+    section: '4.10',
+  },
+  { command: 'addCharts', from: 'shared', to: 'shared', note: 'API key', section: '4.16' },
+  {
+    command: 'addCharts',
+    from: 'shared',
+    to: 'own',
+    note: "a user through v1: the edit lands on the user's copy",
+    section: '2.2',
+  },
+  {
+    command: 'addCharts',
+    from: 'shared',
+    to: 'shared',
+    note: 'a user through v2: refused, SHARED_DASHBOARD_READ_ONLY',
+    section: '7',
+  },
+  {
+    command: 'appendCharts',
+    from: 'any',
+    to: 'any',
+    note: "the source's charts copied to the end of the target",
+    section: '4.11',
+  },
+  {
+    command: 'removeCharts',
+    from: 'any',
+    to: 'any',
+    note: 'the ids leave the layout',
+    section: '4.12',
+  },
+];
+
+type Result = Applied<DashboardsState, DashboardsResult>;
+
+const notFound = (resource: string, field: string) =>
+  specError('NOT_FOUND', `no ${resource} with that id here`, { resource, field });
+
+export const isShared = (d: DashboardRecord): boolean =>
+  d.tenantId === null && d.ownerProjectUserId === null;
+
+/** Whether `d` lives in the actor's own space. */
+function ownedBy(d: DashboardRecord, actor: Actor): boolean {
+  if (actor.kind === 'tenant') return d.tenantId === actor.tenantId;
+  if (actor.kind === 'project-user') return d.ownerProjectUserId === actor.userId;
+  return false;
+}
+
+/** Where the actor's own dashboards go: the fields that mark a dashboard as theirs. */
+function spaceOf(actor: Actor): Pick<DashboardRecord, 'tenantId' | 'ownerProjectUserId'> {
+  if (actor.kind === 'tenant') return { tenantId: actor.tenantId, ownerProjectUserId: null };
+  if (actor.kind === 'project-user') return { tenantId: null, ownerProjectUserId: actor.userId };
+  return { tenantId: null, ownerProjectUserId: null };
+}
+
+/** The id of a user's copy of a shared dashboard: one per user and shared dashboard. */
+export function copyIdFor(sharedDashboardId: string, actor: Actor): string {
+  const owner =
+    actor.kind === 'tenant'
+      ? `tenant:${actor.tenantId}`
+      : `user:${'userId' in actor ? actor.userId : ''}`;
+  return derivedUuid('eac-user-copy', sharedDashboardId, owner);
+}
+
+/** §2.2 and §7: may the actor make this kind of write at all? */
+export function writeRefusal(actor: Actor, write: WriteKind, via: Via): SpecError | undefined {
+  if (actor.kind === 'api-key') return undefined;
+  if (actor.kind === 'project-user' && via === 'v2' && actor.projectOrganizationId === null) {
+    return specError(
+      'PROJECT_USER_WITHOUT_ORGANIZATION',
+      'this project user has no project organization, so no space to hold dashboards',
+      {},
+    );
+  }
+  const flag = WRITE_FLAG[write];
+  if (actor.permissions?.readOnly === true) {
+    return specError('FORBIDDEN', 'the role is read-only', { permission: 'readOnly', write });
+  }
+  if (!grantsEditing(actor.permissions)) {
+    return specError('FORBIDDEN', 'the role does not grant editing', {
+      permission: flag,
+      write,
+      reason: 'view-only',
+    });
+  }
+  if (!effectivePermissions(actor.permissions)[flag]) {
+    return specError('FORBIDDEN', `the role does not allow ${flag}`, { permission: flag, write });
+  }
+  return undefined;
+}
+
+/**
+ * The dashboard `dashboardId` as the actor sees it (§2.8): the actor's copy stands in for a
+ * shared dashboard; another user's own dashboard does not exist for them.
+ */
+export function resolveFor(
+  state: DashboardsState,
+  dashboardId: string,
+  actor: Actor,
+): DashboardRecord | undefined {
+  const found = state.dashboards[dashboardId];
+  if (found === undefined) return undefined;
+  if (isShared(found)) {
+    if (actor.kind === 'api-key') return found;
+    return state.dashboards[copyIdFor(found.dashboardId, actor)] ?? found;
+  }
+  return ownedBy(found, actor) ? found : undefined;
+}
+
+/**
+ * The dashboards of a workspace as the actor sees them (§2.8): shared ones, each replaced by
+ * the actor's copy where there is one, then the actor's own others; one entry per dashboard.
+ */
+export function dashboardsFor(
+  state: DashboardsState,
+  workspaceId: string,
+  actor: Actor,
+): DashboardRecord[] {
+  // A copy takes its shared dashboard's place in the order.
+  const out: { at: DashboardRecord; shown: DashboardRecord }[] = [];
+  for (const d of Object.values(state.dashboards)) {
+    if (d.workspaceId !== workspaceId) continue;
+    if (isShared(d)) out.push({ at: d, shown: resolveFor(state, d.dashboardId, actor) ?? d });
+    else if (ownedBy(d, actor) && d.copyOf === null) out.push({ at: d, shown: d });
+  }
+  return out
+    .sort(
+      (a, b) =>
+        a.at.createdAt.localeCompare(b.at.createdAt) ||
+        a.at.dashboardId.localeCompare(b.at.dashboardId),
+    )
+    .map((entry) => entry.shown);
+}
+
+/** Copies charts under ids derived from `seed`, in layout order. */
+function copyCharts(
+  charts: Table<ChartRecord>,
+  chartIds: readonly string[],
+  seed: string,
+  now: string,
+): { charts: Table<ChartRecord>; ids: string[] } {
+  let table = charts;
+  const ids: string[] = [];
+  chartIds.forEach((id, index) => {
+    const source = table[id];
+    if (source === undefined) return;
+    const chartId = derivedUuid('eac-chart-copy', seed, index, id);
+    table = put(table, chartId, { ...source, chartId, createdAt: now });
+    ids.push(chartId);
+  });
+  return { charts: table, ids };
+}
+
+/**
+ * The dashboard an edit by `actor` lands on, making the user's copy of a shared dashboard on
+ * the first v1 edit (§2.2 rule 3); a v2 edit of a shared dashboard by a user is refused.
+ */
+function editTarget(
+  state: DashboardsState,
+  dashboardId: string,
+  actor: Actor,
+  via: Via,
+  now: string,
+): Applied<DashboardsState, { dashboard: DashboardRecord; copiedFrom?: string }> {
+  const seen = resolveFor(state, dashboardId, actor);
+  if (seen === undefined) return fail(notFound('dashboard', 'dashboardId'));
+  if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });
+  if (via === 'v2') {
+    return fail(
+      specError(
+        'SHARED_DASHBOARD_READ_ONLY',
+        'a shared dashboard cannot be edited; clone it and edit the copy',
+        {
+          dashboardId: seen.dashboardId,
+          remedy: 'clone',
+        },
+      ),
+    );
+  }
+  // The copy keeps the shared dashboard's chart ids (decision): it stands in for it, so the
+  // ids a user sees before and after the first edit are the same; no call edits a chart.
+  const copyId = copyIdFor(seen.dashboardId, actor);
+  const copy: DashboardRecord = {
+    ...seen,
+    ...spaceOf(actor),
+    dashboardId: copyId,
+    copyOf: seen.dashboardId,
+    createdAt: now,
+  };
+  return ok(
+    { ...state, dashboards: put(state.dashboards, copyId, copy) },
+    { dashboard: copy, copiedFrom: seen.dashboardId },
+  );
+}
+
+function withDashboard(state: DashboardsState, d: DashboardRecord): DashboardsState {
+  return { ...state, dashboards: put(state.dashboards, d.dashboardId, d) };
+}
+
+function edit(
+  state: DashboardsState,
+  dashboardId: string,
+  actor: Actor,
+  via: Via,
+  write: WriteKind,
+  now: Instant,
+  change: (s: DashboardsState, d: DashboardRecord) => Result,
+): Result {
+  const refused = writeRefusal(actor, write, via);
+  if (refused !== undefined) return fail(refused);
+  const target = editTarget(state, dashboardId, actor, via, iso(now));
+  if (!target.ok) return target;
+  const done = change(target.state, target.result.dashboard);
+  if (!done.ok || target.result.copiedFrom === undefined) return done;
+  return ok(done.state, { ...done.result, copiedFrom: target.result.copiedFrom });
+}
+
+export function applyDashboards(
+  state: DashboardsState,
+  command: DashboardsCommand,
+  now: Instant,
+): Result {
+  const at = iso(now);
+  switch (command.type) {
+    case 'createWorkspace': {
+      const workspace: WorkspaceRecord = {
+        workspaceId: command.workspaceId,
+        name: command.name,
+        projectId: command.projectId ?? null,
+        teamId: command.teamId ?? null,
+        primaryDashboardId: null,
+        createdAt: at,
+      };
+      return ok(
+        { ...state, workspaces: put(state.workspaces, workspace.workspaceId, workspace) },
+        {
+          kind: 'workspace',
+          workspace,
+        },
+      );
+    }
+    case 'createChart': {
+      const chart: ChartRecord = {
+        chartId: command.chartId,
+        name: command.name,
+        config: command.config,
+        createdAt: at,
+      };
+      return ok(
+        { ...state, charts: put(state.charts, chart.chartId, chart) },
+        { kind: 'chart', chart },
+      );
+    }
+    case 'createDashboard': {
+      const refused = writeRefusal(command.actor, 'create', command.via);
+      if (refused !== undefined) return fail(refused);
+      const workspace = state.workspaces[command.workspaceId];
+      if (workspace === undefined) return fail(notFound('workspace', 'workspaceId'));
+      const chartIds = command.chartIds ?? [];
+      const unknown = chartIds.find((id) => state.charts[id] === undefined);
+      if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
+      const dashboard: DashboardRecord = {
+        dashboardId: command.dashboardId,
+        workspaceId: workspace.workspaceId,
+        name: command.name,
+        chartIds: [...new Set(chartIds)],
+        ...spaceOf(command.actor),
+        copyOf: null,
+        controls: command.controls ?? [],
+        createdAt: at,
+      };
+      let next = withDashboard(state, dashboard);
+      if (workspace.primaryDashboardId === null && isShared(dashboard)) {
+        next = {
+          ...next,
+          workspaces: put(next.workspaces, workspace.workspaceId, {
+            ...workspace,
+            primaryDashboardId: dashboard.dashboardId,
+          }),
+        };
+      }
+      return ok(next, { kind: 'dashboard', dashboard });
+    }
+    case 'clone': {
+      const refused = writeRefusal(command.actor, 'clone', command.via);
+      if (refused !== undefined) return fail(refused);
+      const source = resolveFor(state, command.sourceDashboardId, command.actor);
+      if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
+      // §4.10: the target workspace defaults to the source's.
+      const workspaceId = command.targetWorkspaceId ?? source.workspaceId;
+      if (state.workspaces[workspaceId] === undefined) {
+        return fail(notFound('workspace', 'targetWorkspaceId'));
+      }
+      // §4.10: a deep copy, every chart under a new id; the default name adds " (Copy)".
+      const copied = copyCharts(state.charts, source.chartIds, command.newDashboardId, at);
+      const dashboard: DashboardRecord = {
+        dashboardId: command.newDashboardId,
+        workspaceId,
+        name: command.name ?? `${source.name} (Copy)`,
+        chartIds: copied.ids,
+        ...spaceOf(command.actor),
+        copyOf: null,
+        controls: source.controls,
+        createdAt: at,
+      };
+      return ok(withDashboard({ ...state, charts: copied.charts }, dashboard), {
+        kind: 'dashboard',
+        dashboard,
+      });
+    }
+    case 'addCharts': {
+      const unknown = command.chartIds.find((id) => state.charts[id] === undefined);
+      return edit(
+        state,
+        command.dashboardId,
+        command.actor,
+        command.via,
+        'addCharts',
+        now,
+        (s, d) => {
+          if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
+          // A chart already on the layout is not placed twice (decision).
+          const chartIds = [
+            ...d.chartIds,
+            ...command.chartIds.filter(
+              (id, i, all) => !d.chartIds.includes(id) && all.indexOf(id) === i,
+            ),
+          ];
+          const dashboard = { ...d, chartIds };
+          return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
+        },
+      );
+    }
+    case 'appendCharts': {
+      const source = resolveFor(state, command.sourceDashboardId, command.actor);
+      return edit(
+        state,
+        command.targetDashboardId,
+        command.actor,
+        command.via,
+        'appendCharts',
+        now,
+        (s, d) => {
+          if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
+          // Appended charts are copies (decision): the two dashboards never share a chart.
+          const copied = copyCharts(s.charts, source.chartIds, command.batchId, at);
+          const dashboard = { ...d, chartIds: [...d.chartIds, ...copied.ids] };
+          return ok(withDashboard({ ...s, charts: copied.charts }, dashboard), {
+            kind: 'dashboard',
+            dashboard,
+          });
+        },
+      );
+    }
+    case 'removeCharts':
+      return edit(
+        state,
+        command.dashboardId,
+        command.actor,
+        command.via,
+        'removeCharts',
+        now,
+        (s, d) => {
+          // Ids not on the layout are skipped (decision dashboards.remove-charts.unknown-chart).
+          const gone = new Set(command.chartIds);
+          const dashboard = { ...d, chartIds: d.chartIds.filter((id) => !gone.has(id)) };
+          return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
+        },
+      );
+  }
+}

@@ -1,0 +1,203 @@
+import { specError, type SpecError } from '../errors.ts';
+import {
+  copyIdFor,
+  type DashboardRecord,
+  type DashboardsState,
+  type WriteKind,
+} from './dashboards.ts';
+import { derivedUuid } from './derived-id.ts';
+import { fail, iso, ok, type Applied, type Instant, type Transition } from './machine.ts';
+import { emptyTable, put, type Table } from './table.ts';
+
+/**
+ * The v1 -> v2 migration of one customer account (§3 last row, §9). Before finalize the v1
+ * endpoints work; finalizing (a host action, not an API call) turns every workspace into an
+ * application and every dashboard into a v2 dashboard, keeping the old ids as legacy ids, maps
+ * each tenant to a project user, and freezes the v1 view as it was. After it the five v1 writes
+ * answer 410 MIGRATED_TO_V2 naming the v2 endpoint to use. Another account is never touched:
+ * the state is per account.
+ */
+
+export interface ApplicationRecord {
+  readonly applicationId: string;
+  readonly name: string;
+  /** The v2 id of the workspace's primary dashboard. */
+  readonly defaultDashboardId: string | null;
+  readonly legacyWorkspaceId: string;
+}
+
+export type MigrationState =
+  | { readonly phase: 'before' }
+  | {
+      readonly phase: 'after';
+      readonly finalizedAt: string;
+      readonly applications: Table<ApplicationRecord>;
+      /** legacyWorkspaceId -> applicationId */
+      readonly applicationOf: Table<string>;
+      /** v1 dashboard id -> v2 dashboard id */
+      readonly v2IdOf: Table<string>;
+      /** v2 dashboard id -> v1 dashboard id (only for migrated dashboards) */
+      readonly legacyIdOf: Table<string>;
+      /** tenantId -> the project user the tenant became (§4.9, §5 rule 6) */
+      readonly projectUserOf: Table<string>;
+      /** §9: the v1 dashboards as they were at finalize; nothing changes them afterwards. */
+      readonly frozen: DashboardsState;
+    };
+
+export const BEFORE_FINALIZE: MigrationState = { phase: 'before' };
+
+export type MigrationCommand = {
+  readonly type: 'finalize';
+  /** The account's v1 dashboards, workspaces and charts at this moment. */
+  readonly dashboards: DashboardsState;
+  /** Every tenant of the account with the project user it becomes. */
+  readonly tenants: readonly { readonly tenantId: string; readonly projectUserId: string }[];
+};
+
+export interface Finalized {
+  readonly migration: MigrationState;
+  /** The live store from now on: the same dashboards under their v2 ids. */
+  readonly dashboards: DashboardsState;
+}
+
+export const migrationTransitions: readonly Transition[] = [
+  {
+    command: 'finalize',
+    from: 'before',
+    to: 'after',
+    note: 'workspaces become applications, dashboards v2 dashboards, tenants project users',
+    section: '9',
+  },
+  {
+    command: 'finalize',
+    from: 'after',
+    to: 'after',
+    note: 'refused: already final',
+    section: 'decision',
+  },
+];
+
+export const applicationIdFor = (workspaceId: string): string =>
+  derivedUuid('eac-application', workspaceId);
+export const v2DashboardIdFor = (dashboardId: string): string =>
+  derivedUuid('eac-v2-dashboard', dashboardId);
+
+export function applyMigration(
+  state: MigrationState,
+  command: MigrationCommand,
+  now: Instant,
+): Applied<MigrationState, Finalized> {
+  if (state.phase === 'after') {
+    return fail(
+      specError('CONFLICT', 'this account is already migrated to v2', { phase: 'after' }),
+    );
+  }
+  const v1 = command.dashboards;
+  let projectUserOf = emptyTable<string>();
+  for (const t of command.tenants) projectUserOf = put(projectUserOf, t.tenantId, t.projectUserId);
+
+  let v2IdOf = emptyTable<string>();
+  let legacyIdOf = emptyTable<string>();
+  let dashboards = emptyTable<DashboardRecord>();
+  // A tenant's own dashboard moves into the space of the project user the tenant became.
+  const ownerOf = (d: DashboardRecord): string | null =>
+    d.tenantId !== null ? (projectUserOf[d.tenantId] ?? null) : d.ownerProjectUserId;
+  const all = Object.values(v1.dashboards);
+  // Ids: shared and made dashboards first; a user's copy keeps the one-copy-per-user id rule
+  // of the dashboards machine, now keyed by the template's v2 id and the project user.
+  for (const d of all.filter((x) => x.copyOf === null)) {
+    v2IdOf = put(v2IdOf, d.dashboardId, v2DashboardIdFor(d.dashboardId));
+  }
+  for (const d of all.filter((x) => x.copyOf !== null)) {
+    const owner = ownerOf(d);
+    const template = v2IdOf[d.copyOf ?? ''];
+    const id =
+      owner !== null && template !== undefined
+        ? copyIdFor(template, {
+            kind: 'project-user',
+            userId: owner,
+            permissions: null,
+            projectOrganizationId: null,
+          })
+        : v2DashboardIdFor(d.dashboardId);
+    v2IdOf = put(v2IdOf, d.dashboardId, id);
+  }
+  for (const [v1Id, v2Id] of Object.entries(v2IdOf)) legacyIdOf = put(legacyIdOf, v2Id, v1Id);
+  for (const d of all) {
+    const id = v2IdOf[d.dashboardId] ?? d.dashboardId;
+    // A tenant's own dashboard moves into the space of the project user the tenant became.
+    const owner = d.tenantId !== null ? (projectUserOf[d.tenantId] ?? null) : d.ownerProjectUserId;
+    dashboards = put(dashboards, id, {
+      ...d,
+      dashboardId: id,
+      workspaceId: applicationIdFor(d.workspaceId),
+      tenantId: null,
+      ownerProjectUserId: owner,
+      copyOf: d.copyOf === null ? null : (v2IdOf[d.copyOf] ?? null),
+    });
+  }
+  let applications = emptyTable<ApplicationRecord>();
+  let applicationOf = emptyTable<string>();
+  let workspaces = emptyTable<DashboardsState['workspaces'][string]>();
+  for (const w of Object.values(v1.workspaces)) {
+    const applicationId = applicationIdFor(w.workspaceId);
+    const primary = w.primaryDashboardId === null ? null : (v2IdOf[w.primaryDashboardId] ?? null);
+    applications = put(applications, applicationId, {
+      applicationId,
+      name: w.name,
+      defaultDashboardId: primary,
+      legacyWorkspaceId: w.workspaceId,
+    });
+    applicationOf = put(applicationOf, w.workspaceId, applicationId);
+    workspaces = put(workspaces, applicationId, {
+      ...w,
+      workspaceId: applicationId,
+      primaryDashboardId: primary,
+    });
+  }
+  const migration: MigrationState = {
+    phase: 'after',
+    finalizedAt: iso(now),
+    applications,
+    applicationOf,
+    v2IdOf,
+    legacyIdOf,
+    projectUserOf,
+    frozen: v1,
+  };
+  return ok(migration, { migration, dashboards: { ...v1, workspaces, dashboards } });
+}
+
+/** The v2 endpoint that replaces each v1 write (§4.16). */
+export const V2_REPLACEMENT: Readonly<Record<WriteKind, string>> = {
+  create: 'POST /v2/api/applications/{applicationId}/dashboards',
+  clone: 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/clone',
+  addCharts: 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts',
+  appendCharts: 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/append-charts',
+  removeCharts:
+    'DELETE /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts/{chartId}',
+};
+
+/**
+ * §7, §9: a v1 write after finalize. The error names the v2 endpoint, with the ids filled in
+ * where the v1 id it was given maps to one.
+ */
+export function migratedWrite(
+  state: MigrationState,
+  write: WriteKind,
+  ids: { readonly workspaceId?: string; readonly dashboardId?: string } = {},
+): SpecError | undefined {
+  if (state.phase === 'before') return undefined;
+  const v2DashboardId = ids.dashboardId === undefined ? undefined : state.v2IdOf[ids.dashboardId];
+  const v1Dashboard =
+    ids.dashboardId === undefined ? undefined : state.frozen.dashboards[ids.dashboardId];
+  const workspaceId = ids.workspaceId ?? v1Dashboard?.workspaceId;
+  const applicationId = workspaceId === undefined ? undefined : state.applicationOf[workspaceId];
+  let endpoint = V2_REPLACEMENT[write];
+  if (applicationId !== undefined) endpoint = endpoint.replace('{applicationId}', applicationId);
+  if (v2DashboardId !== undefined) endpoint = endpoint.replace('{dashboardId}', v2DashboardId);
+  return specError('MIGRATED_TO_V2', `this organization is migrated to v2: use ${endpoint}`, {
+    v2Endpoint: endpoint,
+    migratedAt: state.finalizedAt,
+  });
+}
