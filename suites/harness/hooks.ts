@@ -2,18 +2,58 @@ import type { ProjectUserRole } from '../../spec/schemas/role.ts';
 import type { Account, Clock, HookName } from '../../spec/schemas/hooks.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import type { Http, Reply } from './http.ts';
-import type { Target } from './target.ts';
+import type { StaticAccount, StaticCredentials, Target } from './target.ts';
+
+/**
+ * Whether a credentials file stands in for a hook: an account with a key for `accounts`, a
+ * project for `projects`, pre-provisioned roles for `roles`, listed members for `members`.
+ * The clock, migrations and the rest have no stand-in.
+ */
+export function provisionedFor(
+  credentials: StaticCredentials | undefined,
+  hook: HookName,
+): boolean {
+  const accounts = credentials?.accounts ?? [];
+  switch (hook) {
+    case 'accounts':
+      return accounts.some((a) => (a.orgBoundKey ?? a.userScopedKey) !== undefined);
+    case 'projects':
+      return accounts[0]?.projectId !== undefined;
+    case 'roles':
+      return accounts.some((a) => (a.roles?.length ?? 0) > 0);
+    case 'members':
+      return accounts.some((a) => (a.members?.length ?? 0) > 0);
+    default:
+      return false;
+  }
+}
+
+/** Whether two §2.2 permission sets are the same: the same flags present, each equal. */
+function samePermissions(
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
 
 /**
  * The host hooks as the suites use them (spec/hooks.openapi.yaml). A hook call that fails is
  * a broken world, not a finding about the service: it throws with the answer attached.
  */
 export class Hooks {
+  /** Pre-provisioned roles this test was already given (each stands in for one new role). */
+  private readonly rolesHandedOut = new Set<string>();
+
   constructor(
     private readonly http: Http,
     private readonly target: Target,
     private readonly notRun: (reason: string) => never,
   ) {}
+
+  private provisionedAccount(organizationId: string): StaticAccount | undefined {
+    return this.target.credentials?.accounts.find((a) => a.organizationId === organizationId);
+  }
 
   /** A test reaching for a hook the target lacks ends as not-run, naming the hook. */
   private need(hook: HookName): void {
@@ -41,8 +81,21 @@ export class Hooks {
     );
   }
 
+  /**
+   * Makes the hub user of `userScopedKey` a member of the account. Without the hook, a
+   * credentials file that lists the key among the account's members stands in for it.
+   */
   addMember(organizationId: string, userScopedKey: string) {
-    this.need('members');
+    if (!this.has('members')) {
+      const member = this.provisionedAccount(organizationId)?.members?.find(
+        (m) => m.userScopedKey === userScopedKey,
+      );
+      if (member === undefined)
+        this.notRun(
+          'the target lacks the host hook members, and the credentials file lists no such member of the account',
+        );
+      return Promise.resolve({ organizationId, hubUserId: member.hubUserId ?? '' });
+    }
     return this.data<{ organizationId: string; hubUserId: string }>(
       this.http.post(`/accounts/${organizationId}/members`, { userScopedKey }, { base: 'hooks' }),
       'members',
@@ -64,8 +117,8 @@ export class Hooks {
     projectId: string,
     name: string,
     permissions: RolePermissions = {},
-  ) {
-    this.need('roles');
+  ): Promise<ProjectUserRole> {
+    if (!this.has('roles')) return this.provisionedRole(organizationId, projectId, permissions);
     return this.data<ProjectUserRole>(
       this.http.post(
         `/accounts/${organizationId}/projects/${projectId}/roles`,
@@ -74,6 +127,43 @@ export class Hooks {
       ),
       'roles',
     );
+  }
+
+  /**
+   * Without the roles hook: a role of the credentials file in that project with exactly the
+   * wanted permissions, not yet given to this test, read back to be sure no other test changed
+   * or deleted it. Its name is the one it has, not the one asked for.
+   */
+  private async provisionedRole(
+    organizationId: string,
+    projectId: string,
+    permissions: RolePermissions,
+  ): Promise<ProjectUserRole> {
+    const account = this.provisionedAccount(organizationId);
+    const wanted = JSON.stringify(permissions);
+    const role = account?.roles?.find(
+      (r) =>
+        (r.projectId ?? account.projectId) === projectId &&
+        !this.rolesHandedOut.has(r.id) &&
+        samePermissions(r.permissions, permissions),
+    );
+    if (account === undefined || role === undefined)
+      this.notRun(
+        `the target lacks the host hook roles, and the credentials file has no unused role with exactly ${wanted} in project ${projectId}`,
+      );
+    this.rolesHandedOut.add(role.id);
+    const creds =
+      account.orgBoundKey !== undefined
+        ? { apiKey: account.orgBoundKey }
+        : { apiKey: account.userScopedKey ?? '', organizationId };
+    const res = await this.http.get(`/v1/api/projects/${projectId}/user-roles`, { query: creds });
+    const listed = (res.body as { data?: { userRoles?: ProjectUserRole[] } }).data?.userRoles;
+    const now = listed?.find((r) => r.id === role.id);
+    if (now === undefined || !samePermissions(now.permissions, permissions))
+      this.notRun(
+        `the pre-provisioned role ${role.id} is no longer listed with ${wanted} (another test changed or deleted it)`,
+      );
+    return now;
   }
 
   clock(organizationId: string): Promise<Clock> {

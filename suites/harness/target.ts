@@ -29,11 +29,47 @@ export interface Target {
   readonly profile: TargetProfile;
 }
 
-export interface StaticCredentials {
+/** A role that exists on a pre-provisioned account: its id, project and §2.2 permissions. */
+export interface StaticRole {
+  readonly id: string;
+  /** The project it belongs to; the account's `projectId` when absent. */
+  readonly projectId?: string;
+  readonly permissions: Readonly<Record<string, boolean>>;
+}
+
+/** A hub user who is a member of the account: its user-scoped key (§5 rule 1). */
+export interface StaticMember {
+  readonly userScopedKey: string;
+  readonly hubUserId?: string;
+}
+
+/** One pre-provisioned customer account, as a target without the accounts hook offers it. */
+export interface StaticAccount {
   readonly organizationId: string;
   readonly userScopedKey?: string;
   readonly orgBoundKey?: string;
+  /** The project tests use; without it they need the projects hook. */
   readonly projectId?: string;
+  /** More projects of the account, for worlds with several projects. */
+  readonly projects?: readonly string[];
+  readonly members?: readonly StaticMember[];
+  /** Roles that stand in for the roles hook: a test asking for a role gets one of these. */
+  readonly roles?: readonly StaticRole[];
+  // Room for what later parts need; tests that need one of these read it from the world.
+  readonly applications?: readonly string[];
+  readonly dashboards?: readonly string[];
+  readonly agents?: readonly string[];
+  readonly connections?: readonly string[];
+}
+
+/**
+ * Pre-provisioned accounts for targets without hooks (`--credentials FILE`). The first
+ * account's fields also sit at the top level (the single-account shape of earlier files);
+ * `accounts` holds all of them, first included.
+ */
+export interface StaticCredentials extends Partial<StaticAccount> {
+  readonly organizationId: string;
+  readonly accounts: readonly StaticAccount[];
 }
 
 declare module 'vitest' {

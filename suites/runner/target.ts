@@ -9,16 +9,59 @@ import { parse as parseYaml } from 'yaml';
 import { request } from 'undici';
 import { z } from 'zod';
 import { TargetProfile } from '../../spec/profile.ts';
-import type { StaticCredentials, Target } from '../harness/target.ts';
+import type { StaticAccount, StaticCredentials, Target } from '../harness/target.ts';
 
-export const StaticCredentialsSchema = z
+const Id = z.string().min(1);
+
+/** One pre-provisioned account of a credentials file (see StaticAccount). */
+export const StaticAccountSchema = z
   .object({
-    organizationId: z.string().min(1),
-    userScopedKey: z.string().min(1).optional(),
-    orgBoundKey: z.string().min(1).optional(),
-    projectId: z.string().min(1).optional(),
+    organizationId: Id,
+    userScopedKey: Id.optional(),
+    orgBoundKey: Id.optional(),
+    projectId: Id.optional(),
+    projects: z.array(Id).optional(),
+    members: z.array(z.object({ userScopedKey: Id, hubUserId: Id.optional() }).strict()).optional(),
+    roles: z
+      .array(
+        z
+          .object({
+            id: Id,
+            projectId: Id.optional(),
+            permissions: z.record(z.string(), z.boolean()),
+          })
+          .strict(),
+      )
+      .optional(),
+    applications: z.array(Id).optional(),
+    dashboards: z.array(Id).optional(),
+    agents: z.array(Id).optional(),
+    connections: z.array(Id).optional(),
   })
   .strict();
+
+/**
+ * A credentials file: one account at the top level (the first shape), or `accounts`, or both
+ * (the top-level one comes first). Read back normalised: `accounts` holds every account and
+ * the first one's fields also sit at the top level.
+ */
+export const StaticCredentialsSchema = StaticAccountSchema.partial({ organizationId: true })
+  .extend({ accounts: z.array(StaticAccountSchema).min(1).optional() })
+  .strict()
+  .refine((c) => c.organizationId !== undefined || c.accounts !== undefined, {
+    message: 'give organizationId (one account) or accounts (several)',
+  })
+  .transform((c): StaticCredentials => {
+    const { accounts = [], ...top } = c;
+    const listed =
+      top.organizationId === undefined
+        ? accounts
+        : [top, ...accounts.filter((a) => a.organizationId !== top.organizationId)];
+    // Optional members are absent, never undefined (exactOptionalPropertyTypes).
+    const all = listed.map((a) => stripUndefined(a) as StaticAccount);
+    const head = all[0] as StaticAccount;
+    return { ...head, accounts: all };
+  });
 
 const HttpUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, ''));
 
@@ -133,10 +176,10 @@ export async function readCredentials(file: string): Promise<StaticCredentials> 
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
       .join('; ');
     throw new TargetError(
-      `the credentials file ${file} is not {organizationId, userScopedKey?, orgBoundKey?, projectId?}: ${issues}`,
+      `the credentials file ${file} is not {organizationId, userScopedKey?, orgBoundKey?, projectId?, ...} nor {accounts: [...]}: ${issues}`,
     );
   }
-  return stripUndefined(parsed.data) as StaticCredentials;
+  return parsed.data;
 }
 
 function stripUndefined<T extends object>(value: T): T {

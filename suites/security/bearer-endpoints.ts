@@ -1,0 +1,64 @@
+import type { World } from '../../fixtures/world.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import type { Reply } from '../harness/http.ts';
+import { APPLICATIONS } from '../harness/paths.ts';
+
+/** One request that carries a project-user token as `Authorization: Bearer` (§5 table). */
+export interface BearerRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly path: string;
+  readonly body?: unknown;
+}
+
+/**
+ * An endpoint §5 says takes a project-user token. `request` builds a call that a genuine token
+ * should get a 2xx from, or says why it cannot against this target (an id the world does not
+ * hold). Tests present the genuine token first: where it is not accepted, the case is not-run,
+ * so the table holds on any server whatever it serves.
+ */
+export interface BearerEndpoint {
+  readonly name: string;
+  request(world: World): BearerRequest | string;
+}
+
+/**
+ * §4.15 chat and the §4.16 v2 calls. Rows that need an application or an agent take it from
+ * the world (today only a credentials file lists them; the dashboards and chat issues add
+ * hooks). Writes join the table when the suites can tell that a refused one did nothing.
+ */
+export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
+  {
+    name: `GET ${APPLICATIONS}`,
+    request: () => ({ method: 'GET', path: APPLICATIONS }),
+  },
+  {
+    name: `GET ${APPLICATIONS}/{applicationId}/dashboards`,
+    request: (w) => {
+      const applicationId = w.provisioned.applications?.[0];
+      if (applicationId === undefined) return 'the world holds no application id';
+      return { method: 'GET', path: `${APPLICATIONS}/${applicationId}/dashboards` };
+    },
+  },
+  {
+    name: 'POST /v1/api/project-agents/{agentId}/chat',
+    request: (w) => {
+      const agentId = w.provisioned.agents?.[0];
+      if (agentId === undefined) return 'the world holds no project agent id';
+      return {
+        method: 'POST',
+        path: `/v1/api/project-agents/${agentId}/chat`,
+        body: {
+          messages: [{ role: 'user', content: 'How many rows are there?' }],
+          payload: { agent_id: agentId },
+        },
+      };
+    },
+  },
+];
+
+export function withBearer(t: Conformance, request: BearerRequest, token: string): Promise<Reply> {
+  return t.http.call(request.method, request.path, {
+    headers: { authorization: `Bearer ${token}` },
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+}

@@ -1,0 +1,76 @@
+import type { Variant } from './variant.ts';
+
+/** The two lines of reference/tokens/jwt.ts that check a token's signature. */
+const VERIFY =
+  '      const verified = await compactVerify(token, this.publicKey, { algorithms: [ALG] });\n' +
+  '      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as JWTPayload;\n';
+
+/** Reads the token's protected header, as a careless verifier does before choosing a key. */
+const HEADER =
+  "      const head = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { alg?: string; kid?: string; jwk?: object };\n" +
+  "      const jose = await import('jose');\n";
+
+/**
+ * Wrong variants of token verification (§2.5, §5 rule 5; clauses security.tokens.*): each
+ * accepts tokens the service never issued. Only the security suite is asked to catch them.
+ */
+export const securityVariants: readonly Variant[] = [
+  {
+    name: 'signature not checked',
+    file: 'reference/tokens/jwt.ts',
+    from: VERIFY,
+    to: '      payload = decodeJwt(token);\n',
+    only: ['security'],
+  },
+  {
+    name: 'alg: none accepted',
+    file: 'reference/tokens/jwt.ts',
+    from: VERIFY,
+    to:
+      HEADER +
+      "      if (head.alg === 'none') payload = decodeJwt(token);\n" +
+      '      else {\n' +
+      VERIFY +
+      '      }\n',
+    only: ['security'],
+  },
+  {
+    name: 'HS256 token signed with the public key accepted',
+    file: 'reference/tokens/jwt.ts',
+    from: VERIFY,
+    // The public key's PEM taken as an HMAC secret when the header names an HS algorithm.
+    to:
+      HEADER +
+      "      const verified = head.alg?.startsWith('HS')\n" +
+      "        ? await jose.compactVerify(token, new TextEncoder().encode(await jose.exportSPKI(this.publicKey)), { algorithms: ['HS256', 'HS384', 'HS512'] })\n" +
+      '        : await compactVerify(token, this.publicKey, { algorithms: [ALG] });\n' +
+      '      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as JWTPayload;\n',
+    only: ['security'],
+  },
+  {
+    name: 'a token with an unknown kid verified with the current key',
+    file: 'reference/tokens/jwt.ts',
+    from: VERIFY,
+    // A "legacy" path: a kid the service does not know is checked against the current key in
+    // whatever algorithm the header names (the PEM as the secret for HS*); its own kid stays strict.
+    to:
+      HEADER +
+      '      const verified = head.kid !== this.kid\n' +
+      "        ? await jose.compactVerify(token, head.alg?.startsWith('HS') ? new TextEncoder().encode(await jose.exportSPKI(this.publicKey)) : this.publicKey)\n" +
+      '        : await compactVerify(token, this.publicKey, { algorithms: [ALG] });\n' +
+      '      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as JWTPayload;\n',
+    only: ['security'],
+  },
+  {
+    name: 'a key embedded in the token header (jwk) trusted',
+    file: 'reference/tokens/jwt.ts',
+    from: VERIFY,
+    to:
+      HEADER +
+      '      const verified = head.jwk !== undefined\n' +
+      '        ? await jose.compactVerify(token, jose.EmbeddedJWK, { algorithms: [ALG] })\n' +
+      '        : await compactVerify(token, this.publicKey, { algorithms: [ALG] });\n' +
+      '      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as JWTPayload;\n',
+    only: ['security'],
+  },
+];
