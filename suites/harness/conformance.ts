@@ -3,7 +3,7 @@ import { inject, test, type TestContext } from 'vitest';
 import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { Hooks } from './hooks.ts';
+import { Hooks, provisionedFor } from './hooks.ts';
 import { Http } from './http.ts';
 import type { EacMeta } from './meta.ts';
 import type { Target } from './target.ts';
@@ -72,10 +72,7 @@ export function testSeed(runSeed: number, name: string): number {
  */
 function available(target: Target, need: HookName): boolean {
   if (target.hooks.includes(need)) return true;
-  const c = target.credentials;
-  if (need === 'accounts') return (c?.orgBoundKey ?? c?.userScopedKey) !== undefined;
-  if (need === 'projects') return c?.projectId !== undefined;
-  return false;
+  return provisionedFor(target.credentials, need);
 }
 
 function areaOf(file: string): string {
