@@ -109,7 +109,7 @@ export const s7 = defineClauses([
     summary:
       'Whether an id written in upper-case hexadecimal is refused or names the same thing as its lower-case form is left open.',
     decision:
-      'Case does not matter: every UUID the request names (path, query, body, and organizationId with a user-scoped key) is read in lower case, the form in which the reference issues ids; answers show the lower-case form.',
+      'Case does not matter: every field typed as a UUID (path, query, body, and organizationId with a user-scoped key) is read in lower case, the form in which the reference issues ids; answers show the lower-case form. A field that also takes an externalId (projectOrganizationId) is matched as written.',
   },
   {
     id: 'errors.validation.prototype-keys',

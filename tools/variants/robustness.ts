@@ -1,0 +1,57 @@
+import type { Variant } from './variant.ts';
+
+/**
+ * Wrong variants of what a fuzzer found (issue 6, part 11): each brings one defect back, and
+ * suites/protocol/robustness.test.ts must catch it.
+ */
+export const robustnessVariants: readonly Variant[] = [
+  {
+    name: 'JSON bodies of any depth are parsed and stored (then fail to serialise)',
+    file: 'reference/http/json-body.ts',
+    from: 'if (depth > MAX_JSON_DEPTH) {',
+    to: 'if (depth > Number.POSITIVE_INFINITY) {',
+    only: ['protocol'],
+  },
+  {
+    name: 'HTTP parser errors answered by the framework, outside the §7 envelope',
+    file: 'reference/http/app.ts',
+    from: 'clientErrorHandler: answerClientError,',
+    to: '',
+    only: ['protocol'],
+  },
+  {
+    name: 'an HTTP/1.1 request without Host gets a bare 400 with no body',
+    file: 'reference/http/app.ts',
+    from: 'http: { requireHostHeader: false },',
+    to: 'http: { requireHostHeader: true },',
+    only: ['protocol'],
+  },
+  {
+    name: 'refusals on the raw socket do not say Connection: close',
+    file: 'reference/http/render.ts',
+    from: "    'connection: close',\n",
+    to: '',
+    only: ['protocol'],
+  },
+  {
+    name: 'a __proto__ member is called MALFORMED_JSON',
+    file: 'reference/http/json-body.ts',
+    from: "specError('VALIDATION_ERROR', 'the request body is not valid', {",
+    to: "specError('MALFORMED_JSON', 'the request body is not valid', {",
+    only: ['protocol'],
+  },
+  {
+    name: 'an upper-case organizationId is not a membership',
+    file: 'reference/http/auth.ts',
+    from: 'ctx.world.account(organizationId.toLowerCase())',
+    to: 'ctx.world.account(organizationId)',
+    only: ['protocol'],
+  },
+  {
+    name: 'upper-case UUIDs in path, query and body are looked up as written',
+    file: 'reference/http/route.ts',
+    from: 'values.push(lowerCaseUuids(schema, parsed.value));',
+    to: 'values.push(parsed.value);',
+    only: ['protocol'],
+  },
+];
