@@ -1094,7 +1094,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request was rejected. The document shows no code for this status (§7); the reference answers VALIDATION_ERROR with `details.issues`, or MALFORMED_JSON (E1, E2). */
+        /** @description The request was rejected. The document shows no code for this status (§7); the reference answers VALIDATION_ERROR with `details.issues` (a member named `__proto__` included), MALFORMED_JSON (E1, E2), BODY_TOO_DEEP for a body nested deeper than 64 levels, or MALFORMED_REQUEST for a request that is not well-formed HTTP. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
