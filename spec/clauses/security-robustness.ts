@@ -10,7 +10,7 @@ export const securityRobustness = defineClauses([
     section: '7',
     level: 'security',
     summary:
-      'A request refused for what its body, path or headers hold leaves every resource as it was: no partial write survives the refusal (refusals of credentials: auth.refused.changes-nothing).',
+      'A request refused for what its body, path or headers hold leaves every resource as it was: no partial write survives the refusal.',
   },
   {
     id: 'errors.client-input.no-server-error',
