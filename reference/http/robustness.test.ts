@@ -68,6 +68,13 @@ describe('readJsonBody', () => {
     expect(({} as Record<string, unknown>)['admin'], 'no prototype was touched').toBeUndefined();
   });
 
+  it('finds __proto__ however the member name is escaped', () => {
+    expect(readJsonBody('{"a":{"\\u005f_proto__":{}}}')).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    });
+  });
+
   it('lets constructor through when it holds no prototype', () => {
     expect(readJsonBody('{"constructor":"Ford","car":{"constructor":{"make":"T"}}}').ok).toBe(true);
     expect(prototypeKeyPaths({ a: [{ b: 1 }] })).toEqual([]);
