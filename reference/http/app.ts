@@ -46,7 +46,7 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     // Requests Node's HTTP parser refuses never reach Fastify: answer them in the envelope too
     // (clauses errors.malformed-http, limits.header-size, limits.request-timeout).
     clientErrorHandler: answerClientError,
-    // Node would answer a HTTP/1.1 request without Host with a bare 400 of its own; the
+    // Node would answer an HTTP/1.1 request without Host with a bare 400 of its own; the
     // onRequest hook below refuses it in the envelope instead.
     http: { requireHostHeader: false },
     // Errors Fastify raises before routing (a URL it cannot decode) leave in the envelope too.
@@ -76,7 +76,7 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     if (req.raw.httpVersion !== '1.1' || req.headers.host !== undefined) return done();
     void sendError(
       reply.header('connection', 'close'),
-      specError('MALFORMED_REQUEST', 'a HTTP/1.1 request needs a Host header', {
+      specError('MALFORMED_REQUEST', 'an HTTP/1.1 request needs a Host header', {
         cause: 'missing-host',
       }),
     );
