@@ -73,4 +73,29 @@ export const securityVariants: readonly Variant[] = [
       '      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as JWTPayload;\n',
     only: ['security'],
   },
+  // Sibling mix-ups (issue 6 part 9): the rich worlds of suites/security/siblings.test.ts and
+  // the model-based run over several projects, organizations and users catch these.
+  {
+    name: 'sibling: a project lists the roles of every project of the account',
+    file: 'reference/http/roles.ts',
+    from: 'okDone({ userRoles: rolesOf(identity, params.projectId) })',
+    to: 'okDone({ userRoles: Object.values(identity.projects).flatMap((p) => rolesOf(identity, p.projectId)) })',
+    only: ['security', 'identity'],
+  },
+  {
+    name: 'sibling: user-token built from the first user of the same organization',
+    file: 'reference/http/tokens.ts',
+    from: '      const claims = projectUserClaims(account.identity, user);\n      return okDone(',
+    to:
+      '      const sibling = Object.values(account.identity.users).find((u) => u.projectOrganizationId !== null && u.projectOrganizationId === user.projectOrganizationId) ?? user;\n' +
+      '      const claims = projectUserClaims(account.identity, sibling);\n      return okDone(',
+    only: ['security'],
+  },
+  {
+    name: 'sibling: an externalId resolves to the first organization of its project',
+    file: 'spec/machines/identity.ts',
+    from: 'const id = state.index.organizationByExternalId.get(projectId)?.get(externalId);',
+    to: 'const id = state.index.organizationByExternalId.get(projectId)?.get(externalId) === undefined ? undefined : Object.values(state.organizations).find((o) => o.projectId === projectId)?.projectOrganizationId;',
+    only: ['security', 'identity'],
+  },
 ];
