@@ -1,0 +1,95 @@
+import type { Conformance } from './conformance.ts';
+import type { Reply } from './http.ts';
+
+/**
+ * Whether a target accepts a project-user token, judged on an endpoint the document requires
+ * to accept one (§5 table: agent chat, and v2 calls), in a world built for it: the token's
+ * user must belong to a project organization (§2.4, §7: without one a v2 call may answer 403).
+ * A 2xx is accepted, a 401 refused; anything else is neither and fails the check that asked.
+ */
+export interface Acceptor {
+  /** Which call judges, for messages. */
+  readonly via: string;
+  present(token: string): Promise<Reply>;
+}
+
+export type Verdict = 'accepted' | 'refused' | 'other';
+
+export function verdictOf(res: Reply): Verdict {
+  if (res.status >= 200 && res.status < 300) return 'accepted';
+  return res.status === 401 ? 'refused' : 'other';
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Why no acceptor could be had, for the not-run reason. */
+const NONE =
+  'no endpoint the document requires to accept a project-user token is available: agent chat ' +
+  '(profile part chat and the agents hook) or a v2 call after finalize (part v2 and the ' +
+  'migration hook); token liveness is not judged';
+
+interface Options {
+  /**
+   * For probes only: when neither required endpoint is available, fall back to the reference's
+   * decision that GET /v2/api/applications takes a project-user token before finalize
+   * (v2.applications.list.before-finalize, which the probe must declare in `relies`).
+   */
+  readonly decided?: boolean;
+}
+
+/**
+ * An acceptor for the account of `organizationId`/`projectId`, set up before the token's
+ * user is registered. Chat is preferred (a project agent of the project), then v2 after the
+ * account's migration is finalized; otherwise the test ends not-run.
+ */
+export async function tokenAcceptor(
+  t: Conformance,
+  world: { readonly account: { readonly organizationId: string }; readonly projectId: string },
+  options: Options = {},
+): Promise<Acceptor> {
+  const serves = t.profile.serves;
+  const { organizationId } = world.account;
+  if (serves.includes('chat') && t.hooks.has('agents')) {
+    const made = await t.http.post(
+      `/accounts/${organizationId}/projects/${world.projectId}/agents`,
+      { name: 'liveness' },
+      { base: 'hooks' },
+    );
+    const agentId = (made.body as { data?: { agentId?: unknown } }).data?.agentId;
+    if (made.status >= 300 || typeof agentId !== 'string')
+      throw new Error(`host hook "agents" failed: ${made.status} ${made.text.slice(0, 300)}`);
+    return {
+      via: `POST /v1/api/project-agents/${agentId}/chat`,
+      present: (token) =>
+        t.http.post(
+          `/v1/api/project-agents/${agentId}/chat`,
+          {
+            messages: [{ role: 'user', content: 'How many rows are there?' }],
+            payload: { agent_id: agentId },
+          },
+          { headers: { ...bearer(token), accept: 'text/event-stream' } },
+        ),
+    };
+  }
+  if (serves.includes('v2') && t.hooks.has('migration')) {
+    const done = await t.http.post(
+      `/accounts/${organizationId}/migration/finalize`,
+      {},
+      { base: 'hooks' },
+    );
+    if (done.status >= 300)
+      throw new Error(`host hook "migration" failed: ${done.status} ${done.text.slice(0, 300)}`);
+    return {
+      via: 'GET /v2/api/applications after finalize',
+      present: (token) => t.http.get('/v2/api/applications', { headers: bearer(token) }),
+    };
+  }
+  // Against the reference (or with --check-decisions) its decisions bind, v2 served or not.
+  if (options.decided === true && (serves.includes('v2') || t.target.checkDecisions)) {
+    return {
+      via: 'GET /v2/api/applications before finalize (decision)',
+      present: (token) => t.http.get('/v2/api/applications', { headers: bearer(token) }),
+    };
+  }
+  return t.notRun(NONE);
+}
