@@ -2,8 +2,9 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
-import { externalId, organizationName, personName } from '../../fixtures/builders.ts';
-import { buildWorld, registerUser, userToken, type World } from '../../fixtures/world.ts';
+import { organizationName, personName } from '../../fixtures/builders.ts';
+import { buildWorld, registerOrganization, registerUser, userToken } from '../../fixtures/world.ts';
+import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { APPLICATIONS } from '../harness/paths.ts';
 import {
@@ -14,52 +15,76 @@ import {
   statusAndCode,
 } from '../harness/expect.ts';
 
-// §5: project-user tokens as bearer credentials. GET /v2/api/applications is the call of
-// this area that takes one (§4.16); what it lists comes with the migration.
+// §5: project-user tokens as bearer credentials, judged on an endpoint the document requires
+// to take them (agent chat, or v2 after finalize; suites/harness/acceptance.ts).
 const needs = ['accounts', 'projects'] as const;
-const Applications = z.object({ applications: z.array(z.unknown()) });
+const AnyData = z.record(z.string(), z.unknown());
 
-const asBearer = (t: Conformance, token: string) =>
-  t.http.get(APPLICATIONS, { headers: { authorization: `Bearer ${token}` } });
+/** An acceptor, and a user of a project organization in the same world. */
+async function acceptingWorld(t: Conformance, options: { decided?: boolean } = {}) {
+  const w = await buildWorld(t);
+  const acceptor = await tokenAcceptor(t, w, options);
+  const org = await registerOrganization(t, w);
+  const { userId } = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
+  return { w, acceptor, org, userId };
+}
 
-async function embedToken(t: Conformance, w: World) {
-  const res = await t.http.post('/v1/api/projects/embed-token', {
-    ...w.creds(),
-    projectId: w.projectId,
-    organization: { externalId: externalId(t.faker), name: organizationName(t.faker) },
-    user: { name: personName(t.faker) },
-  });
-  return expectSuccess(res, Token.loose(), 'asking an embed token').token;
+async function expectAccepted(acceptor: Acceptor, token: string, what: string) {
+  const res = await acceptor.present(token);
+  expect(
+    verdictOf(res),
+    `${what}: ${acceptor.via} should accept it, got ${describeAnswer(res)}`,
+  ).toBe('accepted');
 }
 
 conformance(
   ['auth.project-user-token.sources', 'auth.bearer.chat-and-v2'],
-  'tokens from user-token and from embed-token both work as bearer tokens on v2 calls',
+  'tokens from user-token and from embed-token are both accepted as bearer tokens',
   async (t) => {
-    const w = await buildWorld(t);
-    const { userId } = await registerUser(t, w);
+    const { w, acceptor, org, userId } = await acceptingWorld(t);
     const fromUserToken = expectSuccess(
       await userToken(t, w, userId),
       Token,
       'asking a user token',
     ).token;
-    const fromEmbed = await embedToken(t, w);
-    expectSuccess(
-      await asBearer(t, fromUserToken),
-      Applications,
-      'a user-token token on a v2 call',
-    );
-    expectSuccess(await asBearer(t, fromEmbed), Applications, 'an embed-token token on a v2 call');
+    await expectAccepted(acceptor, fromUserToken, 'a token from user-token');
+
+    // embed-token, in the member names of the target's profile, for the same organization.
+    const shape = t.profile.shapes.embedToken;
+    const tokenMember = shape?.answer?.token;
+    if (shape === undefined || tokenMember === undefined)
+      return t.notRun(
+        "the target's profile names no embed-token members (shapes.embedToken, §4.8)",
+      );
+    const res = await t.http.post('/v1/api/projects/embed-token', {
+      ...w.creds(),
+      projectId: w.projectId,
+      organization: {
+        [shape.organization.externalId]: org.externalId,
+        ...(shape.organization.name === undefined
+          ? {}
+          : { [shape.organization.name]: organizationName(t.faker) }),
+      },
+      user: shape.user.name === undefined ? {} : { [shape.user.name]: personName(t.faker) },
+    });
+    const fromEmbed = expectSuccess(res, AnyData, 'asking an embed token')[tokenMember];
+    if (typeof fromEmbed !== 'string')
+      return t.notRun(
+        `the embed-token answer has no string ${tokenMember}, where the profile puts it`,
+      );
+    await expectAccepted(acceptor, fromEmbed, 'a token from embed-token');
   },
-  { needs },
+  {
+    needs,
+    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.response-fields'],
+  },
 );
 
 probe(
   ['auth.token.invalid'],
-  'bearer tokens that are malformed, tampered with or signed by someone else',
+  'the answer to bearer tokens that are malformed, tampered with or signed by someone else',
   async (t) => {
-    const w = await buildWorld(t);
-    const { userId } = await registerUser(t, w);
+    const { w, acceptor, userId } = await acceptingWorld(t, { decided: true });
     const good = expectSuccess(await userToken(t, w, userId), Token, 'asking a user token').token;
     const [head = '', body = '', sig = ''] = good.split('.');
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<
@@ -79,17 +104,19 @@ probe(
       tampered: `${head}.${forged}.${sig}`,
       unsigned: `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${body}.`,
     };
+    const control = await acceptor.present(good);
+    if (verdictOf(control) !== 'accepted')
+      t.notRun(`${acceptor.via} does not accept the genuine token (${describeAnswer(control)})`);
     const seen: string[] = [];
     let asDecided = true;
     for (const [name, token] of Object.entries(cases)) {
-      const res = await asBearer(t, token);
+      const res = await acceptor.present(token);
       seen.push(`${name}: ${describeAnswer(res)}`);
-      expect(res.status, `a ${name} token must never be accepted`).toBeGreaterThanOrEqual(400);
       asDecided &&= refusedAs(res, 401, 'UNAUTHORIZED', { reason: 'invalid-token' });
     }
-    t.observe(seen.join('; '), asDecided);
+    t.observe(`${acceptor.via}: ${seen.join('; ')}`, asDecided);
   },
-  { needs },
+  { needs, relies: ['v2.applications.list.before-finalize'] },
 );
 
 probe(
@@ -111,6 +138,8 @@ probe(
   { needs },
 );
 
+// The v2 list before finalize takes an API key only by our decision; its answer's shape is
+// open (§4.16), so only the success envelope is checked.
 conformance(
   ['auth.v2.organization-id-placement', 'auth.user-scoped.organization-id-required'],
   'a user-scoped key on a v2 GET names its organization in the query',
@@ -118,9 +147,9 @@ conformance(
     const w = await buildWorld(t);
     const { apiKey, organizationId } = w.creds('user-scoped');
     const inQuery = await t.http.get(APPLICATIONS, { query: { apiKey, organizationId } });
-    expectSuccess(inQuery, Applications, 'organizationId in the query of a v2 GET');
+    expectSuccess(inQuery, AnyData, 'organizationId in the query of a v2 GET');
     const missing = await t.http.get(APPLICATIONS, { query: { apiKey } });
     expectClientError(missing, 'a user-scoped key without organizationId on a v2 GET');
   },
-  { needs },
+  { needs, parts: ['v2'], relies: ['v2.applications.list.before-finalize'] },
 );

@@ -1,14 +1,8 @@
 import fc from 'fast-check';
-import { decodeJwt } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
-import { EDITING_FLAGS, effectivePermissions } from '../../spec/machines/permissions.ts';
-import {
-  PERMISSION_FLAGS,
-  type PermissionFlag,
-  type RolePermissions,
-} from '../../spec/schemas/permissions.ts';
+import type { PermissionFlag, RolePermissions } from '../../spec/schemas/permissions.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import {
@@ -18,14 +12,22 @@ import {
   userToken,
   type World,
 } from '../../fixtures/world.ts';
+import { expectedEffective, expectedPermissions } from '../../fixtures/expected/index.ts';
+import { CLAIMS_DECISION, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { rolesPath, rolePath } from '../harness/paths.ts';
 import { expectClientError, expectSuccess } from '../harness/expect.ts';
 
 // §2.2 and §4.1: the twenty permission flags, how a role update stores them, and the effective
-// permissions a user on the role gets. Effective permissions are read from the token's `perm`
-// claim, which is the reference's decision (tokens.claims); a target without it is not judged.
+// permissions a user on the role gets. Expected values come from the §2.2 data of
+// fixtures/expected. Effective permissions are read from the token at the claim path of the
+// target's profile: token contents are our decision (tokens.claims, §5 rule 8), so those tests
+// rely on it, and a target whose profile names no such claim is not judged by them.
 const needs = ['accounts', 'projects', 'roles'] as const;
+const throughClaims = { needs, relies: [CLAIMS_DECISION] } as const;
+
+/** The twenty flags, from the §2.2 data. */
+const FLAGS = expectedPermissions.flags as readonly PermissionFlag[];
 
 const UserRoles = z.object({ userRoles: z.array(ProjectUserRole) });
 
@@ -53,45 +55,16 @@ const DEFAULT_CLAUSE: Readonly<Record<PermissionFlag, ClauseId>> = {
   addDashboard: 'permissions.default.add-dashboard',
 };
 
-/**
- * §2.2 "Default when unset", written out from the table rather than taken from the model, so
- * the two check each other. `viewOnly: 'open'` marks the editing defaults, which the document
- * states only for a role that grants editing (decision: false, permissions.effective.non-editing-role).
- */
-const DEFAULTS: Readonly<Record<PermissionFlag, { editing: boolean; viewOnly: boolean | 'open' }>> =
-  {
-    addChart: { editing: true, viewOnly: 'open' },
-    addFilter: { editing: true, viewOnly: 'open' },
-    createChart: { editing: true, viewOnly: 'open' },
-    createChartSQL: { editing: false, viewOnly: false },
-    editCharts: { editing: false, viewOnly: false },
-    removeChart: { editing: true, viewOnly: 'open' },
-    disableTabs: { editing: false, viewOnly: false },
-    hideHeader: { editing: false, viewOnly: false },
-    hideDownloadButton: { editing: false, viewOnly: false },
-    aiCharts: { editing: false, viewOnly: false },
-    editMarketplace: { editing: false, viewOnly: false },
-    readOnly: { editing: false, viewOnly: false },
-    aiInsight: { editing: false, viewOnly: false },
-    drillDown: { editing: false, viewOnly: false },
-    enableScheduleReport: { editing: false, viewOnly: false },
-    canDuplicateDashboard: { editing: true, viewOnly: 'open' },
-    canSetDefaultDashboard: { editing: true, viewOnly: true },
-    canEditChartFromSession: { editing: true, viewOnly: true },
-    hideFilters: { editing: false, viewOnly: false },
-    addDashboard: { editing: true, viewOnly: 'open' },
-  };
-
 /** Any subset of the twenty flags, each true or false. */
 const permissionSet: fc.Arbitrary<RolePermissions> = fc.record(
-  Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, fc.boolean()])) as Record<
+  Object.fromEntries(FLAGS.map((f) => [f, fc.boolean()])) as Record<
     PermissionFlag,
     fc.Arbitrary<boolean>
   >,
   { requiredKeys: [] },
 );
 
-const isFlag = (key: string): boolean => (PERMISSION_FLAGS as readonly string[]).includes(key);
+const isFlag = (key: string): boolean => expectedPermissions.flags.includes(key);
 
 /** A permissions value §4.1 does not allow: an unknown key, a non-boolean flag, or not an object. */
 const badPermissions: fc.Arbitrary<unknown> = fc.oneof(
@@ -105,7 +78,7 @@ const badPermissions: fc.Arbitrary<unknown> = fc.oneof(
   fc
     .tuple(
       permissionSet,
-      fc.constantFrom(...PERMISSION_FLAGS),
+      fc.constantFrom(...FLAGS),
       fc.oneof(fc.constantFrom('true', 'false', 1, 0, null, [], {}), fc.string(), fc.integer()),
     )
     .map(([set, flag, value]) => ({ ...set, [flag]: value })),
@@ -121,26 +94,28 @@ async function listedRole(
   return expectSuccess(res, UserRoles, 'listing roles').userRoles.find((r) => r.id === roleId);
 }
 
-/** The effective permissions in a fresh token of the user; not-run when the token has no `perm` claim. */
+/** The effective permissions in a fresh token of the user, at the profile's claim path. */
 async function tokenPermissions(
   t: Conformance,
   w: World,
   userId: string,
 ): Promise<Record<string, unknown>> {
   const issued = expectSuccess(await userToken(t, w, userId), Token, 'user-token');
-  let perm: unknown;
-  try {
-    perm = decodeJwt(issued.token)['perm'];
-  } catch {
-    perm = undefined;
-  }
-  if (typeof perm !== 'object' || perm === null) {
-    t.notRun(
-      'the target\u2019s tokens carry no perm claim (token contents are unspecified, §5 rule 8)',
-    );
-  }
-  return perm as Record<string, unknown>;
+  return permissionsClaim(t, issued.token);
 }
+
+/** The flags whose on/off state differs from the §2.2 expectation (on means the value true). */
+function wrongFlags(perm: Record<string, unknown>, expected: Record<string, boolean>): string[] {
+  return Object.entries(expected)
+    .filter(([flag, on]) => (perm[flag] === true) !== on)
+    .map(
+      ([flag, on]) => `${flag} should be ${on ? 'on' : 'off'}, is ${JSON.stringify(perm[flag])}`,
+    );
+}
+
+/** The flags that grant editing (§2.2 rule 1) that a permissions claim has on. */
+const editingOn = (perm: Record<string, unknown>) =>
+  expectedPermissions.grantsEditing.filter((flag) => perm[flag] === true);
 
 /** A user holding a fresh role with the given permissions, and the effective set its token shows. */
 async function effectiveOnRole(t: Conformance, w: World, permissions: RolePermissions) {
@@ -177,7 +152,7 @@ conformance(
       }),
       {
         ...t.fc(25),
-        examples: [[{}], [PERMISSION_FLAGS.reduce((all, f) => ({ ...all, [f]: true }), {})]],
+        examples: [[{}], [FLAGS.reduce((all, f) => ({ ...all, [f]: true }), {})]],
       },
     );
   },
@@ -221,7 +196,7 @@ conformance(
     'permissions.create-chart-sql.needs-create-chart',
     'permissions.drill-down.off-when-read-only',
     'states.role.update-next-token',
-    ...PERMISSION_FLAGS.map((f) => DEFAULT_CLAUSE[f]),
+    ...FLAGS.map((f) => DEFAULT_CLAUSE[f]),
   ],
   'the token of a user on a role carries the §2.2 effective permissions of its flags',
   async (t) => {
@@ -234,9 +209,10 @@ conformance(
         const res = await t.http.put(rolePath(w, role.id), { ...w.creds(), permissions });
         expectSuccess(res, ProjectUserRole, `updating to ${JSON.stringify(permissions)}`);
         const perm = await tokenPermissions(t, w, userId);
-        expect(perm, `effective permissions of ${JSON.stringify(permissions)}`).toEqual(
-          effectivePermissions(permissions),
-        );
+        expect(
+          wrongFlags(perm, expectedEffective(permissions)),
+          `effective permissions of ${JSON.stringify(permissions)}`,
+        ).toEqual([]);
       }),
       {
         ...t.fc(30),
@@ -250,7 +226,7 @@ conformance(
       },
     );
   },
-  { needs },
+  throughClaims,
 );
 
 conformance(
@@ -262,11 +238,11 @@ conformance(
     const { userId } = await registerUser(t, w);
     const perm = await tokenPermissions(t, w, userId);
     expect(
-      EDITING_FLAGS.filter((f) => perm[f] !== false),
+      editingOn(perm),
       'a user with no role is view-only: every flag that grants editing should be off',
     ).toEqual([]);
   },
-  { needs },
+  throughClaims,
 );
 
 probe(
@@ -277,10 +253,10 @@ probe(
     const { userId } = await registerUser(t, w);
     const perm = await tokenPermissions(t, w, userId);
     const on = Object.keys(perm).filter((f) => perm[f] === true);
-    const expected = effectivePermissions(null);
-    t.observe(`flags on: [${on.sort().join(', ')}]`, isSame(perm, expected));
+    // Decided: exactly the twenty booleans of an empty role.
+    t.observe(`flags on: [${on.sort().join(', ')}]`, isSame(perm, expectedEffective({})));
   },
-  { needs },
+  throughClaims,
 );
 
 function isSame(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
@@ -289,12 +265,12 @@ function isSame(a: Record<string, unknown>, b: Record<string, unknown>): boolean
 }
 
 // The editing rules of §2.2 on hand-picked roles, with the expected values written out here
-// rather than computed by the model, so a slip in the model cannot hide a slip in the target.
+// rather than computed, so a slip in fixtures/expected cannot hide a slip in the target.
 const RULE_EXAMPLES: readonly {
   readonly clauses: readonly [ClauseId, ...ClauseId[]];
   readonly name: string;
   readonly role: RolePermissions;
-  readonly expected: Partial<Record<PermissionFlag, boolean>>;
+  readonly expected: Readonly<Partial<Record<PermissionFlag, boolean>>>;
 }[] = [
   {
     clauses: ['permissions.editing.grant-flags'],
@@ -374,20 +350,17 @@ for (const { clauses, name, role, expected } of RULE_EXAMPLES) {
     async (t) => {
       const w = await buildWorld(t);
       const perm = await effectiveOnRole(t, w, role);
-      const wrong = Object.entries(expected)
-        .filter(([flag, value]) => perm[flag] !== value)
-        .map(
-          ([flag, value]) => `${flag} should be ${String(value)}, is ${JSON.stringify(perm[flag])}`,
-        );
-      expect(wrong, `effective permissions of ${JSON.stringify(role)}`).toEqual([]);
+      expect(
+        wrongFlags(perm, expected),
+        `effective permissions of ${JSON.stringify(role)}`,
+      ).toEqual([]);
     },
-    { needs },
+    throughClaims,
   );
 }
 
 // One scenario per flag: its default on a role that grants editing, and on a view-only one.
-for (const flag of PERMISSION_FLAGS) {
-  const { editing, viewOnly } = DEFAULTS[flag];
+for (const flag of FLAGS) {
   // A role that grants editing through one flag other than the one under test.
   const editingRole: RolePermissions = {
     [flag === 'editCharts' ? 'addChart' : 'editCharts']: true,
@@ -396,22 +369,40 @@ for (const flag of PERMISSION_FLAGS) {
   const viewOnlyRole: RolePermissions = {
     [flag === 'hideHeader' ? 'hideFilters' : 'hideHeader']: true,
   };
+  const onWhenEditing = expectedEffective(editingRole)[flag] === true;
+  const onWhenViewOnly = expectedEffective(viewOnlyRole)[flag] === true;
 
   conformance(
     [DEFAULT_CLAUSE[flag]],
-    `${flag} left unset on a role that grants editing counts as ${String(editing)}`,
+    `${flag} left unset on a role that grants editing is ${onWhenEditing ? 'on' : 'off'}`,
     async (t) => {
       const w = await buildWorld(t);
       const perm = await effectiveOnRole(t, w, editingRole);
-      expect(perm[flag], `${flag} on ${JSON.stringify(editingRole)}`).toBe(editing);
+      expect(perm[flag] === true, `${flag} on ${JSON.stringify(editingRole)}`).toBe(onWhenEditing);
     },
-    { needs },
+    throughClaims,
   );
 
-  if (viewOnly === 'open') {
+  // §2.2 gives the 'editing' defaults only for a role that grants editing; on a view-only role
+  // rule 2 keeps them off, and how "off" is written is our decision.
+  const editingDefault = expectedPermissions.defaults[flag] === 'editing';
+  conformance(
+    [editingDefault ? 'permissions.editing.empty-is-view-only' : DEFAULT_CLAUSE[flag]],
+    `${flag} left unset on a view-only role is ${onWhenViewOnly ? 'on' : 'off'}`,
+    async (t) => {
+      const w = await buildWorld(t);
+      const perm = await effectiveOnRole(t, w, viewOnlyRole);
+      expect(perm[flag] === true, `${flag} on ${JSON.stringify(viewOnlyRole)}`).toBe(
+        onWhenViewOnly,
+      );
+    },
+    throughClaims,
+  );
+
+  if (editingDefault) {
     probe(
       ['permissions.effective.non-editing-role'],
-      `${flag} left unset on a view-only role`,
+      `how ${flag} left unset on a view-only role is written`,
       async (t) => {
         const w = await buildWorld(t);
         const perm = await effectiveOnRole(t, w, viewOnlyRole);
@@ -420,18 +411,7 @@ for (const flag of PERMISSION_FLAGS) {
           perm[flag] === false,
         );
       },
-      { needs },
-    );
-  } else {
-    conformance(
-      [DEFAULT_CLAUSE[flag], 'permissions.editing.empty-is-view-only'],
-      `${flag} left unset on a view-only role counts as ${String(viewOnly)}`,
-      async (t) => {
-        const w = await buildWorld(t);
-        const perm = await effectiveOnRole(t, w, viewOnlyRole);
-        expect(perm[flag], `${flag} on ${JSON.stringify(viewOnlyRole)}`).toBe(viewOnly);
-      },
-      { needs },
+      throughClaims,
     );
   }
 }
@@ -456,5 +436,5 @@ conformance(
       ).toEqual(without(await tokenPermissions(t, w, a.userId)));
     }
   },
-  { needs },
+  throughClaims,
 );

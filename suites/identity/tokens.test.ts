@@ -1,18 +1,17 @@
 import fc from 'fast-check';
-import {
-  createLocalJWKSet,
-  decodeProtectedHeader,
-  jwtVerify,
-  type JSONWebKeySet,
-  type JWTPayload,
-} from 'jose';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { EXPIRATIONS, EXPIRATION_SECONDS, IsoUtc } from '../../spec/schemas/common.ts';
-import { EDITING_FLAGS, effectivePermissions } from '../../spec/machines/permissions.ts';
+import { IsoUtc } from '../../spec/schemas/common.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
+import {
+  expectedEffective,
+  expectedPermissions,
+  expectedTokens,
+  expirationSeconds,
+} from '../../fixtures/expected/index.ts';
 import {
   buildWorld,
   createRole,
@@ -21,6 +20,8 @@ import {
   userToken,
   type World,
 } from '../../fixtures/world.ts';
+import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { claimsOf } from '../harness/jwt.ts';
 import { rolePath, userPath } from '../harness/paths.ts';
@@ -35,13 +36,17 @@ import {
 import type { Reply } from '../harness/http.ts';
 
 // §2.5, §4.7, §4.8, §5 rule 5, §8: project-user tokens, their lifetime and what they are built from.
+// Expected lifetimes and permissions come from fixtures/expected (written from the document);
+// what a token carries is read at the claim paths of the target's profile (§5 rule 8 leaves
+// token contents open, so such tests rely on tokens.claims); embed-token members come from
+// the profile too (§4.8 names only user.userRoleId).
 const needs = ['accounts', 'projects'] as const;
 const withClock = ['accounts', 'projects', 'clock'] as const;
 const withRoles = ['accounts', 'projects', 'roles'] as const;
 
+const EXPIRATIONS = expectedTokens.expirations;
 const EmbedData = z.record(z.string(), z.unknown());
 const UserRoles = z.object({ userRoles: z.array(ProjectUserRole) });
-const HOUR_MS = 3_600_000;
 
 /** A JWS in compact form: three non-empty base64url parts joined by dots (RFC 7515 §7.1). */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -49,23 +54,6 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 /** The claim names of decision T3, on top of the registered ones. */
 const REGISTERED_CLAIMS = ['iss', 'aud', 'sub', 'iat', 'exp', 'jti'] as const;
 const EAC_CLAIMS = ['kind', 'org', 'prj', 'pog', 'rol', 'perm', 'props', 'name'] as const;
-
-/** "Accepted" means a call that takes a project-user bearer token succeeds with it (§5 table). */
-function present(t: Conformance, token: string): Promise<Reply> {
-  return t.http.get('/v2/api/applications', { headers: { authorization: `Bearer ${token}` } });
-}
-
-/** Claims a check reads; the test is not-run when the target's tokens do not carry them. */
-function requireClaims(t: Conformance, token: string, names: readonly string[]): JWTPayload {
-  const claims = claimsOf(token);
-  const missing = names.filter((n) => claims === undefined || !(n in claims));
-  if (claims === undefined || missing.length > 0) {
-    t.notRun(
-      `the target's tokens carry no ${missing.join(', ')} claim (token contents are unspecified, §5 rule 8)`,
-    );
-  }
-  return claims;
-}
 
 /** Freezes the account clock on a whole second a little ahead of its now; returns that instant. */
 async function freezeOnWholeSecond(t: Conformance, w: World): Promise<number> {
@@ -90,34 +78,97 @@ async function issuedToken(t: Conformance, w: World, userId: string, expiration?
   );
 }
 
-/** An embed-token body in the shape the reference decided (T5); only user.userRoleId is documented. */
-function embedBody(
-  t: Conformance,
-  w: World,
-  extra: { organization?: object; user?: object; expiration?: unknown } = {},
-) {
+/**
+ * A world whose tokens an endpoint the document requires to accept them can judge: the
+ * acceptor, then a user of a project organization (§2.4: without one, v2 may refuse).
+ */
+async function acceptingWorld(t: Conformance, options: { decided?: boolean } = {}) {
+  const w = await buildWorld(t);
+  const acceptor = await tokenAcceptor(t, w, options);
+  const org = await registerOrganization(t, w);
+  const { userId } = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
+  return { w, acceptor, userId };
+}
+
+/** What the acceptor made of a token, as words for messages and observations. */
+async function presented(acceptor: Acceptor, token: string) {
+  const res = await acceptor.present(token);
+  return { verdict: verdictOf(res), said: describeAnswer(res), res };
+}
+
+/** Expected permissions, compared flag by flag: a flag is on when its value is true. */
+function wrongFlags(perm: Record<string, unknown>, expected: Record<string, boolean>): string[] {
+  return Object.entries(expected)
+    .filter(([flag, on]) => (perm[flag] === true) !== on)
+    .map(
+      ([flag, on]) => `${flag} should be ${on ? 'on' : 'off'}, is ${JSON.stringify(perm[flag])}`,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Embed-token bodies and answers in the target's own member names (profile shapes.embedToken).
+
+function embedShape(t: Conformance) {
+  const shape = t.profile.shapes.embedToken;
+  if (shape === undefined)
+    t.notRun(
+      "the target's profile names no embed-token members (shapes.embedToken; §4.8 leaves them open)",
+    );
+  return shape;
+}
+
+interface EmbedAsk {
+  /** A fresh externalId unless given. */
+  readonly externalId?: string;
+  readonly userId?: string;
+  readonly userName?: string;
+  readonly userRoleId?: string;
+  readonly expiration?: unknown;
+}
+
+/** An embed-token body: organization and user named as the profile says, userRoleId as §4.8 does. */
+function embedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
+  const shape = embedShape(t);
+  const member = (name: string | undefined, value: unknown) =>
+    name === undefined ? {} : { [name]: value };
+  if (ask.userId !== undefined && shape.user.id === undefined)
+    t.notRun("the target's profile names no embed-token member for the user's id");
   return {
     ...w.creds(),
     projectId: w.projectId,
     organization: {
-      externalId: externalId(t.faker),
-      name: organizationName(t.faker),
-      ...extra.organization,
+      [shape.organization.externalId]: ask.externalId ?? externalId(t.faker),
+      ...member(shape.organization.name, organizationName(t.faker)),
     },
-    user: { name: personName(t.faker), properties: properties(t.faker), ...extra.user },
-    ...('expiration' in extra ? { expiration: extra.expiration } : {}),
+    user: {
+      ...member(shape.user.name, ask.userName ?? personName(t.faker)),
+      ...member(shape.user.properties, properties(t.faker)),
+      ...(ask.userId === undefined ? {} : member(shape.user.id, ask.userId)),
+      ...(ask.userRoleId === undefined ? {} : { userRoleId: ask.userRoleId }),
+    },
+    ...('expiration' in ask ? { expiration: ask.expiration } : {}),
   };
 }
 
 const embed = (t: Conformance, body: unknown) => t.http.post('/v1/api/projects/embed-token', body);
 
-/** expiresAt of an embed-token answer; its data fields are unspecified (§4.8), so absent means not-run. */
-function embedExpiresAt(t: Conformance, res: Reply, what: string): string {
+/** A member of the embed-token answer, named as the profile says; not-run when it names none. */
+function embedAnswer(t: Conformance, res: Reply, member: 'token' | 'expiresAt', what: string) {
   const data = expectSuccess(res, EmbedData, what);
-  const expiresAt = data['expiresAt'];
-  if (typeof expiresAt !== 'string')
-    t.notRun('the target answers embed-token without expiresAt (§4.8 leaves data open)');
-  // §2.5: whatever endpoint issues it, a token's expiresAt is ISO 8601 UTC.
+  const name = embedShape(t).answer?.[member];
+  if (name === undefined)
+    t.notRun(`the target's profile names no embed-token answer member for ${member} (§4.8)`);
+  const value = data[name];
+  if (typeof value !== 'string')
+    t.notRun(
+      `the target's embed-token answer has no string ${name}, where its profile puts ${member}`,
+    );
+  return value;
+}
+
+/** expiresAt of an embed-token answer; §2.5 makes any token's expiresAt ISO 8601 UTC. */
+function embedExpiresAt(t: Conformance, res: Reply, what: string): string {
+  const expiresAt = embedAnswer(t, res, 'expiresAt', what);
   expect(
     IsoUtc.safeParse(expiresAt).success,
     `${what}: expiresAt ${expiresAt} should be ISO 8601 UTC`,
@@ -125,11 +176,16 @@ function embedExpiresAt(t: Conformance, res: Reply, what: string): string {
   return expiresAt;
 }
 
+/** What an embed-token test leans on: the members it sends, and those of the answer it reads. */
+const EMBED_BODY = 'tokens.embed-token.body-shape';
+const EMBED_ANSWER = 'tokens.embed-token.response-fields';
+
 // ---------------------------------------------------------------------------------------------
-// Property: token expiry. One test per expiration value, on a frozen account clock.
+// Lifetimes (§4.7, §5 rule 5, §8): expiresAt on a frozen account clock, portable; and liveness,
+// judged only where an endpoint the document requires to accept the token is available.
 
 for (const expiration of EXPIRATIONS) {
-  const seconds = EXPIRATION_SECONDS[expiration];
+  const seconds = expirationSeconds(expiration);
 
   conformance(
     [
@@ -139,7 +195,7 @@ for (const expiration of EXPIRATIONS) {
       'resources.token.fields',
       'resources.token.jwt',
     ],
-    `a ${expiration} token expires ${seconds} s after issue, works until then and is refused after`,
+    `a ${expiration} token's expiresAt lies ${seconds} s after its issue on a frozen clock`,
     async (t) => {
       const w = await buildWorld(t);
       const { userId } = await registerUser(t, w);
@@ -152,52 +208,81 @@ for (const expiration of EXPIRATIONS) {
         () => decodeProtectedHeader(issued.token),
         'the JWT header should be a JSON object',
       ).not.toThrow();
-      expect(issued.expiresAt, 'expiresAt should be ISO 8601 in UTC').toMatch(/Z$/);
-      const expiresAt = Date.parse(issued.expiresAt);
-      expect((expiresAt - at) / 1000, `expiresAt should be issue time + ${expiration}`).toBe(
-        seconds,
-      );
-
-      await advanceTo(t, w, at, expiresAt - 1000);
-      const before = await present(t, issued.token);
       expect(
-        before.status,
-        `one second before expiresAt the token should still be accepted, got ${describeAnswer(before)}`,
-      ).toBe(200);
+        IsoUtc.safeParse(issued.expiresAt).success,
+        `expiresAt ${issued.expiresAt} should be ISO 8601 in UTC`,
+      ).toBe(true);
+      expect(
+        (Date.parse(issued.expiresAt) - at) / 1000,
+        `expiresAt should be issue time + ${expiration}`,
+      ).toBe(seconds);
+    },
+    { needs: withClock },
+  );
 
+  conformance(
+    ['tokens.expires-at.issue-plus-duration', 'auth.bearer.chat-and-v2'],
+    `a ${expiration} token is accepted until its expiresAt and refused after it`,
+    async (t) => {
+      const { w, acceptor, userId } = await acceptingWorld(t);
+      const at = await freezeOnWholeSecond(t, w);
+      const issued = await issuedToken(t, w, userId, expiration);
+      const expiresAt = Date.parse(issued.expiresAt);
+      await advanceTo(t, w, at, expiresAt - 1000);
+      const before = await presented(acceptor, issued.token);
+      expect(
+        before.verdict,
+        `one second before expiresAt, ${acceptor.via} should accept the token, got ${before.said}`,
+      ).toBe('accepted');
       await advanceTo(t, w, expiresAt - 1000, expiresAt + 1000);
-      const after = await present(t, issued.token);
-      expectClientError(after, 'presenting an expired token');
+      const after = await presented(acceptor, issued.token);
+      expect(
+        after.verdict,
+        `one second after expiresAt, ${acceptor.via} should refuse the token with 401, got ${after.said}`,
+      ).toBe('refused');
     },
     { needs: withClock },
   );
 
   probe(
-    ['tokens.jwt.exp-matches-expires-at', 'tokens.validity.exp-exclusive'],
-    `a ${expiration} token at the exact instant of expiresAt, and its exp claim`,
+    ['tokens.jwt.exp-matches-expires-at'],
+    `the exp and iat claims of a ${expiration} token`,
     async (t) => {
       const w = await buildWorld(t);
       const { userId } = await registerUser(t, w);
       const at = await freezeOnWholeSecond(t, w);
       const issued = await issuedToken(t, w, userId, expiration);
-      const expiresAt = Date.parse(issued.expiresAt);
       const claims = claimsOf(issued.token);
       if (typeof claims?.exp === 'number') {
-        const iat = claims.iat;
         t.observe(
-          `exp ${claims.exp} for expiresAt ${issued.expiresAt}, iat ${String(iat)} for issue ${new Date(at).toISOString()}`,
-          claims.exp * 1000 === expiresAt && iat === at / 1000,
+          `exp ${claims.exp} for expiresAt ${issued.expiresAt}, iat ${String(claims.iat)} for issue ${new Date(at).toISOString()}`,
+          claims.exp * 1000 === Date.parse(issued.expiresAt) && claims.iat === at / 1000,
         );
       } else t.observe('the JWT has no numeric exp claim', false);
-
-      await advanceTo(t, w, at, expiresAt);
-      const atExp = await present(t, issued.token);
-      t.observe(
-        `at expiresAt: ${atExp.status === 200 ? 'accepted' : `refused ${describeAnswer(atExp)}`}`,
-        refusedAs(atExp, 401, 'UNAUTHORIZED', { reason: 'token-expired' }),
-      );
     },
     { needs: withClock },
+  );
+
+  probe(
+    ['tokens.validity.exp-exclusive'],
+    `a ${expiration} token at the exact instant of its expiresAt`,
+    async (t) => {
+      const { w, acceptor, userId } = await acceptingWorld(t, { decided: true });
+      const at = await freezeOnWholeSecond(t, w);
+      const issued = await issuedToken(t, w, userId, expiration);
+      const expiresAt = Date.parse(issued.expiresAt);
+      await advanceTo(t, w, at, expiresAt - 1000);
+      const before = await presented(acceptor, issued.token);
+      if (before.verdict !== 'accepted')
+        t.notRun(`${acceptor.via} does not accept the fresh token (${before.said})`);
+      await advanceTo(t, w, expiresAt - 1000, expiresAt);
+      const atExp = await presented(acceptor, issued.token);
+      t.observe(
+        `at expiresAt, ${acceptor.via}: ${atExp.verdict === 'accepted' ? 'accepted' : `refused ${atExp.said}`}`,
+        refusedAs(atExp.res, 401, 'UNAUTHORIZED', { reason: 'token-expired' }),
+      );
+    },
+    { needs: withClock, relies: ['v2.applications.list.before-finalize'] },
   );
 }
 
@@ -211,7 +296,7 @@ conformance(
       const before = Date.now();
       const issued = await issuedToken(t, w, userId, expiration);
       const after = Date.now();
-      const issuedAt = Date.parse(issued.expiresAt) - EXPIRATION_SECONDS[expiration] * 1000;
+      const issuedAt = Date.parse(issued.expiresAt) - expirationSeconds(expiration) * 1000;
       expect(
         issuedAt,
         `${expiration}: expiresAt − duration should be no earlier than 2 s before the call`,
@@ -258,13 +343,13 @@ async function lifetimeOf(
   return { ms: expiresAt - before, exact: false };
 }
 
-function expectOneHour(life: { ms: number; exact: boolean }, what: string): void {
-  if (life.exact) expect(life.ms, `${what}: should live exactly one hour`).toBe(HOUR_MS);
-  else
-    expect(
-      Math.abs(life.ms - HOUR_MS),
-      `${what}: should live one hour (within 2 s)`,
-    ).toBeLessThanOrEqual(2000);
+/** §4.7, §4.8, §5 rule 5: the lifetime of a token asked without expiration. */
+const DEFAULT_MS = expirationSeconds(expectedTokens.default) * 1000;
+
+function expectDefaultLifetime(life: { ms: number; exact: boolean }, what: string): void {
+  const asked = `${what}: should live ${expectedTokens.default}, the default`;
+  if (life.exact) expect(life.ms, asked).toBe(DEFAULT_MS);
+  else expect(Math.abs(life.ms - DEFAULT_MS), `${asked} (within 2 s)`).toBeLessThanOrEqual(2000);
 }
 
 conformance(
@@ -274,7 +359,7 @@ conformance(
     const w = await buildWorld(t);
     const { userId } = await registerUser(t, w);
     const life = await lifetimeOf(t, w, async () => (await issuedToken(t, w, userId)).expiresAt);
-    expectOneHour(life, 'user-token without expiration');
+    expectDefaultLifetime(life, 'user-token without expiration');
   },
   { needs },
 );
@@ -287,9 +372,9 @@ conformance(
     const life = await lifetimeOf(t, w, async () =>
       embedExpiresAt(t, await embed(t, embedBody(t, w)), 'embed-token without expiration'),
     );
-    expectOneHour(life, 'embed-token without expiration');
+    expectDefaultLifetime(life, 'embed-token without expiration');
   },
-  { needs },
+  { needs, relies: [EMBED_BODY, EMBED_ANSWER] },
 );
 
 conformance(
@@ -297,19 +382,17 @@ conformance(
   'an embed token lives for each of the nine expiration values',
   async (t) => {
     const w = await buildWorld(t);
-    const user = { id: t.faker.string.uuid() };
-    const organization = { externalId: externalId(t.faker) };
     const at = await freezeOnWholeSecond(t, w);
     for (const expiration of EXPIRATIONS) {
-      const res = await embed(t, embedBody(t, w, { organization, user, expiration }));
+      const res = await embed(t, embedBody(t, w, { expiration }));
       const expiresAt = embedExpiresAt(t, res, `embed-token with expiration ${expiration}`);
       expect(
         (Date.parse(expiresAt) - at) / 1000,
         `${expiration}: expiresAt should be issue time + duration`,
-      ).toBe(EXPIRATION_SECONDS[expiration]);
+      ).toBe(expirationSeconds(expiration));
     }
   },
-  { needs: withClock },
+  { needs: withClock, relies: [EMBED_BODY, EMBED_ANSWER] },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -366,6 +449,8 @@ conformance(
   async (t) => {
     const w = await buildWorld(t);
     const { userId } = await registerUser(t, w);
+    // The control: the same body with a listed value is granted, so a refusal is the value's.
+    await issuedToken(t, w, userId, '5m');
     await fc.assert(
       fc.asyncProperty(notAnExpiration, async (expiration) => {
         const res = await t.http.post('/v1/api/projects/user-token', {
@@ -386,17 +471,20 @@ conformance(
   'embed-token refuses any expiration outside the nine durations',
   async (t) => {
     const w = await buildWorld(t);
-    const organization = { externalId: externalId(t.faker) };
-    const user = { id: t.faker.string.uuid() };
+    expectSuccess(
+      await embed(t, embedBody(t, w, { expiration: '5m' })),
+      EmbedData,
+      'the control: embed-token with expiration 5m',
+    );
     await fc.assert(
       fc.asyncProperty(notAnExpiration, async (expiration) => {
-        const res = await embed(t, embedBody(t, w, { organization, user, expiration }));
+        const res = await embed(t, embedBody(t, w, { expiration }));
         expectRefusedExpiration(res, expiration);
       }),
       t.fc(40),
     );
   },
-  { needs },
+  { needs, relies: [EMBED_BODY] },
 );
 
 probe(
@@ -430,7 +518,7 @@ probe(
       );
     }
   },
-  { needs },
+  { needs, relies: [EMBED_BODY] },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -464,6 +552,8 @@ conformance(
   'user-token without a userId, or with one that is not a UUID, is refused',
   async (t) => {
     const w = await buildWorld(t);
+    // The control: the same credentials get a token for a registered user.
+    await issuedToken(t, w, (await registerUser(t, w)).userId);
     for (const body of [
       w.creds(),
       { ...w.creds(), userId: 'not-a-uuid' },
@@ -477,23 +567,40 @@ conformance(
   { needs },
 );
 
-probe(
-  ['tokens.user-token.unknown-user', 'auth.isolation.other-account'],
-  'user-token for a userId that is not registered here',
+/** A user id never registered here, and one registered in another account. */
+async function strangers(t: Conformance) {
+  const other = await buildWorld(t);
+  const { userId: theirs } = await registerUser(t, other);
+  await issuedToken(t, other, theirs);
+  return [
+    ['never registered', t.faker.string.uuid()],
+    ['of another account', theirs],
+  ] as const;
+}
+
+conformance(
+  ['tokens.user-token.user-id-required', 'auth.isolation.other-account-refused'],
+  'user-token issues no token for a user never registered, nor for another account’s user',
   async (t) => {
     const w = await buildWorld(t);
-    const other = await buildWorld(t);
-    const { userId: theirs } = await registerUser(t, other);
-    for (const [label, userId] of [
-      ['never registered', t.faker.string.uuid()],
-      ['of another account', theirs],
-    ] as const) {
+    await issuedToken(t, w, (await registerUser(t, w)).userId);
+    for (const [label, userId] of await strangers(t)) {
+      expectClientError(await userToken(t, w, userId), `user-token for a user ${label}`);
+    }
+  },
+  { needs },
+);
+
+probe(
+  ['tokens.user-token.unknown-user', 'auth.isolation.other-account'],
+  'the answer of user-token for a userId that is not registered here',
+  async (t) => {
+    const w = await buildWorld(t);
+    for (const [label, userId] of await strangers(t)) {
       const res = await userToken(t, w, userId);
-      expect(res.status, `a token must never be issued for a user ${label}`).not.toBe(200);
-      const resource = detailsOf(res)['resource'];
       t.observe(
-        `${label}: ${statusAndCode(res)}`,
-        statusAndCode(res) === '404 NOT_FOUND' && resource === 'user',
+        `${label}: ${describeAnswer(res)}`,
+        refusedAs(res, 404, 'NOT_FOUND', { resource: 'user' }),
       );
     }
   },
@@ -512,7 +619,7 @@ async function updateUser(t: Conformance, w: World, userId: string, body: Record
 
 conformance(
   ['tokens.user-token.from-stored-user'],
-  'a token carries the stored role, organization and properties; after an update only the next one changes',
+  'a token carries the stored user, role, organization and properties, and the next one the updated properties',
   async (t) => {
     const w = await buildWorld(t);
     const role = await createRole(t, w, { addChart: true, aiCharts: true });
@@ -522,28 +629,29 @@ conformance(
       projectOrganizationId: org.projectOrganizationId,
     });
     const first = (await issuedToken(t, w, user.userId)).token;
-    const claims = requireClaims(t, first, ['sub', 'rol', 'pog', 'perm', 'props', 'name']);
-    expect(claims.sub, 'the token names the user').toBe(user.userId);
-    expect(claims['rol'], 'the token carries the stored role').toBe(role.id);
-    expect(claims['pog'], 'the token carries the stored organization').toBe(
-      org.projectOrganizationId,
-    );
-    expect(claims['perm'], 'the token carries the role permissions').toEqual(
-      effectivePermissions(role.permissions),
-    );
-    expect(claims['props'], 'the token carries the stored properties').toEqual(
+    expect(claimAt(t, first, 'subject'), 'the token names the user').toBe(user.userId);
+    expect(claimAt(t, first, 'role'), 'the token carries the stored role').toBe(role.id);
+    expect(
+      claimAt(t, first, 'projectOrganization'),
+      'the token carries the stored organization',
+    ).toBe(org.projectOrganizationId);
+    expect(
+      wrongFlags(permissionsClaim(t, first), expectedEffective(role.permissions)),
+      'the token carries the effective permissions of the stored role',
+    ).toEqual([]);
+    expect(claimAt(t, first, 'properties'), 'the token carries the stored properties').toEqual(
       user.body.properties,
     );
-    expect(claims['name'], 'the token carries the stored name').toBe(user.body.name);
 
-    const renamed = personName(t.faker);
     const props = { ...properties(t.faker), team: t.faker.word.noun() };
-    await updateUser(t, w, user.userId, { name: renamed, properties: props });
-    const next = claimsOf((await issuedToken(t, w, user.userId)).token);
-    expect(next?.['props'], 'the next token carries the replaced properties').toEqual(props);
-    expect(next?.['name'], 'the next token carries the new name').toBe(renamed);
+    await updateUser(t, w, user.userId, { name: user.body.name, properties: props });
+    const next = (await issuedToken(t, w, user.userId)).token;
+    expect(
+      claimAt(t, next, 'properties'),
+      'the next token carries the replaced properties',
+    ).toEqual(props);
   },
-  { needs: withRoles },
+  { needs: withRoles, relies: [CLAIMS_DECISION] },
 );
 
 conformance(
@@ -551,26 +659,33 @@ conformance(
   'after a role update, the next token of its user carries the new permissions',
   async (t) => {
     const w = await buildWorld(t);
-    const role = await createRole(t, w, { addChart: true, drillDown: true });
+    const created = { addChart: true, drillDown: true };
+    const role = await createRole(t, w, created);
     const { userId } = await registerUser(t, w, { userRoleId: role.id });
     const first = (await issuedToken(t, w, userId)).token;
     expect(
-      requireClaims(t, first, ['perm'])['perm'],
+      wrongFlags(permissionsClaim(t, first), expectedEffective(created)),
       'the first token carries the role as created',
-    ).toEqual(effectivePermissions({ addChart: true, drillDown: true }));
-    const replaced = { readOnly: true, drillDown: true, hideHeader: true };
+    ).toEqual([]);
+    // Every flag that was on goes off, and others come on: no stale copy can pass.
+    const replaced = { readOnly: true, hideHeader: true, aiInsight: true };
     expectSuccess(
       await t.http.put(rolePath(w, role.id), { ...w.creds(), permissions: replaced }),
       ProjectUserRole,
       'updating the role',
     );
-    const next = claimsOf((await issuedToken(t, w, userId)).token);
-    expect(next?.['perm'], 'the next token carries the replaced permissions').toEqual(
-      effectivePermissions(replaced),
-    );
+    const next = (await issuedToken(t, w, userId)).token;
+    expect(
+      wrongFlags(permissionsClaim(t, next), expectedEffective(replaced)),
+      `the next token carries the replaced permissions ${JSON.stringify(replaced)}`,
+    ).toEqual([]);
   },
-  { needs: withRoles },
+  { needs: withRoles, relies: [CLAIMS_DECISION] },
 );
+
+/** The flags that grant editing (§2.2 rule 1) that a permissions claim has on. */
+const editingOn = (perm: Record<string, unknown>) =>
+  expectedPermissions.grantsEditing.filter((flag) => perm[flag] === true);
 
 conformance(
   ['states.user.role-cleared-next-token', 'states.user.role-cleared'],
@@ -580,20 +695,21 @@ conformance(
     const role = await createRole(t, w, { addDashboard: true, editCharts: true });
     const user = await registerUser(t, w, { userRoleId: role.id });
     const first = (await issuedToken(t, w, user.userId)).token;
-    expect(requireClaims(t, first, ['rol', 'perm'])['rol'], 'the first token names the role').toBe(
-      role.id,
-    );
+    expect(claimAt(t, first, 'role'), 'the first token names the role').toBe(role.id);
+    expect(editingOn(permissionsClaim(t, first)), 'the first token grants editing').not.toEqual([]);
     await updateUser(t, w, user.userId, { name: user.body.name, userRoleId: null });
-    const next = claimsOf((await issuedToken(t, w, user.userId)).token);
-    expect(next?.['rol'], 'the next token names no role').toBeNull();
-    const perm = (next?.['perm'] ?? {}) as Record<string, unknown>;
+    const next = (await issuedToken(t, w, user.userId)).token;
+    expect(
+      claimAt(t, next, 'role', { absentMeansNone: true }) ?? null,
+      'the next token names no role',
+    ).toBeNull();
     // §2.2 rule 2: a user with no role is view-only, so no flag that grants editing is on.
     expect(
-      EDITING_FLAGS.filter((f) => perm[f] !== false),
+      editingOn(permissionsClaim(t, next)),
       'the next token should grant no editing flag',
     ).toEqual([]);
   },
-  { needs: withRoles },
+  { needs: withRoles, relies: [CLAIMS_DECISION] },
 );
 
 conformance(
@@ -605,7 +721,7 @@ conformance(
     const { userId, body } = await registerUser(t, w);
     const first = (await issuedToken(t, w, userId)).token;
     expect(
-      requireClaims(t, first, ['rol', 'perm'])['rol'],
+      claimAt(t, first, 'role', { absentMeansNone: true }) ?? null,
       'the first token names no role',
     ).toBeNull();
     const listed = expectSuccess(
@@ -616,17 +732,18 @@ conformance(
     if (listed === undefined)
       return expect.fail('the role created through the hook should be listed');
     await updateUser(t, w, userId, { name: body.name, userRoleId: listed.id });
-    const next = claimsOf((await issuedToken(t, w, userId)).token);
-    expect(next?.['rol'], 'the next token names the assigned role').toBe(listed.id);
-    expect(next?.['perm'], 'the next token carries that role’s permissions').toEqual(
-      effectivePermissions(listed.permissions),
-    );
+    const next = (await issuedToken(t, w, userId)).token;
+    expect(claimAt(t, next, 'role'), 'the next token names the assigned role').toBe(listed.id);
+    expect(
+      wrongFlags(permissionsClaim(t, next), expectedEffective(listed.permissions)),
+      'the next token carries that role’s permissions',
+    ).toEqual([]);
   },
-  { needs: withRoles },
+  { needs: withRoles, relies: [CLAIMS_DECISION] },
 );
 
 // ---------------------------------------------------------------------------------------------
-// §4.8 embed-token (members of organization and user per decision T5).
+// §4.8 embed-token, in the member names of the target's profile.
 
 const REQUIRED_EMBED_FIELDS = [
   { field: 'projectId', clause: 'tokens.embed-token.project-id-required' },
@@ -646,7 +763,7 @@ for (const { field, clause } of REQUIRED_EMBED_FIELDS) {
       expectClientError(res, `embed-token without ${field}`);
       expectSuccess(await embed(t, body), EmbedData, `the same body with ${field}`);
     },
-    { needs },
+    { needs, relies: [EMBED_BODY] },
   );
 }
 
@@ -659,7 +776,7 @@ conformance(
     const data = expectSuccess(res, EmbedData, 'embed-token');
     expect(Array.isArray(data), 'data should be an object, not an array').toBe(false);
   },
-  { needs },
+  { needs, relies: [EMBED_BODY] },
 );
 
 probe(
@@ -682,39 +799,35 @@ probe(
   'embed-token twice with the same externalId and user id',
   async (t) => {
     const w = await buildWorld(t);
-    const organization = { externalId: externalId(t.faker), name: organizationName(t.faker) };
-    const user = { id: t.faker.string.uuid(), name: personName(t.faker) };
+    const same = { externalId: externalId(t.faker), userId: t.faker.string.uuid() };
     const first = expectSuccess(
-      await embed(t, embedBody(t, w, { organization, user })),
+      await embed(t, embedBody(t, w, same)),
       EmbedData,
       'first embed-token',
     );
-    const renamed = { ...user, name: personName(t.faker) };
+    const renamed = personName(t.faker);
     const again = expectSuccess(
-      await embed(
-        t,
-        embedBody(t, w, { organization: { externalId: organization.externalId }, user: renamed }),
-      ),
+      await embed(t, embedBody(t, w, { ...same, userName: renamed })),
       EmbedData,
       'second embed-token',
     );
     const sameOrg =
       first['projectOrganizationId'] !== undefined &&
       first['projectOrganizationId'] === again['projectOrganizationId'];
-    const sameUser = first['userId'] === user.id && again['userId'] === user.id;
+    const sameUser = first['userId'] === same.userId && again['userId'] === same.userId;
     t.observe(`same organization: ${sameOrg}; user id kept: ${sameUser}`, sameOrg && sameUser);
     // The user is now registered: a plain user-token for it reflects the second sign-in.
-    const res = await userToken(t, w, user.id);
+    const res = await userToken(t, w, same.userId);
     const name =
       res.status === 200
         ? claimsOf((res.body as { data: { token: string } }).data.token)?.['name']
         : undefined;
     t.observe(
       `user-token for the signed-in user: ${statusAndCode(res)}, name ${JSON.stringify(name)}`,
-      res.status === 200 && name === renamed.name,
+      res.status === 200 && name === renamed,
     );
   },
-  { needs },
+  { needs, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
 
 conformance(
@@ -730,14 +843,17 @@ conformance(
     ).userRoles;
     if (listed === undefined)
       return expect.fail('the role created through the hook should be listed');
-    const res = await embed(t, embedBody(t, w, { user: { userRoleId: listed.id } }));
-    const data = expectSuccess(res, EmbedData, 'embed-token with a listed userRoleId');
-    const token = data['token'];
-    const rol = typeof token === 'string' ? claimsOf(token)?.['rol'] : undefined;
-    if (rol !== undefined)
-      expect(rol, 'the token should carry the role that was given').toBe(listed.id);
+    const res = await embed(t, embedBody(t, w, { userRoleId: listed.id }));
+    expectSuccess(res, EmbedData, 'embed-token with a listed userRoleId');
+    // Where the profile says where tokens carry the role, the token must carry this one.
+    if (t.profile.shapes.tokenClaims?.role !== undefined) {
+      const token = embedAnswer(t, res, 'token', 'embed-token with a listed userRoleId');
+      expect(claimAt(t, token, 'role'), 'the token should carry the role that was given').toBe(
+        listed.id,
+      );
+    }
   },
-  { needs: withRoles },
+  { needs: withRoles, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
 
 probe(
@@ -747,13 +863,11 @@ probe(
     const w = await buildWorld(t);
     const { userId } = await registerUser(t, w);
     const fromUserToken = (await issuedToken(t, w, userId)).token;
-    const embedded = expectSuccess(await embed(t, embedBody(t, w)), EmbedData, 'embed-token')[
-      'token'
-    ];
-    const jwks = await t.http.get('/.well-known/jwks.json');
+    const embedded = embedAnswer(t, await embed(t, embedBody(t, w)), 'token', 'embed-token');
+    const jwks = await t.http.get(t.profile.shapes.jwks ?? '/.well-known/jwks.json');
     for (const [label, token] of [
       ['user-token', fromUserToken],
-      ['embed-token', typeof embedded === 'string' ? embedded : ''],
+      ['embed-token', embedded],
     ] as const) {
       const claims = claimsOf(token) ?? {};
       let header: Record<string, unknown> = {};
@@ -778,7 +892,7 @@ probe(
       t.observe(
         `${label}: alg ${String(header['alg'])}, kid ${header['kid'] === undefined ? 'absent' : 'present'}, ` +
           `missing claims [${missing.join(', ')}], kind ${JSON.stringify(claims['kind'])}, ` +
-          `${verified ? 'verifies' : 'does not verify'} against /.well-known/jwks.json`,
+          `${verified ? 'verifies' : 'does not verify'} against the JWKS`,
         header['alg'] === 'ES256' &&
           typeof header['kid'] === 'string' &&
           missing.length === 0 &&
@@ -789,5 +903,5 @@ probe(
       );
     }
   },
-  { needs },
+  { needs, relies: [EMBED_BODY, EMBED_ANSWER] },
 );
