@@ -5,6 +5,48 @@ import tseslint from 'typescript-eslint';
 /** Imports a folder may not make, as `no-restricted-imports` patterns (gitignore syntax). */
 const boundary = (patterns, message) => ['error', { patterns: [{ group: patterns, message }] }];
 
+/**
+ * The oracle rule (README, Layout): suites and fixtures judge servers we did not write, so no
+ * expected value may come from code the reference runs. From spec/ they take clause ids,
+ * response-shape schemas and types; lifetimes, flags, defaults and codes come from
+ * fixtures/expected (written from the document). Model-based files may use the machines.
+ */
+const ORACLE =
+  'an expected value must not come from code the reference runs: use fixtures/expected (or spell it out)';
+const oracleRule = ({ machines }) => [
+  'error',
+  {
+    patterns: [
+      {
+        group: ['**/spec/schemas/common.ts', '**/spec/schemas/common'],
+        importNames: ['EXPIRATIONS', 'EXPIRATION_SECONDS', 'DEFAULT_EXPIRATION', 'Expiration'],
+        allowTypeImports: true,
+        message: ORACLE,
+      },
+      ...(machines
+        ? []
+        : [
+            {
+              group: ['**/spec/schemas/permissions.ts', '**/spec/schemas/permissions'],
+              importNames: ['PERMISSION_FLAGS'],
+              allowTypeImports: true,
+              message: ORACLE,
+            },
+            {
+              group: ['**/spec/machines/**'],
+              allowTypeImports: true,
+              message: `${ORACLE}; the machines are the model of model-based runs only (model*.test.ts)`,
+            },
+          ]),
+      {
+        group: ['**/spec/errors.ts', '**/spec/errors'],
+        allowTypeImports: true,
+        message: `${ORACLE}: the §7 codes are expectedErrors and documentedStatus()`,
+      },
+    ],
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -50,7 +92,8 @@ export default tseslint.config(
     },
   },
   {
-    // The suites and their fixtures reach a target over HTTP only.
+    // The suites and their fixtures reach a target over HTTP only, and take no expected value
+    // from code the reference runs.
     files: ['suites/**', 'fixtures/**'],
     ignores: ['suites/runner/**'],
     rules: {
@@ -58,7 +101,13 @@ export default tseslint.config(
         ['**/reference/**'],
         'suites talk to a target over HTTP only',
       ),
+      '@typescript-eslint/no-restricted-imports': oracleRule({ machines: false }),
     },
+  },
+  {
+    // Model-based runs check the target step by step against the machines (ARCHITECTURE).
+    files: ['suites/**/model*.test.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': oracleRule({ machines: true }) },
   },
   {
     // The runner alone may start the embedded reference, through its public server module.
