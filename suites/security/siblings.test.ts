@@ -73,7 +73,9 @@ conformance(
             if (path === undefined) continue;
             const shown = claimAt(claims, path);
             if (shown !== value)
-              wrong.push(`user ${user.userId}: ${what} ${JSON.stringify(shown)}, stored ${value}`);
+              wrong.push(
+                `user ${user.userId}: ${what} ${JSON.stringify(shown)}, stored ${JSON.stringify(value)}`,
+              );
           }
         }
       }
