@@ -29,7 +29,7 @@ export const variants: readonly Variant[] = await loadVariants();
 
 const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, suite: { type: 'string', default: 'identity' } },
+  options: { only: { type: 'string' }, suite: { type: 'string' } },
 });
 
 function scratchCopy(): string {
