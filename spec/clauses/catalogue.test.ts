@@ -60,6 +60,7 @@ const AREAS = new Set([
   'migration',
   'versioning',
   'v2',
+  'security',
 ]);
 
 // Compile-time: the ids stay a union of literals, not widened to string.
