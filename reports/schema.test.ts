@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleResults } from '../suites/runner/sample-results.ts';
-import { ResultsSchema } from './schema.ts';
+import { ResultsSchema, SCHEMA_VERSION } from './schema.ts';
 
 describe('ResultsSchema', () => {
   it('accepts a run with one result of each outcome', () => {
@@ -29,6 +29,28 @@ describe('ResultsSchema', () => {
     const parsed = ResultsSchema.safeParse({ ...run, results, summary });
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.message).toMatch(/duplicate result id/);
+  });
+
+  it('carries its schema version, and refuses another', () => {
+    const run = sampleResults();
+    expect(run.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(ResultsSchema.safeParse({ ...run, schemaVersion: SCHEMA_VERSION - 1 }).success).toBe(
+      false,
+    );
+  });
+
+  it('carries relies per test and observations per probe', () => {
+    const run = sampleResults();
+    const bad = run.results.map((r) =>
+      r.outcome === 'probe'
+        ? { ...r, observations: [{ observation: 'x', matchesDecision: 'yes' }] }
+        : r,
+    );
+    expect(ResultsSchema.safeParse({ ...run, results: bad }).success).toBe(false);
+    const { relies: _dropped, ...withoutRelies } = run.results[0] ?? { relies: [] };
+    void _dropped;
+    const missing = [withoutRelies, ...run.results.slice(1)];
+    expect(ResultsSchema.safeParse({ ...run, results: missing }).success).toBe(false);
   });
 
   it('rejects an unknown outcome and a malformed section', () => {

@@ -5,6 +5,12 @@
  */
 import { z } from 'zod';
 
+/**
+ * Version of this shape. Bumped when a field is added or changes meaning, so that a reader
+ * (`eac report`, `eac compare`) can tell an older run from a damaged one.
+ */
+export const SCHEMA_VERSION = 2;
+
 export const OutcomeSchema = z.enum(['pass', 'fail', 'not-run', 'probe']);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -39,8 +45,25 @@ export const RunTargetSchema = z.object({
   checkDecisions: z.boolean(),
   /** True when the runner started the reference itself (no `--target`). */
   embedded: z.boolean().optional(),
+  /** `--credentials FILE` of the run, absolute, so replay lines keep it. */
+  credentialsFile: z.string().min(1).optional(),
+  /** `--profile FILE` of the run, absolute, so replay lines keep it. */
+  profileFile: z.string().min(1).optional(),
+  /** Whether `--check-decisions` was given (it is automatic against the reference). */
+  checkDecisionsAsked: z.boolean().optional(),
 });
 export type RunTarget = z.infer<typeof RunTargetSchema>;
+
+/** One thing a probe saw the target do where the document is silent. */
+export const ObservationSchema = z.object({
+  /** What the target did, kept whole up to 16 KiB. */
+  observation: z.string(),
+  /** Whether it is what the reference decided (or what the target's profile states). */
+  matchesDecision: z.boolean(),
+  /** Method and path template of the last request before the observation. */
+  endpoint: z.string().optional(),
+});
+export type ReportedObservation = z.infer<typeof ObservationSchema>;
 
 export const ResultSchema = z.object({
   /** Stable across runs: `<area>/<slug of the behaviour name>`. */
@@ -50,11 +73,20 @@ export const ResultSchema = z.object({
   /** Test file, relative to the project root. */
   file: z.string(),
   clauses: z.array(z.string()),
+  /** Registered with conformance() or probe(); absent for a file that did not load. */
+  kind: z.enum(['conformance', 'probe']).optional(),
+  /**
+   * Unspecified clauses whose decision (or the profile's answer) the test leans on: a pass
+   * then covers its clauses through a decision, not portably.
+   */
+  relies: z.array(z.string()),
   outcome: OutcomeSchema,
   /** fail: first error message; not-run: why; probe: what the target did. */
   reason: z.string().optional(),
   /** probe: what the reference decided where the document is silent. */
   decision: z.string().optional(),
+  /** probe (and a probe that failed on a departure): every observation, in order. */
+  observations: z.array(ObservationSchema).optional(),
   /** The test's own seed (derived from the run seed and its name). */
   seed: z.number().int(),
   /** Command line that re-runs this test against the same target with the same seed. */
@@ -67,6 +99,12 @@ export type Result = z.infer<typeof ResultSchema>;
 /**
  * Clause coverage of one section of the document. Top-level rows (`"4"`) aggregate their
  * subsections (`"4.1"`, `"4.2"`, ...); subsection rows count only their own clauses.
+ *
+ * A `must` or `observed` clause is covered *portably* when a passing conformance test that
+ * relies on no decision cites it, *through a decision* when only passing tests that rely on
+ * one of our decisions do. An `unspecified` clause is *probed* when a probe recorded what the
+ * target did. `security` clauses are not the document's and are counted apart. A clause cited
+ * by a failing test is covered by nothing.
  */
 export const CoverageRowSchema = z.object({
   section: z.string().regex(/^\d+(\.\d+)*$/),
@@ -74,14 +112,96 @@ export const CoverageRowSchema = z.object({
   must: z.number().int().nonnegative(),
   observed: z.number().int().nonnegative(),
   unspecified: z.number().int().nonnegative(),
-  /** Security clauses (not the document's own; reported apart). */
-  security: z.number().int().nonnegative().optional(),
-  /** Clauses cited by at least one passing or probing test. */
+  /** Security clauses filed under this section (not the document's own; reported apart). */
+  security: z.number().int().nonnegative(),
+  /** must + observed clauses covered by a passing test that relies on no decision. */
+  portable: z.number().int().nonnegative(),
+  /** must + observed clauses covered only by passing tests that rely on a decision. */
+  throughDecision: z.number().int().nonnegative(),
+  /** unspecified clauses a probe recorded an answer for. */
+  probed: z.number().int().nonnegative(),
+  /** security clauses covered by a passing test (portably or through a decision). */
+  securityCovered: z.number().int().nonnegative(),
+  /** security clauses of `securityCovered` that only tests relying on a decision cover. */
+  securityThroughDecision: z.number().int().nonnegative(),
+  /** All clauses covered, every level and kind together. */
   covered: z.number().int().nonnegative(),
-  /** Clauses cited by at least one failing test. */
-  failing: z.number().int().nonnegative().optional(),
+  /** The document's clauses (must, observed, unspecified) cited by at least one failing test. */
+  failing: z.number().int().nonnegative(),
+  /** Security clauses cited by at least one failing test. */
+  securityFailing: z.number().int().nonnegative(),
 });
 export type CoverageRow = z.infer<typeof CoverageRowSchema>;
+
+/**
+ * Per section (the clause's own, e.g. `4.7`): the clauses a reader should look at. `decisionOnly`
+ * are must/observed clauses covered only through a decision; `unprobed` are unspecified clauses
+ * no probe recorded an answer for in this run.
+ */
+export const CoverageGapSchema = z.object({
+  section: z.string().regex(/^\d+(\.\d+)*$/),
+  decisionOnly: z.array(z.string()),
+  unprobed: z.array(z.string()),
+});
+export type CoverageGap = z.infer<typeof CoverageGapSchema>;
+
+/** One distinct answer a target gave to an unspecified clause, and where it was seen. */
+export const RegisterAnswerSchema = z.object({
+  /** The observation, with service ids (UUIDs) written `{uuid}` so equal answers group. */
+  answer: z.string(),
+  matchesDecision: z.boolean(),
+  /** Where it was seen: result id, and the endpoint when one was recorded. */
+  seenOn: z.array(z.object({ test: z.string(), endpoint: z.string().optional() })),
+});
+export type RegisterAnswer = z.infer<typeof RegisterAnswerSchema>;
+
+/**
+ * The ambiguity register of the run: every unspecified clause of the catalogue, with the
+ * reference's decision and the distinct answers the target gave (none when no probe ran).
+ */
+export const RegisterEntrySchema = z.object({
+  clause: z.string(),
+  section: z.string(),
+  summary: z.string(),
+  decision: z.string().optional(),
+  /** Tests that probed the clause (any outcome but not-run). */
+  tests: z.number().int().nonnegative(),
+  answers: z.array(RegisterAnswerSchema),
+});
+export type RegisterEntry = z.infer<typeof RegisterEntrySchema>;
+
+/** What the run's target profile said: where it came from and the parts it serves. */
+export const RunProfileSchema = z.object({
+  /** Absolute path of `--profile FILE`, or `reference default`. */
+  source: z.string().min(1),
+  description: z.string().optional(),
+  serves: z.array(z.string()),
+});
+export type RunProfile = z.infer<typeof RunProfileSchema>;
+
+/** How many tests did not run for one cause: a missing host hook, an unserved part, other. */
+export const NotRunCauseSchema = z.object({
+  kind: z.enum(['hook', 'part', 'other']),
+  /** The hook or part name; for `other`, the reason. */
+  name: z.string(),
+  tests: z.number().int().positive(),
+});
+export type NotRunCause = z.infer<typeof NotRunCauseSchema>;
+
+/** One transition of a machine of spec/machines, as its table states it. */
+export const MachineTransitionSchema = z.object({
+  command: z.string(),
+  from: z.string(),
+  to: z.string(),
+  note: z.string().optional(),
+  section: z.string(),
+});
+
+export const MachineSchema = z.object({
+  name: z.string(),
+  transitions: z.array(MachineTransitionSchema),
+});
+export type ReportedMachine = z.infer<typeof MachineSchema>;
 
 export const SummarySchema = z.object({
   pass: z.number().int().nonnegative(),
@@ -94,7 +214,9 @@ export type Summary = z.infer<typeof SummarySchema>;
 
 export const ResultsSchema = z
   .object({
+    schemaVersion: z.literal(SCHEMA_VERSION),
     target: RunTargetSchema,
+    profile: RunProfileSchema,
     startedAt: z.iso.datetime(),
     finishedAt: z.iso.datetime(),
     durationMs: z.number().nonnegative(),
@@ -104,6 +226,12 @@ export const ResultsSchema = z
     summary: SummarySchema,
     results: z.array(ResultSchema),
     coverage: z.array(CoverageRowSchema),
+    gaps: z.array(CoverageGapSchema),
+    register: z.array(RegisterEntrySchema),
+    /** Not-run tests counted by cause; a test lacking two hooks counts under each. */
+    notRunCauses: z.array(NotRunCauseSchema),
+    /** The transition tables of spec/machines the reference is written in. */
+    machines: z.array(MachineSchema),
   })
   .superRefine((run, ctx) => {
     const counted = { pass: 0, fail: 0, 'not-run': 0, probe: 0 };

@@ -5,7 +5,14 @@ import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { Hooks, provisionedFor } from './hooks.ts';
 import { Http } from './http.ts';
-import type { EacMeta } from './meta.ts';
+import {
+  MAX_OBSERVATION_CHARS,
+  MAX_OBSERVATIONS,
+  type DeclaredTest,
+  type EacMeta,
+  type Exchange,
+  type Observation,
+} from './meta.ts';
 import type { Target } from './target.ts';
 
 /** What every conformance test receives. */
@@ -79,13 +86,55 @@ function areaOf(file: string): string {
   return /suites[\\/]([^\\/]+)[\\/]/.exec(file)?.[1] ?? 'unknown';
 }
 
+/** Arguments `eac run` was given that point a replay at the same target (see global-setup). */
+function replayArgs(): readonly string[] {
+  try {
+    return inject('eacReplayArgs') ?? [];
+  } catch {
+    return [];
+  }
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
 function replayLine(runSeed: number, clauses: readonly string[]): string {
-  return `npx eac run --seed ${runSeed} --only ${clauses[0] ?? ''}`;
+  const args = ['npx', 'eac', 'run', '--seed', String(runSeed), '--only', clauses[0] ?? ''];
+  return [...args, ...replayArgs()].map(shellQuote).join(' ');
+}
+
+/** `http://h:1/v1/projects/3f…/roles?x=1` -> `/v1/projects/{id}/roles`: where a probe looked. */
+export function endpointOf(exchange: Exchange | undefined): string | undefined {
+  if (exchange === undefined) return undefined;
+  let pathname: string;
+  try {
+    pathname = new URL(exchange.request.url).pathname;
+  } catch {
+    pathname = exchange.request.url.split('?')[0] ?? exchange.request.url;
+  }
+  const template = pathname
+    .split('/')
+    .map((part) =>
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(part) ||
+      /^\d{3,}$/.test(part)
+        ? '{id}'
+        : part,
+    )
+    .join('/');
+  return `${exchange.request.method} ${template}`;
+}
+
+/** Keeps an observation whole up to the limit, and says so when it had to cut it. */
+export function boundObservation(text: string): string {
+  if (text.length <= MAX_OBSERVATION_CHARS) return text;
+  return `${text.slice(0, MAX_OBSERVATION_CHARS)}… (${text.length - MAX_OBSERVATION_CHARS} more characters not kept)`;
 }
 
 type Body<C> = (t: C) => Promise<void> | void;
 
 function register<C extends Conformance>(
+  kind: DeclaredTest['kind'],
   clauses: readonly ClauseId[],
   name: string,
   options: ConformanceOptions,
@@ -97,16 +146,25 @@ function register<C extends Conformance>(
     if (clauseById.get(id)?.level !== 'unspecified')
       throw new Error(`test "${name}" relies on ${id}, which is not an unspecified clause`);
   }
-  // The clause ids ride in the test name so that `--only CLAUSE` can select by name.
+  const declared: DeclaredTest = {
+    kind,
+    clauses: [...clauses],
+    relies: [...(options.relies ?? [])],
+    needs: [...(options.needs ?? [])],
+    parts: [...(options.parts ?? [])],
+  };
+  // The clause ids ride in the test name so that `--only CLAUSE` can select by name; what the
+  // test declares rides in its meta, readable by a collection that runs nothing.
   test(
     `${name} {${clauses.join(' ')}}`,
-    { timeout: options.timeout ?? 30_000 },
+    { timeout: options.timeout ?? 30_000, meta: { eacDeclared: declared } },
     async (ctx: TestContext) => {
       const target = inject('eacTarget');
       const seed = testSeed(target.seed, name);
       const meta: EacMeta = {
         clauses: [...clauses],
         relies: [...(options.relies ?? [])],
+        kind,
         name,
         area: areaOf(ctx.task.file.filepath),
         seed,
@@ -175,7 +233,7 @@ export function conformance(
     throw new Error(
       `conformance test "${name}" cites only unspecified clauses: make it a probe, or cite what it checks`,
     );
-  register(clauses, name, options, (base) => ({ t: base }), body);
+  register('conformance', clauses, name, options, (base) => ({ t: base }), body);
 }
 
 /**
@@ -191,18 +249,33 @@ export function probe(
   const decisions = clauses
     .map((id) => clauseById.get(id)?.decision)
     .filter((d): d is string => d !== undefined);
+  // A probe that cites a clause the document requires (or security forbids) would let that
+  // clause go unchecked on another target; suites/runner/citations.test.ts refuses it over all
+  // the suites (not here, so that one such file does not stop the others from loading).
   register(
+    'probe',
     clauses,
     name,
     options,
     (base, meta) => {
-      const observations: string[] = [];
+      const observations: Observation[] = [];
+      let dropped = 0;
       const t: Probe = {
         ...base,
         observe(observation: string, matchesDecision: boolean) {
-          observations.push(observation);
+          const endpoint = endpointOf(base.http.exchanges.at(-1));
+          if (observations.length < MAX_OBSERVATIONS)
+            observations.push({
+              observation: boundObservation(observation),
+              matchesDecision,
+              ...(endpoint !== undefined ? { endpoint } : {}),
+            });
+          else dropped += 1;
+          meta.observations = observations;
           meta.outcome = 'probe';
-          meta.reason = observations.join('; ');
+          meta.reason =
+            observations.map((o) => o.observation).join('; ') +
+            (dropped > 0 ? `; … ${dropped} more observations not kept` : '');
           meta.decision = decisions.join(' | ');
           meta.exchanges = [...base.http.exchanges];
           if (base.target.checkDecisions && !matchesDecision) {

@@ -2,7 +2,8 @@ import type {} from 'vitest';
 
 /**
  * What a conformance test records about itself, carried to the reporters in vitest's task meta.
- * The runner's reporter reads `meta.eac` of every test case.
+ * The runner's reporter reads `meta.eac` of every test case; `meta.eacDeclared` is known as soon
+ * as the test is registered, so a collection without a run can check citations.
  */
 export type Outcome = 'pass' | 'fail' | 'not-run' | 'probe';
 
@@ -22,11 +23,37 @@ export interface Exchange {
   readonly ms: number;
 }
 
+/** One thing a probe saw the target do, next to whether it is what the reference decided. */
+export interface Observation {
+  /** What the target did, in the probe's words (bounded, see MAX_OBSERVATION_CHARS). */
+  readonly observation: string;
+  /** Whether it is what the reference decided (or what the profile says the target chose). */
+  readonly matchesDecision: boolean;
+  /** Method and path template of the last request before the observation, e.g. `GET /v1/x/{id}`. */
+  readonly endpoint?: string;
+}
+
+/** An observation is kept whole up to this many characters (16 KiB), then cut with a mark. */
+export const MAX_OBSERVATION_CHARS = 16 * 1024;
+/** At most this many observations are kept per test; the count of the rest is noted. */
+export const MAX_OBSERVATIONS = 200;
+
+/** What a test declares when it is registered, before anything runs. */
+export interface DeclaredTest {
+  readonly kind: 'conformance' | 'probe';
+  readonly clauses: readonly string[];
+  readonly relies: readonly string[];
+  readonly needs: readonly string[];
+  readonly parts: readonly string[];
+}
+
 export interface EacMeta {
   /** Clause ids the test checks. */
   clauses: string[];
   /** Unspecified clauses whose decision the test leans on (coverage through a decision). */
   relies: string[];
+  /** Whether the test was registered with conformance() or probe(). */
+  kind?: 'conformance' | 'probe';
   /** Human name of the behaviour, without the clause suffix vitest sees. */
   name: string;
   /** Suite area: the folder under suites/. */
@@ -37,6 +64,8 @@ export interface EacMeta {
   reason?: string;
   /** For probes: the reference's recorded decision, next to what the target did. */
   decision?: string;
+  /** For probes: every observation, in order, with whether it matches the decision. */
+  observations?: Observation[];
   /** Per-test seed, for the replay line. */
   seed: number;
   /** HTTP exchanges of a failed or probed test (the last ones, bounded). */
@@ -46,5 +75,13 @@ export interface EacMeta {
 declare module 'vitest' {
   interface TaskMeta {
     eac?: EacMeta;
+    eacDeclared?: DeclaredTest;
+  }
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** Arguments of `eac run` that a replay line keeps (`--credentials`, `--profile`, ...). */
+    eacReplayArgs: string[];
   }
 }

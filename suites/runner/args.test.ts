@@ -89,6 +89,17 @@ describe('parseCommand', () => {
     });
   });
 
+  it('parses compare: one or more runs, --out defaulting to the current folder', () => {
+    expect(parseCommand(['compare', 'runs/a', 'runs/b/results.json'])).toEqual({
+      kind: 'compare',
+      runs: ['runs/a', 'runs/b/results.json'],
+      out: '.',
+    });
+    expect(parseCommand(['compare', 'a', '--out', 'tmp'])).toMatchObject({ out: 'tmp' });
+    expect(() => parseCommand(['compare'])).toThrow(/one or more run folders/);
+    expect(() => parseCommand(['compare', 'a', '--out', ' '])).toThrow(/--out needs a value/);
+  });
+
   it('routes help and unknown commands', () => {
     expect(parseCommand([])).toEqual({ kind: 'help' });
     expect(parseCommand(['--help'])).toEqual({ kind: 'help' });

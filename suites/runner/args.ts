@@ -25,6 +25,7 @@ export type Command =
   | { readonly kind: 'serve'; readonly options: ServeOptions }
   | { readonly kind: 'clauses'; readonly options: ClausesOptions }
   | { readonly kind: 'report'; readonly runDir: string }
+  | { readonly kind: 'compare'; readonly runs: readonly string[]; readonly out: string }
   | { readonly kind: 'help'; readonly topic?: string };
 
 export const USAGE = `Usage: eac <command> [options]
@@ -34,6 +35,7 @@ Commands:
   serve     Start the reference simulator and keep it running
   clauses   Print the clause catalogue
   report    Re-render junit.xml, summary.md and index.html of a run from its results.json
+  compare   The ambiguity register of several runs side by side
   help      Show this text, or \`eac help <command>\`
 
 eac run [options]
@@ -62,6 +64,12 @@ eac clauses [--json] [--section S] [--level must|observed|unspecified|security]
 
 eac report <run-dir>
   Re-render the reports of a run folder (e.g. reports/latest) from its results.json.
+
+eac compare RUN... [--out DIR]
+  One table of every unspecified clause by run (run folders or results.json files): the
+  distinct answers each target gave and whether they match the reference's decision.
+  Writes DIR/compare.md and DIR/compare.html (default: the current folder) and prints the
+  Markdown.
 
 Exit codes: 0 no failure, 1 at least one failure, 2 usage or target error.
 `;
@@ -198,6 +206,20 @@ function parseReport(argv: readonly string[]): Command {
   return { kind: 'report', runDir: positionals[0] };
 }
 
+function parseCompare(argv: readonly string[]): Command {
+  const { values, positionals } = parse('compare', argv, { out: { type: 'string' } }, true);
+  if (positionals.length === 0) {
+    throw new UsageError(
+      'eac compare: give one or more run folders or results.json files, e.g. eac compare reports/runs/A reports/runs/B',
+    );
+  }
+  return {
+    kind: 'compare',
+    runs: positionals,
+    out: nonEmpty('compare', '--out', str(values['out'])) ?? '.',
+  };
+}
+
 export function parseCommand(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -214,6 +236,8 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseClauses(rest);
     case 'report':
       return parseReport(rest);
+    case 'compare':
+      return parseCompare(rest);
     default:
       throw new UsageError(`eac: unknown command "${command}"; try eac help`);
   }

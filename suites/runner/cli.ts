@@ -36,8 +36,15 @@ async function execute(command: Command): Promise<number> {
       const run = await readResults(command.runDir);
       await renderReports(command.runDir, run);
       process.stdout.write(
-        `eac: re-rendered ${['junit.xml', 'summary.md', 'index.html'].map((f) => path.join(command.runDir, f)).join(', ')}\n`,
+        `eac: re-rendered ${['junit.xml', 'summary.md', 'index.html'].map((f) => path.resolve(command.runDir, f)).join(', ')}\n`,
       );
+      return 0;
+    }
+    case 'compare': {
+      const { compareRuns } = await import('./compare.ts');
+      const { markdown, files } = await compareRuns(command.runs, command.out);
+      process.stdout.write(markdown);
+      process.stderr.write(`eac: wrote ${files.join(' and ')}\n`);
       return 0;
     }
   }
@@ -62,8 +69,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`eac: ${(error as Error).message}\n`);
       return 2;
     }
-    if (command.kind === 'report') {
-      process.stderr.write(`eac report: ${(error as Error).message}\n`);
+    if (command.kind === 'report' || command.kind === 'compare') {
+      process.stderr.write(`eac ${command.kind}: ${(error as Error).message}\n`);
       return 2;
     }
     throw error;

@@ -1,10 +1,10 @@
 /**
  * Clause coverage by section of the document: how many clauses each section holds per level,
- * and how many of them a run covered: cited by a passing test (or by a probe, for a clause
- * the document leaves open) and by no failing one.
+ * and how many of them a run covered, in kinds kept apart: portably (a passing test that
+ * relies on no decision of ours), through a decision, probed (open clauses), and security.
  */
 import type { Clause } from '../../spec/clauses/types.ts';
-import type { CoverageRow, Result } from '../../reports/schema.ts';
+import type { CoverageGap, CoverageRow, Result } from '../../reports/schema.ts';
 
 export interface SectionTitle {
   readonly section: string;
@@ -38,34 +38,76 @@ function emptyRow(section: string, titles: ReadonlyMap<string, string>): Coverag
     must: 0,
     observed: 0,
     unspecified: 0,
+    security: 0,
+    portable: 0,
+    throughDecision: 0,
+    probed: 0,
+    securityCovered: 0,
+    securityThroughDecision: 0,
     covered: 0,
     failing: 0,
+    securityFailing: 0,
   };
   const title = titles.get(section);
   if (title !== undefined) row.title = title;
   return row;
 }
 
+type Cited = Pick<Result, 'clauses' | 'outcome'> & { readonly relies?: readonly string[] };
+
+/** How one clause stands after a run. */
+export type ClauseStanding = 'portable' | 'through-decision' | 'probed' | 'failing' | 'uncovered';
+
+/**
+ * The standing of every clause the results cite. A probe backs only a clause the document
+ * leaves open; a passing test backs the others, portably when it relies on no decision; a
+ * failing test takes a clause out of coverage whatever else cites it.
+ */
+export function clauseStandings(
+  clauses: readonly Clause[],
+  results: readonly Cited[],
+): Map<string, ClauseStanding> {
+  const levels = new Map(clauses.map((c) => [c.id, c.level]));
+  const portable = new Set<string>();
+  const throughDecision = new Set<string>();
+  const probed = new Set<string>();
+  const failing = new Set<string>();
+  for (const result of results) {
+    for (const id of result.clauses) {
+      const open = levels.get(id) === 'unspecified';
+      if (result.outcome === 'fail') failing.add(id);
+      else if (result.outcome === 'probe' && open) probed.add(id);
+      else if (result.outcome === 'pass' && !open) {
+        if ((result.relies ?? []).length === 0) portable.add(id);
+        else throughDecision.add(id);
+      }
+    }
+  }
+  const standings = new Map<string, ClauseStanding>();
+  for (const clause of clauses) {
+    const id = clause.id;
+    standings.set(
+      id,
+      failing.has(id)
+        ? 'failing'
+        : portable.has(id)
+          ? 'portable'
+          : throughDecision.has(id)
+            ? 'through-decision'
+            : probed.has(id)
+              ? 'probed'
+              : 'uncovered',
+    );
+  }
+  return standings;
+}
+
 export function computeCoverage(
   clauses: readonly Clause[],
   sections: readonly SectionTitle[],
-  results: readonly Pick<Result, 'clauses' | 'outcome'>[],
+  results: readonly Cited[],
 ): CoverageRow[] {
-  const backed = new Set<string>();
-  const failing = new Set<string>();
-  const levels = new Map(clauses.map((c) => [c.id, c.level]));
-  for (const result of results) {
-    for (const id of result.clauses) {
-      // A probe records what a target did; it backs only a clause the document leaves open.
-      const counts =
-        result.outcome === 'pass' ||
-        (result.outcome === 'probe' && levels.get(id) === 'unspecified');
-      if (counts) backed.add(id);
-      if (result.outcome === 'fail') failing.add(id);
-    }
-  }
-  // Covered: backed by a passing test (or a probe, for an open clause) and failed by none.
-  const covered = new Set([...backed].filter((id) => !failing.has(id)));
+  const standings = clauseStandings(clauses, results);
   const titles = new Map(sections.map((s) => [s.section, s.title]));
   const rows = new Map<string, CoverageRow>();
   const rowFor = (section: string): CoverageRow => {
@@ -81,13 +123,51 @@ export function computeCoverage(
     const top = topSection(clause.section);
     // A top-level row totals its subsections; a clause of `3` itself counts there only.
     const targets = clause.section === top ? [rowFor(top)] : [rowFor(top), rowFor(clause.section)];
+    const standing = standings.get(clause.id) ?? 'uncovered';
     for (const row of targets) {
-      row[clause.level] = (row[clause.level] ?? 0) + 1;
-      if (covered.has(clause.id)) row.covered += 1;
-      if (failing.has(clause.id)) row.failing = (row.failing ?? 0) + 1;
+      row[clause.level] += 1;
+      if (standing === 'failing') {
+        if (clause.level === 'security') row.securityFailing += 1;
+        else row.failing += 1;
+      }
+      if (standing === 'uncovered' || standing === 'failing') continue;
+      row.covered += 1;
+      if (clause.level === 'security') {
+        row.securityCovered += 1;
+        if (standing === 'through-decision') row.securityThroughDecision += 1;
+      } else if (clause.level === 'unspecified') row.probed += 1;
+      else if (standing === 'portable') row.portable += 1;
+      else row.throughDecision += 1;
     }
   }
   return [...rows.values()].sort((a, b) => compareSections(a.section, b.section));
+}
+
+/**
+ * Per section, the must/observed clauses covered only through a decision and the unspecified
+ * clauses no probe answered: what a reader of the summary should look at next.
+ */
+export function coverageGaps(clauses: readonly Clause[], results: readonly Cited[]): CoverageGap[] {
+  const standings = clauseStandings(clauses, results);
+  const gaps = new Map<string, { decisionOnly: string[]; unprobed: string[] }>();
+  const gapFor = (section: string) => {
+    let gap = gaps.get(section);
+    if (!gap) {
+      gap = { decisionOnly: [], unprobed: [] };
+      gaps.set(section, gap);
+    }
+    return gap;
+  };
+  for (const clause of clauses) {
+    const standing = standings.get(clause.id);
+    if ((clause.level === 'must' || clause.level === 'observed') && standing === 'through-decision')
+      gapFor(clause.section).decisionOnly.push(clause.id);
+    if (clause.level === 'unspecified' && standing !== 'probed')
+      gapFor(clause.section).unprobed.push(clause.id);
+  }
+  return [...gaps.entries()]
+    .sort(([a], [b]) => compareSections(a, b))
+    .map(([section, gap]) => ({ section, ...gap }));
 }
 
 export interface SectionGroup {
@@ -114,8 +194,14 @@ export function groupCoverage(rows: readonly CoverageRow[]): SectionGroup[] {
   return groups.sort((a, b) => compareSections(a.top.section, b.top.section));
 }
 
+/** The document's own clauses of a row (security clauses are counted apart). */
 export function clauseTotal(row: CoverageRow): number {
   return row.must + row.observed + row.unspecified;
+}
+
+/** must + observed clauses of a row: what portable and through-a-decision coverage count. */
+export function firmTotal(row: CoverageRow): number {
+  return row.must + row.observed;
 }
 
 /** Clause ids cited by results that the catalogue does not know. */

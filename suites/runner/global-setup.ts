@@ -6,7 +6,15 @@
 import type { TestProject } from 'vitest/node';
 import { parseSeed, randomSeed, startEmbedded, targetFromEnv } from './target.ts';
 
+/** What `eac run` puts in `EAC_REPLAY_ARGS`: the arguments a replay line keeps. */
+export function replayArgsFromEnv(json: string | undefined): string[] {
+  if (json === undefined || json.trim() === '') return [];
+  const data: unknown = JSON.parse(json);
+  return Array.isArray(data) ? data.filter((a): a is string => typeof a === 'string') : [];
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  project.provide('eacReplayArgs', replayArgsFromEnv(process.env['EAC_REPLAY_ARGS']));
   const envSeed = process.env['EAC_SEED'];
   const seed = envSeed !== undefined && envSeed !== '' ? parseSeed(envSeed, 'EAC_SEED') : undefined;
   const given = targetFromEnv(process.env['EAC_TARGET'], seed);

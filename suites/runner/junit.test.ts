@@ -73,7 +73,12 @@ describe('renderJunit', () => {
   });
 
   it('has one testsuite per area with counts that add up', () => {
-    expect(suites.map((s) => s.attributes['name']).sort()).toEqual(['errors', 'roles', 'tokens']);
+    expect(suites.map((s) => s.attributes['name']).sort()).toEqual([
+      'errors',
+      'roles',
+      'security',
+      'tokens',
+    ]);
     expect(root.attributes['tests']).toBe(String(run.summary.total));
     expect(root.attributes['failures']).toBe(String(run.summary.fail));
     expect(root.attributes['skipped']).toBe(String(run.summary.notRun));
@@ -87,11 +92,16 @@ describe('renderJunit', () => {
     const skipped = cases.filter((c) => c.children.some((e) => e.name === 'skipped'));
     expect(failed).toHaveLength(1);
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]?.children[0]?.attributes['message']).toBe('hook clock missing');
+    expect(skipped[0]?.children[0]?.attributes['message']).toBe(
+      'the target lacks the host hook clock',
+    );
     const probe = cases.find((c) => c.attributes['name']?.startsWith('validation status'));
     expect(probe?.children.map((c) => c.name)).toEqual(['system-out']);
     expect(probe?.children[0]?.text).toContain('answered 422');
     expect(probe?.children[0]?.text).toContain('400 VALIDATION_ERROR');
+    expect(probe?.children[0]?.text).toContain(
+      'probe (POST /v1/x/{id}): answered 422 [departs from the decision]',
+    );
   });
 
   it('puts the clause ids in the test case name', () => {

@@ -4,6 +4,7 @@
  */
 import type { Result, Results } from '../../reports/schema.ts';
 import { escapeXml as x } from './escape.ts';
+import { coverageLine } from './outline.ts';
 
 function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
@@ -29,7 +30,13 @@ function testcase(result: Result): string {
       body.push(`      <skipped message="${x(result.reason ?? 'not run')}"/>`);
       break;
     case 'probe': {
-      const lines = [`probe: ${result.reason ?? '(no observation recorded)'}`];
+      const lines =
+        result.observations !== undefined && result.observations.length > 0
+          ? result.observations.map(
+              (o) =>
+                `probe${o.endpoint !== undefined ? ` (${o.endpoint})` : ''}: ${o.observation} [${o.matchesDecision ? 'matches the decision' : 'departs from the decision'}]`,
+            )
+          : [`probe: ${result.reason ?? '(no observation recorded)'}`];
       if (result.decision !== undefined) lines.push(`reference decision: ${result.decision}`);
       body.push(`      <system-out>${x(lines.join('\n'))}</system-out>`);
       break;
@@ -48,6 +55,9 @@ export function renderJunit(run: Results): string {
     ['target', run.target.baseUrl],
     ['hub', run.target.hubUrl],
     ['implementation', run.target.implementation ?? 'unknown'],
+    ['profile', run.profile.source],
+    ['parts-served', run.profile.serves.join(' ')],
+    ['coverage', coverageLine(run)],
   ].map(([name = '', value = '']) => `      <property name="${x(name)}" value="${x(value)}"/>`);
   const areas = new Map<string, Result[]>();
   for (const result of run.results) {

@@ -1,7 +1,7 @@
 /** Where a run's reports live on disk: `<root>/runs/<stamp>/` and `<root>/latest` pointing at it. */
 import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ResultsSchema, type Results } from '../../reports/schema.ts';
+import { ResultsSchema, SCHEMA_VERSION, type Results } from '../../reports/schema.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderSummary } from './summary-md.ts';
@@ -66,13 +66,26 @@ export async function renderReports(runDir: string, run: Results): Promise<void>
 }
 
 export async function readResults(runDir: string): Promise<Results> {
-  const file = path.join(runDir, 'results.json');
+  return readResultsFile(path.join(runDir, 'results.json'));
+}
+
+/** Reads and checks one results.json, saying plainly when it comes from an older eac. */
+export async function readResultsFile(file: string): Promise<Results> {
   const text = await readFile(file, 'utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     throw new Error(`${file} is not JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const version =
+    typeof data === 'object' && data !== null
+      ? (data as { schemaVersion?: unknown }).schemaVersion
+      : undefined;
+  if (version !== SCHEMA_VERSION) {
+    throw new Error(
+      `${file} has results schema version ${version === undefined ? '1 (no schemaVersion)' : JSON.stringify(version)}; this eac reads version ${SCHEMA_VERSION}: run the suites again`,
+    );
   }
   const parsed = ResultsSchema.safeParse(data);
   if (!parsed.success) {

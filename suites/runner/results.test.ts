@@ -115,6 +115,7 @@ describe('helpers', () => {
       area: 'roles',
       file: 'f',
       clauses: [],
+      relies: [],
       outcome: 'pass' as const,
       seed: 1,
       replay: '',
@@ -139,6 +140,46 @@ describe('helpers', () => {
     expect(replayLine({ runSeed: 1, targetArgs: ['--target', 'http://x/?a=1&b=2'] }, 'c')).toBe(
       "npx eac run --seed 1 --only c --target 'http://x/?a=1&b=2'",
     );
+  });
+
+  it('keeps --credentials, --profile and --check-decisions in replay lines, embedded or not', () => {
+    const described = {
+      baseUrl: 'http://x',
+      hubUrl: 'http://x',
+      credentialsFile: '/abs/creds.json',
+      profileFile: '/abs/my profile.yaml',
+      checkDecisionsAsked: true,
+    };
+    expect(targetArgsOf({ ...described, embedded: true })).toEqual([
+      '--credentials',
+      '/abs/creds.json',
+      '--profile',
+      '/abs/my profile.yaml',
+      '--check-decisions',
+    ]);
+    const args = targetArgsOf({ ...described, embedded: false });
+    expect(args.slice(0, 2)).toEqual(['--target', 'http://x']);
+    expect(runReplayLine({ runSeed: 3, targetArgs: args })).toBe(
+      "npx eac run --seed 3 --target http://x --credentials /abs/creds.json --profile '/abs/my profile.yaml' --check-decisions",
+    );
+  });
+
+  it('carries relies, kind and every observation of a probe, also when it failed', () => {
+    const observations = [
+      { observation: 'answered 422', matchesDecision: false, endpoint: 'POST /v1/x' },
+      { observation: 'answered 400', matchesDecision: true },
+    ];
+    const probed = { ...meta, kind: 'probe' as const, relies: ['a.b'], observations };
+    expect(toResult(raw({ meta: { ...probed, outcome: 'probe' } }), context)).toMatchObject({
+      kind: 'probe',
+      relies: ['a.b'],
+      observations,
+    });
+    expect(
+      toResult(raw({ state: 'failed', errors: [{ message: 'departs' }], meta: probed }), context)
+        ?.observations,
+    ).toEqual(observations);
+    expect(toResult(raw({}), context)?.observations).toBeUndefined();
   });
 
   it('repeats the selection in the replay line of a whole run', () => {

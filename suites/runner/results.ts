@@ -59,17 +59,29 @@ export function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Arguments that point a replay at the target of a run; none for the embedded reference. */
+/**
+ * Arguments that point a replay at the target of a run, as it was described: the addresses
+ * (none for the embedded reference), and the credentials file, profile and --check-decisions
+ * the run was given.
+ */
 export function targetArgsOf(target: {
   readonly baseUrl: string;
   readonly hubUrl: string;
   readonly hooksUrl?: string | undefined;
   readonly embedded?: boolean | undefined;
+  readonly credentialsFile?: string | undefined;
+  readonly profileFile?: string | undefined;
+  readonly checkDecisionsAsked?: boolean | undefined;
 }): string[] {
-  if (target.embedded !== false) return [];
-  const args = ['--target', target.baseUrl];
-  if (target.hubUrl !== target.baseUrl) args.push('--hub', target.hubUrl);
-  if (target.hooksUrl !== undefined) args.push('--hooks', target.hooksUrl);
+  const args: string[] = [];
+  if (target.embedded === false) {
+    args.push('--target', target.baseUrl);
+    if (target.hubUrl !== target.baseUrl) args.push('--hub', target.hubUrl);
+    if (target.hooksUrl !== undefined) args.push('--hooks', target.hooksUrl);
+  }
+  if (target.credentialsFile !== undefined) args.push('--credentials', target.credentialsFile);
+  if (target.profileFile !== undefined) args.push('--profile', target.profileFile);
+  if (target.checkDecisionsAsked === true) args.push('--check-decisions');
   return args;
 }
 
@@ -135,6 +147,8 @@ export function toResult(raw: RawCase, context: ReplayContext): Omit<Result, 'id
     area,
     file: raw.file,
     clauses: [...clauses],
+    ...(meta?.kind !== undefined ? { kind: meta.kind } : {}),
+    relies: [...(meta?.relies ?? [])],
     outcome,
     seed: meta?.seed ?? context.runSeed,
     replay: replayLine(context, clauses[0] ?? area),
@@ -143,6 +157,9 @@ export function toResult(raw: RawCase, context: ReplayContext): Omit<Result, 'id
   const reason = reasonOf(raw, outcome);
   if (reason !== undefined) result.reason = reason;
   if (meta?.decision !== undefined && outcome !== 'pass') result.decision = meta.decision;
+  // What a probe saw stays with it even when, held to the decision, it failed.
+  if (meta?.observations !== undefined && (outcome === 'probe' || outcome === 'fail'))
+    result.observations = meta.observations.map((o) => ({ ...o }));
   // Exchanges are evidence for a reader; a pass needs none, and they are large.
   if ((outcome === 'fail' || outcome === 'probe') && meta?.exchanges !== undefined) {
     result.exchanges = meta.exchanges.map(copyExchange);

@@ -6,8 +6,9 @@ import { Writable } from 'node:stream';
 import path from 'node:path';
 import { createVitest, type TestSpecification } from 'vitest/node';
 import { catalogue } from '../../spec/clauses/index.ts';
-import type { Results } from '../../reports/schema.ts';
-import { computeCoverage } from './coverage.ts';
+import type { Results, RunProfile, RunTarget } from '../../reports/schema.ts';
+import { assembleRun } from './assemble.ts';
+import { causeLabel, coverageLine } from './outline.ts';
 import { firstLine } from './escape.ts';
 import {
   areaOfFile,
@@ -20,7 +21,7 @@ import {
 import { Progress, type ProgressStream } from './progress.ts';
 import { EacReporter } from './reporter.ts';
 import { createRunDir, pointLatest, writeReports } from './report-files.ts';
-import { runReplayLine, summarize, targetArgsOf } from './results.ts';
+import { runReplayLine, targetArgsOf } from './results.ts';
 import { sectionTitles } from './sections.ts';
 import { randomSeed, resolveTarget, TargetError, type ResolvedTarget } from './target.ts';
 
@@ -83,13 +84,31 @@ export function narrow(
   return chosen;
 }
 
+/** What results.json says of the profile: the parts served, and the file or the default. */
+function profileFacts(target: ResolvedTarget['target'], file: string | undefined): RunProfile {
+  return {
+    source: file ?? 'reference default',
+    ...(target.profile.description !== undefined
+      ? { description: target.profile.description }
+      : {}),
+    serves: [...target.profile.serves],
+  };
+}
+
 function closingSummary(run: Results, runDir: string, latest: string | undefined): string {
   const { summary, target } = run;
   const lines = [
     '',
     `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe (${summary.total} test${summary.total === 1 ? '' : 's'})`,
     `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
+    `     profile ${run.profile.source}: serves ${run.profile.serves.join(', ') || 'nothing'}`,
+    `     ${coverageLine(run)}`,
   ];
+  if (run.notRunCauses.length > 0) {
+    lines.push('     not-run by cause:');
+    for (const cause of run.notRunCauses)
+      lines.push(`       ${String(cause.tests).padStart(4)}  ${firstLine(causeLabel(cause), 110)}`);
+  }
   const failed = run.results.filter((r) => r.outcome === 'fail');
   if (failed.length > 0) {
     lines.push('', 'Failures:');
@@ -146,7 +165,11 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
 
   try {
     const target = resolved.target;
-    const runTarget = {
+    // Files as absolute paths: a replay line must work from any folder.
+    const credentialsFile =
+      options.credentials !== undefined ? path.resolve(options.credentials) : undefined;
+    const profileFile = options.profile !== undefined ? path.resolve(options.profile) : undefined;
+    const runTarget: RunTarget = {
       baseUrl: target.baseUrl,
       hubUrl: target.hubUrl,
       ...(target.hooksUrl !== undefined ? { hooksUrl: target.hooksUrl } : {}),
@@ -154,10 +177,14 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       hooks: [...target.hooks],
       checkDecisions: target.checkDecisions,
       embedded: resolved.embedded,
+      ...(credentialsFile !== undefined ? { credentialsFile } : {}),
+      ...(profileFile !== undefined ? { profileFile } : {}),
+      ...(options.checkDecisions ? { checkDecisionsAsked: true } : {}),
     };
     // The global setup of the conformance project reads these (see global-setup.ts).
     process.env['EAC_TARGET'] = JSON.stringify(target);
     process.env['EAC_SEED'] = String(seed);
+    process.env['EAC_REPLAY_ARGS'] = JSON.stringify(targetArgsOf(runTarget));
 
     const progress = options.quietProgress ? undefined : new Progress(io.stderr);
     const reporter = new EacReporter({
@@ -205,19 +232,19 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       return 2;
     }
 
-    const finishedAt = new Date();
-    const results = reporter.results;
-    const run: Results = {
-      target: runTarget,
-      startedAt: startedAt.toISOString(),
-      finishedAt: finishedAt.toISOString(),
-      durationMs: finishedAt.getTime() - startedAt.getTime(),
-      seed,
-      ...(options.only.length > 0 ? { only: [...options.only] } : {}),
-      summary: summarize(results),
-      results: [...results],
-      coverage: computeCoverage(catalogue, sectionTitles, results),
-    };
+    const run = assembleRun(
+      {
+        target: runTarget,
+        profile: profileFacts(target, profileFile),
+        startedAt,
+        finishedAt: new Date(),
+        seed,
+        only: options.only,
+        results: reporter.results,
+      },
+      catalogue,
+      sectionTitles,
+    );
     const root = path.resolve(place.root, options.report);
     const runDir = await createRunDir(root, startedAt, seed);
     await writeReports(runDir, run);
@@ -229,13 +256,8 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
         `eac: could not point ${path.join(root, 'latest')} at the run: ${(error as Error).message}\n`,
       );
     }
-    io.stdout.write(
-      closingSummary(
-        run,
-        path.relative(process.cwd(), runDir) || runDir,
-        latest && path.relative(process.cwd(), latest),
-      ),
-    );
+    // Absolute paths: they are copied from CI logs and terminals into other folders.
+    io.stdout.write(closingSummary(run, path.resolve(runDir), latest && path.resolve(latest)));
     if (run.summary.fail === 0 && run.summary.total > 0) {
       io.stdout.write(
         `Replay: ${runReplayLine({ runSeed: seed, targetArgs: targetArgsOf(runTarget) }, options.only)}\n`,

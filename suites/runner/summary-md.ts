@@ -1,7 +1,15 @@
 /** `summary.md`: the report a person reads first, e.g. as a CI job summary. */
-import type { CoverageRow, Result, Results } from '../../reports/schema.ts';
-import { clauseTotal, groupCoverage } from './coverage.ts';
+import type {
+  CoverageRow,
+  RegisterAnswer,
+  RegisterEntry,
+  Result,
+  Results,
+} from '../../reports/schema.ts';
+import { firmTotal, groupCoverage } from './coverage.ts';
 import { escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
+import { causeLabel, coverageLine } from './outline.ts';
+import { endpointsOf, testsOf } from './register.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
 
 function code(text: string): string {
@@ -9,30 +17,68 @@ function code(text: string): string {
   return mdCode(text.replace(/\|/g, '\\|'));
 }
 
-function sectionLabel(row: CoverageRow): string {
+function sectionLabel(row: Pick<CoverageRow, 'section' | 'title'>): string {
   return row.title !== undefined ? `§${row.section} ${row.title}` : `§${row.section}`;
 }
 
-function coverageLine(row: CoverageRow, label: string): string {
-  const total = clauseTotal(row);
-  return `| ${label} | ${row.must} | ${row.observed} | ${row.unspecified} | ${row.covered}/${total} | ${row.failing ?? 0} |`;
+function coverageLine_(row: CoverageRow, label: string): string {
+  return `| ${label} | ${row.must} | ${row.observed} | ${row.portable}/${firmTotal(row)} | ${row.throughDecision} | ${row.unspecified} | ${row.probed}/${row.unspecified} | ${row.failing} |`;
 }
 
+export const COVERAGE_KINDS = [
+  '- **portable**: a passing conformance test cites the clause and relies on no decision of ours, so the verdict holds on any server that follows the document;',
+  '- **through a decision**: only passing tests that rely on an unspecified clause (one of our choices, or the profile’s answer to it) cite the clause;',
+  '- **probed**: a probe recorded what the target does where the document is silent.',
+  '',
+  'A clause cited by a failing test counts as covered by nothing. Security clauses are not the document’s and are counted apart.',
+];
+
 function coverageTables(run: Results): string[] {
-  const lines: string[] = ['## Clause coverage by section', ''];
-  lines.push(
-    'A clause counts as covered when a passing test cites it (or a probe, for a clause the document leaves open) and no failing test does.',
-    '',
-  );
+  const lines: string[] = ['## Clause coverage by section', '', ...COVERAGE_KINDS, ''];
   for (const { top, subsections } of groupCoverage(run.coverage)) {
     lines.push(`### ${cell(sectionLabel(top))}`, '');
-    lines.push('| Section | must | observed | unspecified | covered | failing |');
-    lines.push('| --- | ---: | ---: | ---: | ---: | ---: |');
-    lines.push(coverageLine(top, `**§${top.section} all**`));
-    for (const sub of subsections) lines.push(coverageLine(sub, cell(sectionLabel(sub))));
+    lines.push(
+      '| Section | must | observed | portable | through a decision | unspecified | probed | failing |',
+    );
+    lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    lines.push(coverageLine_(top, `**§${top.section} all**`));
+    for (const sub of subsections) lines.push(coverageLine_(sub, cell(sectionLabel(sub))));
     lines.push('');
   }
   return lines;
+}
+
+function securityTable(run: Results): string[] {
+  const rows = run.coverage.filter((r) => r.security > 0 && !r.section.includes('.'));
+  const lines = ['## Security clauses', ''];
+  if (rows.length === 0) return [...lines, 'The catalogue holds no security clause.', ''];
+  lines.push(
+    'What no trustworthy server may do although the document does not spell it out; a failing security test is a failure like any other.',
+    '',
+    '| Section | clauses | covered | of which through a decision | failing |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const row of rows)
+    lines.push(
+      `| ${cell(sectionLabel(row))} | ${row.security} | ${row.securityCovered} | ${row.securityThroughDecision} | ${row.securityFailing} |`,
+    );
+  return [...lines, ''];
+}
+
+function gaps(run: Results): string[] {
+  const lines = ['## Covered only through a decision, and open clauses with no probe', ''];
+  const shown = run.gaps.filter((g) => g.decisionOnly.length + g.unprobed.length > 0);
+  if (shown.length === 0) return [...lines, 'None.', ''];
+  const titles = new Map(run.coverage.map((r) => [r.section, r.title]));
+  lines.push('| Section | must/observed covered only through a decision | unspecified, no probe |');
+  lines.push('| --- | --- | --- |');
+  for (const gap of shown) {
+    const title = titles.get(gap.section);
+    const label = sectionLabel({ section: gap.section, ...(title !== undefined ? { title } : {}) });
+    const list = (ids: readonly string[]) => (ids.length > 0 ? ids.map(code).join(' ') : '—');
+    lines.push(`| ${cell(label)} | ${list(gap.decisionOnly)} | ${list(gap.unprobed)} |`);
+  }
+  return [...lines, ''];
 }
 
 function clauseList(result: Result): string {
@@ -56,32 +102,61 @@ function failures(results: readonly Result[]): string[] {
   return [...lines, ''];
 }
 
-function probes(results: readonly Result[]): string[] {
-  const probed = results.filter((r) => r.outcome === 'probe');
-  const lines = [`## Probes: where the document is silent (${probed.length})`, ''];
-  if (probed.length === 0) return [...lines, 'None.', ''];
-  lines.push(
-    'Probes record what the target did where the document is silent. Against the reference, or with --check-decisions, a departure from the recorded decision is a failure instead and is listed above.',
-    '',
-    '| Clause | Reference decision | What the target did | Test |',
-    '| --- | --- | --- | --- |',
-  );
-  for (const r of probed) {
-    const clauses = r.clauses.length > 0 ? r.clauses : ['(none)'];
-    for (const clause of clauses) {
-      lines.push(
-        `| ${code(clause)} | ${cell(r.decision ?? '—')} | ${cell(firstLine(r.reason ?? '(nothing recorded)'))} | ${testLabel(r)} |`,
-      );
-    }
-  }
-  return [...lines, ''];
+function answerCell(answer: RegisterAnswer): string {
+  return `${answer.matchesDecision ? '✓' : '✗'} ${cell(firstLine(answer.answer, 160))}`;
 }
 
-function notRun(results: readonly Result[]): string[] {
-  const skipped = results.filter((r) => r.outcome === 'not-run');
+function seenCell(answer: RegisterAnswer): string {
+  const endpoints = endpointsOf(answer);
+  const tests = testsOf(answer);
+  const where = endpoints.length > 0 ? endpoints.map(code).join(' ') : '';
+  return `${where}${where !== '' ? ' ' : ''}(${tests.length} test${tests.length === 1 ? '' : 's'}: ${tests.map(cell).join(', ')})`;
+}
+
+/** The register: probes grouped by clause, one row per distinct answer. */
+export function registerRows(entries: readonly RegisterEntry[]): string[] {
+  const lines = [
+    '| Clause | Reference decision | Answer (✓ matches the decision, ✗ departs) | Seen on |',
+    '| --- | --- | --- | --- |',
+  ];
+  for (const entry of entries) {
+    entry.answers.forEach((answer, index) => {
+      const head =
+        index === 0
+          ? `${code(entry.clause)} §${entry.section} | ${cell(entry.decision ?? '—')}`
+          : '〃 | 〃';
+      lines.push(`| ${head} | ${answerCell(answer)} | ${seenCell(answer)} |`);
+    });
+  }
+  return lines;
+}
+
+function register(run: Results): string[] {
+  const probed = run.register.filter((e) => e.answers.length > 0);
+  const departing = probed.filter((e) => e.answers.some((a) => !a.matchesDecision)).length;
+  const lines = [
+    `## Ambiguity register: where the document is silent (${probed.length} of ${run.register.length} open clauses probed)`,
+    '',
+  ];
+  if (probed.length === 0) return [...lines, 'No probe recorded an answer in this run.', ''];
+  lines.push(
+    `Probes grouped by clause: each distinct answer the target gave, whether it is the reference’s decision, and where it was seen. ${departing} clause${departing === 1 ? '' : 's'} had an answer that departs from the decision. Against the reference, or with --check-decisions, such a departure also fails its test (listed above). Compare runs with \`eac compare\`.`,
+    '',
+    ...registerRows(probed),
+    '',
+  );
+  return lines;
+}
+
+function notRun(run: Results): string[] {
+  const skipped = run.results.filter((r) => r.outcome === 'not-run');
   const lines = [`## Not run (${skipped.length})`, ''];
   if (skipped.length === 0) return [...lines, 'None.', ''];
-  lines.push('| Test | Clauses | Reason |', '| --- | --- | --- |');
+  lines.push('What each missing capability cost (a test missing two hooks counts under each):', '');
+  lines.push('| Cause | tests |', '| --- | ---: |');
+  for (const cause of run.notRunCauses)
+    lines.push(`| ${cell(causeLabel(cause))} | ${cause.tests} |`);
+  lines.push('', '| Test | Clauses | Reason |', '| --- | --- | --- |');
   for (const r of skipped) {
     lines.push(
       `| ${testLabel(r)} | ${clauseList(r)} | ${cell(firstLine(r.reason ?? 'not run'))} |`,
@@ -90,8 +165,28 @@ function notRun(results: readonly Result[]): string[] {
   return [...lines, ''];
 }
 
+function machines(run: Results): string[] {
+  if (run.machines.length === 0) return [];
+  const lines = [
+    '## State machines',
+    '',
+    'The transition tables of spec/machines that the reference is written in and the model-based suite checks against (the run does not count which transitions it took).',
+    '',
+  ];
+  for (const machine of run.machines) {
+    lines.push(`### ${cell(machine.name)}`, '', '| Command | From | To | Note | Section |');
+    lines.push('| --- | --- | --- | --- | --- |');
+    for (const t of machine.transitions)
+      lines.push(
+        `| ${code(t.command)} | ${cell(t.from)} | ${cell(t.to)} | ${cell(t.note ?? '')} | ${cell(/^\d/.test(t.section) ? `§${t.section}` : t.section)} |`,
+      );
+    lines.push('');
+  }
+  return lines;
+}
+
 export function renderSummary(run: Results): string {
-  const { target, summary } = run;
+  const { target, summary, profile } = run;
   const hooks =
     target.hooksUrl !== undefined
       ? `${target.hooksUrl} (${target.hooks.length > 0 ? target.hooks.join(', ') : 'no hooks announced'})`
@@ -102,12 +197,19 @@ export function renderSummary(run: Results): string {
     '',
     `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe** (${summary.total} tests)`,
     '',
+    `${coverageLine(run).replace(/^coverage/, 'Coverage')}.`,
+    '',
     '| | |',
     '| --- | --- |',
     `| Target | ${cell(target.baseUrl)}${target.embedded === true ? ' (embedded reference)' : ''} |`,
     `| Implementation | ${cell(target.implementation ?? 'not announced')} |`,
+    `| Profile | ${cell(profile.source)}${profile.description !== undefined ? ` — ${cell(profile.description)}` : ''} |`,
+    `| Parts served | ${cell(profile.serves.join(', ') || 'none')} |`,
     `| Hub | ${cell(target.hubUrl)} |`,
     `| Hooks | ${cell(hooks)} |`,
+    ...(target.credentialsFile !== undefined
+      ? [`| Credentials file | ${cell(target.credentialsFile)} |`]
+      : []),
     `| Probes held to reference decisions | ${target.checkDecisions ? 'yes' : 'no'} |`,
     `| Seed | ${run.seed} |`,
     `| Started | ${cell(run.startedAt)} |`,
@@ -116,9 +218,12 @@ export function renderSummary(run: Results): string {
     `Replay the run with ${code(replay)}; each failure below has its own replay line.`,
     '',
     ...coverageTables(run),
+    ...securityTable(run),
+    ...gaps(run),
     ...failures(run.results),
-    ...probes(run.results),
-    ...notRun(run.results),
+    ...register(run),
+    ...notRun(run),
+    ...machines(run),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { causesOf, countNotRun } from './not-run.ts';
+
+describe('not-run causes', () => {
+  it('reads hooks and parts as the harness words them', () => {
+    expect(causesOf('the target lacks the host hooks clock, roles')).toEqual([
+      { kind: 'hook', name: 'clock' },
+      { kind: 'hook', name: 'roles' },
+    ]);
+    expect(causesOf("the target's profile does not serve v2, chat")).toEqual([
+      { kind: 'part', name: 'v2' },
+      { kind: 'part', name: 'chat' },
+    ]);
+    expect(causesOf('needs a second account\nmore')).toEqual([
+      { kind: 'other', name: 'needs a second account' },
+    ]);
+  });
+
+  it('counts how many tests each missing hook and unserved part cost', () => {
+    const notRun = (reason: string) => ({ outcome: 'not-run' as const, reason });
+    expect(
+      countNotRun([
+        notRun('the target lacks the host hook clock'),
+        notRun('the target lacks the host hooks clock, roles'),
+        notRun("the target's profile does not serve v2"),
+        notRun('the token is not a JWT'),
+        { outcome: 'pass' as const },
+      ]),
+    ).toEqual([
+      { kind: 'part', name: 'v2', tests: 1 },
+      { kind: 'hook', name: 'clock', tests: 2 },
+      { kind: 'hook', name: 'roles', tests: 1 },
+      { kind: 'other', name: 'the token is not a JWT', tests: 1 },
+    ]);
+  });
+});
