@@ -16,6 +16,7 @@ import {
 import type { ReferenceContext } from '../http/context.ts';
 import { errDone, okDone, route, unexpected } from '../http/route.ts';
 import type { AccountRecord, Done } from '../store/world.ts';
+import { accountSnapshot } from './snapshot.ts';
 
 export const HOOKS_PREFIX = '/__eac';
 
@@ -24,7 +25,7 @@ export const HOOKS_PREFIX = '/__eac';
  * migration hooks arrive with their features; a test that needs one reports not-run.
  */
 export const SERVED_HOOKS: readonly HookName[] = HOOK_NAMES.filter((h) =>
-  ['accounts', 'members', 'projects', 'roles', 'clock', 'reset'].includes(h),
+  ['accounts', 'members', 'projects', 'roles', 'clock', 'reset', 'snapshot'].includes(h),
 );
 
 /**
@@ -171,6 +172,18 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
         const done = world.clock(a, { type: 'advance', seconds: body.seconds });
         return done.ok ? okDone(clockView(a)) : done;
       }),
+  });
+
+  // Read-only: a test compares two snapshots to see that a refused request changed nothing.
+  route(app, ctx, {
+    method: 'GET',
+    url: `${HOOKS_PREFIX}/accounts/:organizationId/snapshot`,
+    auth: 'none',
+    params: AccountPath,
+    handle: ({ params }) =>
+      withAccount(params.organizationId, (a) =>
+        okDone({ organizationId: a.organizationId, state: accountSnapshot(a) }),
+      ),
   });
 
   route(app, ctx, {

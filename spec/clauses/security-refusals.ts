@@ -12,14 +12,14 @@ export const securityRefusals = defineClauses([
     section: '5',
     level: 'security',
     summary:
-      'An identity endpoint acts only for a caller that presents a credential the service issued: with none, or with a key it does not know, the request is refused.',
+      'An identity endpoint acts only on a credential the service issued: a request with none, or with an unknown key, is refused.',
   },
   {
     id: 'auth.refused.changes-nothing',
     section: '5',
     level: 'security',
     summary:
-      'A request refused for its credentials (missing, unknown, misplaced, without a required organizationId, or naming an organization the key holder is not in) leaves every account as it was.',
+      'A request refused for its credentials (missing, unknown, misplaced, no organizationId, not a member) leaves every account as it was.',
   },
   {
     id: 'auth.isolation.other-account-refused',

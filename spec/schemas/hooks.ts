@@ -16,6 +16,7 @@ export const HOOK_NAMES = [
   'migration',
   'clock',
   'reset',
+  'snapshot',
 ] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
@@ -65,3 +66,12 @@ export const Clock = z.object({ now: IsoUtc, frozen: z.boolean() });
 export type Clock = z.infer<typeof Clock>;
 export const FreezeBody = z.object({ at: IsoUtc.optional() });
 export const AdvanceBody = z.object({ seconds: z.number().nonnegative().finite() });
+
+/**
+ * The read-only snapshot of an account: what it holds, as canonical JSON (every object's
+ * members sorted, every collection sorted by id), so that two snapshots of an unchanged
+ * account are equal as text. Its members are the target's own; the suites only compare one
+ * snapshot with another, never read into them.
+ */
+export const Snapshot = z.object({ organizationId: Uuid, state: z.unknown() });
+export type Snapshot = z.infer<typeof Snapshot>;

@@ -298,6 +298,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{organizationId}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read everything the account holds, changing nothing
+         * @description Projects, roles, project organizations, users, tenants and whatever else the account holds, as canonical JSON: object members sorted by name, collections sorted by id, no clock reading and nothing that changes without a request. Two snapshots of an account no request changed are equal as text. Reading it changes nothing. The members inside `state` are the implementation's own; the suites only compare snapshots.
+         */
+        get: operations["getSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -314,7 +337,7 @@ export interface components {
         /** @description No fields are read. */
         EmptyBody: Record<string, never>;
         /** @enum {string} */
-        HookName: "accounts" | "projects" | "roles" | "members" | "workspaces" | "dashboards" | "charts" | "agents" | "migration" | "clock" | "reset";
+        HookName: "accounts" | "projects" | "roles" | "members" | "workspaces" | "dashboards" | "charts" | "agents" | "migration" | "clock" | "reset" | "snapshot";
         Capabilities: {
             /** @description Name of the implementation; the reference says `eac-reference`. */
             implementation: string;
@@ -491,6 +514,17 @@ export interface components {
         FrozenClockResponse: {
             status: components["schemas"]["SuccessStatus"];
             data: components["schemas"]["FrozenClockState"];
+        };
+        /** @description An account's state as canonical JSON; its members are the implementation's own. */
+        Snapshot: {
+            organizationId: components["schemas"]["Uuid"];
+            /** @description Everything the account holds, members sorted, collections sorted by id. */
+            state: unknown;
+        };
+        /** @description The snapshot in the success envelope. */
+        SnapshotResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Snapshot"];
         };
         /** @description The reset confirmation in the success envelope. */
         ResetResponse: {
@@ -950,6 +984,30 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnapshotResponse"];
+                };
+            };
             404: components["responses"]["NotFound"];
         };
     };

@@ -51,20 +51,24 @@ export async function userExists(t: Conformance, w: World, userId: string): Prom
 }
 
 /** One user per world, registered again at every organization check (an upsert by id). */
-const probeUsers = new WeakMap<World, string>();
+const probeUsers = new WeakMap<World, { readonly userId: string; readonly name: string }>();
 
 /**
  * §4.5: projectOrganizationId also takes an externalId, so naming one tells whether it exists.
- * This read writes: it registers the world's one probe user again (same id every time).
+ * This read writes: it registers the world's one probe user again, with the same id and name
+ * every time, so that only its organization can differ between two reads.
  */
 export async function organizationExists(t: Conformance, w: World, ext: string): Promise<string> {
-  const userId = probeUsers.get(w) ?? t.faker.string.uuid();
-  probeUsers.set(w, userId);
+  const probeUser = probeUsers.get(w) ?? {
+    userId: t.faker.string.uuid(),
+    name: personName(t.faker),
+  };
+  probeUsers.set(w, probeUser);
   const res = await t.http.post(REGISTER_USER, {
     ...w.creds(),
     projectId: w.projectId,
-    userId,
-    name: personName(t.faker),
+    userId: probeUser.userId,
+    name: probeUser.name,
     projectOrganizationId: ext,
   });
   return presence(res, `checking for organization ${ext}`)
@@ -110,4 +114,51 @@ export async function updateUserShowing(
   if (!(field in data))
     t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
   return data;
+}
+
+/**
+ * What a fresh token shows of a stored user (§4.7: it is made from the stored user), read at
+ * the claim paths the target's profile names (role, project organization, properties,
+ * permissions, subject). The contents of tokens are left open (§5 rule 8), so a test reading
+ * this relies on clause tokens.claims; without claim paths in the profile it ends not-run.
+ */
+export async function userAsTokenShows(t: Conformance, w: World, userId: string): Promise<string> {
+  const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId });
+  const { token } = expectSuccess(
+    res,
+    z.object({ token: z.string() }),
+    'issuing a token to read the user back',
+  );
+  const claims = claimsOf(token);
+  const paths = Object.entries(t.profile.shapes.tokenClaims ?? {}).sort(([a], [b]) =>
+    a.localeCompare(b),
+  );
+  if (claims === undefined || paths.length === 0)
+    t.notRun('the profile names no token claims, so the stored user cannot be read back');
+  const at = (path: string) =>
+    path
+      .split('.')
+      .reduce<unknown>(
+        (v, step) =>
+          typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[step] : undefined,
+        claims,
+      );
+  return JSON.stringify(
+    paths.map(([name, path]) => [name, path === undefined ? null : (at(path) ?? null)]),
+  );
+}
+
+/**
+ * The target's own snapshot of an account (the optional read-only `snapshot` hook), as text
+ * to compare with a later one; undefined when the target does not offer the hook.
+ */
+export async function accountSnapshot(t: Conformance, w: World): Promise<string | undefined> {
+  if (!t.hooks.has('snapshot')) return undefined;
+  const res = await t.http.get(`/accounts/${w.account.organizationId}/snapshot`, {
+    base: 'hooks',
+  });
+  const body = res.body as { status?: unknown; data?: { state?: unknown } };
+  if (res.status !== 200 || body.status !== 'success' || body.data === undefined)
+    throw new Error(`host hook "snapshot" failed: ${res.status} ${res.text.slice(0, 300)}`);
+  return JSON.stringify(body.data.state);
 }

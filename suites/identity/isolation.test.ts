@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
+import { externalId } from '../../fixtures/builders.ts';
 import {
   buildWorld,
   createRole,
@@ -12,348 +12,365 @@ import {
   type World,
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { roleList, userExists, organizationExists, storedUser } from '../harness/readback.ts';
-import { rolesPath, rolePath, userPath } from '../harness/paths.ts';
+import {
+  inCarrier,
+  send,
+  sendWatched,
+  type Carry,
+  type Watch,
+} from '../harness/credential-table.ts';
+import * as request from '../harness/endpoints.ts';
+import type { Request } from '../harness/endpoints.ts';
 import type { Reply } from '../harness/http.ts';
+import { APPLICATIONS } from '../harness/paths.ts';
+import { organizationExists, roleList, userAsTokenShows, userExists } from '../harness/readback.ts';
 import { describeAnswer, expectSuccess, refusedAs } from '../harness/expect.ts';
 
 // §5 rules 2 and 3: a caller acts on its own account only. Account A's credentials aimed at
-// account B's project, role, user or project organization get an error, never B's data, and
-// leave B as it was. Every trespass is a row; every credential of A is a column (STYLE 14).
+// account B's project, role, user or project organization are refused, show nothing of B and
+// leave A and B as they were. B always holds data (a role where the hook allows, a project
+// organization, a user), so a leak or a write would be visible. Every trespass is a row of
+// the endpoint table; every credential of A is a column (STYLE 14).
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-/** §5 table: POST and PUT carry the key in the JSON body, GET and DELETE in the query. */
-type Place = 'body' | 'query';
+/** What B holds before any trespass: a project organization and a user, at least. */
+interface Victim {
+  readonly world: World;
+  /** Names and ids of B's data; an answer to A holding one leaks B's data. */
+  readonly secrets: readonly string[];
+}
 
 /** A request of A naming something of B. */
 interface Aimed {
-  readonly path: string;
-  /** The JSON body of a POST or PUT, credentials left out. */
-  readonly fields: Readonly<Record<string, unknown>>;
-  /** Things of B the request does not name; an answer holding one leaks B's data. */
+  readonly req: Request;
+  /** Things of B the request does not name. */
   readonly secrets: readonly string[];
-  /** Reads, with B's own key, the part of B the request would change. */
-  readonly state?: () => Promise<string>;
+  /** Reads, each with its account's own key, what the request would change in A or B. */
+  readonly reads: readonly (() => Promise<string>)[];
 }
 
 interface Trespass {
   readonly name: string;
-  readonly method: Method;
-  readonly place: Place;
   readonly needs: readonly HookName[];
+  /** Unspecified clauses the request or its reads lean on (field names, token contents). */
+  readonly relies: readonly ClauseId[];
   readonly aim: (t: Conformance, a: World, b: World) => Promise<Aimed>;
 }
-
-const intruder = (t: Conformance) => `intruder ${t.faker.string.alphanumeric(8)}`;
 
 const trespasses: readonly Trespass[] = [
   {
     name: 'a role update of B\u2019s role',
-    method: 'PUT',
-    place: 'body',
     needs: ['roles'],
+    relies: [],
     aim: async (t, _a, b) => {
       const role = await createRole(t, b, { addChart: true });
-      const fields = { name: intruder(t), permissions: { readOnly: true } };
       return {
-        path: rolePath(b, role.id),
-        fields,
-        secrets: [role.name, b.account.organizationId],
-        state: () => roleList(t, b),
+        req: request.roleUpdate(t, b, role.id),
+        secrets: [role.name],
+        reads: [() => roleList(t, b)],
       };
     },
   },
   {
     name: 'a role list of B\u2019s project',
-    method: 'GET',
-    place: 'query',
     needs: ['roles'],
+    relies: [],
     aim: async (t, _a, b) => {
       const role = await createRole(t, b);
-      return {
-        path: rolesPath(b),
-        fields: {},
-        secrets: [role.id, role.name, b.account.organizationId],
-      };
+      return { req: request.roleList(b), secrets: [role.id, role.name], reads: [] };
     },
   },
   {
     name: 'a role delete of B\u2019s role',
-    method: 'DELETE',
-    place: 'query',
     needs: ['roles'],
+    relies: [],
     aim: async (t, _a, b) => {
       const role = await createRole(t, b);
       return {
-        path: rolePath(b, role.id),
-        fields: {},
-        secrets: [role.name, b.account.organizationId],
-        state: () => roleList(t, b),
+        req: request.roleDelete(b, role.id),
+        secrets: [role.name],
+        reads: [() => roleList(t, b)],
       };
     },
   },
   {
     name: 'register-organization into B\u2019s project',
-    method: 'POST',
-    place: 'body',
     needs: [],
+    relies: [],
     aim: (t, _a, b) => {
       const ext = externalId(t.faker);
       return Promise.resolve({
-        path: '/v1/api/projects/register-organization',
-        fields: {
-          projectId: b.projectId,
-          name: organizationName(t.faker),
-          externalId: ext,
-          properties: properties(t.faker),
-        },
-        secrets: [b.account.organizationId],
-        state: () => organizationExists(t, b, ext),
+        req: request.registerOrganization(t, b, ext),
+        secrets: [],
+        reads: [() => organizationExists(t, b, ext)],
       });
     },
   },
   {
     name: 'register-user into B\u2019s project',
-    method: 'POST',
-    place: 'body',
     needs: [],
+    relies: [],
     aim: (t, _a, b) => {
       const userId = t.faker.string.uuid();
       return Promise.resolve({
-        path: '/v1/api/projects/register-user',
-        fields: { projectId: b.projectId, name: intruder(t), userId },
-        secrets: [b.account.organizationId],
-        state: () => userExists(t, b, userId),
+        req: request.registerUser(t, b, { userId }),
+        secrets: [],
+        reads: [() => userExists(t, b, userId)],
       });
     },
   },
   {
     name: 'a user update of B\u2019s user',
-    method: 'PUT',
-    place: 'body',
     needs: [],
+    relies: ['tokens.claims'],
     aim: async (t, _a, b) => {
       const { userId, body } = await registerUser(t, b);
       return {
-        path: userPath(b, userId),
-        fields: { name: intruder(t), properties: { tier: 'revoked' } },
-        secrets: [body.name, b.account.organizationId],
-        state: () => storedUser(t, b, userId),
+        req: request.userUpdate(b, userId, {
+          name: `intruder ${t.faker.string.alphanumeric(8)}`,
+          properties: { tier: 'revoked' },
+        }),
+        secrets: [body.name],
+        reads: [() => userAsTokenShows(t, b, userId)],
       };
     },
   },
   {
     name: 'a user-token for B\u2019s user',
-    method: 'POST',
-    place: 'body',
     needs: [],
+    relies: [],
     aim: async (t, _a, b) => {
       const { userId, body } = await registerUser(t, b);
-      return {
-        path: '/v1/api/projects/user-token',
-        fields: { userId },
-        secrets: [body.name, b.account.organizationId],
-        state: () => storedUser(t, b, userId),
-      };
+      return { req: request.userToken(userId), secrets: [body.name], reads: [] };
     },
   },
   {
     name: 'an embed-token into B\u2019s project',
-    method: 'POST',
-    place: 'body',
     needs: [],
+    relies: ['tokens.embed-token.body-shape'],
     aim: (t, _a, b) => {
-      // Members of organization and user are the reference's decision T5 (§4.8 does not show them).
       const ext = externalId(t.faker);
       const userId = t.faker.string.uuid();
       return Promise.resolve({
-        path: '/v1/api/projects/embed-token',
-        fields: {
-          projectId: b.projectId,
-          organization: { externalId: ext, name: organizationName(t.faker) },
-          user: { id: userId, name: intruder(t) },
-        },
-        secrets: [b.account.organizationId],
-        state: async () =>
-          `${await organizationExists(t, b, ext)}, ${await userExists(t, b, userId)}`,
+        req: request.embedToken(t, b, ext, { userId }),
+        secrets: [],
+        reads: [() => organizationExists(t, b, ext), () => userExists(t, b, userId)],
       });
     },
   },
   {
     name: 'register-user in A\u2019s project holding B\u2019s role',
-    method: 'POST',
-    place: 'body',
     needs: ['roles'],
+    relies: [],
     aim: async (t, a, b) => {
       const role = await createRole(t, b, { addChart: true });
+      const userId = t.faker.string.uuid();
       return {
-        path: '/v1/api/projects/register-user',
-        fields: { projectId: a.projectId, name: personName(t.faker), userRoleId: role.id },
-        secrets: [role.name, b.account.organizationId],
+        req: request.registerUser(t, a, { userId, userRoleId: role.id }),
+        secrets: [role.name],
+        reads: [() => userExists(t, a, userId)],
       };
     },
   },
   {
     name: 'register-user in A\u2019s project under B\u2019s project organization',
-    method: 'POST',
-    place: 'body',
     needs: [],
+    relies: [],
     aim: async (t, a, b) => {
       const org = await registerOrganization(t, b);
+      const userId = t.faker.string.uuid();
       return {
-        path: '/v1/api/projects/register-user',
-        fields: {
-          projectId: a.projectId,
-          name: personName(t.faker),
+        req: request.registerUser(t, a, {
+          userId,
           projectOrganizationId: org.projectOrganizationId,
-        },
-        secrets: [org.name, org.externalId, b.account.organizationId],
+        }),
+        secrets: [org.name, org.externalId],
+        reads: [() => userExists(t, a, userId)],
       };
     },
   },
   {
     name: 'a user update in A\u2019s project giving B\u2019s role',
-    method: 'PUT',
-    place: 'body',
     needs: ['roles'],
+    relies: ['tokens.claims'],
     aim: async (t, a, b) => {
       const role = await createRole(t, b, { addChart: true });
       const { userId, body } = await registerUser(t, a);
       return {
-        path: userPath(a, userId),
-        fields: { name: body.name, userRoleId: role.id },
-        secrets: [role.name, b.account.organizationId],
+        req: request.userUpdate(a, userId, { name: body.name, userRoleId: role.id }),
+        secrets: [role.name],
+        reads: [() => userAsTokenShows(t, a, userId)],
       };
     },
   },
   {
     name: 'a user update in A\u2019s project moving to B\u2019s project organization',
-    method: 'PUT',
-    place: 'body',
     needs: [],
+    relies: ['tokens.claims'],
     aim: async (t, a, b) => {
       const org = await registerOrganization(t, b);
       const { userId, body } = await registerUser(t, a);
       return {
-        path: userPath(a, userId),
-        fields: { name: body.name, projectOrganizationId: org.projectOrganizationId },
-        secrets: [org.name, org.externalId, b.account.organizationId],
+        req: request.userUpdate(a, userId, {
+          name: body.name,
+          projectOrganizationId: org.projectOrganizationId,
+        }),
+        secrets: [org.name, org.externalId],
+        reads: [() => userAsTokenShows(t, a, userId)],
       };
     },
   },
   {
     name: 'an embed-token into A\u2019s project holding B\u2019s role',
-    method: 'POST',
-    place: 'body',
     needs: ['roles'],
+    relies: ['tokens.embed-token.body-shape'],
     aim: async (t, a, b) => {
       const role = await createRole(t, b, { addChart: true });
+      const ext = externalId(t.faker);
+      const userId = t.faker.string.uuid();
       return {
-        path: '/v1/api/projects/embed-token',
-        fields: {
-          projectId: a.projectId,
-          organization: { externalId: externalId(t.faker), name: organizationName(t.faker) },
-          user: { name: personName(t.faker), userRoleId: role.id },
-        },
-        secrets: [role.name, b.account.organizationId],
+        req: request.embedToken(t, a, ext, { userId, userRoleId: role.id }),
+        secrets: [role.name],
+        reads: [() => organizationExists(t, a, ext), () => userExists(t, a, userId)],
       };
     },
   },
 ];
 
-/** Where A's credential rides on a request. */
-interface Carry {
-  readonly creds?: { apiKey: string; organizationId?: string };
-  readonly header?: string;
-}
-
+/** One of A's credentials: a column. */
 interface Credential {
   readonly label: string;
-  readonly clauses: ClauseId[];
-  readonly carry: (t: Conformance, a: World) => Promise<Carry>;
-  /** Whether a refusal is the recorded decision for this credential. */
-  readonly decided: (res: Reply) => boolean;
+  /** What demands the refusal besides the security clause (§5 rule 2 for A's keys). */
+  readonly must: readonly ClauseId[];
+  /** The unspecified clauses on the exact answer, and whether a reply is their decision. */
+  readonly answer: {
+    readonly clauses: readonly ClauseId[];
+    readonly decided: (res: Reply) => boolean;
+  };
+  readonly carry: (t: Conformance, a: World, req: Request) => Promise<Carry>;
 }
 
 const credentials: readonly Credential[] = [
   {
     label: 'A\u2019s organization-bound key',
-    // §5 rule 2: a key acts for the account that owns it, never another.
-    clauses: ['auth.isolation.other-account', 'auth.organization-id.customer-org'],
-    carry: (_t, a) => Promise.resolve({ creds: { apiKey: a.account.orgBoundKey } }),
-    decided: (res) => refusedAs(res, 404, 'NOT_FOUND'),
+    must: ['auth.organization-id.customer-org'],
+    answer: {
+      clauses: ['auth.isolation.other-account'],
+      decided: (res) => refusedAs(res, 404, 'NOT_FOUND'),
+    },
+    carry: (_t, a, req) => Promise.resolve(inCarrier(req.endpoint, a.creds('org-bound'))),
   },
   {
     label: 'A\u2019s user-scoped key',
-    clauses: ['auth.isolation.other-account', 'auth.organization-id.customer-org'],
-    carry: (_t, a) =>
-      Promise.resolve({
-        creds: { apiKey: a.account.userScopedKey, organizationId: a.account.organizationId },
-      }),
-    decided: (res) => refusedAs(res, 404, 'NOT_FOUND'),
+    must: ['auth.organization-id.customer-org'],
+    answer: {
+      clauses: ['auth.isolation.other-account'],
+      decided: (res) => refusedAs(res, 404, 'NOT_FOUND'),
+    },
+    carry: (_t, a, req) => Promise.resolve(inCarrier(req.endpoint, a.creds('user-scoped'))),
   },
   {
     label: 'a project-user token of A',
+    must: [],
     // Decision C6: identity endpoints read no authorization header, so the token is refused
     // as a misplaced credential before anything of B is looked at.
-    clauses: ['auth.isolation.other-account', 'auth.identity.carriers-only'],
+    answer: {
+      clauses: ['auth.identity.carriers-only'],
+      decided: (res) => refusedAs(res, 401, 'UNAUTHORIZED'),
+    },
     carry: async (t, a) => {
       const { userId } = await registerUser(t, a);
-      const res = await userToken(t, a, userId);
       const { token } = expectSuccess(
-        res,
+        await userToken(t, a, userId),
         z.object({ token: z.string() }),
         'issuing A\u2019s project-user token',
       );
       return { header: `Bearer ${token}` };
     },
-    decided: (res) => refusedAs(res, 401, 'UNAUTHORIZED'),
   },
 ];
 
-function fire(t: Conformance, row: Trespass, aimed: Aimed, carry: Carry): Promise<Reply> {
-  const headers = carry.header === undefined ? {} : { headers: { authorization: carry.header } };
-  if (row.place === 'body')
-    return t.http.call(row.method, aimed.path, {
-      body: { ...aimed.fields, ...carry.creds },
-      ...headers,
-    });
-  return t.http.call(row.method, aimed.path, {
-    ...(carry.creds === undefined ? {} : { query: carry.creds }),
-    ...headers,
+/** B with data a leak would show: a project organization and a user. */
+async function victim(t: Conformance): Promise<Victim> {
+  const world = await buildWorld(t);
+  const org = await registerOrganization(t, world);
+  const user = await registerUser(t, world, {
+    projectOrganizationId: org.projectOrganizationId,
+    properties: { region: 'b-only', secret: t.faker.string.alphanumeric(16) },
   });
+  return {
+    world,
+    secrets: [
+      world.account.organizationId,
+      org.projectOrganizationId,
+      org.externalId,
+      org.name,
+      user.userId,
+      user.body.name,
+      String(user.body.properties['secret']),
+    ],
+  };
 }
 
+/** One cell: A, B, the request and A's credential on it. */
+async function stage(t: Conformance, row: Trespass, cred: Credential) {
+  const a = await buildWorld(t);
+  const b = await victim(t);
+  const aimed = await row.aim(t, a, b.world);
+  const carry = await cred.carry(t, a, aimed.req);
+  const secrets = [...b.secrets, ...aimed.secrets];
+  const watch: Watch = { reads: aimed.reads, accounts: [a, b.world] };
+  return { aimed, carry, secrets, watch };
+}
+
+const needsOf = (row: Trespass): HookName[] => ['accounts', 'projects', ...row.needs];
+
 for (const row of trespasses) {
+  const relies = [...row.relies];
   for (const cred of credentials) {
-    probe(
-      cred.clauses,
-      `${row.name} with ${cred.label}`,
+    const what = `${row.name} with ${cred.label}`;
+    conformance(
+      [...cred.must, 'auth.isolation.other-account-refused', 'auth.isolation.no-foreign-data'],
+      `${what} is refused and shows nothing of B`,
       async (t) => {
-        const a = await buildWorld(t);
-        const b = await buildWorld(t);
-        const aimed = await row.aim(t, a, b);
-        const carry = await cred.carry(t, a);
-        const before = await aimed.state?.();
-        const res = await fire(t, row, aimed, carry);
+        const { aimed, carry, secrets } = await stage(t, row, cred);
+        const res = await send(t, aimed.req, carry);
         expect(
           res.status,
-          `${row.name} with ${cred.label} must be refused, never answered: got ${res.status} ${res.text.slice(0, 300)}`,
+          `${what} must be refused, never answered: got ${res.status} ${res.text.slice(0, 300)}`,
         ).toBeGreaterThanOrEqual(400);
-        for (const secret of aimed.secrets) {
-          expect(
-            res.text,
-            'the refusal must not show anything of B the request did not name',
-          ).not.toContain(secret);
-        }
-        const after = await aimed.state?.();
-        const kept = after === before;
-        t.observe(
-          `${describeAnswer(res)}${kept ? '' : `; B changed: ${before} -> ${after}`}`,
-          cred.decided(res) && kept,
-        );
+        for (const secret of secrets)
+          expect(res.text, 'the refusal must not show anything of B it did not name').not.toContain(
+            secret,
+          );
       },
-      { needs: ['accounts', 'projects', ...row.needs] },
+      { needs: needsOf(row), relies },
+    );
+
+    conformance(
+      ['auth.isolation.refused-changes-nothing'],
+      `${what} leaves A and B as they were`,
+      async (t) => {
+        const { aimed, carry, watch } = await stage(t, row, cred);
+        if (aimed.reads.length === 0 && !t.hooks.has('snapshot'))
+          t.notRun(
+            `no API call reads back what ${row.name} changes, and the target has no snapshot hook`,
+          );
+        const res = await sendWatched(t, aimed.req, carry, watch, what);
+        if (res.status < 400)
+          t.notRun(`the target accepted the request (${res.status}); there is no refusal to check`);
+      },
+      { needs: needsOf(row), relies },
+    );
+
+    probe(
+      cred.answer.clauses,
+      `the answer to ${what}`,
+      async (t) => {
+        const { aimed, carry } = await stage(t, row, cred);
+        const res = await send(t, aimed.req, carry);
+        t.observe(describeAnswer(res), cred.answer.decided(res));
+      },
+      { needs: needsOf(row), relies },
     );
   }
 }
@@ -367,18 +384,20 @@ async function hookData<T>(res: Promise<Reply>, what: string): Promise<T> {
   return data;
 }
 
+// v2 is where applications live (§4.16, §9); a target must serve it, and B must really hold
+// an application (made by migrating a workspace) for its absence from A's answer to mean
+// anything.
 conformance(
-  ['auth.v2.user-token-own-space', 'auth.bearer.chat-and-v2'],
+  ['auth.isolation.no-foreign-data'],
   'a project-user token lists none of another account\u2019s applications, even naming its organization',
   async (t) => {
     const a = await buildWorld(t);
     const b = await buildWorld(t);
     const orgB = b.account.organizationId;
-    // §9: B gets an application only by migrating a workspace.
     await hookData(
       t.http.post(
         `/accounts/${orgB}/workspaces`,
-        { name: intruder(t), projectId: b.projectId },
+        { name: `workspace ${t.faker.string.alphanumeric(8)}`, projectId: b.projectId },
         { base: 'hooks' },
       ),
       'workspaces',
@@ -388,20 +407,19 @@ conformance(
       'migration',
     );
     const ids = migration.applications.map((app) => app.applicationId);
-    const theirs = await t.http.get('/v2/api/applications', { query: b.creds() });
+    const theirs = await t.http.get(APPLICATIONS, { query: b.creds() });
     if (ids.length === 0 || !ids.every((id) => theirs.text.includes(id))) {
       t.notRun(
         'B\u2019s own key does not list the applications its migration made, so a leak to A could not be seen',
       );
     }
     const { userId } = await registerUser(t, a);
-    const issued = await userToken(t, a, userId);
     const { token } = expectSuccess(
-      issued,
+      await userToken(t, a, userId),
       z.object({ token: z.string() }),
       'issuing A\u2019s project-user token',
     );
-    const mine = await t.http.get('/v2/api/applications', {
+    const mine = await t.http.get(APPLICATIONS, {
       query: { organizationId: orgB },
       headers: { authorization: `Bearer ${token}` },
     });
@@ -412,5 +430,5 @@ conformance(
     for (const id of ids)
       expect(mine.text, 'A\u2019s token must not list B\u2019s application').not.toContain(id);
   },
-  { needs: ['accounts', 'projects', 'workspaces', 'migration'] },
+  { needs: ['accounts', 'projects', 'workspaces', 'migration'], parts: ['v2'] },
 );

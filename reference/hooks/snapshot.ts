@@ -1,0 +1,36 @@
+import type { AccountRecord } from '../store/world.ts';
+
+/** Sorts every object's members by name, recursively, so equal states print equal. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => [k, canonical((value as Record<string, unknown>)[k])] as const);
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
+/** A table's rows sorted by their key (a table enumerates like a record). */
+function rows(table: Readonly<Record<string, unknown>>): unknown[] {
+  return Object.keys(table)
+    .sort()
+    .map((key) => table[key]);
+}
+
+/**
+ * The snapshot hook's view of an account (spec/hooks.openapi.yaml): what its identity state
+ * holds, read-only and canonical. The clock is left out (it moves without a request) and so
+ * is the state's index, which only restates the tables.
+ */
+export function accountSnapshot(account: AccountRecord): unknown {
+  const { identity } = account;
+  return canonical({
+    projects: rows(identity.projects),
+    roles: rows(identity.roles),
+    organizations: rows(identity.organizations),
+    users: rows(identity.users),
+    tenants: rows(identity.tenants),
+  });
+}

@@ -1,0 +1,199 @@
+import type { ClauseId } from '../../spec/clauses/index.ts';
+import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
+import type { Conformance } from './conformance.ts';
+import {
+  EMBED_TOKEN,
+  REGISTER_ORGANIZATION,
+  REGISTER_TENANT,
+  REGISTER_USER,
+  USER_TOKEN,
+  rolePath,
+  rolesPath,
+  userPath,
+} from './paths.ts';
+
+/**
+ * The identity endpoints of §4.1–§4.9 as data: method, where §5 puts the API key, and
+ * builders of a request each one accepts. Tables of checks (credentials, isolation) run
+ * over these rows instead of spelling each endpoint out again (STYLE 14).
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** §5 table: POST and PUT carry the key in the JSON body, GET and DELETE in the query. */
+export type Carrier = 'body' | 'query';
+
+export interface Endpoint {
+  readonly name: string;
+  readonly method: Method;
+  readonly carrier: Carrier;
+  /** The §5 clause that puts the key where `carrier` says. */
+  readonly carrierClause: ClauseId;
+  /**
+   * Unspecified clauses whose decision (as the profile states it) a request of this
+   * endpoint leans on: field names the document leaves open.
+   */
+  readonly relies: readonly ClauseId[];
+}
+
+function endpoint(name: string, method: Method, relies: readonly ClauseId[] = []): Endpoint {
+  const body = method === 'POST' || method === 'PUT';
+  return {
+    name,
+    method,
+    carrier: body ? 'body' : 'query',
+    carrierClause: body ? 'auth.api-key.body-for-post-put' : 'auth.api-key.query-for-get-delete',
+    relies,
+  };
+}
+
+export const ROLE_UPDATE = endpoint('role update', 'PUT');
+export const ROLE_LIST = endpoint('role list', 'GET');
+export const ROLE_DELETE = endpoint('role delete', 'DELETE');
+export const REGISTER_ORGANIZATION_EP = endpoint('register-organization', 'POST');
+export const REGISTER_USER_EP = endpoint('register-user', 'POST');
+export const USER_UPDATE = endpoint('user update', 'PUT');
+export const USER_TOKEN_EP = endpoint('user-token', 'POST');
+/** §4.8 shows only user.userRoleId; the other member names are the profile's (decision). */
+export const EMBED_TOKEN_EP = endpoint('embed-token', 'POST', ['tokens.embed-token.body-shape']);
+/** §4.9 names the concepts only; the field names are the profile's (decision). */
+export const REGISTER_TENANT_EP = endpoint('register-tenant', 'POST', [
+  'tenants.register.field-names',
+]);
+
+/** One request of an endpoint, credentials left out. */
+export interface Request {
+  readonly endpoint: Endpoint;
+  readonly path: string;
+  /** Fields of the JSON body (POST, PUT); a GET or DELETE sends none. */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+interface InProject {
+  readonly projectId: string;
+}
+
+/** §4.1: a new name and a permissions object that replaces the role's. */
+export function roleUpdate(t: Conformance, at: InProject, roleId: string): Request {
+  return {
+    endpoint: ROLE_UPDATE,
+    path: rolePath(at, roleId),
+    fields: { name: `renamed ${t.faker.string.alphanumeric(6)}`, permissions: { readOnly: true } },
+  };
+}
+
+export function roleList(at: InProject): Request {
+  return { endpoint: ROLE_LIST, path: rolesPath(at), fields: {} };
+}
+
+export function roleDelete(at: InProject, roleId: string): Request {
+  return { endpoint: ROLE_DELETE, path: rolePath(at, roleId), fields: {} };
+}
+
+/** §4.4, with a fresh externalId (returned in the fields) unless one is given. */
+export function registerOrganization(
+  t: Conformance,
+  at: InProject,
+  ext: string = externalId(t.faker),
+): Request {
+  return {
+    endpoint: REGISTER_ORGANIZATION_EP,
+    path: REGISTER_ORGANIZATION,
+    fields: {
+      projectId: at.projectId,
+      name: organizationName(t.faker),
+      externalId: ext,
+      properties: properties(t.faker),
+    },
+  };
+}
+
+/** §4.5, with the caller's userId and any of the references it may carry. */
+export function registerUser(
+  t: Conformance,
+  at: InProject,
+  more: { userId?: string; userRoleId?: string; projectOrganizationId?: string } = {},
+): Request {
+  return {
+    endpoint: REGISTER_USER_EP,
+    path: REGISTER_USER,
+    fields: {
+      projectId: at.projectId,
+      name: personName(t.faker),
+      properties: properties(t.faker),
+      ...more,
+    },
+  };
+}
+
+/** §4.6: name is required; the rest replaces what is stored. */
+export function userUpdate(
+  at: InProject,
+  userId: string,
+  fields: Readonly<Record<string, unknown>> & { readonly name: string },
+): Request {
+  return { endpoint: USER_UPDATE, path: userPath(at, userId), fields };
+}
+
+export function userToken(userId: string): Request {
+  return { endpoint: USER_TOKEN_EP, path: USER_TOKEN, fields: { userId } };
+}
+
+/**
+ * §4.8 with the member names of the target's profile (shapes.embedToken): the organization
+ * by `ext`, the user by `userId`; a role when given. Not-run when the profile has no names.
+ */
+export function embedToken(
+  t: Conformance,
+  at: InProject,
+  ext: string,
+  user: { userId?: string; userRoleId?: string } = {},
+): Request {
+  const names = t.profile.shapes.embedToken;
+  if (names === undefined) t.notRun('the profile names no embed-token members (shapes.embedToken)');
+  const organization: Record<string, unknown> = { [names.organization.externalId]: ext };
+  if (names.organization.name !== undefined)
+    organization[names.organization.name] = organizationName(t.faker);
+  const person: Record<string, unknown> = {};
+  if (names.user.name !== undefined) person[names.user.name] = personName(t.faker);
+  if (user.userId !== undefined) {
+    if (names.user.id === undefined)
+      t.notRun('the profile names no member for the embed-token user id');
+    person[names.user.id] = user.userId;
+  }
+  // §4.8 names user.userRoleId itself.
+  if (user.userRoleId !== undefined) person['userRoleId'] = user.userRoleId;
+  return {
+    endpoint: EMBED_TOKEN_EP,
+    path: EMBED_TOKEN,
+    fields: { projectId: at.projectId, organization, user: person },
+  };
+}
+
+/**
+ * §4.9 with the field names of the target's profile (shapes.registerTenant): a display name
+ * and the given fields, each under the name the profile gives its concept. Not-run when the
+ * profile names none of the concepts used.
+ */
+export function registerTenant(
+  t: Conformance,
+  concepts: Readonly<Partial<Record<TenantConcept, unknown>>>,
+): Request {
+  const names = t.profile.shapes.registerTenant ?? {};
+  const fields: Record<string, unknown> = {};
+  for (const [concept, value] of Object.entries({ name: organizationName(t.faker), ...concepts })) {
+    const name = names[concept as TenantConcept];
+    if (name === undefined)
+      t.notRun(`the profile names no register-tenant field for ${concept} (shapes.registerTenant)`);
+    fields[name] = value;
+  }
+  return { endpoint: REGISTER_TENANT_EP, path: REGISTER_TENANT, fields };
+}
+
+export type TenantConcept =
+  | 'name'
+  | 'columns'
+  | 'schema'
+  | 'uniqueKey'
+  | 'permissions'
+  | 'connectionOverride'
+  | 'metadata'
+  | 'expiration';

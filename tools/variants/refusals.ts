@@ -1,0 +1,49 @@
+import type { Variant } from './variant.ts';
+
+/** The accounts the reference holds, reached past its types (a variant is not type-checked). */
+const ACCOUNTS =
+  '[...(ctx.world as unknown as { accounts: Map<string, Parameters<typeof ctx.world.identity>[0]> }).accounts.values()]';
+
+/**
+ * Refusals that still write (§5 rules 2 and 3): the answer is a refusal, yet the request
+ * changed another account. Only the suites' read-backs (the API, and the snapshot hook) can
+ * tell these apart from a correct reference.
+ */
+export const refusalsVariants: readonly Variant[] = [
+  {
+    name: 'a 403 that still registers the organization in another account',
+    file: 'reference/http/organizations.ts',
+    from: "      const done = ctx.world.identity(caller(principal).account, {\n        type: 'registerOrganization',",
+    to: `      const owner = ${ACCOUNTS}.find((a) => a.identity.projects[body.projectId] !== undefined);
+      if (owner !== undefined && owner !== caller(principal).account) {
+        ctx.world.identity(owner, {
+          type: 'registerOrganization',
+          projectId: body.projectId,
+          newId: ctx.ids.uuid(),
+          name: body.name,
+          ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
+        });
+        return errDone({ code: 'FORBIDDEN', message: 'wrong on purpose', details: { reason: 'not-a-member' } });
+      }
+      const done = ctx.world.identity(caller(principal).account, {
+        type: 'registerOrganization',`,
+    only: ['identity'],
+  },
+  {
+    name: 'a 404 that still deletes another account\u2019s role',
+    file: 'reference/http/roles.ts',
+    from: "      const done = ctx.world.identity(caller(principal).account, {\n        type: 'deleteRole',",
+    to: `      const owner = ${ACCOUNTS}.find((a) => a.identity.projects[params.projectId] !== undefined);
+      if (owner !== undefined && owner !== caller(principal).account) {
+        ctx.world.identity(owner, {
+          type: 'deleteRole',
+          projectId: params.projectId,
+          roleId: params.projectUserRoleId,
+        });
+        return errDone({ code: 'NOT_FOUND', message: 'wrong on purpose', details: { resource: 'project' } });
+      }
+      const done = ctx.world.identity(caller(principal).account, {
+        type: 'deleteRole',`,
+    only: ['identity'],
+  },
+];
