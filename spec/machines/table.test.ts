@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { drop, emptyTable, entriesOf, put, putAll, sizeOf, tableOf, type Table } from './table.ts';
+
+describe('table: a persistent map read as a record', () => {
+  const abc = (): Table<number> => put(put(put(emptyTable<number>(), 'a', 1), 'b', 2), 'c', 3);
+
+  it('reads like a plain record', () => {
+    const t = abc();
+    expect(t['b']).toBe(2);
+    expect(t['missing']).toBeUndefined();
+    expect('a' in t).toBe(true);
+    expect('missing' in t).toBe(false);
+    expect(Object.keys(t).sort()).toEqual(['a', 'b', 'c']);
+    expect(Object.values(t).sort()).toEqual([1, 2, 3]);
+    expect({ ...t }).toEqual({ a: 1, b: 2, c: 3 });
+    expect(JSON.parse(JSON.stringify(t))).toEqual({ a: 1, b: 2, c: 3 });
+    expect(t).toEqual(tableOf({ c: 3, b: 2, a: 1 }));
+    expect(Object.prototype.hasOwnProperty.call(t, 'a')).toBe(true);
+    // Like a record, a name that is not an entry falls through to Object.prototype.
+    expect(typeof t['toString']).toBe('function');
+  });
+
+  it('cannot be written to: changes go through put and drop', () => {
+    const t = abc() as Record<string, number>;
+    expect(() => {
+      t['d'] = 4;
+    }).toThrow(TypeError);
+    expect(() => {
+      delete t['a'];
+    }).toThrow(TypeError);
+    expect(t['d']).toBeUndefined();
+  });
+
+  it('leaves the table it was given as it was', () => {
+    const before = abc();
+    const after = drop(put(before, 'd', 4), 'a');
+    expect(Object.keys(before).sort()).toEqual(['a', 'b', 'c']);
+    expect(Object.keys(after).sort()).toEqual(['b', 'c', 'd']);
+    expect(sizeOf(before)).toBe(3);
+    expect(drop(before, 'missing')).toBe(before);
+  });
+
+  it('puts many entries at once, the later pair winning', () => {
+    const t = putAll(abc(), [
+      ['a', 10],
+      ['e', 5],
+      ['a', 11],
+    ]);
+    expect({ ...t }).toEqual({ a: 11, b: 2, c: 3, e: 5 });
+    expect(putAll(t, [])).toBe(t);
+  });
+
+  it('shares the unchanged part of a large table instead of copying it', () => {
+    let t = emptyTable<{ n: number }>();
+    for (let i = 0; i < 10_000; i++) t = put(t, `k${i}`, { n: i });
+    const next = put(t, 'k5000', { n: -1 });
+    // The old map is intact, and every other value is the very same object in both.
+    expect(entriesOf(t).get('k5000')).toEqual({ n: 5000 });
+    expect(entriesOf(t).every((v, k) => k === 'k5000' || next[k] === v)).toBe(true);
+  });
+});
