@@ -28,6 +28,20 @@ describe('renderHtml', () => {
     }
   });
 
+  it('shows the profile, coverage kinds, security apart, gaps, the register by clause and not-run causes', () => {
+    expect(html).toContain('<tr><th>Profile</th><td>reference default</td></tr>');
+    expect(html).toContain('<th>portable</th><th>through a decision</th>');
+    expect(html).toContain('<h2>Security clauses</h2>');
+    expect(html).toContain(
+      '<h2>Covered only through a decision, and open clauses with no probe</h2>',
+    );
+    const register = html.slice(html.indexOf('Ambiguity register'), html.indexOf('Not run ('));
+    expect(register).toContain('<span class="no">✗ departs</span><pre>answered 422</pre>');
+    expect(register).toContain('<code>POST /v1/x/{id}</code>');
+    expect(html).toContain('<tr><td>missing hook clock</td><td class="n">1</td></tr>');
+    expect(html).toContain('<h2>State machines</h2>');
+  });
+
   it('puts the exchanges of the failed test in a collapsible block', () => {
     expect(html).toContain('<summary>1 HTTP exchange</summary>');
     expect(html).toContain('POST http://t/&lt;x&gt; → 500 (4 ms)');

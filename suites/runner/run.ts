@@ -95,7 +95,10 @@ function profileFacts(target: ResolvedTarget['target'], file: string | undefined
   };
 }
 
-function closingSummary(run: Results, runDir: string, latest: string | undefined): string {
+/** The lines printed when a run ends; report paths absolute, as they are copied elsewhere. */
+export function closingSummary(run: Results, runDir: string, latest: string | undefined): string {
+  runDir = path.resolve(runDir);
+  latest = latest !== undefined ? path.resolve(latest) : undefined;
   const { summary, target } = run;
   const lines = [
     '',
@@ -256,8 +259,7 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
         `eac: could not point ${path.join(root, 'latest')} at the run: ${(error as Error).message}\n`,
       );
     }
-    // Absolute paths: they are copied from CI logs and terminals into other folders.
-    io.stdout.write(closingSummary(run, path.resolve(runDir), latest && path.resolve(latest)));
+    io.stdout.write(closingSummary(run, runDir, latest));
     if (run.summary.fail === 0 && run.summary.total > 0) {
       io.stdout.write(
         `Replay: ${runReplayLine({ runSeed: seed, targetArgs: targetArgsOf(runTarget) }, options.only)}\n`,
