@@ -84,8 +84,7 @@ export async function tokenAcceptor(
       present: (token) => t.http.get('/v2/api/applications', { headers: bearer(token) }),
     };
   }
-  // Against the reference (or with --check-decisions) its decisions bind, v2 served or not.
-  if (options.decided === true && (serves.includes('v2') || t.target.checkDecisions)) {
+  if (options.decided === true && serves.includes('v2')) {
     return {
       via: 'GET /v2/api/applications before finalize (decision)',
       present: (token) => t.http.get('/v2/api/applications', { headers: bearer(token) }),

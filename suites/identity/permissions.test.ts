@@ -160,7 +160,11 @@ conformance(
 );
 
 conformance(
-  ['roles.update.permissions-only-known-flags', 'resources.role.permissions-no-extra-keys'],
+  [
+    'roles.update.permissions-only-known-flags',
+    'resources.role.permissions-no-extra-keys',
+    'errors.refused.changes-nothing',
+  ],
   'a role update with an unknown flag, a non-boolean value or a non-object is refused and changes nothing',
   async (t) => {
     const w = await buildWorld(t);

@@ -119,6 +119,7 @@ conformance(
     'roles.update.permissions-only-known-flags',
     'resources.role.permissions-no-extra-keys',
     'roles.update.error-envelope',
+    'errors.refused.changes-nothing',
   ],
   'an update with a flag outside §2.2, or a non-boolean flag, is refused and changes nothing',
   async (t) => {
@@ -144,7 +145,7 @@ conformance(
 );
 
 conformance(
-  ['roles.update.path-params-uuid', 'limits.name.min-length'],
+  ['roles.update.path-params-uuid', 'limits.name.min-length', 'errors.refused.changes-nothing'],
   'an update with a non-UUID path id or an empty name is refused',
   async (t) => {
     const w = await buildWorld(t);
