@@ -11,6 +11,11 @@ describe('not-run causes', () => {
       { kind: 'part', name: 'v2' },
       { kind: 'part', name: 'chat' },
     ]);
+    expect(
+      causesOf(
+        'this test needs 2 accounts; the credentials file holds 1 and the target has no accounts hook',
+      ),
+    ).toEqual([{ kind: 'hook', name: 'accounts' }]);
     expect(causesOf('needs a second account\nmore')).toEqual([
       { kind: 'other', name: 'needs a second account' },
     ]);

@@ -6,12 +6,17 @@ import type { NotRunCause, Result } from '../../reports/schema.ts';
 
 const HOOKS = /lacks the host hooks? ([\w-]+(?:,\s*[\w-]+)*)/;
 const PARTS = /profile does not serve ([\w-]+(?:,\s*[\w-]+)*)/;
+/** fixtures/world.ts: a test needing more accounts than a credentials file holds. */
+const NO_HOOK = /\bhas no ([\w-]+) hook\b/;
 
 /** The causes one not-run reason names; the harness words hooks and parts as matched here. */
 export function causesOf(reason: string): { kind: NotRunCause['kind']; name: string }[] {
   const names = (match: RegExpExecArray | null) =>
     (match?.[1] ?? '').split(/,\s*/).filter((n) => n !== '');
-  const hooks = names(HOOKS.exec(reason)).map((name) => ({ kind: 'hook' as const, name }));
+  const hooks = [...names(HOOKS.exec(reason)), ...names(NO_HOOK.exec(reason))].map((name) => ({
+    kind: 'hook' as const,
+    name,
+  }));
   const parts = names(PARTS.exec(reason)).map((name) => ({ kind: 'part' as const, name }));
   if (hooks.length + parts.length > 0) return [...parts, ...hooks];
   const first = reason.split(/\r?\n/, 1)[0]?.trim() ?? '';
