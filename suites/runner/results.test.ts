@@ -182,6 +182,19 @@ describe('helpers', () => {
     expect(toResult(raw({}), context)?.observations).toBeUndefined();
   });
 
+  it('keeps a probe reason short while its observations stay whole', () => {
+    const long = 'x'.repeat(10_000);
+    const probed = {
+      ...meta,
+      outcome: 'probe' as const,
+      reason: long,
+      observations: [{ observation: long, matchesDecision: true }],
+    };
+    const result = toResult(raw({ meta: probed }), context);
+    expect(result?.reason?.length).toBeLessThan(4100);
+    expect(result?.observations?.[0]?.observation).toBe(long);
+  });
+
   it('repeats the selection in the replay line of a whole run', () => {
     expect(runReplayLine({ runSeed: 3, targetArgs: [] }, ['roles', 'tokens.user'])).toBe(
       'npx eac run --seed 3 --only roles --only tokens.user',

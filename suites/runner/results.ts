@@ -127,8 +127,13 @@ function reasonOf(raw: RawCase, outcome: Outcome): string | undefined {
       return firstMessage(raw.errors) ?? 'failed';
     case 'not-run':
       return raw.meta?.reason ?? raw.skipNote ?? 'not run';
-    case 'probe':
-      return raw.meta?.reason;
+    case 'probe': {
+      // The whole of each observation is in `observations`; the reason is their short form.
+      const reason = raw.meta?.reason;
+      return reason !== undefined && reason.length > MAX_REASON
+        ? `${reason.slice(0, MAX_REASON)}…`
+        : reason;
+    }
     case 'pass':
       return undefined;
   }
