@@ -11,7 +11,7 @@ import {
 import { PERMISSION_FLAGS, type RolePermissions } from '../../spec/schemas/permissions.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { Uuid } from '../../spec/schemas/common.ts';
-import { buildWorld, createRole, type World } from '../../fixtures/world.ts';
+import { buildWorld, createRole, inProject, type World } from '../../fixtures/world.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 
@@ -21,17 +21,31 @@ import { expectSuccess } from '../harness/expect.ts';
 
 interface Model {
   state: IdentityState;
-  /** Ids the target issued, in creation order, so commands can point at them by index. */
-  readonly roles: string[];
-  readonly users: string[];
-  readonly externalIds: string[];
+  /**
+   * Ids the target issued, per project (same order as Real.worlds) and in creation order, so
+   * commands can point at them by index.
+   */
+  readonly roles: string[][];
+  readonly users: string[][];
+  readonly externalIds: string[][];
   /** Whether decisions bind the target; if not, no step leans on one (e.g. externalId upsert). */
   readonly decisions: boolean;
 }
 
+/**
+ * The target side: one account seen in each of its projects. Worlds vary in shape (one to
+ * three projects, organizations and users made by the commands) so that a target mixing up
+ * siblings (one project's roles for another's, one organization for another) leaves step.
+ */
 interface Real {
   readonly t: Conformance;
-  readonly w: World;
+  readonly worlds: readonly World[];
+}
+
+/** The project a command's index points at: its world and its slot in the model's lists. */
+function projectAt(real: Real, index: number): { w: World; k: number } {
+  const k = index % real.worlds.length;
+  return { w: real.worlds[k] as World, k };
 }
 
 const AnyData = z.record(z.string(), z.unknown());
@@ -83,11 +97,15 @@ const pick = <T>(items: readonly T[], index: number): T | undefined =>
   items.length === 0 ? undefined : items[index % items.length];
 
 class CreateRole implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly permissions: RolePermissions) {}
-  check = (m: Readonly<Model>) => m.roles.length < 5;
-  async run(m: Model, { t, w }: Real) {
-    const role = await createRole(t, w, this.permissions);
-    m.roles.push(role.id);
+  constructor(
+    readonly project: number,
+    readonly permissions: RolePermissions,
+  ) {}
+  check = (m: Readonly<Model>) => m.roles.flat().length < 8;
+  async run(m: Model, real: Real) {
+    const { w, k } = projectAt(real, this.project);
+    const role = await createRole(real.t, w, this.permissions);
+    m.roles[k]?.push(role.id);
     const { projectId } = w;
     step(m, {
       type: 'createRole',
@@ -97,18 +115,23 @@ class CreateRole implements fc.AsyncCommand<Model, Real> {
       permissions: this.permissions,
     });
   }
-  toString = () => `hook: create role ${JSON.stringify(this.permissions)}`;
+  toString = () =>
+    `hook: create role in project#${this.project} ${JSON.stringify(this.permissions)}`;
 }
 
 class UpdateRole implements fc.AsyncCommand<Model, Real> {
   constructor(
+    readonly project: number,
     readonly index: number,
     readonly permissions: RolePermissions | undefined,
     readonly name: string | undefined,
   ) {}
-  check = (m: Readonly<Model>) => m.roles.length > 0;
-  async run(m: Model, { t, w }: Real) {
-    const roleId = pick(m.roles, this.index) ?? '';
+  check = (m: Readonly<Model>) => m.roles.flat().length > 0;
+  async run(m: Model, real: Real) {
+    const { t } = real;
+    const { w, k } = projectAt(real, this.project);
+    const roleId = pick(m.roles[k] ?? [], this.index);
+    if (roleId === undefined) return;
     const body = {
       ...w.creds(),
       ...(this.name === undefined ? {} : { name: this.name }),
@@ -133,32 +156,42 @@ class UpdateRole implements fc.AsyncCommand<Model, Real> {
     });
   }
   toString = () =>
-    `PUT role#${this.index} ${JSON.stringify({ name: this.name, permissions: this.permissions })}`;
+    `PUT project#${this.project} role#${this.index} ${JSON.stringify({ name: this.name, permissions: this.permissions })}`;
 }
 
 class DeleteRole implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly index: number) {}
-  check = (m: Readonly<Model>) => m.roles.length > 0;
-  async run(m: Model, { t, w }: Real) {
-    const roleId = pick(m.roles, this.index) ?? '';
-    const res = await t.http.delete(`/v1/api/projects/${w.projectId}/user-roles/${roleId}`, {
+  constructor(
+    readonly project: number,
+    readonly index: number,
+  ) {}
+  check = (m: Readonly<Model>) => m.roles.flat().length > 0;
+  async run(m: Model, real: Real) {
+    const { w, k } = projectAt(real, this.project);
+    const roles = m.roles[k] ?? [];
+    const roleId = pick(roles, this.index);
+    if (roleId === undefined) return;
+    const res = await real.t.http.delete(`/v1/api/projects/${w.projectId}/user-roles/${roleId}`, {
       query: w.creds(),
     });
     expectSuccess(res, z.object({ message: z.string() }), this.toString());
-    m.roles.splice(m.roles.indexOf(roleId), 1);
+    roles.splice(roles.indexOf(roleId), 1);
     step(m, { type: 'deleteRole', projectId: w.projectId, roleId });
   }
-  toString = () => `DELETE role#${this.index}`;
+  toString = () => `DELETE project#${this.project} role#${this.index}`;
 }
 
 class RegisterOrganization implements fc.AsyncCommand<Model, Real> {
   constructor(
+    readonly project: number,
     readonly externalId: string,
     readonly name: string,
   ) {}
-  check = (m: Readonly<Model>) => m.decisions || !m.externalIds.includes(this.externalId);
-  async run(m: Model, { t, w }: Real) {
-    const res = await t.http.post('/v1/api/projects/register-organization', {
+  // Without decisions an externalId is used once in the whole account: whether it may name
+  // an organization in two projects, or twice in one, is the reference's decision.
+  check = (m: Readonly<Model>) => m.decisions || !m.externalIds.flat().includes(this.externalId);
+  async run(m: Model, real: Real) {
+    const { w, k } = projectAt(real, this.project);
+    const res = await real.t.http.post('/v1/api/projects/register-organization', {
       ...w.creds(),
       projectId: w.projectId,
       name: this.name,
@@ -176,35 +209,41 @@ class RegisterOrganization implements fc.AsyncCommand<Model, Real> {
       name: this.name,
       externalId: this.externalId,
     });
-    // Decision O2 (an externalId names one organization) only binds the reference.
+    // Decision O2 (an externalId names one organization of a project) only binds the reference.
     if (m.decisions) {
       const held = Object.values(m.state.organizations).find(
-        (o) => o.externalId === this.externalId,
+        (o) => o.projectId === w.projectId && o.externalId === this.externalId,
       );
       expect(data.projectOrganizationId, 'the same externalId names the same organization').toBe(
         held?.projectOrganizationId,
       );
     }
-    if (!m.externalIds.includes(this.externalId)) m.externalIds.push(this.externalId);
+    const known = m.externalIds[k] ?? [];
+    if (!known.includes(this.externalId)) known.push(this.externalId);
   }
-  toString = () => `POST register-organization ${this.externalId}`;
+  toString = () => `POST register-organization project#${this.project} ${this.externalId}`;
 }
 
 class RegisterUser implements fc.AsyncCommand<Model, Real> {
   constructor(
+    readonly project: number,
     readonly role: number | null,
     readonly organization: number | null,
     readonly properties: Record<string, string>,
   ) {}
   check = () => true;
-  async run(m: Model, { t, w }: Real) {
-    const roleId = this.role === null ? undefined : pick(m.roles, this.role);
+  async run(m: Model, real: Real) {
+    const { t } = real;
+    const { w, k } = projectAt(real, this.project);
+    const users = m.users[k] ?? [];
+    const roleId = this.role === null ? undefined : pick(m.roles[k] ?? [], this.role);
     const externalId =
-      this.organization === null ? undefined : pick(m.externalIds, this.organization);
+      this.organization === null ? undefined : pick(m.externalIds[k] ?? [], this.organization);
+    const name = `user ${k}.${users.length}`;
     const res = await t.http.post('/v1/api/projects/register-user', {
       ...w.creds(),
       projectId: w.projectId,
-      name: `user ${m.users.length}`,
+      name,
       properties: this.properties,
       ...(roleId === undefined ? {} : { userRoleId: roleId }),
       ...(externalId === undefined ? {} : { projectOrganizationId: externalId }),
@@ -214,34 +253,40 @@ class RegisterUser implements fc.AsyncCommand<Model, Real> {
       z.object({ userId: Uuid, message: z.string() }),
       this.toString(),
     );
-    m.users.push(userId);
+    users.push(userId);
     step(m, {
       type: 'registerUser',
       projectId: w.projectId,
       userId,
-      name: `user ${m.users.length - 1}`,
+      name,
       properties: this.properties,
       ...(roleId === undefined ? {} : { userRoleId: roleId }),
       ...(externalId === undefined ? {} : { projectOrganizationId: externalId }),
     });
     await expectUserInStep(m, t, w, userId, this.toString());
   }
-  toString = () => `POST register-user role#${String(this.role)} org#${String(this.organization)}`;
+  toString = () =>
+    `POST register-user project#${this.project} role#${String(this.role)} org#${String(this.organization)}`;
 }
 
 class UpdateUser implements fc.AsyncCommand<Model, Real> {
   constructor(
+    readonly project: number,
     readonly index: number,
-    /** undefined: leave the role; null: remove it; a number: that role. */
+    /** undefined: leave the role; null: remove it; a number: that role of the user's project. */
     readonly role: number | null | undefined,
     readonly properties: Record<string, string> | undefined,
   ) {}
-  check = (m: Readonly<Model>) =>
-    m.users.length > 0 && (typeof this.role !== 'number' || m.roles.length > 0);
-  async run(m: Model, { t, w }: Real) {
-    const userId = pick(m.users, this.index) ?? '';
+  check = (m: Readonly<Model>) => m.users.flat().length > 0;
+  async run(m: Model, real: Real) {
+    const { t } = real;
+    const { w, k } = projectAt(real, this.project);
+    const userId = pick(m.users[k] ?? [], this.index);
+    if (userId === undefined) return;
     const current = m.state.users[userId];
-    const userRoleId = typeof this.role === 'number' ? pick(m.roles, this.role) : this.role;
+    const userRoleId =
+      typeof this.role === 'number' ? pick(m.roles[k] ?? [], this.role) : this.role;
+    if (typeof this.role === 'number' && userRoleId === undefined) return;
     const fields = {
       name: current?.name ?? 'someone',
       ...(userRoleId === undefined ? {} : { userRoleId }),
@@ -256,13 +301,15 @@ class UpdateUser implements fc.AsyncCommand<Model, Real> {
     await expectUserInStep(m, t, w, userId, this.toString(), res.body);
   }
   toString = () =>
-    `PUT user#${this.index} role=${this.role === undefined ? 'absent' : String(this.role)} properties=${JSON.stringify(this.properties)}`;
+    `PUT project#${this.project} user#${this.index} role=${this.role === undefined ? 'absent' : String(this.role)} properties=${JSON.stringify(this.properties)}`;
 }
 
 class ListRoles implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly project: number) {}
   check = () => true;
-  async run(m: Model, { t, w }: Real) {
-    const res = await t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, {
+  async run(m: Model, real: Real) {
+    const { w } = projectAt(real, this.project);
+    const res = await real.t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, {
       query: w.creds(),
     });
     const listed = expectSuccess(res, UserRoles, this.toString()).userRoles;
@@ -272,11 +319,12 @@ class ListRoles implements fc.AsyncCommand<Model, Real> {
       permissions: r.permissions,
     });
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
-    expect(listed.map(shape).sort(byId), 'the listed roles are the roles the model holds').toEqual(
-      rolesOf(m.state, w.projectId).map(shape).sort(byId),
-    );
+    expect(
+      listed.map(shape).sort(byId),
+      'the listed roles are the roles the model holds for this project',
+    ).toEqual(rolesOf(m.state, w.projectId).map(shape).sort(byId));
   }
-  toString = () => 'GET user-roles';
+  toString = () => `GET project#${this.project} user-roles`;
 }
 
 const flagSet: fc.Arbitrary<RolePermissions> = fc.record(
@@ -294,32 +342,51 @@ const props = fc.dictionary(
   },
 );
 const index = fc.nat({ max: 7 });
+/** Which project of the world a command acts in (taken modulo the world's projects). */
+const project = fc.nat({ max: 2 });
 
 const commands = [
-  flagSet.map((p) => new CreateRole(p)),
+  fc.tuple(project, flagSet).map(([j, p]) => new CreateRole(j, p)),
   fc
     .tuple(
+      project,
       index,
       fc.option(flagSet, { nil: undefined }),
       fc.option(fc.constantFrom('Editors', 'Viewers'), { nil: undefined }),
     )
-    .map(([i, p, n]) => new UpdateRole(i, p, n)),
-  index.map((i) => new DeleteRole(i)),
-  fc
-    .tuple(fc.constantFrom('acme', 'globex', 'initech'), fc.constantFrom('Acme', 'Globex Ltd'))
-    .map(([e, n]) => new RegisterOrganization(e, n)),
-  fc
-    .tuple(fc.option(index, { nil: null }), fc.option(index, { nil: null }), props)
-    .map(([r, o, p]) => new RegisterUser(r, o, p)),
+    .map(([j, i, p, n]) => new UpdateRole(j, i, p, n)),
+  fc.tuple(project, index).map(([j, i]) => new DeleteRole(j, i)),
   fc
     .tuple(
+      project,
+      fc.constantFrom('acme', 'globex', 'initech', 'umbrella'),
+      fc.constantFrom('Acme', 'Globex Ltd'),
+    )
+    .map(([j, e, n]) => new RegisterOrganization(j, e, n)),
+  fc
+    .tuple(project, fc.option(index, { nil: null }), fc.option(index, { nil: null }), props)
+    .map(([j, r, o, p]) => new RegisterUser(j, r, o, p)),
+  fc
+    .tuple(
+      project,
       index,
       fc.oneof(fc.constant(undefined), fc.constant(null), index),
       fc.option(props, { nil: undefined }),
     )
-    .map(([u, r, p]) => new UpdateUser(u, r, p)),
-  fc.constant(new ListRoles()),
+    .map(([j, u, r, p]) => new UpdateUser(j, u, r, p)),
+  project.map((j) => new ListRoles(j)),
 ];
+
+/** The account's projects for one run: the world's own, then ones the file lists or the hook makes. */
+async function projectsOf(t: Conformance, w: World, count: number): Promise<World[]> {
+  const ids = [w.projectId, ...w.moreProjects].slice(0, count);
+  while (ids.length < count) {
+    ids.push(
+      (await t.hooks.createProject(w.account.organizationId, `model ${ids.length}`)).projectId,
+    );
+  }
+  return ids.map((id) => inProject(w, id));
+}
 
 conformance(
   [
@@ -334,18 +401,24 @@ conformance(
   'random sequences of identity calls keep the target in step with the identity machine',
   async (t) => {
     await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 20 }), async (cmds) => {
-        const w = await buildWorld(t);
-        const model: Model = {
-          state: emptyIdentity(w.account.organizationId),
-          roles: [],
-          users: [],
-          externalIds: [],
-          decisions: t.target.checkDecisions,
-        };
-        step(model, { type: 'createProject', projectId: w.projectId, name: 'model' });
-        await fc.asyncModelRun(() => ({ model, real: { t, w } }), cmds);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.commands(commands, { maxCommands: 25 }),
+        async (projectCount, cmds) => {
+          const w = await buildWorld(t);
+          const worlds = await projectsOf(t, w, projectCount);
+          const model: Model = {
+            state: emptyIdentity(w.account.organizationId),
+            roles: worlds.map(() => []),
+            users: worlds.map(() => []),
+            externalIds: worlds.map(() => []),
+            decisions: t.target.checkDecisions,
+          };
+          for (const [k, world] of worlds.entries())
+            step(model, { type: 'createProject', projectId: world.projectId, name: `model ${k}` });
+          await fc.asyncModelRun(() => ({ model, real: { t, worlds } }), cmds);
+        },
+      ),
       t.fc(30),
     );
   },
