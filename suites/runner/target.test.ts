@@ -114,9 +114,61 @@ describe('resolveTarget with --target', () => {
 });
 
 describe('readCredentials', () => {
-  it('accepts a valid file', async () => {
+  it('accepts the single-account shape and lists it as the one account', async () => {
     const file = await tempFile('{"organizationId":"org-1","userScopedKey":"k"}');
-    expect(await readCredentials(file)).toEqual({ organizationId: 'org-1', userScopedKey: 'k' });
+    expect(await readCredentials(file)).toEqual({
+      organizationId: 'org-1',
+      userScopedKey: 'k',
+      accounts: [{ organizationId: 'org-1', userScopedKey: 'k' }],
+    });
+  });
+
+  it('accepts several accounts with members, roles and room for later parts', async () => {
+    const second = {
+      organizationId: 'org-2',
+      orgBoundKey: 'b2',
+      projectId: 'p2',
+      projects: ['p2', 'p3'],
+      members: [{ userScopedKey: 'k', hubUserId: 'hub-1' }],
+      roles: [
+        { id: 'r1', permissions: { addChart: true } },
+        { id: 'r2', projectId: 'p3', permissions: {} },
+      ],
+      applications: ['a1'],
+      dashboards: ['d1'],
+      agents: ['g1'],
+      connections: ['c1'],
+    };
+    const file = await tempFile(
+      JSON.stringify({ accounts: [{ organizationId: 'org-1', userScopedKey: 'k' }, second] }),
+    );
+    const read = await readCredentials(file);
+    expect(read.organizationId, 'the first account also sits at the top level').toBe('org-1');
+    expect(read.accounts).toEqual([{ organizationId: 'org-1', userScopedKey: 'k' }, second]);
+  });
+
+  it('puts a top-level account first when accounts are listed too, once', async () => {
+    const file = await tempFile(
+      JSON.stringify({
+        organizationId: 'org-1',
+        orgBoundKey: 'b',
+        accounts: [{ organizationId: 'org-1', orgBoundKey: 'b' }, { organizationId: 'org-2' }],
+      }),
+    );
+    expect((await readCredentials(file)).accounts.map((a) => a.organizationId)).toEqual([
+      'org-1',
+      'org-2',
+    ]);
+  });
+
+  it('reads its own output back unchanged (the target crosses into workers as JSON)', async () => {
+    const file = await tempFile(
+      JSON.stringify({
+        accounts: [{ organizationId: 'a' }, { organizationId: 'b', agents: ['x'] }],
+      }),
+    );
+    const read = await readCredentials(file);
+    expect(await readCredentials(await tempFile(JSON.stringify(read)))).toEqual(read);
   });
 
   it('names the problem of a bad file', async () => {
@@ -127,6 +179,14 @@ describe('readCredentials', () => {
     await expect(
       readCredentials(await tempFile('{"organizationId":"o","orgId":"x"}')),
     ).rejects.toThrow(/orgId/);
+    await expect(readCredentials(await tempFile('{"accounts":[]}'))).rejects.toThrow(/accounts/);
+    await expect(
+      readCredentials(
+        await tempFile(
+          '{"accounts":[{"organizationId":"o","roles":[{"id":"r","permissions":{"x":1}}]}]}',
+        ),
+      ),
+    ).rejects.toThrow(/accounts\.0\.roles\.0\.permissions/);
     await expect(readCredentials('/no/such/file.json')).rejects.toThrow(
       /cannot read the credentials file/,
     );
