@@ -1,4 +1,5 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
+import type { ProfilePart } from '../../spec/profile.ts';
 import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
 import type { Conformance } from './conformance.ts';
 import {
@@ -32,13 +33,21 @@ export interface Endpoint {
    * endpoint leans on: field names the document leaves open.
    */
   readonly relies: readonly ClauseId[];
+  /** The part of the document a target must serve for the endpoint to be called. */
+  readonly part: ProfilePart;
 }
 
-function endpoint(name: string, method: Method, relies: readonly ClauseId[] = []): Endpoint {
+function endpoint(
+  name: string,
+  method: Method,
+  relies: readonly ClauseId[] = [],
+  part: ProfilePart = 'identity',
+): Endpoint {
   const body = method === 'POST' || method === 'PUT';
   return {
     name,
     method,
+    part,
     carrier: body ? 'body' : 'query',
     carrierClause: body ? 'auth.api-key.body-for-post-put' : 'auth.api-key.query-for-get-delete',
     relies,
@@ -55,9 +64,12 @@ export const USER_TOKEN_EP = endpoint('user-token', 'POST');
 /** §4.8 shows only user.userRoleId; the other member names are the profile's (decision). */
 export const EMBED_TOKEN_EP = endpoint('embed-token', 'POST', ['tokens.embed-token.body-shape']);
 /** §4.9 names the concepts only; the field names are the profile's (decision). */
-export const REGISTER_TENANT_EP = endpoint('register-tenant', 'POST', [
-  'tenants.register.field-names',
-]);
+export const REGISTER_TENANT_EP = endpoint(
+  'register-tenant',
+  'POST',
+  ['tenants.register.field-names'],
+  'tenant-flow',
+);
 
 /** One request of an endpoint, credentials left out. */
 export interface Request {

@@ -398,6 +398,7 @@ for (const row of rows) {
       {
         needs: needsOf(row, col.needs),
         relies: [...ep.relies, ...(row.effectShown ? row.readsRely : [])],
+        parts: [ep.part],
       },
     );
   }
@@ -418,7 +419,7 @@ for (const row of rows) {
         res.status === 200,
       );
     },
-    { needs: needsOf(row), relies: ep.relies },
+    { needs: needsOf(row), relies: ep.relies, parts: [ep.part] },
   );
 
   for (const col of refusals.filter((r) => r.applies?.(ep) ?? true)) {
@@ -432,7 +433,7 @@ for (const row of rows) {
           const shot = await col.stage(t, row);
           expectClientError(await send(t, shot.staged.req, shot.carry), `${ep.name} with ${label}`);
         },
-        { needs: needsOf(row), relies: ep.relies },
+        { needs: needsOf(row), relies: ep.relies, parts: [ep.part] },
       );
     }
 
@@ -448,7 +449,7 @@ for (const row of rows) {
             expectClientError(res, `${ep.name} with ${label}`);
           t.observe(describeAnswer(res), decision.decided(res, ep));
         },
-        { needs: needsOf(row), relies: ep.relies },
+        { needs: needsOf(row), relies: ep.relies, parts: [ep.part] },
       );
     }
 
@@ -473,7 +474,7 @@ for (const row of rows) {
         if (res.status < 400)
           t.notRun(`the target accepted the request (${res.status}); there is no refusal to check`);
       },
-      { needs: needsOf(row), relies: [...ep.relies, ...row.readsRely] },
+      { needs: needsOf(row), relies: [...ep.relies, ...row.readsRely], parts: [ep.part] },
     );
   }
 }

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
-import { z } from 'zod';
-import { Uuid } from '../../spec/schemas/common.ts';
+import { RegisterOrganizationResponse } from '../../spec/schemas/organization.ts';
 import { externalId, organizationName } from '../../fixtures/builders.ts';
 import {
   buildWorld,
@@ -21,13 +20,15 @@ import {
 
 // §2.3, §4.4: registering project organizations, and externalIds standing for their UUIDs.
 const needs = ['accounts', 'projects'] as const;
-const Registered = z.object({ projectOrganizationId: Uuid, externalId: z.string() });
+const Registered = RegisterOrganizationResponse.shape.data;
+/** Reading the user's organization from the update answer leans on decision U4 (§4.6). */
+const SHOWN = 'users.update.response-fields';
 
 function register(t: Conformance, w: World, fields: Record<string, unknown>) {
   return t.http.post(REGISTER_ORGANIZATION, { ...w.creds(), projectId: w.projectId, ...fields });
 }
 
-/** The organization a user is attached to, as the update answer shows it (decision U4). */
+/** The organization a user is attached to, as the update answer shows it (relies on SHOWN). */
 async function organizationOfUser(t: Conformance, w: World, userId: string, name: string) {
   return (await updateUserShowing(t, w, userId, { name }, 'projectOrganizationId'))[
     'projectOrganizationId'
@@ -72,7 +73,12 @@ conformance(
 );
 
 conformance(
-  ['limits.name.min-length', 'resources.organization.name', 'orgs.register.external-id-optional'],
+  [
+    'limits.name.min-length',
+    'resources.organization.name',
+    'orgs.register.external-id-optional',
+    'resources.organization.external-id-optional',
+  ],
   'an empty name or an empty externalId is refused',
   async (t) => {
     const w = await buildWorld(t);
@@ -97,7 +103,7 @@ conformance(
       'the user must be attached to the organization\u2019s UUID, not the externalId',
     ).toBe(org.projectOrganizationId);
   },
-  { needs },
+  { needs, relies: [SHOWN] },
 );
 
 conformance(
@@ -111,7 +117,7 @@ conformance(
       org.projectOrganizationId,
     );
   },
-  { needs },
+  { needs, relies: [SHOWN] },
 );
 
 probe(
@@ -247,7 +253,7 @@ probe(
     );
     t.observe(describeAnswer(res), refusedAs(res, 409, 'CONFLICT', { field: 'externalId' }));
   },
-  { needs },
+  { needs, relies: [SHOWN] },
 );
 
 probe(

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { UUID_PATTERN, ValidationIssue } from '../../spec/schemas/common.ts';
-import { buildWorld, registerOrganization } from '../../fixtures/world.ts';
+import { buildWorld, createRole, registerOrganization } from '../../fixtures/world.ts';
 import { conformance, probe } from '../harness/conformance.ts';
+import { REGISTER_ORGANIZATION as registerOrg, rolePath, rolesPath } from '../harness/paths.ts';
 import {
   describeAnswer,
   expectClientError,
@@ -14,7 +15,6 @@ import {
 // The preamble's envelopes and §7: every answer, success or failure, has its documented
 // shape, including the failures a framework produces before any handler runs.
 const needs = ['accounts', 'projects'] as const;
-const registerOrg = '/v1/api/projects/register-organization';
 
 conformance(
   ['resources.envelope.success', 'resources.uuid.format'],
@@ -23,9 +23,7 @@ conformance(
     const w = await buildWorld(t);
     const org = await registerOrganization(t, w);
     expect(org.projectOrganizationId, 'a service-issued id is a UUID').toMatch(UUID_PATTERN);
-    const res = await t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, {
-      query: w.creds(),
-    });
+    const res = await t.http.get(rolesPath(w), { query: w.creds() });
     expect(Object.keys(res.body as object).sort(), 'a success body holds status and data').toEqual([
       'data',
       'status',
@@ -39,17 +37,14 @@ conformance(
   'a refused role update answers 400 in the error envelope with a message',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.put(
-      `/v1/api/projects/${w.projectId}/user-roles/${t.faker.string.uuid()}`,
-      {
-        ...w.creds(),
-        name: '',
-      },
-    );
+    // An existing role, so that the empty name is the only thing wrong (which check wins
+    // when several fail is left open: errors.order.*).
+    const role = await createRole(t, w);
+    const res = await t.http.put(rolePath(w, role.id), { ...w.creds(), name: '' });
     const body = expectError(res, 400, 'an empty role name');
     expect(body.error.message.length, 'the message says something').toBeGreaterThan(0);
   },
-  { needs },
+  { needs: [...needs, 'roles'] },
 );
 
 probe(
@@ -160,14 +155,10 @@ probe(
   'a DELETE that says application/json but sends no body',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.call(
-      'DELETE',
-      `/v1/api/projects/${w.projectId}/user-roles/${t.faker.string.uuid()}`,
-      {
-        query: w.creds(),
-        headers: { 'content-type': 'application/json' },
-      },
-    );
+    const res = await t.http.call('DELETE', rolePath(w, t.faker.string.uuid()), {
+      query: w.creds(),
+      headers: { 'content-type': 'application/json' },
+    });
     t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'role' }));
   },
   { needs },
