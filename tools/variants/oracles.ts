@@ -1,0 +1,37 @@
+import type { Variant } from './variant.ts';
+
+/**
+ * Wrong variants that only independent oracles catch: the reference and the suites once read
+ * the same lifetimes and the same effective-permission code, so breaking that code left every
+ * test green. The suites now take expected values from fixtures/expected.
+ */
+export const oraclesVariants: readonly Variant[] = [
+  {
+    name: 'oracles: a 24h token lasts 12 hours',
+    file: 'spec/schemas/common.ts',
+    from: "  '24h': 24 * HOUR,",
+    to: "  '24h': 12 * HOUR,",
+    only: ['tokens'],
+  },
+  {
+    name: 'oracles: a 7d token lasts 7 hours',
+    file: 'spec/schemas/common.ts',
+    from: "  '7d': 7 * 24 * HOUR,",
+    to: "  '7d': 7 * HOUR,",
+    only: ['tokens'],
+  },
+  {
+    name: 'oracles: token claims read a cached copy of the role, not its update',
+    file: 'reference/tokens/claims.ts',
+    from: 'export function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {\n  const role = user.userRoleId === null ? undefined : identity.roles[user.userRoleId];\n',
+    to: 'const roleCache = new Map<string, IdentityState["roles"][string]>();\nexport function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {\n  const live = user.userRoleId === null ? undefined : identity.roles[user.userRoleId];\n  if (live !== undefined && user.userRoleId !== null && !roleCache.has(user.userRoleId)) roleCache.set(user.userRoleId, live);\n  const role = user.userRoleId === null ? undefined : roleCache.get(user.userRoleId);\n',
+    only: ['states.role', 'permissions'],
+  },
+  {
+    name: 'oracles: readOnly leaves drill-down on',
+    file: 'spec/machines/permissions.ts',
+    from: '  if (out.readOnly) out.drillDown = false;\n',
+    to: '',
+    only: ['permissions'],
+  },
+];
