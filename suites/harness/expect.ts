@@ -46,11 +46,6 @@ export function expectError(
   return parsed.data;
 }
 
-/** Whether a reply is a §7 error envelope at all (for probes that only record). */
-export function isErrorEnvelope(res: Reply): boolean {
-  return res.status >= 400 && ErrorEnvelope.safeParse(res.body).success;
-}
-
 /** `status code` of a reply, for probe observations. */
 export function statusAndCode(res: Reply): string {
   const code = ErrorEnvelope.safeParse(res.body).data?.error.code;

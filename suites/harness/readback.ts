@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { ProjectUserRole } from '../../spec/schemas/role.ts';
+import { ListRolesResponse } from '../../spec/schemas/role.ts';
+import { Token } from '../../spec/schemas/token.ts';
 import { personName } from '../../fixtures/builders.ts';
 import type { World } from '../../fixtures/world.ts';
 import type { Conformance } from './conformance.ts';
@@ -8,6 +9,9 @@ import { expectSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
 import { claimsOf } from './jwt.ts';
 import { REGISTER_USER, USER_TOKEN, rolesPath, userPath } from './paths.ts';
+
+/** A token answer's data, read only for its token (§2.5). */
+const TokenOnly = Token.pick({ token: true });
 
 /**
  * Snapshots of a world's state, read with the world's own key, as strings to compare before
@@ -19,7 +23,7 @@ export async function roleList(
   what = 'reading the roles back',
 ): Promise<string> {
   const res = await t.http.get(rolesPath(w), { query: w.creds() });
-  const { userRoles } = expectSuccess(res, z.object({ userRoles: z.array(ProjectUserRole) }), what);
+  const { userRoles } = expectSuccess(res, ListRolesResponse.shape.data, what);
   const rows = [...userRoles].sort((x, y) => x.id.localeCompare(y.id));
   return JSON.stringify(
     rows.map((r) => ({
@@ -84,7 +88,7 @@ export async function storedUser(
   what = 'issuing a token to read the user back',
 ): Promise<string> {
   const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId });
-  const { token } = expectSuccess(res, z.object({ token: z.string() }), what);
+  const { token } = expectSuccess(res, TokenOnly, what);
   const claims = claimsOf(token);
   if (claims === undefined)
     t.notRun('the token is not a JWT, so the stored user cannot be read back');
@@ -124,11 +128,7 @@ export async function updateUserShowing(
  */
 export async function userAsTokenShows(t: Conformance, w: World, userId: string): Promise<string> {
   const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId });
-  const { token } = expectSuccess(
-    res,
-    z.object({ token: z.string() }),
-    'issuing a token to read the user back',
-  );
+  const { token } = expectSuccess(res, TokenOnly, 'issuing a token to read the user back');
   const claims = claimsOf(token);
   const paths = Object.entries(t.profile.shapes.tokenClaims ?? {}).sort(([a], [b]) =>
     a.localeCompare(b),

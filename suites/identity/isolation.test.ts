@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
+import { Token } from '../../spec/schemas/token.ts';
 import { externalId } from '../../fixtures/builders.ts';
 import {
   buildWorld,
@@ -281,7 +281,7 @@ const credentials: readonly Credential[] = [
       const { userId } = await registerUser(t, a);
       const { token } = expectSuccess(
         await userToken(t, a, userId),
-        z.object({ token: z.string() }),
+        Token.pick({ token: true }),
         'issuing A\u2019s project-user token',
       );
       return { header: `Bearer ${token}` };
@@ -416,7 +416,7 @@ conformance(
     const { userId } = await registerUser(t, a);
     const { token } = expectSuccess(
       await userToken(t, a, userId),
-      z.object({ token: z.string() }),
+      Token.pick({ token: true }),
       'issuing A\u2019s project-user token',
     );
     const mine = await t.http.get(APPLICATIONS, {
