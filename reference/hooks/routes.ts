@@ -17,6 +17,7 @@ import type { ReferenceContext } from '../http/context.ts';
 import { errDone, okDone, route, unexpected } from '../http/route.ts';
 import type { AccountRecord, Done } from '../store/world.ts';
 import { accountSnapshot } from './snapshot.ts';
+import { DASHBOARD_HOOKS, dashboardHookRoutes } from './dashboards.ts';
 
 export const HOOKS_PREFIX = '/__eac';
 
@@ -24,8 +25,10 @@ export const HOOKS_PREFIX = '/__eac';
  * Hooks this build serves (spec/hooks.openapi.yaml). The dashboards, charts, agents and
  * migration hooks arrive with their features; a test that needs one reports not-run.
  */
-export const SERVED_HOOKS: readonly HookName[] = HOOK_NAMES.filter((h) =>
-  ['accounts', 'members', 'projects', 'roles', 'clock', 'reset', 'snapshot'].includes(h),
+export const SERVED_HOOKS: readonly HookName[] = HOOK_NAMES.filter(
+  (h) =>
+    ['accounts', 'members', 'projects', 'roles', 'clock', 'reset', 'snapshot'].includes(h) ||
+    DASHBOARD_HOOKS.includes(h),
 );
 
 /**
@@ -185,6 +188,8 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
         okDone({ organizationId: a.organizationId, state: accountSnapshot(a) }),
       ),
   });
+
+  dashboardHookRoutes(app, ctx, HOOKS_PREFIX);
 
   route(app, ctx, {
     method: 'POST',

@@ -32,5 +32,8 @@ export function accountSnapshot(account: AccountRecord): unknown {
     organizations: rows(identity.organizations),
     users: rows(identity.users),
     tenants: rows(identity.tenants),
+    workspaces: rows(account.dashboards.workspaces),
+    dashboards: rows(account.dashboards.dashboards),
+    charts: rows(account.dashboards.charts),
   });
 }

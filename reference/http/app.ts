@@ -6,6 +6,7 @@ import Fastify, {
 import { specError } from '../../spec/errors.ts';
 import { answerClientError } from './client-errors.ts';
 import type { ReferenceContext } from './context.ts';
+import { dashboardRoutes } from './dashboards.ts';
 import { readJsonBody, RefusedBody } from './json-body.ts';
 import { organizationRoutes } from './organizations.ts';
 import { sendError } from './render.ts';
@@ -147,5 +148,6 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
   tokenRoutes(app, ctx);
   tenantRoutes(app, ctx);
   v2Routes(app, ctx);
+  dashboardRoutes(app, ctx);
   return app;
 }

@@ -15,6 +15,13 @@ import {
   type IdentityState,
 } from '../../spec/machines/identity.ts';
 import type { IdSource } from './ids.ts';
+import {
+  applyDashboards,
+  emptyDashboards,
+  type DashboardsCommand,
+  type DashboardsResult,
+  type DashboardsState,
+} from '../../spec/machines/dashboards.ts';
 
 /** One customer account (§5 rule 2: its own organization UUID owns keys and projects). */
 export interface AccountRecord {
@@ -23,6 +30,8 @@ export interface AccountRecord {
   readonly orgBoundKey: string;
   identity: IdentityState;
   clock: ClockState;
+  /** Workspaces, dashboards and charts (spec/machines/dashboards.ts). */
+  dashboards: DashboardsState;
 }
 
 /** A hub user (§5 rule 1): owns a user-scoped key and is a member of some organizations. */
@@ -66,6 +75,7 @@ export class World {
       orgBoundKey: `eac_ob_${randomBytes(20).toString('hex')}`,
       identity: emptyIdentity(organizationId),
       clock: realClock,
+      dashboards: emptyDashboards(),
     };
     this.accounts.set(organizationId, account);
     this.keys.set(hubUser.key, { kind: 'user-scoped', hubUser });
@@ -99,9 +109,17 @@ export class World {
     return { ok: true, value: applied.result };
   }
 
+  dashboards(account: AccountRecord, command: DashboardsCommand): Done<DashboardsResult> {
+    const applied = applyDashboards(account.dashboards, command, this.now(account));
+    if (!applied.ok) return applied;
+    account.dashboards = applied.state;
+    return { ok: true, value: applied.result };
+  }
+
   /** Drops what the account built (projects, users, roles, tenants); keeps keys and clock. */
   reset(account: AccountRecord): void {
     account.identity = emptyIdentity(account.organizationId);
+    account.dashboards = emptyDashboards();
   }
 }
 

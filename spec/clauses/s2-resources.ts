@@ -359,6 +359,15 @@ export const s2 = defineClauses([
     level: 'must',
     summary: "Edits land in the user's own copy; the shared dashboard itself stays untouched.",
   },
+  {
+    id: 'dashboards.write-refusal.status',
+    section: '2.2',
+    level: 'unspecified',
+    summary:
+      'The status and body of a dashboard write refused by the editing rules or readOnly are left open.',
+    decision:
+      "403 FORBIDDEN; details.permission names the missing flag (or 'readOnly') and details.write the kind of write.",
+  },
 
   {
     id: 'permissions.effective.non-editing-role',
@@ -689,7 +698,7 @@ export const s2 = defineClauses([
     level: 'unspecified',
     summary: 'A v1 dashboard record is only shown to have id, tenantId and ownerProjectUserId.',
     decision:
-      'The reference keeps {id, name, workspaceId, tenantId, ownerProjectUserId, chartIds}; only id, tenantId and ownerProjectUserId are relied on.',
+      'The v1 list shows {id, name, workspaceId, tenantId, ownerProjectUserId, chartIds, charts: [{chartId, name, chartConfig}]}.',
   },
   {
     id: 'dashboards.v1-record.tenant-id-own',
@@ -710,5 +719,29 @@ export const s2 = defineClauses([
     level: 'must',
     summary:
       'Lists and the embedded page both show a single entry per dashboard, the copy winning over the original.',
+  },
+  {
+    id: 'dashboards.copy.chart-ids',
+    section: '2.8',
+    level: 'unspecified',
+    summary:
+      "Whether a user's copy of a shared dashboard keeps the shared one's chart ids is left open.",
+    decision:
+      'The copy keeps them (it stands in for the shared dashboard; no call edits a chart), and the copy has its own id, which later edits through either id reach.',
+  },
+  {
+    id: 'dashboards.copy.clone-beside',
+    section: '2.8',
+    level: 'unspecified',
+    summary:
+      "Whether a user's clone of a shared dashboard also takes its place in that user's list is left open.",
+    decision: 'No: a clone is a new dashboard of the user, listed beside its source.',
+  },
+  {
+    id: 'dashboards.v1-list.api-key-view',
+    section: '2.8',
+    level: 'unspecified',
+    summary: "What an API key sees in the v1 list of a workspace's dashboards is left open.",
+    decision: "The shared dashboards only, never a tenant's copy or own dashboard.",
   },
 ]);

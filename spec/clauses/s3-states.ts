@@ -66,6 +66,15 @@ export const s3 = defineClauses([
       'Permission checks on dashboard writes use the current role right away, not the token copy.',
   },
   {
+    id: 'dashboards.tenant-permissions.read-at-write',
+    section: '3',
+    level: 'unspecified',
+    summary:
+      "Whether a change of a tenant's editing permissions reaches tokens already issued is left open (§3 says so for roles only).",
+    decision:
+      'Registering the same tenant again replaces its permissions, and the write checks read the stored permissions at each call, never the token: a token issued before the change follows the new permissions at once.',
+  },
+  {
     id: 'states.role.issued-token-unchanged',
     section: '3',
     level: 'unspecified',

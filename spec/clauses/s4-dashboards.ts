@@ -64,6 +64,14 @@ export const s4Dashboards = defineClauses([
     level: 'must',
     summary: 'After finalize, clone answers 410 MIGRATED_TO_V2.',
   },
+  {
+    id: 'dashboards.connection-id.guest',
+    section: '4.10',
+    level: 'unspecified',
+    summary: 'How a guest connection is made and checked is left open.',
+    decision:
+      "The reference keeps no connections: a connectionId on a v1 dashboard write is refused 404 NOT_FOUND, details.resource 'connection'; save-from-chat keeps its connectionId unread. The hub-login JWT path is not served.",
+  },
 
   // §4.11 append charts from
   {
@@ -108,6 +116,13 @@ export const s4Dashboards = defineClauses([
     section: '4.11',
     level: 'must',
     summary: 'After finalize, append-charts-from answers 410 MIGRATED_TO_V2.',
+  },
+  {
+    id: 'dashboards.append-charts-from.copies',
+    section: '4.11',
+    level: 'unspecified',
+    summary: "Whether appended charts are the source's charts or copies of them is left open.",
+    decision: "Copies under new ids, added at the end of the target in the source's order.",
   },
 
   // §4.12 remove charts
@@ -254,5 +269,13 @@ export const s4Dashboards = defineClauses([
     section: '4.14',
     level: 'must',
     summary: 'The chartId answered can go directly into an add-charts call.',
+  },
+  {
+    id: 'charts.save-from-chat.permissions',
+    section: '4.14',
+    level: 'unspecified',
+    summary: 'Whether saving a chart from chat is checked against §2.2 flags is left open.',
+    decision:
+      'No: saving stores a chart on no dashboard; placing it (add-charts) is the checked write.',
   },
 ]);

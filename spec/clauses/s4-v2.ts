@@ -98,6 +98,13 @@ export const s4V2 = defineClauses([
     summary:
       'Paths and answers of the v1 create, v1 add-charts and v1 list-workspace-dashboards calls are left open.',
     decision:
-      'POST /v1/api/dashboard/create, POST /v1/api/dashboard/add-charts, GET /v1/api/dashboard/list-workspace-dashboards?workspaceId=.',
+      'POST /v1/api/dashboard/create answers {dashboardId, name, workspaceId}; POST /v1/api/dashboard/add-charts ({targetDashboardId, charts: chart ids}) answers {dashboardId, chartIds} of the dashboard holding the edit; GET /v1/api/dashboard/list-workspace-dashboards?workspaceId= answers {dashboards: [item]} as the caller sees them.',
+  },
+  {
+    id: 'dashboards.v1-add-charts.repeat',
+    section: '4.16',
+    level: 'unspecified',
+    summary: 'What adding a chart that is already on the layout does is left open.',
+    decision: 'It is not placed twice; the call succeeds.',
   },
 ]);

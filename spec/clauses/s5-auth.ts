@@ -177,6 +177,15 @@ export const s5 = defineClauses([
     level: 'must',
     summary: 'list-workspaces works only with an API key.',
   },
+  {
+    id: 'dashboards.v1-writes.credentials',
+    section: '5',
+    level: 'unspecified',
+    summary:
+      'Which credentials the v1 writes other than clone take, and how a project-user token is answered there, is left open.',
+    decision:
+      "create, clone, add-charts, append-charts-from and remove-charts take an API key (authorization header, bare or Bearer, or body apiKey) or a tenant JWT (header); a project-user token is refused 403 FORBIDDEN, details.reason 'project-user-token-on-v1'. list-workspace-dashboards takes a query apiKey or a tenant JWT.",
+  },
   // rule 5
   {
     id: 'auth.project-user-token.sources',

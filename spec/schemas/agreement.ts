@@ -153,6 +153,24 @@ export const listWorkspacesResponse: Agree<
   Out<typeof S.ListWorkspacesResponse>,
   Schema<'ListWorkspacesResponse'>
 > = true;
+export const v1CreateDashboardBody: Agree<
+  In<typeof S.V1CreateDashboardBody>,
+  Schema<'V1CreateDashboardBody'>
+> = true;
+export const v1CreateDashboardResponse: Agree<
+  Out<typeof S.V1CreateDashboardResponse>,
+  Schema<'V1CreateDashboardResponse'>
+> = true;
+export const v1AddChartsBody: Agree<In<typeof S.V1AddChartsBody>, Schema<'V1AddChartsBody'>> = true;
+export const layoutResponse: Agree<Out<typeof S.LayoutResponse>, Schema<'LayoutResponse'>> = true;
+export const listWorkspaceDashboardsQuery: Agree<
+  In<typeof S.ListWorkspaceDashboardsQuery>,
+  Query<'listWorkspaceDashboardsV1'>
+> = true;
+export const listWorkspaceDashboardsResponse: Agree<
+  Out<typeof S.ListWorkspaceDashboardsResponse>,
+  Schema<'ListWorkspaceDashboardsResponse'>
+> = true;
 
 // ---------------------------------------------------------------- charts and chat (§2.6, §2.7, §4.14, §4.15, §6)
 export const chartConfig: Agree<Out<typeof S.ChartConfig>, Schema<'ChartConfig'>> = true;
@@ -217,6 +235,8 @@ export const createDashboardBody: Agree<
   HookBody<'createDashboard'>
 > = true;
 export const createChartBody: Agree<In<typeof S.CreateChartBody>, HookBody<'createChart'>> = true;
+export const hookDashboard: Agree<Out<typeof S.HookDashboard>, HookSchema<'Dashboard'>> = true;
+export const hookChart: Agree<Out<typeof S.HookChart>, HookSchema<'Chart'>> = true;
 export const createAgentBody: Agree<In<typeof S.CreateAgentBody>, HookBody<'createAgent'>> = true;
 export const clock: Agree<Envelope<typeof S.Clock>, HookSchema<'ClockResponse'>> = true;
 export const freezeBody: Agree<In<typeof S.FreezeBody>, HookBody<'freezeClock'>> = true;

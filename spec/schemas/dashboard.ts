@@ -38,7 +38,8 @@ export const RemoveChartsBody = z.object({
 export const ListWorkspacesQuery = z.object({
   ...CredentialFields,
   apiKey: z.string().min(1).optional(),
-  teamId: Uuid.optional(),
+  // §4.13 types only the project filter as a UUID; a team id is any non-empty string here.
+  teamId: z.string().min(1).optional(),
   projectId: Uuid.optional(),
 });
 /**
@@ -51,6 +52,53 @@ export const WorkspaceItem = z.looseObject({
   dashboard_name: z.string(),
 });
 export const ListWorkspacesResponse = success(z.object({ workspaces: z.array(WorkspaceItem) }));
+
+/** §4.16: the v1 create body seen as {workspaceId, name}; path decided (dashboards.v1-shapes.not-shown). */
+export const V1CreateDashboardBody = z.object({
+  ...DashboardCredentials,
+  workspaceId: Uuid,
+  name: z.string().min(1),
+});
+export const V1CreateDashboardResponse = success(
+  z.object({ dashboardId: z.string(), name: z.string(), workspaceId: z.string() }),
+);
+
+/** §4.16: the v1 add-charts body seen as {targetDashboardId, charts}; charts are chart ids. */
+export const V1AddChartsBody = z.object({
+  ...DashboardCredentials,
+  targetDashboardId: Uuid,
+  charts: z.array(Uuid).min(1),
+});
+
+/** Decision (dashboards.append-charts-from.response-fields and its siblings): a layout edit's data. */
+export const LayoutAnswer = z.object({ dashboardId: z.string(), chartIds: z.array(z.string()) });
+export const LayoutResponse = success(LayoutAnswer);
+
+/** §9 names list-workspace-dashboards; its path and shape are decided. */
+export const ListWorkspaceDashboardsQuery = z.object({
+  ...CredentialFields,
+  apiKey: z.string().min(1).optional(),
+  workspaceId: Uuid,
+});
+/** Decision dashboards.v1-record.fields: a v1 dashboard as the lists show it. */
+export const V1DashboardItem = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  workspaceId: z.string(),
+  tenantId: z.string().nullable(),
+  ownerProjectUserId: z.string().nullable(),
+  chartIds: z.array(z.string()),
+  charts: z.array(
+    z.object({
+      chartId: z.string(),
+      name: z.string(),
+      chartConfig: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+export const ListWorkspaceDashboardsResponse = success(
+  z.object({ dashboards: z.array(V1DashboardItem) }),
+);
 
 /** §2.8 v2 resources; §9: every application is a migrated workspace, so both ids exist. */
 export const Application = z.object({

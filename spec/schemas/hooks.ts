@@ -53,13 +53,33 @@ export const CreateRoleBody = z.object({
 export const CreateWorkspaceBody = z.object({
   name: z.string().min(1),
   projectId: Uuid.optional(),
+  /** §4.13's team filter matches this. */
+  teamId: z.string().min(1).optional(),
+  /** The name of the primary dashboard (default: the workspace's name). */
+  dashboardName: z.string().min(1).optional(),
 });
 export const Workspace = z.object({ workspaceId: Uuid, name: z.string(), dashboardId: Uuid });
-export const CreateDashboardBody = z.object({ name: z.string().min(1) });
+/** A dashboard's filter control: `filter_{controlKey}` on the embedded pages (§4.17). */
+export const FilterControl = z.object({
+  controlKey: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  field: z.string().min(1),
+  label: z.string().min(1),
+});
+export const CreateDashboardBody = z.object({
+  name: z.string().min(1),
+  controls: z.array(FilterControl).optional(),
+});
+export const HookDashboard = z.object({
+  dashboardId: Uuid,
+  name: z.string(),
+  workspaceId: Uuid,
+  controls: z.array(FilterControl).optional(),
+});
 export const CreateChartBody = z.object({
   name: z.string().min(1),
   chartConfig: ChartConfig.optional(),
 });
+export const HookChart = z.object({ chartId: Uuid, name: z.string(), dashboardId: Uuid });
 export const CreateAgentBody = z.object({ name: z.string().min(1).optional() });
 
 export const Clock = z.object({ now: IsoUtc, frozen: z.boolean() });

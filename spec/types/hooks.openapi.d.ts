@@ -134,7 +134,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a v1 dashboard in a workspace */
+        /** Create a shared v1 dashboard in a workspace */
         post: operations["createDashboard"];
         delete?: never;
         options?: never;
@@ -156,7 +156,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a chart on a dashboard */
+        /** Create a chart at the end of a shared dashboard's layout */
         post: operations["createChart"];
         delete?: never;
         options?: never;
@@ -422,6 +422,13 @@ export interface components {
             dashboardId: components["schemas"]["Uuid"];
             name: string;
             workspaceId: components["schemas"]["Uuid"];
+            controls?: components["schemas"]["FilterControl"][];
+        };
+        /** @description A filter control of a dashboard, set on the embedded pages as `filter_{controlKey}`. */
+        FilterControl: {
+            controlKey: string;
+            field: string;
+            label: string;
         };
         Chart: {
             chartId: components["schemas"]["Uuid"];
@@ -723,6 +730,10 @@ export interface operations {
                 "application/json": {
                     name: string;
                     projectId?: components["schemas"]["Uuid"];
+                    /** @description The team the workspace belongs to (§4.13's team filter). */
+                    teamId?: string;
+                    /** @description Name of the primary dashboard; defaults to the workspace's name. */
+                    dashboardName?: string;
                 };
             };
         };
@@ -756,6 +767,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description Filter controls of the dashboard (`filter_{controlKey}`, §4.17). */
+                    controls?: components["schemas"]["FilterControl"][];
                 };
             };
         };

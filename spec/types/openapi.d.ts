@@ -261,6 +261,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/dashboard/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a v1 dashboard in a workspace
+         * @description §4.16 names the call and shows its body as `{workspaceId, name}`. With an API key the dashboard is shared; with a tenant JWT it is the tenant's own (tenantId set) and needs a role that grants editing with addDashboard (§2.2). Once the organization is migrated the call answers 410 MIGRATED_TO_V2 (§9).
+         */
+        post: operations["createDashboardV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/dashboard/add-charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place existing charts on a v1 dashboard
+         * @description §4.16 shows the body as `{targetDashboardId, charts}`; `charts` holds chart ids, such as the one save-from-chat answers (§4.14). A tenant's edit of a shared dashboard lands on the tenant's own copy (§2.2 rule 3). Once the organization is migrated the call answers 410 MIGRATED_TO_V2 (§9).
+         */
+        post: operations["addChartsV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/dashboard/list-workspace-dashboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the dashboards of a v1 workspace as the caller sees them
+         * @description With an API key, the shared dashboards; with a tenant JWT, the tenant's view: its copy of a shared dashboard in the shared one's place, one entry per dashboard (§2.8), then its own dashboards.
+         */
+        get: operations["listWorkspaceDashboardsV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/chart/save-from-chat": {
         parameters: {
             query?: never;
@@ -826,6 +886,61 @@ export interface components {
             status: components["schemas"]["SuccessStatus"];
             data: {
                 workspaces: components["schemas"]["WorkspaceListItem"][];
+            };
+        };
+        V1CreateDashboardBody: {
+            workspaceId: components["schemas"]["Uuid"];
+            name: string;
+            apiKey?: components["schemas"]["ApiKey"];
+            organizationId?: string;
+            connectionId?: string;
+        };
+        V1CreateDashboardResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: {
+                dashboardId: string;
+                name: string;
+                workspaceId: string;
+            };
+        };
+        V1AddChartsBody: {
+            targetDashboardId: components["schemas"]["Uuid"];
+            /** @description Ids of existing charts, placed at the end of the layout. */
+            charts: components["schemas"]["Uuid"][];
+            apiKey?: components["schemas"]["ApiKey"];
+            organizationId?: string;
+            connectionId?: string;
+        };
+        /** @description The dashboard that holds a layout edit (a user's copy, for a user's edit). */
+        LayoutResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: {
+                dashboardId: string;
+                chartIds: string[];
+            };
+        };
+        V1DashboardItem: {
+            id: string;
+            name: string;
+            workspaceId: string;
+            /** @description Set on a tenant's own dashboard or copy (§2.8). */
+            tenantId: string | null;
+            ownerProjectUserId: string | null;
+            chartIds: string[];
+            charts: {
+                chartId: string;
+                name: string;
+                chartConfig: {
+                    [key: string]: unknown;
+                };
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        ListWorkspaceDashboardsResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: {
+                dashboards: components["schemas"]["V1DashboardItem"][];
             };
         };
         ChartDimension: {
@@ -1716,6 +1831,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListWorkspacesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createDashboardV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["V1CreateDashboardBody"];
+            };
+        };
+        responses: {
+            /** @description The new dashboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1CreateDashboardResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["MigratedToV2"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addChartsV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["V1AddChartsBody"];
+            };
+        };
+        responses: {
+            /** @description The dashboard that holds the edit and its chart ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LayoutResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["MigratedToV2"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listWorkspaceDashboardsV1: {
+        parameters: {
+            query: {
+                /** @description The API key when the `apiKeyQuery` scheme is used. Absent credentials are an authentication failure (401), not a validation one, so the parameter is optional here. */
+                apiKey?: components["parameters"]["ApiKeyQuery"];
+                /** @description The customer account's own organization (never a project organization). Required with a user-scoped API key; ignored with an organization-bound one (§5 rules 1–3). */
+                organizationId?: components["parameters"]["OrganizationIdQuery"];
+                /** @description The workspace whose dashboards are listed. */
+                workspaceId: components["schemas"]["Uuid"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboards of the workspace as the caller sees them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWorkspaceDashboardsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

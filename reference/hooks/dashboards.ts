@@ -1,0 +1,144 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { specError } from '../../spec/errors.ts';
+import { Uuid } from '../../spec/schemas/common.ts';
+import {
+  CreateChartBody,
+  CreateDashboardBody,
+  CreateWorkspaceBody,
+  type HookName,
+} from '../../spec/schemas/hooks.ts';
+import type { ReferenceContext } from '../http/context.ts';
+import { errDone, okDone, route, unexpected } from '../http/route.ts';
+import type { AccountRecord, Done } from '../store/world.ts';
+
+/** The content hooks this file serves (spec/hooks.openapi.yaml, tag content). */
+export const DASHBOARD_HOOKS: readonly HookName[] = ['workspaces', 'dashboards', 'charts'];
+
+const WorkspacePath = z.object({ organizationId: Uuid, workspaceId: Uuid });
+const DashboardPath = z.object({ organizationId: Uuid, dashboardId: Uuid });
+const AccountOnly = z.object({ organizationId: Uuid });
+
+/**
+ * Workspaces, shared dashboards and their charts, which the document leaves to the host: made
+ * with the host's authority (an API key's, §5 rule 7), through the dashboards machine.
+ */
+export function dashboardHookRoutes(
+  app: FastifyInstance,
+  ctx: ReferenceContext,
+  prefix: string,
+): void {
+  const { world } = ctx;
+  const withAccount = <T>(organizationId: string, fn: (a: AccountRecord) => Done<T>) => {
+    const account = world.account(organizationId);
+    return account === undefined
+      ? errDone(
+          specError('NOT_FOUND', 'no account with that organization id', { resource: 'account' }),
+        )
+      : fn(account);
+  };
+  const host = { actor: { kind: 'api-key' }, via: 'hook' } as const;
+
+  // A workspace and its primary dashboard (§2.8: a workspace is listed with one).
+  route(app, ctx, {
+    method: 'POST',
+    url: `${prefix}/accounts/:organizationId/workspaces`,
+    auth: 'none',
+    params: AccountOnly,
+    body: CreateWorkspaceBody,
+    status: 201,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        const made = world.dashboards(a, {
+          type: 'createWorkspace',
+          workspaceId: ctx.ids.uuid(),
+          name: body.name,
+          projectId: body.projectId ?? null,
+          teamId: body.teamId ?? null,
+        });
+        if (!made.ok) return made;
+        if (made.value.kind !== 'workspace') return errDone(unexpected());
+        const { workspace } = made.value;
+        const primary = world.dashboards(a, {
+          type: 'createDashboard',
+          dashboardId: ctx.ids.uuid(),
+          workspaceId: workspace.workspaceId,
+          name: body.dashboardName ?? body.name,
+          ...host,
+        });
+        if (!primary.ok) return primary;
+        if (primary.value.kind !== 'dashboard') return errDone(unexpected());
+        return okDone({
+          workspaceId: workspace.workspaceId,
+          name: workspace.name,
+          dashboardId: primary.value.dashboard.dashboardId,
+        });
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${prefix}/accounts/:organizationId/workspaces/:workspaceId/dashboards`,
+    auth: 'none',
+    params: WorkspacePath,
+    body: CreateDashboardBody,
+    status: 201,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        const done = world.dashboards(a, {
+          type: 'createDashboard',
+          dashboardId: ctx.ids.uuid(),
+          workspaceId: params.workspaceId,
+          name: body.name,
+          controls: body.controls ?? [],
+          ...host,
+        });
+        if (!done.ok) return done;
+        if (done.value.kind !== 'dashboard') return errDone(unexpected());
+        const d = done.value.dashboard;
+        return okDone({
+          dashboardId: d.dashboardId,
+          name: d.name,
+          workspaceId: d.workspaceId,
+          controls: d.controls,
+        });
+      }),
+  });
+
+  // A chart, placed at the end of a shared dashboard's layout.
+  route(app, ctx, {
+    method: 'POST',
+    url: `${prefix}/accounts/:organizationId/dashboards/:dashboardId/charts`,
+    auth: 'none',
+    params: DashboardPath,
+    body: CreateChartBody,
+    status: 201,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        if (a.dashboards.dashboards[params.dashboardId] === undefined) {
+          return errDone(
+            specError('NOT_FOUND', 'no dashboard with that id here', {
+              resource: 'dashboard',
+              field: 'dashboardId',
+            }),
+          );
+        }
+        const chartId = ctx.ids.uuid();
+        const made = world.dashboards(a, {
+          type: 'createChart',
+          chartId,
+          name: body.name,
+          config: body.chartConfig ?? { title: body.name },
+        });
+        if (!made.ok) return made;
+        const placed = world.dashboards(a, {
+          type: 'addCharts',
+          dashboardId: params.dashboardId,
+          chartIds: [chartId],
+          ...host,
+        });
+        if (!placed.ok) return placed;
+        return okDone({ chartId, name: body.name, dashboardId: params.dashboardId });
+      }),
+  });
+}

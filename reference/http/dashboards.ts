@@ -1,0 +1,335 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { specError, type SpecError } from '../../spec/errors.ts';
+import {
+  dashboardsFor,
+  type Actor,
+  type DashboardRecord,
+  type DashboardsResult,
+} from '../../spec/machines/dashboards.ts';
+import { tenantById } from '../../spec/machines/identity.ts';
+import { SaveFromChatBody } from '../../spec/schemas/chart.ts';
+import {
+  AppendChartsFromBody,
+  CloneDashboardBody,
+  ListWorkspaceDashboardsQuery,
+  ListWorkspacesQuery,
+  RemoveChartsBody,
+  V1AddChartsBody,
+  V1CreateDashboardBody,
+} from '../../spec/schemas/dashboard.ts';
+import type { AccountRecord, Done } from '../store/world.ts';
+import type { Carrier, Principal } from './auth.ts';
+import type { ReferenceContext } from './context.ts';
+import { caller, errDone, okDone, route, unexpected } from './route.ts';
+
+/**
+ * §4.10–§4.14 and the v1 calls §4.16 and §9 name: workspaces, dashboards and charts through v1.
+ * Handlers parse, call the dashboards machine through the store, render (STYLE 4).
+ */
+
+/**
+ * §5: the dashboard writes read the `authorization` header (an API key, or a tenant JWT where
+ * rule 4 allows one); their bodies also list `apiKey` (decision dashboards.v1-writes.credentials).
+ */
+const V1_WRITE: readonly Carrier[] = ['header', 'bearer-token', 'body-key'];
+/** Decision: the v1 list of a workspace's dashboards takes an API key in the query or a tenant JWT. */
+const V1_LIST: readonly Carrier[] = ['bearer-token', 'query-key'];
+
+/**
+ * Who makes the call, with the permissions the store holds *now* (§3: the write checks read
+ * the role at once, never what a token carried when it was issued).
+ */
+function actorOf(account: AccountRecord, principal: Principal, _req: FastifyRequest): Actor {
+  const subject = principal.subject ?? '';
+  switch (principal.via) {
+    case 'tenant-token':
+      return {
+        kind: 'tenant',
+        tenantId: subject,
+        permissions: tenantById(account.identity, subject)?.permissions ?? null,
+      };
+    case 'project-user-token': {
+      const user = account.identity.users[subject];
+      const role = user?.userRoleId == null ? undefined : account.identity.roles[user.userRoleId];
+      return {
+        kind: 'project-user',
+        userId: subject,
+        permissions: role?.permissions ?? null,
+        projectOrganizationId: user?.projectOrganizationId ?? null,
+      };
+    }
+    default:
+      return { kind: 'api-key' };
+  }
+}
+
+/**
+ * §5 rule 4 names an API key or a tenant JWT for clone; the reference holds every v1 write to
+ * the same pair (decision dashboards.v1-writes.credentials): a project user works in v2.
+ */
+function v1Writer(principal: Principal | undefined, req: FastifyRequest) {
+  const who = caller(principal);
+  if (who.via === 'project-user-token') {
+    return errDone(
+      specError('FORBIDDEN', 'v1 dashboard writes take an API key or a tenant JWT', {
+        reason: 'project-user-token-on-v1',
+        accepted: ['api-key', 'tenant-token'],
+      }),
+    );
+  }
+  return okDone({ account: who.account, actor: actorOf(who.account, who, req) });
+}
+
+/**
+ * §4.10–§4.12: `connectionId` names a connection a guest may use, which must be one of the
+ * account's. The reference keeps no connections, so any connectionId is unknown here
+ * (decision dashboards.connection-id.guest).
+ */
+function connectionRefusal(connectionId: string | undefined): SpecError | undefined {
+  if (connectionId === undefined) return undefined;
+  return specError('NOT_FOUND', 'no connection with that id here', {
+    resource: 'connection',
+    field: 'connectionId',
+  });
+}
+
+function dashboardOf(done: Done<DashboardsResult>): Done<DashboardRecord> {
+  if (!done.ok) return done;
+  return done.value.kind === 'dashboard' ? okDone(done.value.dashboard) : errDone(unexpected());
+}
+
+/** Decision: a layout edit answers the dashboard that holds the edit and its chart ids. */
+const layout = (d: DashboardRecord) => ({ dashboardId: d.dashboardId, chartIds: d.chartIds });
+
+/** Decision dashboards.v1-record.fields: a v1 dashboard as the v1 list shows it. */
+function v1Item(account: AccountRecord, d: DashboardRecord) {
+  const { charts } = account.dashboards;
+  return {
+    id: d.dashboardId,
+    name: d.name,
+    workspaceId: d.workspaceId,
+    tenantId: d.tenantId,
+    ownerProjectUserId: d.ownerProjectUserId,
+    chartIds: d.chartIds,
+    charts: d.chartIds.flatMap((chartId) => {
+      const chart = charts[chartId];
+      return chart === undefined ? [] : [{ chartId, name: chart.name, chartConfig: chart.config }];
+    }),
+  };
+}
+
+export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
+  const { world } = ctx;
+
+  // §4.10
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v1/api/dashboard/clone',
+    auth: V1_WRITE,
+    body: CloneDashboardBody,
+    handle: ({ principal, body, req }) => {
+      const who = v1Writer(principal, req);
+      if (!who.ok) return who;
+      const refused = connectionRefusal(body.connectionId);
+      if (refused !== undefined) return errDone(refused);
+      const done = dashboardOf(
+        world.dashboards(who.value.account, {
+          type: 'clone',
+          sourceDashboardId: body.sourceDashboardId,
+          newDashboardId: ctx.ids.uuid(),
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(body.targetWorkspaceId === undefined
+            ? {}
+            : { targetWorkspaceId: body.targetWorkspaceId }),
+          actor: who.value.actor,
+          via: 'v1',
+        }),
+      );
+      return done.ok
+        ? okDone({ dashboardId: done.value.dashboardId, name: done.value.name })
+        : done;
+    },
+  });
+
+  // §4.11
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v1/api/dashboard/append-charts-from',
+    auth: V1_WRITE,
+    body: AppendChartsFromBody,
+    handle: ({ principal, body, req }) => {
+      const who = v1Writer(principal, req);
+      if (!who.ok) return who;
+      const refused = connectionRefusal(body.connectionId);
+      if (refused !== undefined) return errDone(refused);
+      const done = dashboardOf(
+        world.dashboards(who.value.account, {
+          type: 'appendCharts',
+          sourceDashboardId: body.sourceDashboardId,
+          targetDashboardId: body.targetDashboardId,
+          batchId: ctx.ids.uuid(),
+          actor: who.value.actor,
+          via: 'v1',
+        }),
+      );
+      return done.ok ? okDone(layout(done.value)) : done;
+    },
+  });
+
+  // §4.12
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v1/api/dashboard/remove-charts',
+    auth: V1_WRITE,
+    body: RemoveChartsBody,
+    handle: ({ principal, body, req }) => {
+      const who = v1Writer(principal, req);
+      if (!who.ok) return who;
+      const refused = connectionRefusal(body.connectionId);
+      if (refused !== undefined) return errDone(refused);
+      const done = dashboardOf(
+        world.dashboards(who.value.account, {
+          type: 'removeCharts',
+          dashboardId: body.dashboardId,
+          chartIds: body.chartIds,
+          actor: who.value.actor,
+          via: 'v1',
+        }),
+      );
+      return done.ok ? okDone(layout(done.value)) : done;
+    },
+  });
+
+  // §4.16 names the v1 create; its path is decided (dashboards.v1-shapes.not-shown).
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v1/api/dashboard/create',
+    auth: V1_WRITE,
+    body: V1CreateDashboardBody,
+    handle: ({ principal, body, req }) => {
+      const who = v1Writer(principal, req);
+      if (!who.ok) return who;
+      const refused = connectionRefusal(body.connectionId);
+      if (refused !== undefined) return errDone(refused);
+      const done = dashboardOf(
+        world.dashboards(who.value.account, {
+          type: 'createDashboard',
+          dashboardId: ctx.ids.uuid(),
+          workspaceId: body.workspaceId,
+          name: body.name,
+          actor: who.value.actor,
+          via: 'v1',
+        }),
+      );
+      if (!done.ok) return done;
+      const d = done.value;
+      return okDone({ dashboardId: d.dashboardId, name: d.name, workspaceId: d.workspaceId });
+    },
+  });
+
+  // §4.16 names the v1 add-charts; its path is decided (dashboards.v1-shapes.not-shown).
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v1/api/dashboard/add-charts',
+    auth: V1_WRITE,
+    body: V1AddChartsBody,
+    handle: ({ principal, body, req }) => {
+      const who = v1Writer(principal, req);
+      if (!who.ok) return who;
+      const refused = connectionRefusal(body.connectionId);
+      if (refused !== undefined) return errDone(refused);
+      const done = dashboardOf(
+        world.dashboards(who.value.account, {
+          type: 'addCharts',
+          dashboardId: body.targetDashboardId,
+          chartIds: body.charts,
+          actor: who.value.actor,
+          via: 'v1',
+        }),
+      );
+      return done.ok ? okDone(layout(done.value)) : done;
+    },
+  });
+
+  // §4.13: an API key only (§5 rule 4), in the query (§5 table).
+  route(app, ctx, {
+    method: 'GET',
+    url: '/v1/api/dashboard/list-workspaces',
+    auth: ['query-key'],
+    query: ListWorkspacesQuery,
+    handle: ({ principal, query }) => {
+      const { account } = caller(principal);
+      const { workspaces, dashboards } = account.dashboards;
+      // Decision workspaces.list.filter-names: teamId and projectId, both exact matches.
+      const items = Object.values(workspaces)
+        .filter((w) => query.teamId === undefined || w.teamId === query.teamId)
+        .filter((w) => query.projectId === undefined || w.projectId === query.projectId)
+        .sort(
+          (a, b) =>
+            a.createdAt.localeCompare(b.createdAt) || a.workspaceId.localeCompare(b.workspaceId),
+        )
+        .map((w) => {
+          const primary =
+            w.primaryDashboardId === null ? undefined : dashboards[w.primaryDashboardId];
+          return {
+            workspace_id: w.workspaceId,
+            dashboard_id: primary?.dashboardId ?? null,
+            dashboard_name: primary?.name ?? null,
+            name: w.name,
+            projectId: w.projectId,
+            teamId: w.teamId,
+          };
+        });
+      return okDone({ workspaces: items });
+    },
+  });
+
+  // §9 names list-workspace-dashboards; path and shape are decided (dashboards.v1-shapes.not-shown).
+  route(app, ctx, {
+    method: 'GET',
+    url: '/v1/api/dashboard/list-workspace-dashboards',
+    auth: V1_LIST,
+    query: ListWorkspaceDashboardsQuery,
+    handle: ({ principal, query, req }) => {
+      const who = v1Writer(principal, req);
+      if (!who.ok) return who;
+      const { account, actor } = who.value;
+      if (account.dashboards.workspaces[query.workspaceId] === undefined) {
+        return errDone(
+          specError('NOT_FOUND', 'no workspace with that id here', {
+            resource: 'workspace',
+            field: 'workspaceId',
+          }),
+        );
+      }
+      // §2.8: a user's copy takes the shared dashboard's place, one entry per dashboard.
+      const seen = dashboardsFor(account.dashboards, query.workspaceId, actor);
+      return okDone({ dashboards: seen.map((d) => v1Item(account, d)) });
+    },
+  });
+
+  // §4.14: any of the three credentials of §5 rule 4.
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v1/api/chart/save-from-chat',
+    auth: V1_WRITE,
+    body: SaveFromChatBody,
+    handle: ({ principal, body, req }) => {
+      const { account } = caller(principal);
+      // §2.6, §4.14: kept exactly as sent, sqlOverride included: the body as it arrived, not
+      // the parsed copy (validation passed; parsing may drop or reorder what it does not know).
+      const raw = (req.body as { chartConfig: Record<string, unknown> }).chartConfig;
+      const title = typeof raw['title'] === 'string' && raw['title'] !== '' ? raw['title'] : null;
+      const done = world.dashboards(account, {
+        type: 'createChart',
+        chartId: ctx.ids.uuid(),
+        // Decision charts.save-from-chat.required-fields: name falls back to the title.
+        name: body.name ?? title ?? 'Chart from chat',
+        config: raw,
+      });
+      if (!done.ok) return done;
+      if (done.value.kind !== 'chart') return errDone(unexpected());
+      return okDone({ chartId: done.value.chart.chartId, name: done.value.chart.name });
+    },
+  });
+}
