@@ -47,3 +47,27 @@ export const refusalsVariants: readonly Variant[] = [
     only: ['identity'],
   },
 ];
+
+/** Credentials refused, yet the request ran (§5 rules 1 and 3). */
+export const refusedCredentialsVariants: readonly Variant[] = [
+  {
+    name: 'a key refused as not a member still acts on the organization it named',
+    file: 'reference/http/route.ts',
+    from: '        if (!who.ok) return sendError(reply, who.error);\n        principal = who.value;',
+    to: `        if (!who.ok) {
+          const fields = { ...(req.query as object), ...(req.body as object) } as Record<string, unknown>;
+          const named = fields['organizationId'];
+          const account = typeof named === 'string' ? ctx.world.account(named) : undefined;
+          if (who.error.details?.['reason'] !== 'not-a-member' || account === undefined)
+            return sendError(reply, who.error);
+          principal = { account, via: 'user-scoped-key' } as Principal;
+          const refusal = who.error;
+          const original = reply.send.bind(reply);
+          reply.send = ((_payload: unknown) => {
+            reply.send = original;
+            return sendError(reply, refusal);
+          }) as typeof reply.send;
+        } else principal = who.value;`,
+    only: ['identity'],
+  },
+];
