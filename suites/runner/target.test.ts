@@ -206,7 +206,9 @@ describe('targetFromEnv', () => {
       hooks: [],
       checkDecisions: false,
       seed: 8,
-      profile: expect.objectContaining({ serves: expect.arrayContaining(['identity']) }),
+      profile: expect.objectContaining({
+        serves: expect.arrayContaining(['identity']) as unknown,
+      }) as unknown,
     });
     expect(() => targetFromEnv('{"baseUrl":"x"}', 1)).toThrow(
       /EAC_TARGET does not describe a target/,
