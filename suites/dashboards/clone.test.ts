@@ -1,0 +1,219 @@
+import { expect } from 'vitest';
+import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
+import { expectedStrings } from '../../fixtures/expected/index.ts';
+import { buildWorld, registerUser, userToken } from '../../fixtures/world.ts';
+import { conformance, probe } from '../harness/conformance.ts';
+import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
+import {
+  CLONE,
+  CONTENT,
+  READ_BACK,
+  TENANT_FIELDS,
+  createWorkspace,
+  dashboardsOf,
+  dashboardsWorld,
+  entry,
+  layoutOf,
+  tenantToken,
+  v1Post,
+} from './world.ts';
+
+// §4.10: clone makes a deep copy of a v1 dashboard. Every test builds its own account with a
+// shared dashboard of three charts through the content hooks.
+const parts = ['v1-dashboards'] as const;
+const Cloned = CloneDashboardResponse.shape.data;
+
+conformance(
+  [
+    'dashboards.clone.path',
+    'dashboards.clone.response-shape',
+    'dashboards.clone.name-default-copy',
+    'auth.header.dashboard-writes',
+  ],
+  'a clone without a name is called the source name plus " (Copy)"',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const res = await v1Post(t, CLONE, w.creds().apiKey, {
+      sourceDashboardId: w.shared.dashboardId,
+    });
+    expect(res.status, `clone with an API key in the authorization header: ${res.text}`).toBe(200);
+    expect((res.body as { status?: unknown }).status).toBe('success');
+    const data = Cloned.parse((res.body as { data?: unknown }).data);
+    expect(data.name, 'the default name of a copy').toBe(
+      `${w.shared.name}${expectedStrings.cloneNameSuffix}`,
+    );
+    expect(data.dashboardId, 'a clone is a new dashboard').not.toBe(w.shared.dashboardId);
+  },
+  { needs: CONTENT, parts },
+);
+
+conformance(
+  ['dashboards.clone.body-fields'],
+  'a clone given a name and a target workspace is called so and lands there',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const other = await createWorkspace(t, w);
+    const name = `${t.faker.company.buzzNoun()} board`;
+    const res = await v1Post(t, CLONE, w.creds().apiKey, {
+      sourceDashboardId: w.shared.dashboardId,
+      targetWorkspaceId: other.workspaceId,
+      name,
+    });
+    expect(res.status, res.text).toBe(200);
+    const data = Cloned.parse((res.body as { data?: unknown }).data);
+    expect(data.name, 'the name sent').toBe(name);
+    const there = await dashboardsOf(t, w, other.workspaceId);
+    expect(entry(there, data.dashboardId, 'the target workspace').name).toBe(name);
+    const source = await dashboardsOf(t, w, w.shared.workspaceId);
+    expect(
+      source.map((d) => d.id),
+      'the copy is not in the source workspace',
+    ).not.toContain(data.dashboardId);
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['dashboards.clone.target-workspace-default'],
+  "a clone without a target workspace lands in the source's workspace",
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const res = await v1Post(t, CLONE, w.creds().apiKey, {
+      sourceDashboardId: w.shared.dashboardId,
+    });
+    const data = Cloned.parse((res.body as { data?: unknown }).data);
+    const listed = await dashboardsOf(t, w, w.shared.workspaceId);
+    expect(entry(listed, data.dashboardId, "the source's workspace").workspaceId).toBe(
+      w.shared.workspaceId,
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['dashboards.clone.deep-copy'],
+  'a clone holds a copy of every chart under a new id, with the same content',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const res = await v1Post(t, CLONE, w.creds().apiKey, {
+      sourceDashboardId: w.shared.dashboardId,
+    });
+    const data = Cloned.parse((res.body as { data?: unknown }).data);
+    const listed = await dashboardsOf(t, w, w.shared.workspaceId);
+    const copy = entry(listed, data.dashboardId, 'the clone');
+    const source = entry(listed, w.shared.dashboardId, 'the source');
+    const sourceIds = w.shared.charts.map((c) => c.chartId);
+    expect(copy.chartIds, 'one chart per chart of the source').toHaveLength(sourceIds.length);
+    expect(
+      copy.chartIds.filter((id) => sourceIds.includes(id)),
+      'no chart id is shared with the source',
+    ).toEqual([]);
+    expect(
+      copy.charts.map((c) => [c.name, c.chartConfig]),
+      'the copies hold the same names and configurations, in order',
+    ).toEqual(source.charts.map((c) => [c.name, c.chartConfig]));
+    expect(source.chartIds, 'the source keeps its charts').toEqual(sourceIds);
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['dashboards.clone.source-required'],
+  'a clone without sourceDashboardId is refused and makes nothing',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    const res = await v1Post(t, CLONE, w.creds().apiKey, { name: 'no source' });
+    expectClientError(res, 'a clone naming no source');
+    expect(layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)), 'nothing changed').toBe(
+      before,
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['auth.clone.carriers'],
+  'clone accepts a tenant JWT and an API key',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const token = await tenantToken(t, w, { canDuplicateDashboard: true });
+    for (const [what, secret] of [
+      ['an API key', w.creds().apiKey],
+      ['a tenant JWT', token],
+    ] as const) {
+      const res = await v1Post(t, CLONE, secret, { sourceDashboardId: w.shared.dashboardId });
+      expect(res.status, `clone with ${what}: ${res.text.slice(0, 300)}`).toBe(200);
+    }
+  },
+  { needs: CONTENT, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+);
+
+conformance(
+  ['auth.clone.carriers'],
+  'clone with an API key of a user-scoped kind works with organizationId in the body',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const { apiKey, organizationId } = w.creds('user-scoped');
+    const res = await v1Post(t, CLONE, apiKey, {
+      sourceDashboardId: w.shared.dashboardId,
+      organizationId,
+    });
+    expect(res.status, `clone with a user-scoped key: ${res.text.slice(0, 300)}`).toBe(200);
+  },
+  { needs: CONTENT, parts },
+);
+
+probe(
+  ['dashboards.v1-writes.credentials'],
+  'clone with a project-user token',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const { userId } = await registerUser(t, w);
+    const issued = await userToken(t, w, userId);
+    const token = (issued.body as { data?: { token?: string } }).data?.token;
+    if (token === undefined) return t.notRun('no project-user token to try');
+    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    const res = await v1Post(t, CLONE, token, { sourceDashboardId: w.shared.dashboardId });
+    const unchanged = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)) === before;
+    t.observe(
+      `${describeAnswer(res)}; ${unchanged ? 'nothing changed' : 'the workspace changed'}`,
+      refusedAs(res, 403, 'FORBIDDEN', { reason: 'project-user-token-on-v1' }) && unchanged,
+    );
+  },
+  { needs: CONTENT, parts: [...parts, 'identity'], relies: READ_BACK },
+);
+
+probe(
+  ['dashboards.connection-id.guest'],
+  'clone naming a connection the account does not have',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const res = await v1Post(t, CLONE, w.creds().apiKey, {
+      sourceDashboardId: w.shared.dashboardId,
+      connectionId: t.faker.string.uuid(),
+    });
+    t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'connection' }));
+  },
+  { needs: CONTENT, parts },
+);
+
+conformance(
+  ['dashboards.clone.organization-id-hub-jwt', 'auth.hub-jwt.organization-id-required'],
+  'clone with a hub-login JWT needs organizationId',
+  async (t) => {
+    await buildWorld(t);
+    t.notRun('the document does not show how a hub-login JWT is obtained or sent');
+  },
+  { needs: ['accounts'], parts },
+);
+
+conformance(
+  ['dashboards.clone.connection-id'],
+  "clone with a guest's connection",
+  async (t) => {
+    await buildWorld(t);
+    t.notRun('the document shows no way to make a guest connection, and no hook makes one');
+  },
+  { needs: ['accounts'], parts },
+);

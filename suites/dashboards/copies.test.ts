@@ -1,0 +1,186 @@
+import { expect } from 'vitest';
+import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
+import { conformance, probe } from '../harness/conformance.ts';
+import {
+  APPEND,
+  CLONE,
+  CONTENT,
+  READ_BACK,
+  REMOVE,
+  TENANT_FIELDS,
+  dashboardsOf,
+  dashboardsWorld,
+  layoutOf,
+  sharedDashboard,
+  tenantToken,
+  v1Post,
+  type Item,
+} from './world.ts';
+
+// §2.2 rule 3 and §2.8: a tenant's v1 edit of a shared dashboard never changes the shared
+// dashboard; it lands on the tenant's own copy, which takes the shared one's place in that
+// tenant's list (one entry per dashboard) and which nobody else sees.
+const parts = ['v1-dashboards', 'tenant-flow'] as const;
+const relies = [...READ_BACK, ...TENANT_FIELDS];
+const EDITOR = { addChart: true, removeChart: true, canDuplicateDashboard: true };
+
+/** The entry standing where the shared dashboard stood: the only one not the tenant's others. */
+function inPlaceOf(items: readonly Item[], sharedName: string): Item[] {
+  return items.filter((d) => d.name === sharedName);
+}
+
+conformance(
+  ['permissions.editing.edits-go-to-own-copy'],
+  "a tenant's removal of a chart leaves the shared dashboard as it was",
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    const token = await tenantToken(t, w, EDITOR);
+    const res = await v1Post(t, REMOVE, token, {
+      dashboardId: w.shared.dashboardId,
+      chartIds: [w.shared.charts[0]?.chartId],
+    });
+    expect(res.status, `the tenant's edit succeeds: ${res.text.slice(0, 300)}`).toBe(200);
+    expect(
+      layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)),
+      'the shared dashboard, as the host sees it, has not changed',
+    ).toBe(before);
+  },
+  { needs: CONTENT, parts, relies },
+);
+
+conformance(
+  [
+    'dashboards.copy.replaces-shared',
+    'dashboards.copy.one-entry',
+    'dashboards.v1-record.tenant-id-own',
+  ],
+  "the tenant's copy replaces the shared dashboard in the tenant's list, once",
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const token = await tenantToken(t, w, EDITOR);
+    const listedBefore = await dashboardsOf(t, w, w.shared.workspaceId, { token });
+    const [gone, ...kept] = w.shared.charts.map((c) => c.chartId);
+    const res = await v1Post(t, REMOVE, token, {
+      dashboardId: w.shared.dashboardId,
+      chartIds: [gone],
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    const listed = await dashboardsOf(t, w, w.shared.workspaceId, { token });
+    expect(listed, 'as many entries as before the edit').toHaveLength(listedBefore.length);
+    const mine = inPlaceOf(listed, w.shared.name);
+    expect(mine, 'one entry for the dashboard, never the shared one and the copy').toHaveLength(1);
+    expect(mine[0]?.chartIds, 'the entry shows the edit').toEqual(kept);
+    expect(mine[0]?.tenantId, "the entry is the tenant's own (tenantId set)").not.toBeNull();
+    expect(
+      listed.map((d) => d.id),
+      'the shared dashboard itself is no longer listed for the tenant',
+    ).not.toContain(w.shared.dashboardId);
+  },
+  { needs: CONTENT, parts, relies },
+);
+
+conformance(
+  ['dashboards.copy.replaces-shared', 'permissions.editing.edits-go-to-own-copy'],
+  "a second edit through the shared dashboard's id lands on the same copy",
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const source = await sharedDashboard(t, w, 1);
+    const token = await tenantToken(t, w, EDITOR);
+    const [gone, ...kept] = w.shared.charts.map((c) => c.chartId);
+    const first = await v1Post(t, REMOVE, token, {
+      dashboardId: w.shared.dashboardId,
+      chartIds: [gone],
+    });
+    expect(first.status, first.text.slice(0, 300)).toBe(200);
+    const second = await v1Post(t, APPEND, token, {
+      sourceDashboardId: source.dashboardId,
+      targetDashboardId: w.shared.dashboardId,
+    });
+    expect(second.status, second.text.slice(0, 300)).toBe(200);
+    const mine = inPlaceOf(
+      await dashboardsOf(t, w, w.shared.workspaceId, { token }),
+      w.shared.name,
+    );
+    expect(mine, 'still one entry').toHaveLength(1);
+    expect(mine[0]?.chartIds.slice(0, kept.length), 'the first edit is kept').toEqual(kept);
+    expect(
+      mine[0]?.charts.slice(kept.length).map((c) => c.name),
+      'and the second edit is on top of it',
+    ).toEqual(source.charts.map((c) => c.name));
+  },
+  { needs: CONTENT, parts, relies },
+);
+
+conformance(
+  ['permissions.editing.edits-go-to-own-copy', 'dashboards.copy.one-entry'],
+  "other tenants never see a tenant's copy",
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const editor = await tenantToken(t, w, EDITOR);
+    const other = await tenantToken(t, w, EDITOR);
+    const otherBefore = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId, { token: other }));
+    const res = await v1Post(t, REMOVE, editor, {
+      dashboardId: w.shared.dashboardId,
+      chartIds: [w.shared.charts[0]?.chartId],
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    const copy = inPlaceOf(
+      await dashboardsOf(t, w, w.shared.workspaceId, { token: editor }),
+      w.shared.name,
+    )[0];
+    const seenByOther = await dashboardsOf(t, w, w.shared.workspaceId, { token: other });
+    expect(layoutOf(seenByOther), "the other tenant's list is as it was").toBe(otherBefore);
+    expect(
+      seenByOther.map((d) => d.id),
+      "the copy's id is not in the other tenant's list",
+    ).not.toContain(copy?.id);
+  },
+  { needs: CONTENT, parts, relies },
+);
+
+probe(
+  ['dashboards.copy.clone-beside'],
+  "a tenant's clone of a shared dashboard, in the tenant's list",
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const token = await tenantToken(t, w, EDITOR);
+    const res = await v1Post(t, CLONE, token, { sourceDashboardId: w.shared.dashboardId });
+    const clone = CloneDashboardResponse.shape.data.safeParse(
+      (res.body as { data?: unknown }).data,
+    );
+    if (!clone.success) return t.notRun(`the clone failed: ${res.text.slice(0, 200)}`);
+    const ids = (await dashboardsOf(t, w, w.shared.workspaceId, { token })).map((d) => d.id);
+    const shared = ids.includes(w.shared.dashboardId);
+    const copy = ids.includes(clone.data.dashboardId);
+    t.observe(
+      `shared dashboard ${shared ? 'listed' : 'not listed'}, clone ${copy ? 'listed' : 'not listed'}`,
+      shared && copy,
+    );
+  },
+  { needs: CONTENT, parts, relies },
+);
+
+probe(
+  ['dashboards.copy.chart-ids', 'dashboards.v1-list.api-key-view'],
+  "the chart ids of a tenant's copy, and what the host's key lists afterwards",
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const token = await tenantToken(t, w, EDITOR);
+    const [gone, ...kept] = w.shared.charts.map((c) => c.chartId);
+    await v1Post(t, REMOVE, token, { dashboardId: w.shared.dashboardId, chartIds: [gone] });
+    const copy = inPlaceOf(
+      await dashboardsOf(t, w, w.shared.workspaceId, { token }),
+      w.shared.name,
+    )[0];
+    const hostSees = (await dashboardsOf(t, w, w.shared.workspaceId)).map((d) => d.id);
+    const sameIds = JSON.stringify(copy?.chartIds) === JSON.stringify(kept);
+    const hostSharedOnly =
+      hostSees.length === 1 && hostSees[0] === w.shared.dashboardId && copy?.id !== undefined;
+    t.observe(
+      `the copy ${sameIds ? "keeps the shared dashboard's chart ids" : 'has new chart ids'}; the key lists ${hostSees.length} dashboard(s)`,
+      sameIds && hostSharedOnly,
+    );
+  },
+  { needs: CONTENT, parts, relies },
+);

@@ -1,0 +1,327 @@
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { conformance, probe } from '../harness/conformance.ts';
+import { describeAnswer, expectClientError } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import {
+  APPEND,
+  CLONE,
+  CONTENT,
+  READ_BACK,
+  REMOVE,
+  createDashboard,
+  createChart,
+  dashboardsOf,
+  dashboardsWorld,
+  entry,
+  layoutOf,
+  sharedDashboard,
+  v1AddCharts,
+  v1Create,
+  v1Post,
+} from './world.ts';
+
+// §4.11, §4.12 and the v1 create and add-charts §4.16 names: edits of a dashboard's layout
+// with the host's credential (an API key), which act on the shared dashboards themselves.
+const parts = ['v1-dashboards'] as const;
+const WITH_DASHBOARDS = [...CONTENT, 'dashboards'] as const;
+
+/** §4.11, §4.12: `{status: 'success', data: object}`. */
+function expectObjectSuccess(res: Reply, what: string): Record<string, unknown> {
+  expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBe(200);
+  const body = res.body as { status?: unknown; data?: unknown };
+  expect(body.status, `${what}: the envelope's status`).toBe('success');
+  const data = z.record(z.string(), z.unknown()).safeParse(body.data);
+  if (!data.success) expect.fail(`${what}: data should be an object, got ${res.text}`);
+  return data.data;
+}
+
+conformance(
+  [
+    'dashboards.append-charts-from.path',
+    'dashboards.append-charts-from.response-envelope',
+    'dashboards.append-charts-from.effect',
+  ],
+  "appending adds the source's charts after the target's own",
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const source = await sharedDashboard(t, w, 2);
+    const res = await v1Post(t, APPEND, w.creds().apiKey, {
+      sourceDashboardId: source.dashboardId,
+      targetDashboardId: w.shared.dashboardId,
+    });
+    expectObjectSuccess(res, 'append-charts-from');
+    const target = entry(
+      await dashboardsOf(t, w, w.shared.workspaceId),
+      w.shared.dashboardId,
+      'the target',
+    );
+    expect(target.chartIds.slice(0, 2), "the target's own charts stay first").toEqual(
+      w.shared.charts.map((c) => c.chartId),
+    );
+    expect(
+      target.charts.slice(2).map((c) => c.name),
+      "then the source's charts, in the source's order",
+    ).toEqual(source.charts.map((c) => c.name));
+    const after = entry(
+      await dashboardsOf(t, w, source.workspaceId),
+      source.dashboardId,
+      'the source',
+    );
+    expect(after.chartIds, 'the source keeps its charts').toEqual(
+      source.charts.map((c) => c.chartId),
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+probe(
+  ['dashboards.append-charts-from.copies', 'dashboards.append-charts-from.response-fields'],
+  'whether appended charts are copies, and what append-charts-from answers',
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    const source = await sharedDashboard(t, w, 2);
+    const res = await v1Post(t, APPEND, w.creds().apiKey, {
+      sourceDashboardId: source.dashboardId,
+      targetDashboardId: w.shared.dashboardId,
+    });
+    const data = (res.body as { data?: { dashboardId?: unknown; chartIds?: unknown } }).data;
+    const target = entry(
+      await dashboardsOf(t, w, w.shared.workspaceId),
+      w.shared.dashboardId,
+      'the target',
+    );
+    const appended = target.chartIds.slice(1);
+    const copies = appended.every((id) => !source.charts.some((c) => c.chartId === id));
+    const answered =
+      data?.dashboardId === w.shared.dashboardId &&
+      JSON.stringify(data.chartIds) === JSON.stringify(target.chartIds);
+    t.observe(
+      `appended charts are ${copies ? 'copies under new ids' : "the source's own ids"}; data ${JSON.stringify(data)}`,
+      copies && answered,
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['dashboards.append-charts-from.ids-required'],
+  'append-charts-from without a target is refused and changes nothing',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const source = await sharedDashboard(t, w, 1);
+    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    for (const body of [
+      { sourceDashboardId: source.dashboardId },
+      { targetDashboardId: w.shared.dashboardId },
+    ]) {
+      const res = await v1Post(t, APPEND, w.creds().apiKey, body);
+      expectClientError(res, `append-charts-from with only ${Object.keys(body).join()}`);
+    }
+    expect(layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)), 'nothing changed').toBe(
+      before,
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  [
+    'dashboards.remove-charts.path',
+    'dashboards.remove-charts.response-envelope',
+    'dashboards.remove-charts.removes-from-layout',
+  ],
+  'removing charts takes exactly those off the layout',
+  async (t) => {
+    const w = await dashboardsWorld(t, 3);
+    const [first, second, third] = w.shared.charts.map((c) => c.chartId);
+    const res = await v1Post(t, REMOVE, w.creds().apiKey, {
+      dashboardId: w.shared.dashboardId,
+      chartIds: [first, third],
+    });
+    expectObjectSuccess(res, 'remove-charts');
+    const after = entry(
+      await dashboardsOf(t, w, w.shared.workspaceId),
+      w.shared.dashboardId,
+      'the dashboard',
+    );
+    expect(after.chartIds, 'only the chart not named stays').toEqual([second]);
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['dashboards.remove-charts.body-fields'],
+  'remove-charts with a user-scoped key and organizationId in the body works',
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const { apiKey, organizationId } = w.creds('user-scoped');
+    const res = await t.http.post(REMOVE, {
+      apiKey,
+      organizationId,
+      dashboardId: w.shared.dashboardId,
+      chartIds: [w.shared.charts[0]?.chartId],
+    });
+    expectObjectSuccess(res, 'remove-charts with apiKey and organizationId in the body');
+  },
+  { needs: CONTENT, parts },
+);
+
+conformance(
+  ['dashboards.append-charts-from.body-fields'],
+  'append-charts-from with apiKey in the body works',
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    const source = await sharedDashboard(t, w, 1);
+    const res = await t.http.post(APPEND, {
+      ...w.creds('user-scoped'),
+      sourceDashboardId: source.dashboardId,
+      targetDashboardId: w.shared.dashboardId,
+    });
+    expectObjectSuccess(res, 'append-charts-from with apiKey and organizationId in the body');
+  },
+  { needs: CONTENT, parts },
+);
+
+conformance(
+  ['dashboards.remove-charts.chart-ids-required', 'dashboards.remove-charts.dashboard-id-required'],
+  'remove-charts with no chart id, or no dashboard, is refused and changes nothing',
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    const bodies: [string, Record<string, unknown>][] = [
+      ['an empty chartIds', { dashboardId: w.shared.dashboardId, chartIds: [] }],
+      ['no chartIds', { dashboardId: w.shared.dashboardId }],
+      ['no dashboardId', { chartIds: [w.shared.charts[0]?.chartId] }],
+    ];
+    for (const [what, body] of bodies) {
+      expectClientError(
+        await v1Post(t, REMOVE, w.creds().apiKey, body),
+        `remove-charts with ${what}`,
+      );
+    }
+    expect(layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)), 'nothing changed').toBe(
+      before,
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+probe(
+  ['dashboards.remove-charts.unknown-chart', 'dashboards.remove-charts.response-fields'],
+  'remove-charts naming a chart that is not on the dashboard',
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const [first, second] = w.shared.charts.map((c) => c.chartId);
+    const res = await v1Post(t, REMOVE, w.creds().apiKey, {
+      dashboardId: w.shared.dashboardId,
+      chartIds: [first, t.faker.string.uuid()],
+    });
+    const after = entry(
+      await dashboardsOf(t, w, w.shared.workspaceId),
+      w.shared.dashboardId,
+      'the dashboard',
+    );
+    const data = (res.body as { data?: unknown }).data;
+    t.observe(
+      `${describeAnswer(res)}; layout after: ${after.chartIds.length} chart(s); data ${JSON.stringify(data)}`,
+      res.status === 200 &&
+        JSON.stringify(after.chartIds) === JSON.stringify([second]) &&
+        JSON.stringify(data) ===
+          JSON.stringify({ dashboardId: w.shared.dashboardId, chartIds: [second] }),
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['dashboards.v1-create.body'],
+  'the v1 create with {workspaceId, name} makes a dashboard in that workspace',
+  async (t) => {
+    const w = await dashboardsWorld(t, 0);
+    const name = `${t.faker.commerce.department()} board`;
+    const res = await v1Create(t, w.creds().apiKey, w.shared.workspaceId, name);
+    expect(res.status, `v1 create: ${res.text.slice(0, 300)}`).toBe(200);
+    const id = (res.body as { data?: { dashboardId?: unknown } }).data?.dashboardId;
+    if (typeof id !== 'string') expect.fail(`the v1 create answered no dashboardId: ${res.text}`);
+    const made = entry(await dashboardsOf(t, w, w.shared.workspaceId), id, 'the new dashboard');
+    expect(made.name).toBe(name);
+    expect(made.chartIds, 'a new dashboard holds no chart').toEqual([]);
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['dashboards.v1-add-charts.body'],
+  'the v1 add-charts with {targetDashboardId, charts} places existing charts at the end',
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    const other = await createDashboard(t, w, w.shared.workspaceId, 'Spare charts');
+    const spare = await createChart(t, w, other.dashboardId, 'Spare chart');
+    const res = await v1AddCharts(t, w.creds().apiKey, w.shared.dashboardId, [spare.chartId]);
+    expect(res.status, `v1 add-charts: ${res.text.slice(0, 300)}`).toBe(200);
+    const after = entry(
+      await dashboardsOf(t, w, w.shared.workspaceId),
+      w.shared.dashboardId,
+      'the dashboard',
+    );
+    expect(after.chartIds).toEqual([w.shared.charts[0]?.chartId, spare.chartId]);
+  },
+  { needs: WITH_DASHBOARDS, parts, relies: READ_BACK },
+);
+
+probe(
+  ['dashboards.v1-add-charts.repeat'],
+  'adding a chart that is already on the layout',
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const [first, second] = w.shared.charts.map((c) => c.chartId);
+    const res = await v1AddCharts(t, w.creds().apiKey, w.shared.dashboardId, [first ?? '']);
+    const after = entry(
+      await dashboardsOf(t, w, w.shared.workspaceId),
+      w.shared.dashboardId,
+      'the dashboard',
+    );
+    t.observe(
+      `${describeAnswer(res)}; layout ${after.chartIds.length} chart(s)`,
+      res.status === 200 && JSON.stringify(after.chartIds) === JSON.stringify([first, second]),
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['migration.v1-write.before'],
+  'before any migration, each of the five v1 writes works',
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const key = w.creds().apiKey;
+    const source = await sharedDashboard(t, w, 1);
+    const answers: [string, Reply][] = [
+      ['create', await v1Create(t, key, w.shared.workspaceId, 'Fresh board')],
+      ['clone', await v1Post(t, CLONE, key, { sourceDashboardId: w.shared.dashboardId })],
+      [
+        'add-charts',
+        await v1AddCharts(t, key, w.shared.dashboardId, [source.charts[0]?.chartId ?? '']),
+      ],
+      [
+        'append-charts-from',
+        await v1Post(t, APPEND, key, {
+          sourceDashboardId: source.dashboardId,
+          targetDashboardId: w.shared.dashboardId,
+        }),
+      ],
+      [
+        'remove-charts',
+        await v1Post(t, REMOVE, key, {
+          dashboardId: w.shared.dashboardId,
+          chartIds: [w.shared.charts[0]?.chartId],
+        }),
+      ],
+    ];
+    for (const [what, res] of answers) {
+      expect(res.status, `${what} before finalize: ${res.text.slice(0, 300)}`).toBe(200);
+    }
+  },
+  { needs: CONTENT, parts, relies: ['dashboards.v1-shapes.not-shown'] },
+);

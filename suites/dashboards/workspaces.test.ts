@@ -1,0 +1,164 @@
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { ListWorkspacesResponse } from '../../spec/schemas/dashboard.ts';
+import { buildWorld, type World } from '../../fixtures/world.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { describeAnswer, expectClientError } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import { CONTENT, LIST_WORKSPACES, TENANT_FIELDS, createWorkspace, tenantToken } from './world.ts';
+
+// §4.13, §2.8: list-workspaces lists every workspace of the organization with its primary
+// dashboard, takes an API key only (§5 rule 4), and two optional filters whose names the
+// document leaves open (the profile's listWorkspacesFilters).
+const parts = ['v1-dashboards'] as const;
+const Workspaces = z.object({ workspaces: z.array(z.record(z.string(), z.unknown())) });
+
+function listWorkspaces(t: Conformance, query: Record<string, string>): Promise<Reply> {
+  return t.http.get(LIST_WORKSPACES, { query });
+}
+
+/** §4.13: `{status, data: {workspaces: [item]}}`; the items as they came. */
+function workspacesOf(res: Reply, what: string): Record<string, unknown>[] {
+  expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBe(200);
+  const data = Workspaces.safeParse((res.body as { data?: unknown }).data);
+  if (!data.success) expect.fail(`${what}: data should be {workspaces: [...]}, got ${res.text}`);
+  return data.data.workspaces;
+}
+
+/** Whether any member of an item holds the value (item fields are open, §2.8). */
+const mentions = (item: Record<string, unknown>, value: string) =>
+  Object.values(item).includes(value);
+
+conformance(
+  ['workspaces.list.path', 'workspaces.list.response-shape', 'workspaces.list.all-workspaces'],
+  "the list holds every workspace of the organization and no other account's",
+  async (t) => {
+    const w = await buildWorld(t);
+    const mine = [await createWorkspace(t, w), await createWorkspace(t, w)];
+    const stranger = await buildWorld(t);
+    const theirs = await createWorkspace(t, stranger);
+    const items = workspacesOf(
+      await listWorkspaces(t, { apiKey: w.creds().apiKey }),
+      'list-workspaces',
+    );
+    expect(items, 'one item per workspace').toHaveLength(mine.length);
+    for (const ws of mine) {
+      expect(
+        items.some((i) => mentions(i, ws.workspaceId)),
+        `workspace ${ws.workspaceId} is listed`,
+      ).toBe(true);
+    }
+    expect(
+      items.some((i) => mentions(i, theirs.workspaceId)),
+      "another account's workspace is not listed",
+    ).toBe(false);
+  },
+  { needs: CONTENT, parts },
+);
+
+conformance(
+  ['workspaces.list-item.primary-dashboard'],
+  'each workspace is listed with its primary dashboard',
+  async (t) => {
+    const w = await buildWorld(t);
+    const dashboardName = `${t.faker.commerce.department()} overview`;
+    const ws = await createWorkspace(t, w, { dashboardName });
+    const items = workspacesOf(
+      await listWorkspaces(t, { apiKey: w.creds().apiKey }),
+      'list-workspaces',
+    );
+    const parsed = ListWorkspacesResponse.shape.data.shape.workspaces.element.safeParse(items[0]);
+    if (!parsed.success)
+      expect.fail(`the item has not the decided fields: ${JSON.stringify(items[0])}`);
+    expect(parsed.data.workspace_id).toBe(ws.workspaceId);
+    expect(parsed.data.dashboard_id, 'the primary dashboard').toBe(ws.dashboardId);
+    expect(parsed.data.dashboard_name).toBe(dashboardName);
+  },
+  { needs: CONTENT, parts, relies: ['workspaces.list-item.fields'] },
+);
+
+conformance(
+  ['workspaces.list.filters'],
+  'the team and project filters each narrow the list to matching workspaces',
+  async (t) => {
+    const { team: teamName, project: projectName } = t.profile.shapes.listWorkspacesFilters ?? {};
+    if (teamName === undefined || projectName === undefined)
+      return t.notRun(
+        'the profile does not name the list-workspaces filters (listWorkspacesFilters)',
+      );
+    const w = await buildWorld(t);
+    const team = `team-${t.faker.string.alphanumeric(8)}`;
+    const inTeam = await createWorkspace(t, w, { teamId: team });
+    const inProject = await createWorkspace(t, w, { projectId: w.projectId });
+    const neither = await createWorkspace(t, w);
+    const key = w.creds().apiKey;
+    const ids = (items: Record<string, unknown>[]) =>
+      [inTeam, inProject, neither]
+        .filter((ws) => items.some((i) => mentions(i, ws.workspaceId)))
+        .map((ws) => ws.workspaceId);
+    const byTeam = workspacesOf(
+      await listWorkspaces(t, { apiKey: key, [teamName]: team }),
+      'filtered by team',
+    );
+    expect(ids(byTeam), 'only the team’s workspace').toEqual([inTeam.workspaceId]);
+    const byProject = workspacesOf(
+      await listWorkspaces(t, { apiKey: key, [projectName]: w.projectId }),
+      'filtered by project',
+    );
+    expect(ids(byProject), 'only the project’s workspace').toEqual([inProject.workspaceId]);
+    const unfiltered = workspacesOf(await listWorkspaces(t, { apiKey: key }), 'unfiltered');
+    expect(ids(unfiltered), 'without filters, all three').toHaveLength(3);
+  },
+  { needs: CONTENT, parts, relies: ['workspaces.list.filter-names'] },
+);
+
+conformance(
+  ['workspaces.list.query-credentials'],
+  'a user-scoped key with organizationId in the query lists the workspaces',
+  async (t) => {
+    const w = await buildWorld(t);
+    const ws = await createWorkspace(t, w);
+    const { apiKey, organizationId } = w.creds('user-scoped');
+    const items = workspacesOf(
+      await listWorkspaces(t, { apiKey, organizationId: organizationId ?? '' }),
+      'list-workspaces with a user-scoped key',
+    );
+    expect(items.some((i) => mentions(i, ws.workspaceId))).toBe(true);
+  },
+  { needs: CONTENT, parts },
+);
+
+conformance(
+  ['auth.list-workspaces.api-key-only'],
+  'list-workspaces refuses a tenant JWT',
+  async (t) => {
+    const w: World = await buildWorld(t);
+    const ws = await createWorkspace(t, w);
+    const token = await tenantToken(t, w, { addChart: true });
+    const res = await t.http.get(LIST_WORKSPACES, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expectClientError(res, 'list-workspaces with a tenant JWT');
+    expect(res.text, 'the refusal shows no workspace').not.toContain(ws.workspaceId);
+  },
+  { needs: CONTENT, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+);
+
+probe(
+  ['workspaces.list.filter-names'],
+  'a team filter no workspace matches',
+  async (t) => {
+    const w = await buildWorld(t);
+    await createWorkspace(t, w);
+    const res = await listWorkspaces(t, {
+      apiKey: w.creds().apiKey,
+      teamId: `team-${t.faker.string.alphanumeric(8)}`,
+    });
+    const count = (res.body as { data?: { workspaces?: unknown[] } }).data?.workspaces?.length;
+    t.observe(
+      `${describeAnswer(res)}; ${String(count)} workspace(s)`,
+      res.status === 200 && count === 0,
+    );
+  },
+  { needs: CONTENT, parts },
+);

@@ -1,0 +1,57 @@
+import type { Variant } from './variant.ts';
+
+/**
+ * Wrong variants of the v1 dashboards (§2.2, §2.8, §4.10–§4.14): the machine and the HTTP
+ * glue, each a rule the dashboards suites must see broken.
+ */
+export const dashboardsVariants: readonly Variant[] = [
+  {
+    name: 'a clone shares chart ids with its source',
+    file: 'spec/machines/dashboards.ts',
+    from: "const chartId = derivedUuid('eac-chart-copy', seed, index, id);",
+    to: 'const chartId = id;',
+    only: ['dashboards'],
+  },
+  {
+    name: 'a clone\u2019s default name lacks " (Copy)"',
+    file: 'spec/machines/dashboards.ts',
+    from: 'name: command.name ?? `${source.name} (Copy)`,',
+    to: 'name: command.name ?? source.name,',
+    only: ['dashboards'],
+  },
+  {
+    name: 'a user\u2019s edit changes the shared dashboard',
+    file: 'spec/machines/dashboards.ts',
+    from: "if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });",
+    to: "if (actor.kind !== 'project-user' || !isShared(seen)) return ok(state, { dashboard: seen });",
+    only: ['dashboards'],
+  },
+  {
+    name: 'a list shows both the shared dashboard and the user\u2019s copy',
+    file: 'spec/machines/dashboards.ts',
+    from: 'else if (ownedBy(d, actor) && d.copyOf === null) out.push({ at: d, shown: d });',
+    to: 'else if (ownedBy(d, actor)) out.push({ at: d, shown: d });',
+    only: ['dashboards'],
+  },
+  {
+    name: 'a write check reads the permissions the token carried (readOnly checked only at issue)',
+    file: 'reference/http/dashboards.ts',
+    from: 'permissions: tenantById(account.identity, subject)?.permissions ?? null,',
+    to: "permissions: tenantById(account.identity, subject) && JSON.parse(Buffer.from(String(_req.headers.authorization).split('.')[1] ?? '', 'base64url').toString()).perm,",
+    only: ['dashboards'],
+  },
+  {
+    name: 'a saved chart loses its sqlOverride',
+    file: 'reference/http/dashboards.ts',
+    from: '        config: raw,',
+    to: "        config: Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'sqlOverride')),",
+    only: ['dashboards'],
+  },
+  {
+    name: 'a write needs only a role that grants editing, not its own flag',
+    file: 'spec/machines/dashboards.ts',
+    from: 'if (!effectivePermissions(actor.permissions)[flag]) {',
+    to: 'if (!grantsEditing(actor.permissions)) {',
+    only: ['dashboards'],
+  },
+];
