@@ -229,4 +229,18 @@ describe('error catalogue and the README', () => {
       );
     },
   );
+
+  it.skipIf(readmeErrors === undefined)(
+    'marks in the README which codes come from §7 and which are decisions, as the catalogue does',
+    () => {
+      const marked = new Map<string, string>();
+      for (const line of (readmeErrors ?? '').split('\n')) {
+        const cells = line.split('|').map((c) => c.trim());
+        const code = /^`([A-Z_0-9]+)`$/.exec(cells[2] ?? '')?.[1];
+        if (code !== undefined) marked.set(code, cells[3] ?? '');
+      }
+      const wrong = errorCodes.filter((code) => marked.get(code) !== errorCatalogue[code].source);
+      expect(wrong, 'README source column = spec/errors.ts source').toEqual([]);
+    },
+  );
 });
