@@ -181,17 +181,19 @@ export function embedToken(
 }
 
 /**
- * §4.9 with the field names of the target's profile (shapes.registerTenant): a display name
- * and the given fields, each under the name the profile gives its concept. Not-run when the
- * profile names none of the concepts used.
+ * §4.9 with the field names of the target's profile (shapes.registerTenant): the given
+ * concepts, each under the name the profile gives it, and a display name where the profile
+ * names that field. Not-run when the profile names no field for a concept used.
  */
 export function registerTenant(
   t: Conformance,
   concepts: Readonly<Partial<Record<TenantConcept, unknown>>>,
 ): Request {
   const names = t.profile.shapes.registerTenant ?? {};
+  // A display name goes along where the profile names the field (§4.9 lists one).
+  const named = names.name === undefined ? {} : { name: organizationName(t.faker) };
   const fields: Record<string, unknown> = {};
-  for (const [concept, value] of Object.entries({ name: organizationName(t.faker), ...concepts })) {
+  for (const [concept, value] of Object.entries({ ...named, ...concepts })) {
     const name = names[concept as TenantConcept];
     if (name === undefined)
       t.notRun(`the profile names no register-tenant field for ${concept} (shapes.registerTenant)`);
