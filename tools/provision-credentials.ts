@@ -41,9 +41,9 @@ async function hook<T>(path: string, body: unknown): Promise<T> {
 type Permissions = Record<string, boolean>;
 /** Permission sets the suites ask createRole for, with how many one test may want at once. */
 const MAIN_ROLES: readonly [Permissions, number][] = [
-  [{}, 6],
-  [{ addChart: true }, 4],
-  [{ addFilter: true }, 2],
+  [{}, 24],
+  [{ addChart: true }, 16],
+  [{ addFilter: true }, 4],
   [{ hideHeader: true }, 1],
   [{ hideHeader: true, addChart: false }, 1],
   [{ drillDown: true }, 1],
@@ -53,6 +53,13 @@ const MAIN_ROLES: readonly [Permissions, number][] = [
   [{ addDashboard: true, editCharts: true }, 1],
   [{ addChart: true, hideHeader: true, aiCharts: true }, 1],
   [{ addChart: true, aiCharts: true }, 1],
+  [{ editCharts: true }, 2],
+  [{ editMarketplace: true }, 1],
+  [{ hideFilters: true }, 1],
+  [{ canDuplicateDashboard: true }, 1],
+  [{ addChart: true, drillDown: true }, 1],
+  [{ removeChart: true, createChartSQL: true }, 1],
+  [{ addFilter: true, drillDown: false }, 1],
 ];
 /** The roles of the siblings suite's worlds, in both projects. */
 const SIBLING_ROLES: readonly Permissions[] = [

@@ -44,6 +44,7 @@ function samePermissions(
 export class Hooks {
   /** Pre-provisioned roles this test was already given (each stands in for one new role). */
   private readonly rolesHandedOut = new Set<string>();
+  private readonly projectsHandedOut = new Set<string>();
 
   constructor(
     private readonly http: Http,
@@ -102,7 +103,10 @@ export class Hooks {
     );
   }
 
+  /** A new project; without the hook, a further project the credentials file lists. */
   createProject(organizationId: string, name?: string) {
+    if (!this.has('projects') && this.target.credentials !== undefined)
+      return Promise.resolve(this.provisionedProject(organizationId));
     this.need('projects');
     return this.data<{ projectId: string; name: string }>(
       this.http.post(`/accounts/${organizationId}/projects`, name === undefined ? {} : { name }, {
@@ -131,8 +135,9 @@ export class Hooks {
 
   /**
    * Without the roles hook: a role of the credentials file in that project with exactly the
-   * wanted permissions, not yet given to this test, read back to be sure no other test changed
-   * or deleted it. Its name is the one it has, not the one asked for.
+   * wanted permissions, not yet given to this test and, as listed now, still holding them (a
+   * test that updated or deleted one spoilt it). The choice among the intact ones is random, to
+   * spread the tests over them; its name is the one it has, not the one asked for.
    */
   private async provisionedRole(
     organizationId: string,
@@ -141,29 +146,47 @@ export class Hooks {
   ): Promise<ProjectUserRole> {
     const account = this.provisionedAccount(organizationId);
     const wanted = JSON.stringify(permissions);
-    const role = account?.roles?.find(
+    const missing = `the target lacks the host hook roles, and the credentials file has no unused role with exactly ${wanted} in project ${projectId}`;
+    const candidates = (account?.roles ?? []).filter(
       (r) =>
-        (r.projectId ?? account.projectId) === projectId &&
+        (r.projectId ?? account?.projectId) === projectId &&
         !this.rolesHandedOut.has(r.id) &&
         samePermissions(r.permissions, permissions),
     );
-    if (account === undefined || role === undefined)
-      this.notRun(
-        `the target lacks the host hook roles, and the credentials file has no unused role with exactly ${wanted} in project ${projectId}`,
-      );
-    this.rolesHandedOut.add(role.id);
+    if (account === undefined || candidates.length === 0) this.notRun(missing);
     const creds =
       account.orgBoundKey !== undefined
         ? { apiKey: account.orgBoundKey }
         : { apiKey: account.userScopedKey ?? '', organizationId };
     const res = await this.http.get(`/v1/api/projects/${projectId}/user-roles`, { query: creds });
-    const listed = (res.body as { data?: { userRoles?: ProjectUserRole[] } }).data?.userRoles;
-    const now = listed?.find((r) => r.id === role.id);
-    if (now === undefined || !samePermissions(now.permissions, permissions))
+    const listed = (res.body as { data?: { userRoles?: ProjectUserRole[] } }).data?.userRoles ?? [];
+    const intact = listed.filter(
+      (r) => candidates.some((c) => c.id === r.id) && samePermissions(r.permissions, permissions),
+    );
+    const role = intact[Math.floor(Math.random() * intact.length)];
+    if (role === undefined)
       this.notRun(
-        `the pre-provisioned role ${role.id} is no longer listed with ${wanted} (another test changed or deleted it)`,
+        `every pre-provisioned role with ${wanted} in project ${projectId} was changed or deleted by other tests`,
       );
-    return now;
+    this.rolesHandedOut.add(role.id);
+    return role;
+  }
+
+  /**
+   * Without the projects hook: a further project the credentials file lists for the account
+   * (not its main one, and not yet given to this test).
+   */
+  private provisionedProject(organizationId: string): { projectId: string; name: string } {
+    const account = this.provisionedAccount(organizationId);
+    const projectId = (account?.projects ?? []).find(
+      (p) => p !== account?.projectId && !this.projectsHandedOut.has(p),
+    );
+    if (projectId === undefined)
+      this.notRun(
+        'the target lacks the host hook projects, and the credentials file lists no further project of the account',
+      );
+    this.projectsHandedOut.add(projectId);
+    return { projectId, name: 'pre-provisioned project' };
   }
 
   clock(organizationId: string): Promise<Clock> {

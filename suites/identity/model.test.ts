@@ -11,7 +11,13 @@ import {
 import { PERMISSION_FLAGS, type RolePermissions } from '../../spec/schemas/permissions.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { Uuid } from '../../spec/schemas/common.ts';
-import { buildWorld, createRole, inProject, type World } from '../../fixtures/world.ts';
+import {
+  buildWorld,
+  createRole,
+  expectOwnProject,
+  inProject,
+  type World,
+} from '../../fixtures/world.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 
@@ -406,6 +412,8 @@ conformance(
         fc.commands(commands, { maxCommands: 25 }),
         async (projectCount, cmds) => {
           const w = await buildWorld(t);
+          // The model holds every role of its projects, so they must hold nothing else.
+          expectOwnProject(t, w);
           const worlds = await projectsOf(t, w, projectCount);
           const model: Model = {
             state: emptyIdentity(w.account.organizationId),

@@ -2,7 +2,13 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { IsoUtc } from '../../spec/schemas/common.ts';
-import { buildWorld, createRole, registerUser, type World } from '../../fixtures/world.ts';
+import {
+  buildWorld,
+  createRole,
+  expectOwnProject,
+  registerUser,
+  type World,
+} from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { rolesPath, rolePath } from '../harness/paths.ts';
 import { updateUserShowing } from '../harness/readback.ts';
@@ -41,6 +47,7 @@ conformance(
   'listing a project answers every role it holds, each with all role fields',
   async (t) => {
     const w = await buildWorld(t);
+    expectOwnProject(t, w); // a whole role list is compared
     const a = await createRole(t, w, { addChart: true });
     const b = await createRole(t, w, {});
     const listed = await listRoles(t, w);
@@ -176,6 +183,7 @@ conformance(
   'deleting a role answers a message and the role leaves the list',
   async (t) => {
     const w = await buildWorld(t);
+    expectOwnProject(t, w); // a whole role list is compared
     const keep = await createRole(t, w);
     const gone = await createRole(t, w);
     const res = await t.http.delete(rolePath(w, gone.id), { query: w.creds('user-scoped') });
@@ -195,6 +203,7 @@ conformance(
   'users who held a deleted role are left with no role',
   async (t) => {
     const w = await buildWorld(t);
+    expectOwnProject(t, w); // a whole role list is compared
     const role = await createRole(t, w, { addChart: true });
     const [listed] = await listRoles(t, w);
     expect(listed?.id, 'the hook-created role is listed').toBe(role.id);
@@ -291,6 +300,7 @@ probe(
   'how role timestamps are written',
   async (t) => {
     const w = await buildWorld(t);
+    expectOwnProject(t, w); // a whole role list is compared
     const role = await createRole(t, w);
     const [listed] = await listRoles(t, w);
     const stamp = listed?.created_at ?? '';
@@ -306,6 +316,7 @@ conformance(
   async (t) => {
     const mine = await buildWorld(t);
     const theirs = await buildWorld(t);
+    expectOwnProject(t, theirs); // a whole role list is compared
     await createRole(t, theirs);
     expect(await listRoles(t, theirs), 'the owner lists its role (the control)').toHaveLength(1);
     const res = await t.http.get(rolesPath(theirs), { query: mine.creds() });
