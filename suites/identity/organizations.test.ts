@@ -9,7 +9,9 @@ import {
 } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { REGISTER_ORGANIZATION, REGISTER_USER, userPath } from '../harness/paths.ts';
-import { updateUserShowing } from '../harness/readback.ts';
+import { sendWatched } from '../harness/credential-table.ts';
+import { REGISTER_ORGANIZATION_EP } from '../harness/endpoints.ts';
+import { organizationExists, updateUserShowing } from '../harness/readback.ts';
 import {
   describeAnswer,
   expectClientError,
@@ -86,6 +88,28 @@ conformance(
       const res = await register(t, w, fields);
       expectClientError(res, `registering ${JSON.stringify(fields)}`);
     }
+  },
+  { needs },
+);
+
+conformance(
+  ['limits.name.min-length', 'errors.refused.changes-nothing'],
+  'a register-organization refused for its empty name registers nothing',
+  async (t) => {
+    const w = await buildWorld(t);
+    const ext = externalId(t.faker);
+    const res = await sendWatched(
+      t,
+      {
+        endpoint: REGISTER_ORGANIZATION_EP,
+        path: REGISTER_ORGANIZATION,
+        fields: { projectId: w.projectId, name: '', externalId: ext },
+      },
+      { body: w.creds() },
+      { reads: [() => organizationExists(t, w, ext)], accounts: [w] },
+      'a register-organization with an empty name',
+    );
+    expectClientError(res, 'registering with an empty name');
   },
   { needs },
 );

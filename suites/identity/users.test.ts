@@ -10,7 +10,9 @@ import {
 } from '../../fixtures/world.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { REGISTER_USER, userPath } from '../harness/paths.ts';
-import { updateUserShowing } from '../harness/readback.ts';
+import { sendWatched } from '../harness/credential-table.ts';
+import { USER_UPDATE } from '../harness/endpoints.ts';
+import { updateUserShowing, userAsTokenShows } from '../harness/readback.ts';
 import {
   describeAnswer,
   expectClientError,
@@ -201,6 +203,29 @@ conformance(
     }
   },
   { needs },
+);
+
+conformance(
+  ['users.update.name-required', 'errors.refused.changes-nothing'],
+  'a user update refused for want of a name changes nothing',
+  async (t) => {
+    const w = await buildWorld(t);
+    const role = await createRole(t, w, { addChart: true });
+    const user = await registerUser(t, w, { properties: { region: 'eu' } });
+    const res = await sendWatched(
+      t,
+      {
+        endpoint: USER_UPDATE,
+        path: userPath(w, user.userId),
+        fields: { properties: { region: 'us' }, userRoleId: role.id },
+      },
+      { body: w.creds() },
+      { reads: [() => userAsTokenShows(t, w, user.userId)], accounts: [w] },
+      'a user update without a name',
+    );
+    expectClientError(res, 'a user update without a name');
+  },
+  { needs: [...needs, 'roles'], relies: ['tokens.claims'] },
 );
 
 conformance(

@@ -71,3 +71,35 @@ export const refusedCredentialsVariants: readonly Variant[] = [
     only: ['identity'],
   },
 ];
+
+/** Bad input refused, yet written (§8 name lengths, §4.6 name required). */
+export const refusedInputVariants: readonly Variant[] = [
+  {
+    name: 'a body refused by validation is still written',
+    file: 'reference/http/route.ts',
+    from: '        if (!parsed.ok) return sendError(reply, parsed.error);',
+    to: `        if (!parsed.ok) {
+          const b = (req.body ?? {}) as Record<string, unknown>;
+          const p = req.params as Record<string, string>;
+          if (principal !== undefined && where === 'body' && spec.url.endsWith('register-organization'))
+            ctx.world.identity(principal.account, {
+              type: 'registerOrganization',
+              projectId: String(b['projectId']),
+              newId: crypto.randomUUID(),
+              name: String(b['name']),
+              ...(typeof b['externalId'] === 'string' ? { externalId: b['externalId'] } : {}),
+            });
+          if (principal !== undefined && where === 'body' && spec.url.endsWith('/users/:projectUserId'))
+            ctx.world.identity(principal.account, {
+              type: 'updateUser',
+              projectId: String(p['projectId']),
+              userId: String(p['projectUserId']),
+              name: 'written anyway',
+              properties: b['properties'] as Record<string, unknown>,
+              userRoleId: b['userRoleId'] as string,
+            });
+          return sendError(reply, parsed.error);
+        }`,
+    only: ['identity'],
+  },
+];
