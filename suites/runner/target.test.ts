@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOOK_NAMES } from '../../spec/schemas/hooks.ts';
+import { provisionedFor } from '../harness/hooks.ts';
 import {
   readCredentials,
   readProfile,
@@ -169,6 +171,34 @@ describe('readCredentials', () => {
     );
     const read = await readCredentials(file);
     expect(await readCredentials(await tempFile(JSON.stringify(read)))).toEqual(read);
+  });
+
+  it('stands in for the hooks it has data for, and no others', async () => {
+    const single = await readCredentials(
+      await tempFile('{"organizationId":"o","orgBoundKey":"b","projectId":"p"}'),
+    );
+    expect(HOOK_NAMES.filter((h) => provisionedFor(single, h))).toEqual(['accounts', 'projects']);
+    const rich = await readCredentials(
+      await tempFile(
+        JSON.stringify({
+          accounts: [
+            { organizationId: 'o1', userScopedKey: 'k1' },
+            {
+              organizationId: 'o2',
+              orgBoundKey: 'b2',
+              members: [{ userScopedKey: 'k1' }],
+              roles: [{ id: 'r', permissions: {} }],
+            },
+          ],
+        }),
+      ),
+    );
+    expect(HOOK_NAMES.filter((h) => provisionedFor(rich, h))).toEqual([
+      'accounts',
+      'members',
+      'roles',
+    ]);
+    expect(provisionedFor(undefined, 'accounts')).toBe(false);
   });
 
   it('names the problem of a bad file', async () => {

@@ -7,7 +7,7 @@ const VERIFY =
 
 /** Reads the token's protected header, as a careless verifier does before choosing a key. */
 const HEADER =
-  "      const head = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { alg?: string; kid?: string; jwk?: object };\n" +
+  "      const head = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { alg?: string; kid?: string; jwk?: object; jku?: string };\n" +
   "      const jose = await import('jose');\n";
 
 /**
@@ -69,6 +69,18 @@ export const securityVariants: readonly Variant[] = [
       HEADER +
       '      const verified = head.jwk !== undefined\n' +
       '        ? await jose.compactVerify(token, jose.EmbeddedJWK, { algorithms: [ALG] })\n' +
+      '        : await compactVerify(token, this.publicKey, { algorithms: [ALG] });\n' +
+      '      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as JWTPayload;\n',
+    only: ['security'],
+  },
+  {
+    name: 'keys fetched from the token header (jku) trusted',
+    file: 'reference/tokens/jwt.ts',
+    from: VERIFY,
+    to:
+      HEADER +
+      '      const verified = head.jku !== undefined\n' +
+      '        ? await jose.compactVerify(token, jose.createRemoteJWKSet(new URL(head.jku)), { algorithms: [ALG] })\n' +
       '        : await compactVerify(token, this.publicKey, { algorithms: [ALG] });\n' +
       '      payload = JSON.parse(new TextDecoder().decode(verified.payload)) as JWTPayload;\n',
     only: ['security'],
