@@ -13,7 +13,7 @@ import {
   type BearerEndpoint,
   type BearerRequest,
 } from './bearer-endpoints.ts';
-import { ATTACKS, JwksServer, type Attack, type Genuine } from './forge.ts';
+import { ATTACKS, JwksServer, type Genuine } from './forge.ts';
 
 // §2.5, §5 rule 5: the only project-user tokens are those user-token and embed-token issue.
 // Every case shows first that the target takes the genuine token at the endpoint (2xx), then
@@ -49,7 +49,12 @@ interface Setup {
  * changed: the subject of user B where the profile says where the subject is, else a later
  * expiry.
  */
-async function setUp(t: Conformance, endpoint: BearerEndpoint, attack: Attack): Promise<Setup> {
+async function setUp(
+  t: Conformance,
+  endpoint: BearerEndpoint,
+  needsJwks: boolean,
+  what: string,
+): Promise<Setup> {
   const w = await buildWorld(t);
   const org = await registerOrganization(t, w);
   const a = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
@@ -93,9 +98,9 @@ async function setUp(t: Conformance, endpoint: BearerEndpoint, attack: Attack): 
 
   let publicJwk: JWK | undefined;
   let publishedKids: string[] = [];
-  if (attack.needsJwks) {
+  if (needsJwks) {
     const keys = await publishedKeys(t);
-    if (typeof keys === 'string') t.notRun(`${attack.name} needs the target's JWKS: ${keys}`);
+    if (typeof keys === 'string') t.notRun(`${what} needs the target's JWKS: ${keys}`);
     publishedKids = keys.flatMap((k) => (typeof k.kid === 'string' ? [k.kid] : []));
     const kid = header['kid'];
     publicJwk = keys.find((k) => k.kid === kid) ?? (keys.length === 1 ? keys[0] : undefined);
@@ -123,7 +128,7 @@ for (const endpoint of BEARER_ENDPOINTS) {
       async (t) => {
         const jwks = new JwksServer();
         try {
-          const { call, genuine, change } = await setUp(t, endpoint, attack);
+          const { call, genuine, change } = await setUp(t, endpoint, attack.needsJwks, attack.name);
           const forms = await attack.forge(genuine, { serveJwks: (k) => jwks.serve(k) });
           if (Object.keys(forms).length === 0) t.notRun('no form of this attack could be built');
           const accepted: string[] = [];
@@ -157,8 +162,9 @@ probe(
     let asDecided = true;
     const jwks = new JwksServer();
     try {
+      // One world for every attack: those that need no JWKS, so the probe runs on any target.
+      const { call, genuine } = await setUp(t, endpoint, false, 'the probe');
       for (const attack of ATTACKS.filter((a) => !a.needsJwks)) {
-        const { call, genuine } = await setUp(t, endpoint, attack);
         const forms = await attack.forge(genuine, { serveJwks: (k) => jwks.serve(k) });
         for (const [form, token] of Object.entries(forms)) {
           const res = await withBearer(t, call, token);
