@@ -14,6 +14,7 @@ import {
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import {
   elsewhere,
+  expectUnchanged,
   inCarrier,
   readWatch,
   send,
@@ -167,9 +168,14 @@ interface Shot {
   readonly on: World;
   readonly staged: Staged;
   readonly carry: Carry;
+  /** Other accounts the credentials name or belong to: the request must not touch them. */
+  readonly bystanders?: readonly World[];
 }
 
-const watchOf = (shot: Shot): Watch => ({ reads: shot.staged.reads, accounts: [shot.on] });
+const watchOf = (shot: Shot): Watch => ({
+  reads: shot.staged.reads,
+  accounts: [shot.on, ...(shot.bystanders ?? [])],
+});
 
 const answers = (status: number, code: string, reason?: string) => (res: Reply) =>
   refusedAs(res, status, code, reason === undefined ? {} : { reason });
@@ -218,7 +224,12 @@ const acceptances: readonly Acceptance[] = [
       const w = await buildWorld(t);
       const other = await buildWorld(t);
       const creds = { apiKey: w.account.orgBoundKey, organizationId: other.account.organizationId };
-      return { on: w, staged: await row.stage(t, w), carry: inCarrier(row.ep, creds) };
+      return {
+        on: w,
+        staged: await row.stage(t, w),
+        carry: inCarrier(row.ep, creds),
+        bystanders: [other],
+      };
     },
   },
   {
@@ -294,7 +305,12 @@ const refusals: readonly Refusal[] = [
         apiKey: mine.account.userScopedKey,
         organizationId: theirs.account.organizationId,
       };
-      return { on: theirs, staged: await row.stage(t, theirs), carry: inCarrier(row.ep, creds) };
+      return {
+        on: theirs,
+        staged: await row.stage(t, theirs),
+        carry: inCarrier(row.ep, creds),
+        bystanders: [mine],
+      };
     },
   },
   {
@@ -384,8 +400,12 @@ for (const row of rows) {
       async (t) => {
         const shot = await col.stage(t, row);
         const before = row.effectShown ? await readWatch(t, watchOf(shot)) : undefined;
+        // Accounts the credentials merely name stay as they were (seen through a snapshot).
+        const aside: Watch = { reads: [], accounts: shot.bystanders ?? [] };
+        const asideBefore = await readWatch(t, aside);
         const res = await send(t, shot.staged.req, shot.carry);
         expectSuccess(res, z.unknown(), `${ep.name} with ${col.label}`);
+        expectUnchanged(asideBefore, await readWatch(t, aside), 'an account the key only named');
         // A success on a project, role or user that exists only in the aimed-at account shows
         // it acted there; where the document makes the effect visible, read it back too.
         if (before !== undefined) {
