@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { specError, type SpecError } from '../../spec/errors.ts';
+import { tenantById } from '../../spec/machines/identity.ts';
 import type { AccountRecord, Done, World } from '../store/world.ts';
 import { TokenService } from '../tokens/jwt.ts';
 
@@ -98,10 +99,7 @@ async function tokenPrincipal(ctx: AuthContext, token: string): Promise<Done<Pri
   if (via === 'project-user-token' && account.identity.users[verified.sub] === undefined) {
     return fail(unauthorized('invalid-token', 'the token\u2019s user no longer exists'));
   }
-  const tenantKnown = Object.values(account.identity.tenants).some(
-    (x) => x.tenantId === verified.sub,
-  );
-  if (via === 'tenant-token' && !tenantKnown) {
+  if (via === 'tenant-token' && tenantById(account.identity, verified.sub) === undefined) {
     return fail(unauthorized('invalid-token', 'the token\u2019s tenant no longer exists'));
   }
   return { ok: true, value: { account, via, subject: verified.sub } };

@@ -11,8 +11,8 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'a deleted role stays on its users',
     file: 'spec/machines/identity.ts',
-    from: 'users[id] = { ...user, userRoleId: null };',
-    to: 'users[id] = user;',
+    from: 'cleared.push([id, { ...user, userRoleId: null }]);',
+    to: 'cleared.push([id, user]);',
   },
   {
     name: 'readOnly does not override an editing flag',
