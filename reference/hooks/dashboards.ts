@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { specError } from '../../spec/errors.ts';
+import { tenantProjectUserId } from '../../spec/machines/identity.ts';
 import { Uuid } from '../../spec/schemas/common.ts';
 import {
   CreateChartBody,
@@ -13,7 +14,12 @@ import { errDone, okDone, route, unexpected } from '../http/route.ts';
 import type { AccountRecord, Done } from '../store/world.ts';
 
 /** The content hooks this file serves (spec/hooks.openapi.yaml, tag content). */
-export const DASHBOARD_HOOKS: readonly HookName[] = ['workspaces', 'dashboards', 'charts'];
+export const DASHBOARD_HOOKS: readonly HookName[] = [
+  'workspaces',
+  'dashboards',
+  'charts',
+  'migration',
+];
 
 const WorkspacePath = z.object({ organizationId: Uuid, workspaceId: Uuid });
 const DashboardPath = z.object({ organizationId: Uuid, dashboardId: Uuid });
@@ -139,6 +145,31 @@ export function dashboardHookRoutes(
         });
         if (!placed.ok) return placed;
         return okDone({ chartId, name: body.name, dashboardId: params.dashboardId });
+      }),
+  });
+
+  // §3 last row, §9: finalizing is the service team's act, not an API call (decision
+  // states.migration.finalize-hook). It migrates this account only; each tenant becomes the
+  // project user the identity machine derives for it (decision N4).
+  route(app, ctx, {
+    method: 'POST',
+    url: `${prefix}/accounts/:organizationId/migration/finalize`,
+    auth: 'none',
+    params: AccountOnly,
+    handle: ({ params }) =>
+      withAccount(params.organizationId, (a) => {
+        const tenants = Object.values(a.identity.tenants).map((tenant) => ({
+          tenantId: tenant.tenantId,
+          projectUserId: tenantProjectUserId(a.organizationId, tenant.tenantId),
+        }));
+        const done = world.finalize(a, tenants);
+        if (!done.ok) return done;
+        const { migration } = done.value;
+        if (migration.phase !== 'after') return errDone(unexpected());
+        return okDone({
+          finalizedAt: migration.finalizedAt,
+          applications: Object.values(migration.applications),
+        });
       }),
   });
 }

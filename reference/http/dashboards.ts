@@ -5,8 +5,10 @@ import {
   type Actor,
   type DashboardRecord,
   type DashboardsResult,
+  type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import { tenantById } from '../../spec/machines/identity.ts';
+import { migratedWrite } from '../../spec/machines/migration.ts';
 import { SaveFromChatBody } from '../../spec/schemas/chart.ts';
 import {
   AppendChartsFromBody,
@@ -42,12 +44,15 @@ const V1_LIST: readonly Carrier[] = ['bearer-token', 'query-key'];
 function actorOf(account: AccountRecord, principal: Principal, _req: FastifyRequest): Actor {
   const subject = principal.subject ?? '';
   switch (principal.via) {
-    case 'tenant-token':
-      return {
-        kind: 'tenant',
-        tenantId: subject,
-        permissions: tenantById(account.identity, subject)?.permissions ?? null,
-      };
+    case 'tenant-token': {
+      const permissions = tenantById(account.identity, subject)?.permissions ?? null;
+      // §5 rule 6: after finalize a tenant is the project user the migration made for it.
+      const mapped =
+        account.migration.phase === 'after' ? account.migration.projectUserOf[subject] : undefined;
+      return mapped === undefined
+        ? { kind: 'tenant', tenantId: subject, permissions }
+        : { kind: 'project-user', userId: mapped, permissions, projectOrganizationId: null };
+    }
     case 'project-user-token': {
       const user = account.identity.users[subject];
       const role = user?.userRoleId == null ? undefined : account.identity.roles[user.userRoleId];
@@ -93,6 +98,34 @@ function connectionRefusal(connectionId: string | undefined): SpecError | undefi
   });
 }
 
+/** §7, §9: after finalize every v1 write answers 410 naming its v2 replacement. */
+function migrated(
+  account: AccountRecord,
+  write: WriteKind,
+  ids: { workspaceId?: string; dashboardId?: string },
+): Done<never> | undefined {
+  const gone = migratedWrite(account.migration, write, ids);
+  return gone === undefined ? undefined : errDone(gone);
+}
+
+/** The v1 id a dashboard had (§9: v1 ids where one exists), or its own id. */
+const v1IdOf = (account: AccountRecord, dashboardId: string): string =>
+  account.migration.phase === 'after'
+    ? (account.migration.legacyIdOf[dashboardId] ?? dashboardId)
+    : dashboardId;
+
+/** The v1 workspace an application came from, or the workspace's own id. */
+function v1WorkspaceOf(account: AccountRecord, workspaceId: string): string {
+  if (account.migration.phase !== 'after') return workspaceId;
+  return account.migration.applications[workspaceId]?.legacyWorkspaceId ?? workspaceId;
+}
+
+/** The live workspace (an application after finalize) a v1 workspace id names. */
+function liveWorkspaceOf(account: AccountRecord, workspaceId: string): string {
+  if (account.migration.phase !== 'after') return workspaceId;
+  return account.migration.applicationOf[workspaceId] ?? workspaceId;
+}
+
 function dashboardOf(done: Done<DashboardsResult>): Done<DashboardRecord> {
   if (!done.ok) return done;
   return done.value.kind === 'dashboard' ? okDone(done.value.dashboard) : errDone(unexpected());
@@ -105,9 +138,9 @@ const layout = (d: DashboardRecord) => ({ dashboardId: d.dashboardId, chartIds: 
 function v1Item(account: AccountRecord, d: DashboardRecord) {
   const { charts } = account.dashboards;
   return {
-    id: d.dashboardId,
+    id: v1IdOf(account, d.dashboardId),
     name: d.name,
-    workspaceId: d.workspaceId,
+    workspaceId: v1WorkspaceOf(account, d.workspaceId),
     tenantId: d.tenantId,
     ownerProjectUserId: d.ownerProjectUserId,
     chartIds: d.chartIds,
@@ -132,6 +165,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
+      const gone = migrated(who.value.account, 'clone', { dashboardId: body.sourceDashboardId });
+      if (gone !== undefined) return gone;
       const done = dashboardOf(
         world.dashboards(who.value.account, {
           type: 'clone',
@@ -162,6 +197,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
+      const gone = migrated(who.value.account, 'appendCharts', {
+        dashboardId: body.targetDashboardId,
+      });
+      if (gone !== undefined) return gone;
       const done = dashboardOf(
         world.dashboards(who.value.account, {
           type: 'appendCharts',
@@ -187,6 +226,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
+      const gone = migrated(who.value.account, 'removeCharts', { dashboardId: body.dashboardId });
+      if (gone !== undefined) return gone;
       const done = dashboardOf(
         world.dashboards(who.value.account, {
           type: 'removeCharts',
@@ -211,6 +252,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
+      const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId });
+      if (gone !== undefined) return gone;
       const done = dashboardOf(
         world.dashboards(who.value.account, {
           type: 'createDashboard',
@@ -238,6 +281,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
+      const gone = migrated(who.value.account, 'addCharts', {
+        dashboardId: body.targetDashboardId,
+      });
+      if (gone !== undefined) return gone;
       const done = dashboardOf(
         world.dashboards(who.value.account, {
           type: 'addCharts',
@@ -271,9 +318,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
         .map((w) => {
           const primary =
             w.primaryDashboardId === null ? undefined : dashboards[w.primaryDashboardId];
+          // §4.13, §9: after finalize the applications, keyed by the v1 workspace and v1 ids.
           return {
-            workspace_id: w.workspaceId,
-            dashboard_id: primary?.dashboardId ?? null,
+            workspace_id: v1WorkspaceOf(account, w.workspaceId),
+            dashboard_id: primary === undefined ? null : v1IdOf(account, primary.dashboardId),
             dashboard_name: primary?.name ?? null,
             name: w.name,
             projectId: w.projectId,
@@ -294,7 +342,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       const who = v1Writer(principal, req);
       if (!who.ok) return who;
       const { account, actor } = who.value;
-      if (account.dashboards.workspaces[query.workspaceId] === undefined) {
+      const workspaceId = liveWorkspaceOf(account, query.workspaceId);
+      if (account.dashboards.workspaces[workspaceId] === undefined) {
         return errDone(
           specError('NOT_FOUND', 'no workspace with that id here', {
             resource: 'workspace',
@@ -303,7 +352,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
         );
       }
       // §2.8: a user's copy takes the shared dashboard's place, one entry per dashboard.
-      const seen = dashboardsFor(account.dashboards, query.workspaceId, actor);
+      const seen = dashboardsFor(account.dashboards, workspaceId, actor);
       return okDone({ dashboards: seen.map((d) => v1Item(account, d)) });
     },
   });

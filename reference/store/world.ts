@@ -22,6 +22,12 @@ import {
   type DashboardsResult,
   type DashboardsState,
 } from '../../spec/machines/dashboards.ts';
+import {
+  applyMigration,
+  BEFORE_FINALIZE,
+  type Finalized,
+  type MigrationState,
+} from '../../spec/machines/migration.ts';
 
 /** One customer account (§5 rule 2: its own organization UUID owns keys and projects). */
 export interface AccountRecord {
@@ -32,6 +38,8 @@ export interface AccountRecord {
   clock: ClockState;
   /** Workspaces, dashboards and charts (spec/machines/dashboards.ts). */
   dashboards: DashboardsState;
+  /** Before or after the v1 -> v2 finalize (spec/machines/migration.ts). */
+  migration: MigrationState;
 }
 
 /** A hub user (§5 rule 1): owns a user-scoped key and is a member of some organizations. */
@@ -76,6 +84,7 @@ export class World {
       identity: emptyIdentity(organizationId),
       clock: realClock,
       dashboards: emptyDashboards(),
+      migration: BEFORE_FINALIZE,
     };
     this.accounts.set(organizationId, account);
     this.keys.set(hubUser.key, { kind: 'user-scoped', hubUser });
@@ -116,10 +125,27 @@ export class World {
     return { ok: true, value: applied.result };
   }
 
+  /** §9: finalizes the account's migration; `tenants` maps each tenant to its project user. */
+  finalize(
+    account: AccountRecord,
+    tenants: readonly { tenantId: string; projectUserId: string }[],
+  ): Done<Finalized> {
+    const applied = applyMigration(
+      account.migration,
+      { type: 'finalize', dashboards: account.dashboards, tenants },
+      this.now(account),
+    );
+    if (!applied.ok) return applied;
+    account.migration = applied.result.migration;
+    account.dashboards = applied.result.dashboards;
+    return { ok: true, value: applied.result };
+  }
+
   /** Drops what the account built (projects, users, roles, tenants); keeps keys and clock. */
   reset(account: AccountRecord): void {
     account.identity = emptyIdentity(account.organizationId);
     account.dashboards = emptyDashboards();
+    account.migration = BEFORE_FINALIZE;
   }
 }
 

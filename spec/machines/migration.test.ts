@@ -109,6 +109,9 @@ describe('migration machine', () => {
     const { migration } = finalize(v1World());
     const error = migratedWrite(migration, 'clone', { dashboardId: D });
     expect(error?.code).toBe('MIGRATED_TO_V2');
+    expect(error?.details?.['replacement']).toBe(
+      'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/clone',
+    );
     const endpoint = String(error?.details?.['v2Endpoint']);
     expect(endpoint).toMatch(
       /^POST \/v2\/api\/applications\/[0-9a-f-]{36}\/dashboards\/[0-9a-f-]{36}\/clone$/,

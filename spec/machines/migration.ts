@@ -196,7 +196,10 @@ export function migratedWrite(
   let endpoint = V2_REPLACEMENT[write];
   if (applicationId !== undefined) endpoint = endpoint.replace('{applicationId}', applicationId);
   if (v2DashboardId !== undefined) endpoint = endpoint.replace('{dashboardId}', v2DashboardId);
+  // Decision errors.migrated-to-v2.details: the template in details.replacement; the message
+  // and details.v2Endpoint name it with the ids filled in where the v1 ids map to v2 ones.
   return specError('MIGRATED_TO_V2', `this organization is migrated to v2: use ${endpoint}`, {
+    replacement: V2_REPLACEMENT[write],
     v2Endpoint: endpoint,
     migratedAt: state.finalizedAt,
   });

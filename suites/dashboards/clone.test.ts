@@ -34,15 +34,15 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t);
     const res = await v1Post(t, CLONE, w.creds().apiKey, {
-      sourceDashboardId: w.shared.dashboardId,
+      sourceDashboardId: w.board.dashboardId,
     });
     expect(res.status, `clone with an API key in the authorization header: ${res.text}`).toBe(200);
     expect((res.body as { status?: unknown }).status).toBe('success');
     const data = Cloned.parse((res.body as { data?: unknown }).data);
     expect(data.name, 'the default name of a copy').toBe(
-      `${w.shared.name}${expectedStrings.cloneNameSuffix}`,
+      `${w.board.name}${expectedStrings.cloneNameSuffix}`,
     );
-    expect(data.dashboardId, 'a clone is a new dashboard').not.toBe(w.shared.dashboardId);
+    expect(data.dashboardId, 'a clone is a new dashboard').not.toBe(w.board.dashboardId);
   },
   { needs: CONTENT, parts },
 );
@@ -55,7 +55,7 @@ conformance(
     const other = await createWorkspace(t, w);
     const name = `${t.faker.company.buzzNoun()} board`;
     const res = await v1Post(t, CLONE, w.creds().apiKey, {
-      sourceDashboardId: w.shared.dashboardId,
+      sourceDashboardId: w.board.dashboardId,
       targetWorkspaceId: other.workspaceId,
       name,
     });
@@ -64,7 +64,7 @@ conformance(
     expect(data.name, 'the name sent').toBe(name);
     const there = await dashboardsOf(t, w, other.workspaceId);
     expect(entry(there, data.dashboardId, 'the target workspace').name).toBe(name);
-    const source = await dashboardsOf(t, w, w.shared.workspaceId);
+    const source = await dashboardsOf(t, w, w.board.workspaceId);
     expect(
       source.map((d) => d.id),
       'the copy is not in the source workspace',
@@ -79,12 +79,12 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t);
     const res = await v1Post(t, CLONE, w.creds().apiKey, {
-      sourceDashboardId: w.shared.dashboardId,
+      sourceDashboardId: w.board.dashboardId,
     });
     const data = Cloned.parse((res.body as { data?: unknown }).data);
-    const listed = await dashboardsOf(t, w, w.shared.workspaceId);
+    const listed = await dashboardsOf(t, w, w.board.workspaceId);
     expect(entry(listed, data.dashboardId, "the source's workspace").workspaceId).toBe(
-      w.shared.workspaceId,
+      w.board.workspaceId,
     );
   },
   { needs: CONTENT, parts, relies: READ_BACK },
@@ -96,13 +96,13 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t);
     const res = await v1Post(t, CLONE, w.creds().apiKey, {
-      sourceDashboardId: w.shared.dashboardId,
+      sourceDashboardId: w.board.dashboardId,
     });
     const data = Cloned.parse((res.body as { data?: unknown }).data);
-    const listed = await dashboardsOf(t, w, w.shared.workspaceId);
+    const listed = await dashboardsOf(t, w, w.board.workspaceId);
     const copy = entry(listed, data.dashboardId, 'the clone');
-    const source = entry(listed, w.shared.dashboardId, 'the source');
-    const sourceIds = w.shared.charts.map((c) => c.chartId);
+    const source = entry(listed, w.board.dashboardId, 'the source');
+    const sourceIds = w.board.charts.map((c) => c.chartId);
     expect(copy.chartIds, 'one chart per chart of the source').toHaveLength(sourceIds.length);
     expect(
       copy.chartIds.filter((id) => sourceIds.includes(id)),
@@ -122,12 +122,10 @@ conformance(
   'a clone without sourceDashboardId is refused and makes nothing',
   async (t) => {
     const w = await dashboardsWorld(t);
-    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
     const res = await v1Post(t, CLONE, w.creds().apiKey, { name: 'no source' });
     expectClientError(res, 'a clone naming no source');
-    expect(layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)), 'nothing changed').toBe(
-      before,
-    );
+    expect(layoutOf(await dashboardsOf(t, w, w.board.workspaceId)), 'nothing changed').toBe(before);
   },
   { needs: CONTENT, parts, relies: READ_BACK },
 );
@@ -142,7 +140,7 @@ conformance(
       ['an API key', w.creds().apiKey],
       ['a tenant JWT', token],
     ] as const) {
-      const res = await v1Post(t, CLONE, secret, { sourceDashboardId: w.shared.dashboardId });
+      const res = await v1Post(t, CLONE, secret, { sourceDashboardId: w.board.dashboardId });
       expect(res.status, `clone with ${what}: ${res.text.slice(0, 300)}`).toBe(200);
     }
   },
@@ -156,7 +154,7 @@ conformance(
     const w = await dashboardsWorld(t);
     const { apiKey, organizationId } = w.creds('user-scoped');
     const res = await v1Post(t, CLONE, apiKey, {
-      sourceDashboardId: w.shared.dashboardId,
+      sourceDashboardId: w.board.dashboardId,
       organizationId,
     });
     expect(res.status, `clone with a user-scoped key: ${res.text.slice(0, 300)}`).toBe(200);
@@ -173,9 +171,9 @@ probe(
     const issued = await userToken(t, w, userId);
     const token = (issued.body as { data?: { token?: string } }).data?.token;
     if (token === undefined) return t.notRun('no project-user token to try');
-    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
-    const res = await v1Post(t, CLONE, token, { sourceDashboardId: w.shared.dashboardId });
-    const unchanged = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)) === before;
+    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+    const res = await v1Post(t, CLONE, token, { sourceDashboardId: w.board.dashboardId });
+    const unchanged = layoutOf(await dashboardsOf(t, w, w.board.workspaceId)) === before;
     t.observe(
       `${describeAnswer(res)}; ${unchanged ? 'nothing changed' : 'the workspace changed'}`,
       refusedAs(res, 403, 'FORBIDDEN', { reason: 'project-user-token-on-v1' }) && unchanged,
@@ -190,7 +188,7 @@ probe(
   async (t) => {
     const w = await dashboardsWorld(t);
     const res = await v1Post(t, CLONE, w.creds().apiKey, {
-      sourceDashboardId: w.shared.dashboardId,
+      sourceDashboardId: w.board.dashboardId,
       connectionId: t.faker.string.uuid(),
     });
     t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'connection' }));

@@ -34,15 +34,15 @@ conformance(
   "a tenant's removal of a chart leaves the shared dashboard as it was",
   async (t) => {
     const w = await dashboardsWorld(t);
-    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
     const token = await tenantToken(t, w, EDITOR);
     const res = await v1Post(t, REMOVE, token, {
-      dashboardId: w.shared.dashboardId,
-      chartIds: [w.shared.charts[0]?.chartId],
+      dashboardId: w.board.dashboardId,
+      chartIds: [w.board.charts[0]?.chartId],
     });
     expect(res.status, `the tenant's edit succeeds: ${res.text.slice(0, 300)}`).toBe(200);
     expect(
-      layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)),
+      layoutOf(await dashboardsOf(t, w, w.board.workspaceId)),
       'the shared dashboard, as the host sees it, has not changed',
     ).toBe(before);
   },
@@ -59,23 +59,23 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t);
     const token = await tenantToken(t, w, EDITOR);
-    const listedBefore = await dashboardsOf(t, w, w.shared.workspaceId, { token });
-    const [gone, ...kept] = w.shared.charts.map((c) => c.chartId);
+    const listedBefore = await dashboardsOf(t, w, w.board.workspaceId, { token });
+    const [gone, ...kept] = w.board.charts.map((c) => c.chartId);
     const res = await v1Post(t, REMOVE, token, {
-      dashboardId: w.shared.dashboardId,
+      dashboardId: w.board.dashboardId,
       chartIds: [gone],
     });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
-    const listed = await dashboardsOf(t, w, w.shared.workspaceId, { token });
+    const listed = await dashboardsOf(t, w, w.board.workspaceId, { token });
     expect(listed, 'as many entries as before the edit').toHaveLength(listedBefore.length);
-    const mine = inPlaceOf(listed, w.shared.name);
+    const mine = inPlaceOf(listed, w.board.name);
     expect(mine, 'one entry for the dashboard, never the shared one and the copy').toHaveLength(1);
     expect(mine[0]?.chartIds, 'the entry shows the edit').toEqual(kept);
     expect(mine[0]?.tenantId, "the entry is the tenant's own (tenantId set)").not.toBeNull();
     expect(
       listed.map((d) => d.id),
       'the shared dashboard itself is no longer listed for the tenant',
-    ).not.toContain(w.shared.dashboardId);
+    ).not.toContain(w.board.dashboardId);
   },
   { needs: CONTENT, parts, relies },
 );
@@ -87,21 +87,18 @@ conformance(
     const w = await dashboardsWorld(t);
     const source = await sharedDashboard(t, w, 1);
     const token = await tenantToken(t, w, EDITOR);
-    const [gone, ...kept] = w.shared.charts.map((c) => c.chartId);
+    const [gone, ...kept] = w.board.charts.map((c) => c.chartId);
     const first = await v1Post(t, REMOVE, token, {
-      dashboardId: w.shared.dashboardId,
+      dashboardId: w.board.dashboardId,
       chartIds: [gone],
     });
     expect(first.status, first.text.slice(0, 300)).toBe(200);
     const second = await v1Post(t, APPEND, token, {
       sourceDashboardId: source.dashboardId,
-      targetDashboardId: w.shared.dashboardId,
+      targetDashboardId: w.board.dashboardId,
     });
     expect(second.status, second.text.slice(0, 300)).toBe(200);
-    const mine = inPlaceOf(
-      await dashboardsOf(t, w, w.shared.workspaceId, { token }),
-      w.shared.name,
-    );
+    const mine = inPlaceOf(await dashboardsOf(t, w, w.board.workspaceId, { token }), w.board.name);
     expect(mine, 'still one entry').toHaveLength(1);
     expect(mine[0]?.chartIds.slice(0, kept.length), 'the first edit is kept').toEqual(kept);
     expect(
@@ -119,17 +116,17 @@ conformance(
     const w = await dashboardsWorld(t);
     const editor = await tenantToken(t, w, EDITOR);
     const other = await tenantToken(t, w, EDITOR);
-    const otherBefore = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId, { token: other }));
+    const otherBefore = layoutOf(await dashboardsOf(t, w, w.board.workspaceId, { token: other }));
     const res = await v1Post(t, REMOVE, editor, {
-      dashboardId: w.shared.dashboardId,
-      chartIds: [w.shared.charts[0]?.chartId],
+      dashboardId: w.board.dashboardId,
+      chartIds: [w.board.charts[0]?.chartId],
     });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     const copy = inPlaceOf(
-      await dashboardsOf(t, w, w.shared.workspaceId, { token: editor }),
-      w.shared.name,
+      await dashboardsOf(t, w, w.board.workspaceId, { token: editor }),
+      w.board.name,
     )[0];
-    const seenByOther = await dashboardsOf(t, w, w.shared.workspaceId, { token: other });
+    const seenByOther = await dashboardsOf(t, w, w.board.workspaceId, { token: other });
     expect(layoutOf(seenByOther), "the other tenant's list is as it was").toBe(otherBefore);
     expect(
       seenByOther.map((d) => d.id),
@@ -145,13 +142,13 @@ probe(
   async (t) => {
     const w = await dashboardsWorld(t);
     const token = await tenantToken(t, w, EDITOR);
-    const res = await v1Post(t, CLONE, token, { sourceDashboardId: w.shared.dashboardId });
+    const res = await v1Post(t, CLONE, token, { sourceDashboardId: w.board.dashboardId });
     const clone = CloneDashboardResponse.shape.data.safeParse(
       (res.body as { data?: unknown }).data,
     );
     if (!clone.success) return t.notRun(`the clone failed: ${res.text.slice(0, 200)}`);
-    const ids = (await dashboardsOf(t, w, w.shared.workspaceId, { token })).map((d) => d.id);
-    const shared = ids.includes(w.shared.dashboardId);
+    const ids = (await dashboardsOf(t, w, w.board.workspaceId, { token })).map((d) => d.id);
+    const shared = ids.includes(w.board.dashboardId);
     const copy = ids.includes(clone.data.dashboardId);
     t.observe(
       `shared dashboard ${shared ? 'listed' : 'not listed'}, clone ${copy ? 'listed' : 'not listed'}`,
@@ -167,16 +164,16 @@ probe(
   async (t) => {
     const w = await dashboardsWorld(t);
     const token = await tenantToken(t, w, EDITOR);
-    const [gone, ...kept] = w.shared.charts.map((c) => c.chartId);
-    await v1Post(t, REMOVE, token, { dashboardId: w.shared.dashboardId, chartIds: [gone] });
+    const [gone, ...kept] = w.board.charts.map((c) => c.chartId);
+    await v1Post(t, REMOVE, token, { dashboardId: w.board.dashboardId, chartIds: [gone] });
     const copy = inPlaceOf(
-      await dashboardsOf(t, w, w.shared.workspaceId, { token }),
-      w.shared.name,
+      await dashboardsOf(t, w, w.board.workspaceId, { token }),
+      w.board.name,
     )[0];
-    const hostSees = (await dashboardsOf(t, w, w.shared.workspaceId)).map((d) => d.id);
+    const hostSees = (await dashboardsOf(t, w, w.board.workspaceId)).map((d) => d.id);
     const sameIds = JSON.stringify(copy?.chartIds) === JSON.stringify(kept);
     const hostSharedOnly =
-      hostSees.length === 1 && hostSees[0] === w.shared.dashboardId && copy?.id !== undefined;
+      hostSees.length === 1 && hostSees[0] === w.board.dashboardId && copy?.id !== undefined;
     t.observe(
       `the copy ${sameIds ? "keeps the shared dashboard's chart ids" : 'has new chart ids'}; the key lists ${hostSees.length} dashboard(s)`,
       sameIds && hostSharedOnly,

@@ -48,16 +48,16 @@ conformance(
     const source = await sharedDashboard(t, w, 2);
     const res = await v1Post(t, APPEND, w.creds().apiKey, {
       sourceDashboardId: source.dashboardId,
-      targetDashboardId: w.shared.dashboardId,
+      targetDashboardId: w.board.dashboardId,
     });
     expectObjectSuccess(res, 'append-charts-from');
     const target = entry(
-      await dashboardsOf(t, w, w.shared.workspaceId),
-      w.shared.dashboardId,
+      await dashboardsOf(t, w, w.board.workspaceId),
+      w.board.dashboardId,
       'the target',
     );
     expect(target.chartIds.slice(0, 2), "the target's own charts stay first").toEqual(
-      w.shared.charts.map((c) => c.chartId),
+      w.board.charts.map((c) => c.chartId),
     );
     expect(
       target.charts.slice(2).map((c) => c.name),
@@ -83,18 +83,18 @@ probe(
     const source = await sharedDashboard(t, w, 2);
     const res = await v1Post(t, APPEND, w.creds().apiKey, {
       sourceDashboardId: source.dashboardId,
-      targetDashboardId: w.shared.dashboardId,
+      targetDashboardId: w.board.dashboardId,
     });
     const data = (res.body as { data?: { dashboardId?: unknown; chartIds?: unknown } }).data;
     const target = entry(
-      await dashboardsOf(t, w, w.shared.workspaceId),
-      w.shared.dashboardId,
+      await dashboardsOf(t, w, w.board.workspaceId),
+      w.board.dashboardId,
       'the target',
     );
     const appended = target.chartIds.slice(1);
     const copies = appended.every((id) => !source.charts.some((c) => c.chartId === id));
     const answered =
-      data?.dashboardId === w.shared.dashboardId &&
+      data?.dashboardId === w.board.dashboardId &&
       JSON.stringify(data.chartIds) === JSON.stringify(target.chartIds);
     t.observe(
       `appended charts are ${copies ? 'copies under new ids' : "the source's own ids"}; data ${JSON.stringify(data)}`,
@@ -110,17 +110,15 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t);
     const source = await sharedDashboard(t, w, 1);
-    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
     for (const body of [
       { sourceDashboardId: source.dashboardId },
-      { targetDashboardId: w.shared.dashboardId },
+      { targetDashboardId: w.board.dashboardId },
     ]) {
       const res = await v1Post(t, APPEND, w.creds().apiKey, body);
       expectClientError(res, `append-charts-from with only ${Object.keys(body).join()}`);
     }
-    expect(layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)), 'nothing changed').toBe(
-      before,
-    );
+    expect(layoutOf(await dashboardsOf(t, w, w.board.workspaceId)), 'nothing changed').toBe(before);
   },
   { needs: CONTENT, parts, relies: READ_BACK },
 );
@@ -134,15 +132,15 @@ conformance(
   'removing charts takes exactly those off the layout',
   async (t) => {
     const w = await dashboardsWorld(t, 3);
-    const [first, second, third] = w.shared.charts.map((c) => c.chartId);
+    const [first, second, third] = w.board.charts.map((c) => c.chartId);
     const res = await v1Post(t, REMOVE, w.creds().apiKey, {
-      dashboardId: w.shared.dashboardId,
+      dashboardId: w.board.dashboardId,
       chartIds: [first, third],
     });
     expectObjectSuccess(res, 'remove-charts');
     const after = entry(
-      await dashboardsOf(t, w, w.shared.workspaceId),
-      w.shared.dashboardId,
+      await dashboardsOf(t, w, w.board.workspaceId),
+      w.board.dashboardId,
       'the dashboard',
     );
     expect(after.chartIds, 'only the chart not named stays').toEqual([second]);
@@ -159,8 +157,8 @@ conformance(
     const res = await t.http.post(REMOVE, {
       apiKey,
       organizationId,
-      dashboardId: w.shared.dashboardId,
-      chartIds: [w.shared.charts[0]?.chartId],
+      dashboardId: w.board.dashboardId,
+      chartIds: [w.board.charts[0]?.chartId],
     });
     expectObjectSuccess(res, 'remove-charts with apiKey and organizationId in the body');
   },
@@ -176,7 +174,7 @@ conformance(
     const res = await t.http.post(APPEND, {
       ...w.creds('user-scoped'),
       sourceDashboardId: source.dashboardId,
-      targetDashboardId: w.shared.dashboardId,
+      targetDashboardId: w.board.dashboardId,
     });
     expectObjectSuccess(res, 'append-charts-from with apiKey and organizationId in the body');
   },
@@ -188,11 +186,11 @@ conformance(
   'remove-charts with no chart id, or no dashboard, is refused and changes nothing',
   async (t) => {
     const w = await dashboardsWorld(t, 2);
-    const before = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
+    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
     const bodies: [string, Record<string, unknown>][] = [
-      ['an empty chartIds', { dashboardId: w.shared.dashboardId, chartIds: [] }],
-      ['no chartIds', { dashboardId: w.shared.dashboardId }],
-      ['no dashboardId', { chartIds: [w.shared.charts[0]?.chartId] }],
+      ['an empty chartIds', { dashboardId: w.board.dashboardId, chartIds: [] }],
+      ['no chartIds', { dashboardId: w.board.dashboardId }],
+      ['no dashboardId', { chartIds: [w.board.charts[0]?.chartId] }],
     ];
     for (const [what, body] of bodies) {
       expectClientError(
@@ -200,9 +198,7 @@ conformance(
         `remove-charts with ${what}`,
       );
     }
-    expect(layoutOf(await dashboardsOf(t, w, w.shared.workspaceId)), 'nothing changed').toBe(
-      before,
-    );
+    expect(layoutOf(await dashboardsOf(t, w, w.board.workspaceId)), 'nothing changed').toBe(before);
   },
   { needs: CONTENT, parts, relies: READ_BACK },
 );
@@ -212,14 +208,14 @@ probe(
   'remove-charts naming a chart that is not on the dashboard',
   async (t) => {
     const w = await dashboardsWorld(t, 2);
-    const [first, second] = w.shared.charts.map((c) => c.chartId);
+    const [first, second] = w.board.charts.map((c) => c.chartId);
     const res = await v1Post(t, REMOVE, w.creds().apiKey, {
-      dashboardId: w.shared.dashboardId,
+      dashboardId: w.board.dashboardId,
       chartIds: [first, t.faker.string.uuid()],
     });
     const after = entry(
-      await dashboardsOf(t, w, w.shared.workspaceId),
-      w.shared.dashboardId,
+      await dashboardsOf(t, w, w.board.workspaceId),
+      w.board.dashboardId,
       'the dashboard',
     );
     const data = (res.body as { data?: unknown }).data;
@@ -228,7 +224,7 @@ probe(
       res.status === 200 &&
         JSON.stringify(after.chartIds) === JSON.stringify([second]) &&
         JSON.stringify(data) ===
-          JSON.stringify({ dashboardId: w.shared.dashboardId, chartIds: [second] }),
+          JSON.stringify({ dashboardId: w.board.dashboardId, chartIds: [second] }),
     );
   },
   { needs: CONTENT, parts, relies: READ_BACK },
@@ -240,11 +236,11 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t, 0);
     const name = `${t.faker.commerce.department()} board`;
-    const res = await v1Create(t, w.creds().apiKey, w.shared.workspaceId, name);
+    const res = await v1Create(t, w.creds().apiKey, w.board.workspaceId, name);
     expect(res.status, `v1 create: ${res.text.slice(0, 300)}`).toBe(200);
     const id = (res.body as { data?: { dashboardId?: unknown } }).data?.dashboardId;
     if (typeof id !== 'string') expect.fail(`the v1 create answered no dashboardId: ${res.text}`);
-    const made = entry(await dashboardsOf(t, w, w.shared.workspaceId), id, 'the new dashboard');
+    const made = entry(await dashboardsOf(t, w, w.board.workspaceId), id, 'the new dashboard');
     expect(made.name).toBe(name);
     expect(made.chartIds, 'a new dashboard holds no chart').toEqual([]);
   },
@@ -256,16 +252,16 @@ conformance(
   'the v1 add-charts with {targetDashboardId, charts} places existing charts at the end',
   async (t) => {
     const w = await dashboardsWorld(t, 1);
-    const other = await createDashboard(t, w, w.shared.workspaceId, 'Spare charts');
+    const other = await createDashboard(t, w, w.board.workspaceId, 'Spare charts');
     const spare = await createChart(t, w, other.dashboardId, 'Spare chart');
-    const res = await v1AddCharts(t, w.creds().apiKey, w.shared.dashboardId, [spare.chartId]);
+    const res = await v1AddCharts(t, w.creds().apiKey, w.board.dashboardId, [spare.chartId]);
     expect(res.status, `v1 add-charts: ${res.text.slice(0, 300)}`).toBe(200);
     const after = entry(
-      await dashboardsOf(t, w, w.shared.workspaceId),
-      w.shared.dashboardId,
+      await dashboardsOf(t, w, w.board.workspaceId),
+      w.board.dashboardId,
       'the dashboard',
     );
-    expect(after.chartIds).toEqual([w.shared.charts[0]?.chartId, spare.chartId]);
+    expect(after.chartIds).toEqual([w.board.charts[0]?.chartId, spare.chartId]);
   },
   { needs: WITH_DASHBOARDS, parts, relies: READ_BACK },
 );
@@ -275,11 +271,11 @@ probe(
   'adding a chart that is already on the layout',
   async (t) => {
     const w = await dashboardsWorld(t, 2);
-    const [first, second] = w.shared.charts.map((c) => c.chartId);
-    const res = await v1AddCharts(t, w.creds().apiKey, w.shared.dashboardId, [first ?? '']);
+    const [first, second] = w.board.charts.map((c) => c.chartId);
+    const res = await v1AddCharts(t, w.creds().apiKey, w.board.dashboardId, [first ?? '']);
     const after = entry(
-      await dashboardsOf(t, w, w.shared.workspaceId),
-      w.shared.dashboardId,
+      await dashboardsOf(t, w, w.board.workspaceId),
+      w.board.dashboardId,
       'the dashboard',
     );
     t.observe(
@@ -298,24 +294,24 @@ conformance(
     const key = w.creds().apiKey;
     const source = await sharedDashboard(t, w, 1);
     const answers: [string, Reply][] = [
-      ['create', await v1Create(t, key, w.shared.workspaceId, 'Fresh board')],
-      ['clone', await v1Post(t, CLONE, key, { sourceDashboardId: w.shared.dashboardId })],
+      ['create', await v1Create(t, key, w.board.workspaceId, 'Fresh board')],
+      ['clone', await v1Post(t, CLONE, key, { sourceDashboardId: w.board.dashboardId })],
       [
         'add-charts',
-        await v1AddCharts(t, key, w.shared.dashboardId, [source.charts[0]?.chartId ?? '']),
+        await v1AddCharts(t, key, w.board.dashboardId, [source.charts[0]?.chartId ?? '']),
       ],
       [
         'append-charts-from',
         await v1Post(t, APPEND, key, {
           sourceDashboardId: source.dashboardId,
-          targetDashboardId: w.shared.dashboardId,
+          targetDashboardId: w.board.dashboardId,
         }),
       ],
       [
         'remove-charts',
         await v1Post(t, REMOVE, key, {
-          dashboardId: w.shared.dashboardId,
-          chartIds: [w.shared.charts[0]?.chartId],
+          dashboardId: w.board.dashboardId,
+          chartIds: [w.board.charts[0]?.chartId],
         }),
       ],
     ];

@@ -106,11 +106,11 @@ conformance(
       await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, { chartConfig: chatChartConfig(t) }),
       'save-from-chat',
     );
-    const res = await v1AddCharts(t, w.creds().apiKey, w.shared.dashboardId, [chartId]);
+    const res = await v1AddCharts(t, w.creds().apiKey, w.board.dashboardId, [chartId]);
     expect(res.status, `add-charts with the saved chartId: ${res.text.slice(0, 300)}`).toBe(200);
     const after = entry(
-      await dashboardsOf(t, w, w.shared.workspaceId),
-      w.shared.dashboardId,
+      await dashboardsOf(t, w, w.board.workspaceId),
+      w.board.dashboardId,
       'the dashboard',
     );
     expect(after.chartIds, 'the saved chart is on the layout').toContain(chartId);
@@ -128,11 +128,11 @@ conformance(
       await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, { chartConfig: config }),
       'save-from-chat',
     );
-    const added = await v1AddCharts(t, w.creds().apiKey, w.shared.dashboardId, [chartId]);
+    const added = await v1AddCharts(t, w.creds().apiKey, w.board.dashboardId, [chartId]);
     expect(added.status, added.text.slice(0, 300)).toBe(200);
     const chart = entry(
-      await dashboardsOf(t, w, w.shared.workspaceId),
-      w.shared.dashboardId,
+      await dashboardsOf(t, w, w.board.workspaceId),
+      w.board.dashboardId,
       'the dashboard',
     ).charts.find((c) => c.chartId === chartId);
     expect(chart?.chartConfig, 'the configuration as it was sent').toEqual(config);
@@ -141,6 +141,27 @@ conformance(
     );
   },
   { needs: CONTENT, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['charts.save-from-chat.body-fields'],
+  'save-from-chat takes every field §4.14 lists, credentials in the body',
+  async (t) => {
+    const w = await dashboardsWorld(t, 0);
+    const name = `${t.faker.commerce.productName()} trend`;
+    const config = chatChartConfig(t);
+    const res = await t.http.post(SAVE_FROM_CHAT, {
+      ...w.creds('user-scoped'),
+      chartConfig: config,
+      connectionId: t.faker.string.uuid(),
+      sql: config['sqlOverride'],
+      agentId: t.faker.string.uuid(),
+      name,
+      thumbnail: `data:image/png;base64,${Buffer.from(name).toString('base64')}`,
+    });
+    expect(saved(res, 'save-from-chat with every field').name, 'the name sent').toBe(name);
+  },
+  { needs: CONTENT, parts, relies: ['dashboards.connection-id.guest'] },
 );
 
 conformance(

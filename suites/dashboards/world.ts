@@ -30,7 +30,7 @@ export interface Shared {
 }
 
 export interface DashboardsWorld extends World {
-  readonly shared: Shared;
+  readonly board: Shared;
 }
 
 async function hook<T>(t: Conformance, path: string, body: unknown, what: string): Promise<T> {
@@ -101,7 +101,7 @@ export async function sharedDashboard(t: Conformance, w: World, chartCount = 3):
 /** A fresh account with one shared dashboard holding three charts. */
 export async function dashboardsWorld(t: Conformance, chartCount = 3): Promise<DashboardsWorld> {
   const w = await buildWorld(t);
-  return { ...w, shared: await sharedDashboard(t, w, chartCount) };
+  return { ...w, board: await sharedDashboard(t, w, chartCount) };
 }
 
 /**

@@ -49,19 +49,19 @@ const writes: readonly Write[] = [
   {
     kind: 'create',
     clause: 'permissions.add-dashboard.effect',
-    send: (t, w, _other, secret) => v1Create(t, secret, w.shared.workspaceId, 'A board of mine'),
+    send: (t, w, _other, secret) => v1Create(t, secret, w.board.workspaceId, 'A board of mine'),
   },
   {
     kind: 'clone',
     clause: 'permissions.can-duplicate-dashboard.effect',
     send: (t, w, _other, secret) =>
-      v1Post(t, CLONE, secret, { sourceDashboardId: w.shared.dashboardId }),
+      v1Post(t, CLONE, secret, { sourceDashboardId: w.board.dashboardId }),
   },
   {
     kind: 'addCharts',
     clause: 'permissions.add-chart.allows-adding',
     send: (t, w, other, secret) =>
-      v1AddCharts(t, secret, w.shared.dashboardId, [other.charts[0]?.chartId ?? '']),
+      v1AddCharts(t, secret, w.board.dashboardId, [other.charts[0]?.chartId ?? '']),
   },
   {
     kind: 'appendCharts',
@@ -69,7 +69,7 @@ const writes: readonly Write[] = [
     send: (t, w, other, secret) =>
       v1Post(t, APPEND, secret, {
         sourceDashboardId: other.dashboardId,
-        targetDashboardId: w.shared.dashboardId,
+        targetDashboardId: w.board.dashboardId,
       }),
   },
   {
@@ -77,8 +77,8 @@ const writes: readonly Write[] = [
     clause: 'permissions.remove-chart.allows-removing',
     send: (t, w, _other, secret) =>
       v1Post(t, REMOVE, secret, {
-        dashboardId: w.shared.dashboardId,
-        chartIds: [w.shared.charts[0]?.chartId],
+        dashboardId: w.board.dashboardId,
+        chartIds: [w.board.charts[0]?.chartId],
       }),
   },
 ];
@@ -95,8 +95,8 @@ const allEditing = (value: boolean): Record<string, boolean> =>
 
 /** What the tenant and the host see of the workspace, for "nothing changed". */
 async function seen(t: Conformance, w: DashboardsWorld, token: string): Promise<string> {
-  const host = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId));
-  const tenant = layoutOf(await dashboardsOf(t, w, w.shared.workspaceId, { token }));
+  const host = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+  const tenant = layoutOf(await dashboardsOf(t, w, w.board.workspaceId, { token }));
   return `host ${host}; tenant ${tenant}`;
 }
 

@@ -36,8 +36,8 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'a write check reads the permissions the token carried (readOnly checked only at issue)',
     file: 'reference/http/dashboards.ts',
-    from: 'permissions: tenantById(account.identity, subject)?.permissions ?? null,',
-    to: "permissions: tenantById(account.identity, subject) && JSON.parse(Buffer.from(String(_req.headers.authorization).split('.')[1] ?? '', 'base64url').toString()).perm,",
+    from: 'const permissions = tenantById(account.identity, subject)?.permissions ?? null;',
+    to: "const permissions = tenantById(account.identity, subject) && JSON.parse(Buffer.from(String(_req.headers.authorization).split('.')[1] ?? '', 'base64url').toString()).perm;",
     only: ['dashboards'],
   },
   {
@@ -52,6 +52,27 @@ export const dashboardsVariants: readonly Variant[] = [
     file: 'spec/machines/dashboards.ts',
     from: 'if (!effectivePermissions(actor.permissions)[flag]) {',
     to: 'if (!grantsEditing(actor.permissions)) {',
+    only: ['dashboards'],
+  },
+  {
+    name: 'remove-charts does not answer 410 after finalize',
+    file: 'reference/http/dashboards.ts',
+    from: "const gone = migrated(who.value.account, 'removeCharts', { dashboardId: body.dashboardId });",
+    to: "const gone = migrated(who.value.account, 'removeCharts', { dashboardId: body.dashboardId }) && undefined;",
+    only: ['dashboards'],
+  },
+  {
+    name: 'a 410 that names no v2 endpoint',
+    file: 'spec/machines/migration.ts',
+    from: "return specError('MIGRATED_TO_V2', `this organization is migrated to v2: use ${endpoint}`, {\n    replacement: V2_REPLACEMENT[write],\n    v2Endpoint: endpoint,",
+    to: "return specError('MIGRATED_TO_V2', 'this organization is migrated to v2', {",
+    only: ['dashboards'],
+  },
+  {
+    name: 'a finalize that also migrates another organization',
+    file: 'reference/hooks/dashboards.ts',
+    from: 'const done = world.finalize(a, tenants);',
+    to: "const done = world.finalize(a, tenants);\n        for (const other of (world as unknown as { accounts: Map<string, AccountRecord> }).accounts.values()) if (other !== a && other.migration.phase === 'before') world.finalize(other, []);",
     only: ['dashboards'],
   },
 ];

@@ -1,0 +1,270 @@
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { documentedStatus } from '../../fixtures/expected/index.ts';
+import type { World } from '../../fixtures/world.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { describeAnswer, detailsOf, expectError } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import {
+  APPEND,
+  CLONE,
+  CONTENT,
+  LIST_WORKSPACES,
+  READ_BACK,
+  REMOVE,
+  SAVE_FROM_CHAT,
+  dashboardsOf,
+  dashboardsWorld,
+  layoutOf,
+  sharedDashboard,
+  v1AddCharts,
+  v1Create,
+  v1Post,
+  type DashboardsWorld,
+  type Shared,
+} from './world.ts';
+
+// §3 last row, §7, §9: once the service team finalizes an organization's migration (the
+// `migration` hook here), the five v1 writes answer 410 MIGRATED_TO_V2 naming the v2 endpoint
+// to use and change nothing, the v1 lists answer in the v1 shape with the v1 ids, and
+// save-from-chat works as before. Another organization is not touched.
+const parts = ['v1-dashboards'] as const;
+const needs = [...CONTENT, 'migration'] as const;
+const GONE = 'MIGRATED_TO_V2';
+
+async function finalize(t: Conformance, w: World): Promise<void> {
+  const res = await t.http.post(
+    `/accounts/${w.account.organizationId}/migration/finalize`,
+    {},
+    { base: 'hooks' },
+  );
+  if (res.status >= 300)
+    throw new Error(`host hook "migration" failed: ${res.status} ${res.text.slice(0, 300)}`);
+}
+
+interface V1Write {
+  readonly name: string;
+  /** Whether the document gives its path (§4.10–§4.12), or the profile does (§4.16). */
+  readonly documented: boolean;
+  readonly send: (t: Conformance, w: DashboardsWorld, other: Shared) => Promise<Reply>;
+}
+
+const writes: readonly V1Write[] = [
+  {
+    name: 'clone',
+    documented: true,
+    send: (t, w) => v1Post(t, CLONE, w.creds().apiKey, { sourceDashboardId: w.board.dashboardId }),
+  },
+  {
+    name: 'append-charts-from',
+    documented: true,
+    send: (t, w, other) =>
+      v1Post(t, APPEND, w.creds().apiKey, {
+        sourceDashboardId: other.dashboardId,
+        targetDashboardId: w.board.dashboardId,
+      }),
+  },
+  {
+    name: 'remove-charts',
+    documented: true,
+    send: (t, w) =>
+      v1Post(t, REMOVE, w.creds().apiKey, {
+        dashboardId: w.board.dashboardId,
+        chartIds: [w.board.charts[0]?.chartId],
+      }),
+  },
+  {
+    name: 'create',
+    documented: false,
+    send: (t, w) => v1Create(t, w.creds().apiKey, w.board.workspaceId, 'After the migration'),
+  },
+  {
+    name: 'add-charts',
+    documented: false,
+    send: (t, w, other) =>
+      v1AddCharts(t, w.creds().apiKey, w.board.dashboardId, [other.charts[0]?.chartId ?? '']),
+  },
+];
+
+async function migratedWorld(t: Conformance) {
+  const w = await dashboardsWorld(t, 2);
+  const other = await sharedDashboard(t, w, 1);
+  await finalize(t, w);
+  return { w, other };
+}
+
+/** Every string the error carries: its message and its details' values, deeply. */
+function errorText(res: Reply): string {
+  const message = (res.body as { error?: { message?: unknown } }).error?.message;
+  return `${String(message)} ${JSON.stringify(detailsOf(res))}`;
+}
+
+conformance(
+  [
+    'errors.migrated-to-v2',
+    'dashboards.clone.after-finalize-410',
+    'dashboards.append-charts-from.after-finalize-410',
+    'dashboards.remove-charts.after-finalize-410',
+  ],
+  'after finalize, clone, append-charts-from and remove-charts answer 410 MIGRATED_TO_V2',
+  async (t) => {
+    const { w, other } = await migratedWorld(t);
+    for (const write of writes.filter((x) => x.documented)) {
+      expectError(
+        await write.send(t, w, other),
+        documentedStatus(GONE),
+        `${write.name} after finalize`,
+        GONE,
+      );
+    }
+  },
+  { needs, parts },
+);
+
+conformance(
+  ['migration.v1-write.410'],
+  'after finalize, each of the five v1 writes answers 410 and changes nothing',
+  async (t) => {
+    const { w, other } = await migratedWorld(t);
+    const read = async () =>
+      `${layoutOf(await dashboardsOf(t, w, w.board.workspaceId))} ${layoutOf(await dashboardsOf(t, w, other.workspaceId))}`;
+    const before = await read();
+    for (const write of writes) {
+      expectError(
+        await write.send(t, w, other),
+        documentedStatus(GONE),
+        `${write.name} after finalize`,
+        GONE,
+      );
+    }
+    expect(await read(), 'no v1 write changed anything').toBe(before);
+  },
+  { needs, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['errors.migrated-to-v2.names-endpoint'],
+  'the 410 names the v2 endpoint to use instead',
+  async (t) => {
+    const { w, other } = await migratedWorld(t);
+    for (const write of writes.filter((x) => x.documented)) {
+      const res = await write.send(t, w, other);
+      expect(errorText(res), `${write.name}: the error names a /v2/api/ endpoint`).toMatch(
+        /\/v2\/api\/applications/,
+      );
+    }
+  },
+  { needs, parts },
+);
+
+probe(
+  ['errors.migrated-to-v2.details'],
+  'where the 410 names its v2 replacement',
+  async (t) => {
+    const { w, other } = await migratedWorld(t);
+    const res = await writes[0]?.send(t, w, other);
+    if (res === undefined) return t.notRun('no write to send');
+    const replacement = detailsOf(res)['replacement'];
+    t.observe(
+      `${describeAnswer(res)} replacement=${JSON.stringify(replacement)}`,
+      replacement === 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/clone',
+    );
+  },
+  { needs, parts },
+);
+
+conformance(
+  ['migration.list-workspaces.after', 'workspaces.list.after-finalize-applications'],
+  'after finalize, list-workspaces still answers one item per workspace, keyed by its v1 id',
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    const other = await sharedDashboard(t, w, 1);
+    const list = async () => {
+      const res = await t.http.get(LIST_WORKSPACES, { query: { apiKey: w.creds().apiKey } });
+      expect(res.status, `list-workspaces: ${res.text.slice(0, 300)}`).toBe(200);
+      const items = z
+        .object({ workspaces: z.array(z.record(z.string(), z.unknown())) })
+        .parse((res.body as { data?: unknown }).data).workspaces;
+      return items;
+    };
+    expect(await list(), 'before finalize').toHaveLength(2);
+    await finalize(t, w);
+    const after = await list();
+    expect(after, 'one item per former workspace').toHaveLength(2);
+    for (const ws of [w.board.workspaceId, other.workspaceId]) {
+      expect(
+        after.some((item) => Object.values(item).includes(ws)),
+        `an item keyed by the v1 workspace ${ws}`,
+      ).toBe(true);
+    }
+  },
+  { needs, parts },
+);
+
+conformance(
+  ['migration.list-workspace-dashboards.after'],
+  'after finalize, list-workspace-dashboards shows the same dashboards under their v1 ids',
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+    await finalize(t, w);
+    expect(layoutOf(await dashboardsOf(t, w, w.board.workspaceId)), 'v1 ids and layouts').toBe(
+      before,
+    );
+  },
+  { needs, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['migration.save-from-chat.unchanged'],
+  'save-from-chat works after finalize as before',
+  async (t) => {
+    const { w } = await migratedWorld(t);
+    const res = await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
+      chartConfig: { title: 'After the migration', type: 'bar', sqlOverride: 'SELECT 1' },
+    });
+    expect(res.status, `save-from-chat after finalize: ${res.text.slice(0, 300)}`).toBe(200);
+  },
+  { needs, parts },
+);
+
+conformance(
+  ['states.migration.finalize'],
+  "finalizing one organization leaves another's v1 writes working",
+  async (t) => {
+    const migrated = await dashboardsWorld(t, 1);
+    const untouched = await dashboardsWorld(t, 2);
+    await finalize(t, migrated);
+    const res = await v1Post(t, REMOVE, untouched.creds().apiKey, {
+      dashboardId: untouched.board.dashboardId,
+      chartIds: [untouched.board.charts[0]?.chartId],
+    });
+    expect(res.status, `remove-charts in the other organization: ${res.text.slice(0, 300)}`).toBe(
+      200,
+    );
+    const clone = await v1Post(t, CLONE, untouched.creds().apiKey, {
+      sourceDashboardId: untouched.board.dashboardId,
+    });
+    expect(clone.status, `clone in the other organization: ${clone.text.slice(0, 300)}`).toBe(200);
+  },
+  { needs, parts },
+);
+
+probe(
+  ['states.migration.one-way'],
+  'finalizing an organization a second time',
+  async (t) => {
+    const { w, other } = await migratedWorld(t);
+    const again = await t.http.post(
+      `/accounts/${w.account.organizationId}/migration/finalize`,
+      {},
+      { base: 'hooks' },
+    );
+    const res = await writes[0]?.send(t, w, other);
+    t.observe(
+      `second finalize: ${describeAnswer(again)}; clone then: ${res === undefined ? 'not sent' : describeAnswer(res)}`,
+      res !== undefined && res.status === documentedStatus(GONE),
+    );
+  },
+  { needs, parts },
+);
