@@ -1,3 +1,6 @@
+import type { Faker } from '@faker-js/faker';
+import type { ClauseId } from '../../spec/clauses/index.ts';
+import { chartConfig } from '../../fixtures/builders.ts';
 import type { World } from '../../fixtures/world.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import type { Reply } from '../harness/http.ts';
@@ -8,6 +11,11 @@ export interface BearerRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly path: string;
   readonly body?: unknown;
+  /**
+   * `authorization` for the v1 writes of the §5 header row, whose form (with or without
+   * `Bearer `) the profile states; else the token goes as `Authorization: Bearer`.
+   */
+  readonly carrier?: 'authorization';
 }
 
 /**
@@ -18,13 +26,15 @@ export interface BearerRequest {
  */
 export interface BearerEndpoint {
   readonly name: string;
-  request(world: World): BearerRequest | string;
+  /** Unspecified clauses the row leans on (the form of the authorization header). */
+  readonly relies?: readonly ClauseId[];
+  request(world: World, faker: Faker): BearerRequest | string;
 }
 
 /**
  * §4.15 chat and the §4.16 v2 calls. Rows that need an application or an agent take it from
  * the world (today only a credentials file lists them; the dashboards and chat issues add
- * hooks). Writes join the table when the suites can tell that a refused one did nothing.
+ * hooks). The other v2 writes join the table with the worlds that hold their ids.
  */
 export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
   {
@@ -54,11 +64,25 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
       };
     },
   },
+  {
+    // §5 rule 4: save-from-chat takes a project-user JWT in the authorization header. A
+    // genuine call saves a chart; the forged one must be refused (that it then saved nothing
+    // is clause errors.refused.changes-nothing, checked by the protocol suite).
+    name: 'POST /v1/api/chart/save-from-chat',
+    relies: ['auth.header.format'],
+    request: (_w, faker) => ({
+      method: 'POST',
+      path: '/v1/api/chart/save-from-chat',
+      carrier: 'authorization',
+      body: { chartConfig: chartConfig(faker), name: `${faker.word.adjective()} chart` },
+    }),
+  },
 ];
 
 export function withBearer(t: Conformance, request: BearerRequest, token: string): Promise<Reply> {
+  const raw = request.carrier === 'authorization' && t.profile.shapes.authorizationHeader === 'raw';
   return t.http.call(request.method, request.path, {
-    headers: { authorization: `Bearer ${token}` },
+    headers: { authorization: raw ? token : `Bearer ${token}` },
     ...(request.body === undefined ? {} : { body: request.body }),
   });
 }

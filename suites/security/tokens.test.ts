@@ -59,7 +59,7 @@ async function setUp(
   const org = await registerOrganization(t, w);
   const a = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
   const b = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
-  const call = endpoint.request(w);
+  const call = endpoint.request(w, t.faker);
   if (typeof call === 'string') t.notRun(`${endpoint.name}: ${call}`);
   const tokenA = expectSuccess(await userToken(t, w, a.userId), Token, 'a token for user A').token;
   const accepted = await withBearer(t, call, tokenA);
@@ -147,7 +147,7 @@ for (const endpoint of BEARER_ENDPOINTS) {
           await jwks.close();
         }
       },
-      { needs: ['accounts', 'projects'], relies: ['tokens.claims'] },
+      { needs: ['accounts', 'projects'], relies: ['tokens.claims', ...(endpoint.relies ?? [])] },
     );
   }
 }
