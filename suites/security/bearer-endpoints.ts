@@ -1,4 +1,3 @@
-import type { Faker } from '@faker-js/faker';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { chartConfig } from '../../fixtures/builders.ts';
 import type { World } from '../../fixtures/world.ts';
@@ -28,13 +27,44 @@ export interface BearerEndpoint {
   readonly name: string;
   /** Unspecified clauses the row leans on (the form of the authorization header). */
   readonly relies?: readonly ClauseId[];
-  request(world: World, faker: Faker): BearerRequest | string;
+  request(t: Conformance, world: World): Promise<BearerRequest | string> | BearerRequest | string;
+}
+
+/** Every `applicationId` (§2.8) in an answer, wherever it sits (§4.16 leaves shapes open). */
+function applicationIds(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(applicationIds);
+  if (typeof value !== 'object' || value === null) return [];
+  const own = (value as Record<string, unknown>)['applicationId'];
+  return [
+    ...(typeof own === 'string' ? [own] : []),
+    ...Object.values(value).flatMap(applicationIds),
+  ];
 }
 
 /**
- * §4.15 chat and the §4.16 v2 calls. Rows that need an application or an agent take it from
- * the world (today only a credentials file lists them; the dashboards and chat issues add
- * hooks). The other v2 writes join the table with the worlds that hold their ids.
+ * An application of the world: one a credentials file lists, or, on an unshared world whose
+ * target has the workspaces and migration hooks, the one a finalized workspace becomes (§9),
+ * as the account's key lists it on v2.
+ */
+async function applicationOf(t: Conformance, w: World): Promise<string | undefined> {
+  const listed = w.provisioned.applications?.[0];
+  if (listed !== undefined || w.shared) return listed;
+  if (!t.hooks.has('workspaces') || !t.hooks.has('migration')) return undefined;
+  const org = w.account.organizationId;
+  const made = await t.http.post(
+    `/accounts/${org}/workspaces`,
+    { name: `${t.faker.commerce.department()} workspace`, projectId: w.projectId },
+    { base: 'hooks' },
+  );
+  const done = await t.http.post(`/accounts/${org}/migration/finalize`, {}, { base: 'hooks' });
+  if (made.status >= 300 || done.status >= 300) return undefined;
+  return applicationIds((await t.http.get(APPLICATIONS, { query: w.creds() })).body)[0];
+}
+
+/**
+ * §4.15 chat, the §4.16 v2 calls and save-from-chat (§5 rule 4). Rows that need an
+ * application or an agent take it from the world (a credentials file, or hooks that make one);
+ * the other v2 writes join the table with the worlds that hold their ids.
  */
 export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
   {
@@ -43,15 +73,15 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
   },
   {
     name: `GET ${APPLICATIONS}/{applicationId}/dashboards`,
-    request: (w) => {
-      const applicationId = w.provisioned.applications?.[0];
+    request: async (t, w) => {
+      const applicationId = await applicationOf(t, w);
       if (applicationId === undefined) return 'the world holds no application id';
       return { method: 'GET', path: `${APPLICATIONS}/${applicationId}/dashboards` };
     },
   },
   {
     name: 'POST /v1/api/project-agents/{agentId}/chat',
-    request: (w) => {
+    request: (_t, w) => {
       const agentId = w.provisioned.agents?.[0];
       if (agentId === undefined) return 'the world holds no project agent id';
       return {
@@ -70,11 +100,11 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
     // is clause errors.refused.changes-nothing, checked by the protocol suite).
     name: 'POST /v1/api/chart/save-from-chat',
     relies: ['auth.header.format'],
-    request: (_w, faker) => ({
+    request: (t) => ({
       method: 'POST',
       path: '/v1/api/chart/save-from-chat',
       carrier: 'authorization',
-      body: { chartConfig: chartConfig(faker), name: `${faker.word.adjective()} chart` },
+      body: { chartConfig: chartConfig(t.faker), name: `${t.faker.word.adjective()} chart` },
     }),
   },
 ];

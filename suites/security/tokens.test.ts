@@ -59,7 +59,7 @@ async function setUp(
   const org = await registerOrganization(t, w);
   const a = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
   const b = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
-  const call = endpoint.request(w, t.faker);
+  const call = await endpoint.request(t, w);
   if (typeof call === 'string') t.notRun(`${endpoint.name}: ${call}`);
   const tokenA = expectSuccess(await userToken(t, w, a.userId), Token, 'a token for user A').token;
   const accepted = await withBearer(t, call, tokenA);
