@@ -202,11 +202,16 @@ conformance(
 );
 
 conformance(
-  ['migration.list-workspace-dashboards.after'],
-  'after finalize, list-workspace-dashboards shows the same dashboards under their v1 ids',
+  ['migration.list-workspace-dashboards.before', 'migration.list-workspace-dashboards.after'],
+  'list-workspace-dashboards shows the v1 dashboards, and after finalize the same under their v1 ids',
   async (t) => {
     const w = await dashboardsWorld(t, 2);
-    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+    const listed = await dashboardsOf(t, w, w.board.workspaceId);
+    expect(
+      listed.map((d) => d.id),
+      'before finalize: the v1 dashboard',
+    ).toEqual([w.board.dashboardId]);
+    const before = layoutOf(listed);
     await finalize(t, w);
     expect(layoutOf(await dashboardsOf(t, w, w.board.workspaceId)), 'v1 ids and layouts').toBe(
       before,

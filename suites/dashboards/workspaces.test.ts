@@ -30,7 +30,12 @@ const mentions = (item: Record<string, unknown>, value: string) =>
   Object.values(item).includes(value);
 
 conformance(
-  ['workspaces.list.path', 'workspaces.list.response-shape', 'workspaces.list.all-workspaces'],
+  [
+    'workspaces.list.path',
+    'workspaces.list.response-shape',
+    'workspaces.list.all-workspaces',
+    'migration.list-workspaces.before',
+  ],
   "the list holds every workspace of the organization and no other account's",
   async (t) => {
     const w = await buildWorld(t);
