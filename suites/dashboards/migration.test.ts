@@ -13,10 +13,12 @@ import {
   READ_BACK,
   REMOVE,
   SAVE_FROM_CHAT,
+  TENANT_FIELDS,
   dashboardsOf,
   dashboardsWorld,
   layoutOf,
   sharedDashboard,
+  tenantToken,
   v1AddCharts,
   v1Create,
   v1Post,
@@ -140,6 +142,24 @@ conformance(
     expect(await read(), 'no v1 write changed anything').toBe(before);
   },
   { needs, parts, relies: READ_BACK },
+);
+
+conformance(
+  ['migration.v1-write.410', 'errors.migrated-to-v2'],
+  "a tenant's v1 edit after finalize, with a token from before it, answers 410 and changes nothing",
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const token = await tenantToken(t, w, { addChart: true, removeChart: true });
+    await finalize(t, w);
+    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+    const res = await v1Post(t, REMOVE, token, {
+      dashboardId: w.board.dashboardId,
+      chartIds: [w.board.charts[0]?.chartId],
+    });
+    expectError(res, documentedStatus(GONE), "a tenant's remove-charts after finalize", GONE);
+    expect(layoutOf(await dashboardsOf(t, w, w.board.workspaceId)), 'nothing changed').toBe(before);
+  },
+  { needs, parts: [...parts, 'tenant-flow'], relies: [...READ_BACK, ...TENANT_FIELDS] },
 );
 
 conformance(
