@@ -206,4 +206,48 @@ describe('dashboards machine', () => {
     expect(resolveFor(s, copyId, editor('t2'))).toBeUndefined();
     expect(resolveFor(s, copyId, key)).toBeUndefined();
   });
+
+  it("puts a tenant's v1 create in the tenant's own space, listed for that tenant only", () => {
+    const s = run(world(), {
+      type: 'createDashboard',
+      dashboardId: CLONE,
+      workspaceId: W,
+      name: 'Mine',
+      actor: { kind: 'tenant', tenantId: 't1', permissions: { addDashboard: true } },
+      via: 'v1',
+    });
+    expect(s.dashboards[CLONE]?.tenantId).toBe('t1');
+    expect(s.workspaces[W]?.primaryDashboardId, 'the primary dashboard stays the shared one').toBe(
+      D,
+    );
+    expect(dashboardsFor(s, W, editor('t1')).map((d) => d.dashboardId)).toEqual([D, CLONE]);
+    expect(dashboardsFor(s, W, editor('t2')).map((d) => d.dashboardId)).toEqual([D]);
+    expect(dashboardsFor(s, W, key).map((d) => d.dashboardId)).toEqual([D]);
+  });
+
+  it('places a chart already on the layout only once', () => {
+    const s = run(world(), {
+      type: 'addCharts',
+      dashboardId: D,
+      chartIds: [C2, C1, C2],
+      actor: key,
+      via: 'v1',
+    });
+    expect(s.dashboards[D]?.chartIds).toEqual([C1, C2]);
+  });
+
+  it('refuses an edit naming an unknown chart and keeps no copy behind', () => {
+    const done = applyDashboards(
+      world(),
+      {
+        type: 'addCharts',
+        dashboardId: D,
+        chartIds: ['00000000-0000-4000-8000-0000000000ff'],
+        actor: editor('t1'),
+        via: 'v1',
+      },
+      NOW,
+    );
+    expect(done.ok ? 'ok' : done.error.code).toBe('NOT_FOUND');
+  });
 });
