@@ -75,4 +75,11 @@ export const dashboardsVariants: readonly Variant[] = [
     to: "const done = world.finalize(a, tenants);\n        for (const other of (world as unknown as { accounts: Map<string, AccountRecord> }).accounts.values()) if (other !== a && other.migration.phase === 'before') world.finalize(other, []);",
     only: ['dashboards'],
   },
+  {
+    name: 'a user-scoped key acts on an organization its holder is not a member of',
+    file: 'reference/http/auth.ts',
+    from: 'if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {',
+    to: 'if (account === undefined) {',
+    only: ['dashboards'],
+  },
 ];
