@@ -64,10 +64,33 @@ export interface DashboardsState {
   readonly workspaces: Table<WorkspaceRecord>;
   readonly dashboards: Table<DashboardRecord>;
   readonly charts: Table<ChartRecord>;
+  /**
+   * workspaceId -> the ids of its dashboards (shared, copies and users' own): what a list of
+   * one workspace reads, so that its cost follows the workspace's size, not the account's.
+   */
+  readonly byWorkspace: Table<Table<true>>;
 }
 
 export function emptyDashboards(): DashboardsState {
-  return { workspaces: emptyTable(), dashboards: emptyTable(), charts: emptyTable() };
+  return {
+    workspaces: emptyTable(),
+    dashboards: emptyTable(),
+    charts: emptyTable(),
+    byWorkspace: emptyTable(),
+  };
+}
+
+/** The workspace index of a dashboards table built in one go (the migration's). */
+export function indexByWorkspace(dashboards: Table<DashboardRecord>): Table<Table<true>> {
+  let index = emptyTable<Table<true>>();
+  for (const d of Object.values(dashboards)) {
+    index = put(
+      index,
+      d.workspaceId,
+      put(index[d.workspaceId] ?? emptyTable<true>(), d.dashboardId, true),
+    );
+  }
+  return index;
 }
 
 /**
@@ -322,8 +345,9 @@ export function dashboardsFor(
 ): DashboardRecord[] {
   // A copy takes its shared dashboard's place in the order.
   const out: { at: DashboardRecord; shown: DashboardRecord }[] = [];
-  for (const d of Object.values(state.dashboards)) {
-    if (d.workspaceId !== workspaceId) continue;
+  for (const id of Object.keys(state.byWorkspace[workspaceId] ?? {})) {
+    const d = state.dashboards[id];
+    if (d === undefined || d.workspaceId !== workspaceId) continue;
     if (isShared(d)) out.push({ at: d, shown: resolveFor(state, d.dashboardId, actor) ?? d });
     else if (ownedBy(d, actor) && d.copyOf === null) out.push({ at: d, shown: d });
   }
@@ -391,14 +415,19 @@ function editTarget(
     copyOf: seen.dashboardId,
     createdAt: now,
   };
-  return ok(
-    { ...state, dashboards: put(state.dashboards, copyId, copy) },
-    { dashboard: copy, copiedFrom: seen.dashboardId },
-  );
+  return ok(withDashboard(state, copy), { dashboard: copy, copiedFrom: seen.dashboardId });
 }
 
 function withDashboard(state: DashboardsState, d: DashboardRecord): DashboardsState {
-  return { ...state, dashboards: put(state.dashboards, d.dashboardId, d) };
+  const inWorkspace = state.byWorkspace[d.workspaceId] ?? emptyTable<true>();
+  return {
+    ...state,
+    dashboards: put(state.dashboards, d.dashboardId, d),
+    byWorkspace:
+      inWorkspace[d.dashboardId] === true
+        ? state.byWorkspace
+        : put(state.byWorkspace, d.workspaceId, put(inWorkspace, d.dashboardId, true)),
+  };
 }
 
 function edit(

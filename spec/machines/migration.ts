@@ -1,6 +1,7 @@
 import { specError, type SpecError } from '../errors.ts';
 import {
   copyIdFor,
+  indexByWorkspace,
   type DashboardRecord,
   type DashboardsState,
   type WriteKind,
@@ -165,7 +166,10 @@ export function applyMigration(
     projectUserOf,
     frozen: v1,
   };
-  return ok(migration, { migration, dashboards: { ...v1, workspaces, dashboards } });
+  return ok(migration, {
+    migration,
+    dashboards: { ...v1, workspaces, dashboards, byWorkspace: indexByWorkspace(dashboards) },
+  });
 }
 
 /** The v2 endpoint that replaces each v1 write (§4.16). */
