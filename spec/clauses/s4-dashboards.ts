@@ -256,7 +256,7 @@ export const s4Dashboards = defineClauses([
     level: 'unspecified',
     summary: 'Which save-from-chat fields are mandatory is left open.',
     decision:
-      'Only chartConfig is required; name falls back to chartConfig.title and sql to chartConfig.sqlOverride.',
+      "Only chartConfig is required (else 400 VALIDATION_ERROR); name falls back to chartConfig.title, then 'Chart from chat'; sql, agentId, connectionId and thumbnail are accepted and not kept (the SQL that loads the chart is chartConfig.sqlOverride).",
   },
   {
     id: 'charts.save-from-chat.response-shape',
