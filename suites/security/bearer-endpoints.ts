@@ -1,4 +1,5 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
+import type { ProfilePart } from '../../spec/profile.ts';
 import { chartConfig } from '../../fixtures/builders.ts';
 import type { World } from '../../fixtures/world.ts';
 import type { Conformance } from '../harness/conformance.ts';
@@ -25,6 +26,8 @@ export interface BearerRequest {
  */
 export interface BearerEndpoint {
   readonly name: string;
+  /** The part of the document the endpoint belongs to: unserved, its row is not-run. */
+  readonly part: ProfilePart;
   /** Unspecified clauses the row leans on (the form of the authorization header). */
   readonly relies?: readonly ClauseId[];
   request(t: Conformance, world: World): Promise<BearerRequest | string> | BearerRequest | string;
@@ -69,10 +72,12 @@ async function applicationOf(t: Conformance, w: World): Promise<string | undefin
 export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
   {
     name: `GET ${APPLICATIONS}`,
+    part: 'v2',
     request: () => ({ method: 'GET', path: APPLICATIONS }),
   },
   {
     name: `GET ${APPLICATIONS}/{applicationId}/dashboards`,
+    part: 'v2',
     request: async (t, w) => {
       const applicationId = await applicationOf(t, w);
       if (applicationId === undefined) return 'the world holds no application id';
@@ -81,6 +86,7 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
   },
   {
     name: 'POST /v1/api/project-agents/{agentId}/chat',
+    part: 'chat',
     request: (_t, w) => {
       const agentId = w.provisioned.agents?.[0];
       if (agentId === undefined) return 'the world holds no project agent id';
@@ -99,6 +105,7 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
     // genuine call saves a chart; the forged one must be refused (that it then saved nothing
     // is clause errors.refused.changes-nothing, checked by the protocol suite).
     name: 'POST /v1/api/chart/save-from-chat',
+    part: 'v1-dashboards',
     relies: ['auth.header.format'],
     request: (t) => ({
       method: 'POST',

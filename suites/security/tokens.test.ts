@@ -147,7 +147,11 @@ for (const endpoint of BEARER_ENDPOINTS) {
           await jwks.close();
         }
       },
-      { needs: ['accounts', 'projects'], relies: ['tokens.claims', ...(endpoint.relies ?? [])] },
+      {
+        needs: ['accounts', 'projects'],
+        parts: [endpoint.part],
+        relies: ['tokens.claims', ...(endpoint.relies ?? [])],
+      },
     );
   }
 }
@@ -177,5 +181,9 @@ probe(
     }
     t.observe(seen.join('; '), asDecided);
   },
-  { needs: ['accounts', 'projects'], relies: ['tokens.claims'] },
+  {
+    needs: ['accounts', 'projects'],
+    parts: [(BEARER_ENDPOINTS[0] as BearerEndpoint).part],
+    relies: ['tokens.claims'],
+  },
 );
