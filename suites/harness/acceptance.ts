@@ -3,13 +3,17 @@ import type { Reply } from './http.ts';
 
 /**
  * Whether a target accepts a project-user token, judged on an endpoint the document requires
- * to accept one (§5 table: agent chat, and v2 calls), in a world built for it: the token's
+ * to accept one (§5 table: agent chat and v2 calls; §5 rule 4: save-from-chat), in a world
+ * built for it: the token's
  * user must belong to a project organization (§2.4, §7: without one a v2 call may answer 403).
  * A 2xx is accepted, a 401 refused; anything else is neither and fails the check that asked.
  */
 export interface Acceptor {
   /** Which call judges, for messages. */
   readonly via: string;
+  /** True where the same header also takes API keys (§5: save-from-chat), so a value that is
+   *  not a JWT at all may be read as a key. */
+  readonly takesApiKeys?: boolean;
   present(token: string): Promise<Reply>;
 }
 
@@ -25,8 +29,19 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** Why no acceptor could be had, for the not-run reason. */
 const NONE =
   'no endpoint the document requires to accept a project-user token is available: agent chat ' +
-  '(profile part chat and the agents hook) or a v2 call after finalize (part v2 and the ' +
-  'migration hook); token liveness is not judged';
+  '(profile part chat and the agents hook), a v2 call after finalize (part v2 and the ' +
+  'migration hook) or save-from-chat (part v1-dashboards); token liveness is not judged';
+
+/**
+ * What a test that judges tokens through an acceptor leans on: save-from-chat, the last
+ * resort, takes the token in an `authorization` header whose form is the profile's answer
+ * (auth.header.format), with the fields the reference decided are enough
+ * (charts.save-from-chat.required-fields). Declared always, so coverage never claims more.
+ */
+export const ACCEPTOR_RELIES = [
+  'auth.header.format',
+  'charts.save-from-chat.required-fields',
+] as const;
 
 interface Options {
   /**
@@ -40,7 +55,8 @@ interface Options {
 /**
  * An acceptor for the account of `organizationId`/`projectId`, set up before the token's
  * user is registered. Chat is preferred (a project agent of the project), then v2 after the
- * account's migration is finalized; otherwise the test ends not-run.
+ * account's migration is finalized, then save-from-chat; otherwise the test ends not-run.
+ * Tests using it declare ACCEPTOR_RELIES.
  */
 export async function tokenAcceptor(
   t: Conformance,
@@ -82,6 +98,22 @@ export async function tokenAcceptor(
     return {
       via: 'GET /v2/api/applications after finalize',
       present: (token) => t.http.get('/v2/api/applications', { headers: bearer(token) }),
+    };
+  }
+  if (serves.includes('v1-dashboards')) {
+    const raw = t.profile.shapes.authorizationHeader === 'raw';
+    return {
+      via: 'POST /v1/api/chart/save-from-chat',
+      takesApiKeys: true,
+      present: (token) =>
+        t.http.post(
+          '/v1/api/chart/save-from-chat',
+          {
+            chartConfig: { title: 'Liveness', type: 'bar' },
+            name: 'liveness check',
+          },
+          { headers: { authorization: raw ? token : `Bearer ${token}` } },
+        ),
     };
   }
   if (options.decided === true && serves.includes('v2')) {

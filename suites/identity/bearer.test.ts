@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
 import { organizationName, personName } from '../../fixtures/builders.ts';
 import { buildWorld, registerOrganization, registerUser, userToken } from '../../fixtures/world.ts';
-import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { APPLICATIONS } from '../harness/paths.ts';
 import {
@@ -38,7 +38,7 @@ async function expectAccepted(acceptor: Acceptor, token: string, what: string) {
 }
 
 conformance(
-  ['auth.project-user-token.sources', 'auth.bearer.chat-and-v2'],
+  ['auth.project-user-token.sources'],
   'tokens from user-token and from embed-token are both accepted as bearer tokens',
   async (t) => {
     const { w, acceptor, org, userId } = await acceptingWorld(t);
@@ -76,7 +76,11 @@ conformance(
   },
   {
     needs,
-    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.response-fields'],
+    relies: [
+      'tokens.embed-token.body-shape',
+      'tokens.embed-token.response-fields',
+      ...ACCEPTOR_RELIES,
+    ],
   },
 );
 
@@ -112,11 +116,14 @@ probe(
     for (const [name, token] of Object.entries(cases)) {
       const res = await acceptor.present(token);
       seen.push(`${name}: ${describeAnswer(res)}`);
-      asDecided &&= refusedAs(res, 401, 'UNAUTHORIZED', { reason: 'invalid-token' });
+      // Decision C2: where the header also takes API keys, a value that is no JWT is a key.
+      const reason =
+        name === 'garbage' && acceptor.takesApiKeys === true ? 'invalid-api-key' : 'invalid-token';
+      asDecided &&= refusedAs(res, 401, 'UNAUTHORIZED', { reason });
     }
     t.observe(`${acceptor.via}: ${seen.join('; ')}`, asDecided);
   },
-  { needs, relies: ['v2.applications.list.before-finalize'] },
+  { needs, relies: ['v2.applications.list.before-finalize', ...ACCEPTOR_RELIES] },
 );
 
 probe(

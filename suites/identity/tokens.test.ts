@@ -20,7 +20,7 @@ import {
   userToken,
   type World,
 } from '../../fixtures/world.ts';
-import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { claimsOf } from '../harness/jwt.ts';
@@ -221,7 +221,7 @@ for (const expiration of EXPIRATIONS) {
   );
 
   conformance(
-    ['tokens.expires-at.issue-plus-duration', 'auth.bearer.chat-and-v2'],
+    ['tokens.expires-at.issue-plus-duration'],
     `a ${expiration} token is accepted until its expiresAt and refused after it`,
     async (t) => {
       const { w, acceptor, userId } = await acceptingWorld(t);
@@ -241,7 +241,7 @@ for (const expiration of EXPIRATIONS) {
         `one second after expiresAt, ${acceptor.via} should refuse the token with 401, got ${after.said}`,
       ).toBe('refused');
     },
-    { needs: withClock },
+    { needs: withClock, relies: ACCEPTOR_RELIES },
   );
 
   probe(
@@ -282,7 +282,7 @@ for (const expiration of EXPIRATIONS) {
         refusedAs(atExp.res, 401, 'UNAUTHORIZED', { reason: 'token-expired' }),
       );
     },
-    { needs: withClock, relies: ['v2.applications.list.before-finalize'] },
+    { needs: withClock, relies: ['v2.applications.list.before-finalize', ...ACCEPTOR_RELIES] },
   );
 }
 
