@@ -9,7 +9,10 @@ import { z } from 'zod';
  * Version of this shape. Bumped when a field is added or changes meaning, so that a reader
  * (`eac report`, `eac compare`) can tell an older run from a damaged one.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
+
+/** Older versions this eac still reads: their shape is a subset of this one (3 added `gate`). */
+export const READABLE_VERSIONS: readonly number[] = [2, SCHEMA_VERSION];
 
 export const OutcomeSchema = z.enum(['pass', 'fail', 'not-run', 'probe']);
 export type Outcome = z.infer<typeof OutcomeSchema>;
@@ -93,8 +96,65 @@ export const ResultSchema = z.object({
   replay: z.string(),
   durationMs: z.number().nonnegative(),
   exchanges: z.array(ExchangeSchema).optional(),
+  /**
+   * The entry of the run's expectations file (`--expectations`) that applies to this test:
+   * the expected outcome, why, the issue, and whether the entry named the test or a clause.
+   */
+  expected: z
+    .object({
+      outcome: OutcomeSchema,
+      reason: z.string(),
+      issue: z.string().optional(),
+      /** `test`, or the clause id the entry named. */
+      by: z.string().min(1),
+    })
+    .optional(),
 });
 export type Result = z.infer<typeof ResultSchema>;
+
+/**
+ * How a result stands against the expectations: `ok` (as expected, or no expectation and not a
+ * failure), `expected-fail`, `unexpected-fail` (a failure no entry expected),
+ * `unexpected-pass` (a pass or probe where a fail or not-run was expected) and
+ * `unexpected-other` (any other outcome than the expected one, e.g. not-run where a pass was
+ * expected). Everything but `ok` and `expected-fail` counts toward the exit code.
+ */
+export type Verdict =
+  'ok' | 'expected-fail' | 'unexpected-fail' | 'unexpected-pass' | 'unexpected-other';
+
+export function verdictOf(result: Pick<Result, 'outcome' | 'expected'>): Verdict {
+  const expected = result.expected?.outcome;
+  if (result.outcome === 'fail') return expected === 'fail' ? 'expected-fail' : 'unexpected-fail';
+  if (expected === undefined || expected === result.outcome) return 'ok';
+  if (
+    (result.outcome === 'pass' || result.outcome === 'probe') &&
+    (expected === 'fail' || expected === 'not-run')
+  )
+    return 'unexpected-pass';
+  return 'unexpected-other';
+}
+
+export function isUnexpected(verdict: Verdict): boolean {
+  return verdict !== 'ok' && verdict !== 'expected-fail';
+}
+
+/** The run's expectations file and how the results stood against it. */
+export const GateSchema = z.object({
+  /** Absolute path of `--expectations FILE`. */
+  expectationsFile: z.string().min(1),
+  /** Entries in the file. */
+  entries: z.number().int().nonnegative(),
+  expectedFailures: z.number().int().nonnegative(),
+  unexpectedFailures: z.number().int().nonnegative(),
+  unexpectedPasses: z.number().int().nonnegative(),
+  /** Other outcomes than the expected one (e.g. not-run where pass was expected). */
+  otherUnexpected: z.number().int().nonnegative(),
+  /** unexpectedFailures + unexpectedPasses + otherUnexpected: what the exit code counts. */
+  unexpected: z.number().int().nonnegative(),
+  /** Entries (`test <id>` or `clause <id>`) that matched no test of the run. */
+  unused: z.array(z.string()),
+});
+export type Gate = z.infer<typeof GateSchema>;
 
 /**
  * Clause coverage of one section of the document. Top-level rows (`"4"`) aggregate their
@@ -232,6 +292,8 @@ export const ResultsSchema = z
     notRunCauses: z.array(NotRunCauseSchema),
     /** The transition tables of spec/machines the reference is written in. */
     machines: z.array(MachineSchema),
+    /** Present when the run was given `--expectations FILE`. */
+    gate: GateSchema.optional(),
   })
   .superRefine((run, ctx) => {
     const counted = { pass: 0, fail: 0, 'not-run': 0, probe: 0 };
@@ -261,5 +323,23 @@ export const ResultsSchema = z
       }
       ids.add(result.id);
     });
+    if (run.gate !== undefined) {
+      const verdicts = run.results.map(verdictOf);
+      const count = (v: Verdict) => verdicts.filter((x) => x === v).length;
+      const { gate } = run;
+      const gateAgrees =
+        gate.expectedFailures === count('expected-fail') &&
+        gate.unexpectedFailures === count('unexpected-fail') &&
+        gate.unexpectedPasses === count('unexpected-pass') &&
+        gate.otherUnexpected === count('unexpected-other') &&
+        gate.unexpected === gate.unexpectedFailures + gate.unexpectedPasses + gate.otherUnexpected;
+      if (!gateAgrees) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['gate'],
+          message: 'gate counts disagree with the results and their expectations',
+        });
+      }
+    }
   });
 export type Results = z.infer<typeof ResultsSchema>;

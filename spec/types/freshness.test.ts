@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  expectationsSchemaFile,
+  generateExpectationsSchema,
   generateProfileSchema,
   generateTypes,
   profileSchemaFile,
@@ -25,5 +27,10 @@ describe('generated OpenAPI types', () => {
   it('profile.schema.json is up to date with spec/profile.ts', async () => {
     const checkedIn = await readFile(profileSchemaFile, 'utf8');
     expect(checkedIn, 'run npm run gen:types').toBe(generateProfileSchema());
+  });
+
+  it('expectations.schema.json is up to date with spec/expectations.ts', async () => {
+    const checkedIn = await readFile(expectationsSchemaFile, 'utf8');
+    expect(checkedIn, 'run npm run gen:types').toBe(generateExpectationsSchema());
   });
 });

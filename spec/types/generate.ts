@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { z } from 'zod';
+import { ExpectationsFile } from '../expectations.ts';
 import { TargetProfile } from '../profile.ts';
 
 export interface TypesTarget {
@@ -44,6 +45,14 @@ export function generateProfileSchema(): string {
   return `${JSON.stringify({ ...schema, title: 'EAC target profile' }, null, 2)}\n`;
 }
 
+/** The published JSON Schema of expectations files (spec/expectations.ts is its source). */
+export const expectationsSchemaFile = new URL('../expectations.schema.json', import.meta.url);
+
+export function generateExpectationsSchema(): string {
+  const schema = z.toJSONSchema(ExpectationsFile, { io: 'input', target: 'draft-2020-12' });
+  return `${JSON.stringify({ ...schema, title: 'EAC expectations file' }, null, 2)}\n`;
+}
+
 async function main(): Promise<void> {
   for (const target of typesTargets) {
     await writeFile(target.output, await generateTypes(target.source));
@@ -51,6 +60,8 @@ async function main(): Promise<void> {
   }
   await writeFile(profileSchemaFile, generateProfileSchema());
   console.log(`spec/profile.ts -> ${fileURLToPath(profileSchemaFile)}`);
+  await writeFile(expectationsSchemaFile, generateExpectationsSchema());
+  console.log(`spec/expectations.ts -> ${fileURLToPath(expectationsSchemaFile)}`);
 }
 
 const entry = process.argv[1];

@@ -26,6 +26,14 @@ export type Command =
   | { readonly kind: 'clauses'; readonly options: ClausesOptions }
   | { readonly kind: 'report'; readonly runDir: string }
   | { readonly kind: 'compare'; readonly runs: readonly string[]; readonly out: string }
+  | { readonly kind: 'expectations'; readonly from: string; readonly out?: string }
+  | {
+      readonly kind: 'diff';
+      readonly base: string;
+      readonly next: string;
+      readonly json: boolean;
+      readonly out?: string;
+    }
   | { readonly kind: 'help'; readonly topic?: string };
 
 export const USAGE = `Usage: eac <command> [options]
@@ -36,6 +44,8 @@ Commands:
   clauses   Print the clause catalogue
   report    Re-render junit.xml, summary.md and index.html of a run from its results.json
   compare   The ambiguity register of several runs side by side
+  expectations  Write an expectations file that accepts a run as it is
+  diff      What changed between two runs: regressions, fixes, new and vanished tests
   help      Show this text, or \`eac help <command>\`
 
 eac run [options]
@@ -55,6 +65,13 @@ eac run [options]
                         and DIR/latest points at it
   --check-decisions     Hold probes to the reference's decisions (automatic for the reference)
   --quiet-progress      No live progress line on stderr
+  --expectations FILE   Expected outcomes per test id or clause id (JSON or YAML,
+                        spec/expectations.schema.json): the exit code counts only unexpected
+                        results, and the reports show expected failures apart
+  --baseline RUN        After the run, diff it against RUN (a run folder or results.json):
+                        prints the diff, writes diff.md and diff.json in the run folder, and
+                        exits 1 on a regression (without --expectations, failures the
+                        baseline already had do not count)
 
 eac serve [--port N] [--host H] [--hooks] [--seed N]
   Start the reference (default port 0 = ephemeral, host 127.0.0.1); stops on Ctrl-C.
@@ -70,6 +87,17 @@ eac compare RUN... [--out DIR]
   distinct answers each target gave and whether they match the reference's decision.
   Writes DIR/compare.md and DIR/compare.html (default: the current folder) and prints the
   Markdown.
+
+eac expectations --from RUN [--out FILE]
+  Write an expectations file from a run (a run folder or results.json): every fail and
+  not-run test expected as it was, with the run's reason. YAML when FILE ends in .yaml or
+  .yml, JSON otherwise; stdout without --out.
+
+eac diff BASE NEW [--json] [--out FILE]
+  Regressions (pass or probe -> fail), fixes, new and vanished tests, other outcome changes,
+  and probes whose recorded answers changed, between two runs (folders or results.json).
+  Markdown (for a pull-request comment), JSON with --json; to FILE with --out, else stdout.
+  Exits 1 on a regression.
 
 Exit codes: 0 no failure, 1 at least one failure, 2 usage or target error.
 `;
@@ -123,6 +151,8 @@ function parseRun(argv: readonly string[]): Command {
     report: { type: 'string' },
     'check-decisions': { type: 'boolean' },
     'quiet-progress': { type: 'boolean' },
+    expectations: { type: 'string' },
+    baseline: { type: 'string' },
   });
   const only = (values['only'] as string[] | undefined) ?? [];
   if (only.some((value) => value.trim() === ''))
@@ -132,6 +162,8 @@ function parseRun(argv: readonly string[]): Command {
   const hooks = nonEmpty('run', '--hooks', str(values['hooks']));
   const credentials = nonEmpty('run', '--credentials', str(values['credentials']));
   const profile = nonEmpty('run', '--profile', str(values['profile']));
+  const expectations = nonEmpty('run', '--expectations', str(values['expectations']));
+  const baseline = nonEmpty('run', '--baseline', str(values['baseline']));
   const seed = str(values['seed']);
   if (target === undefined && (hub !== undefined || hooks !== undefined)) {
     throw new UsageError('eac run: --hub and --hooks describe a --target; give --target too');
@@ -146,6 +178,8 @@ function parseRun(argv: readonly string[]): Command {
     ...(hooks !== undefined ? { hooks } : {}),
     ...(credentials !== undefined ? { credentials } : {}),
     ...(profile !== undefined ? { profile } : {}),
+    ...(expectations !== undefined ? { expectations } : {}),
+    ...(baseline !== undefined ? { baseline } : {}),
     ...(seed !== undefined ? { seed: integer('run', '--seed', seed, 0xffffffff) } : {}),
   };
   return { kind: 'run', options };
@@ -220,6 +254,46 @@ function parseCompare(argv: readonly string[]): Command {
   };
 }
 
+function parseExpectationsCommand(argv: readonly string[]): Command {
+  const { values, positionals } = parse(
+    'expectations',
+    argv,
+    { from: { type: 'string' }, out: { type: 'string' } },
+    true,
+  );
+  const from = nonEmpty('expectations', '--from', str(values['from']));
+  if (from === undefined || positionals.length > 0) {
+    throw new UsageError(
+      'eac expectations: give the run with --from, e.g. eac expectations --from reports/latest --out expectations.yaml',
+    );
+  }
+  const out = nonEmpty('expectations', '--out', str(values['out']));
+  return { kind: 'expectations', from, ...(out !== undefined ? { out } : {}) };
+}
+
+function parseDiff(argv: readonly string[]): Command {
+  const { values, positionals } = parse(
+    'diff',
+    argv,
+    { json: { type: 'boolean' }, out: { type: 'string' } },
+    true,
+  );
+  const [base, next] = positionals;
+  if (positionals.length !== 2 || base === undefined || next === undefined) {
+    throw new UsageError(
+      'eac diff: give two runs (folders or results.json files), e.g. eac diff reports/runs/A reports/latest',
+    );
+  }
+  const out = nonEmpty('diff', '--out', str(values['out']));
+  return {
+    kind: 'diff',
+    base,
+    next,
+    json: values['json'] === true,
+    ...(out !== undefined ? { out } : {}),
+  };
+}
+
 export function parseCommand(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -238,6 +312,10 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseReport(rest);
     case 'compare':
       return parseCompare(rest);
+    case 'expectations':
+      return parseExpectationsCommand(rest);
+    case 'diff':
+      return parseDiff(rest);
     default:
       throw new UsageError(`eac: unknown command "${command}"; try eac help`);
   }

@@ -47,6 +47,41 @@ async function execute(command: Command): Promise<number> {
       process.stderr.write(`eac: wrote ${files.join(' and ')}\n`);
       return 0;
     }
+    case 'expectations': {
+      const [{ readRun }, { expectationsFromRun, renderExpectations }, { writeFile }] =
+        await Promise.all([
+          import('./compare.ts'),
+          import('./expectations.ts'),
+          import('node:fs/promises'),
+        ]);
+      const { run } = await readRun(command.from);
+      const file = expectationsFromRun(run, command.from);
+      const text = renderExpectations(file, command.out);
+      if (command.out === undefined) process.stdout.write(text);
+      else {
+        await writeFile(command.out, text);
+        process.stderr.write(
+          `eac: wrote ${path.resolve(command.out)} (${file.expectations.length} entries)\n`,
+        );
+      }
+      return 0;
+    }
+    case 'diff': {
+      const [{ readRun }, diff, { writeFile }] = await Promise.all([
+        import('./compare.ts'),
+        import('./diff.ts'),
+        import('node:fs/promises'),
+      ]);
+      const [base, next] = await Promise.all([readRun(command.base), readRun(command.next)]);
+      const result = diff.diffRuns(base.run, next.run, { base: command.base, next: command.next });
+      const text = command.json ? diff.renderDiffJson(result) : diff.renderDiffMarkdown(result);
+      if (command.out === undefined) process.stdout.write(text);
+      else {
+        await writeFile(command.out, text);
+        process.stderr.write(`eac: wrote ${path.resolve(command.out)}\n`);
+      }
+      return diff.hasRegression(result) ? 1 : 0;
+    }
   }
 }
 
@@ -69,7 +104,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`eac: ${(error as Error).message}\n`);
       return 2;
     }
-    if (command.kind === 'report' || command.kind === 'compare') {
+    if (
+      command.kind === 'report' ||
+      command.kind === 'compare' ||
+      command.kind === 'expectations' ||
+      command.kind === 'diff'
+    ) {
       process.stderr.write(`eac ${command.kind}: ${(error as Error).message}\n`);
       return 2;
     }

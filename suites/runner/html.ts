@@ -2,12 +2,14 @@
  * `index.html`: the summary as one self-contained page (inline CSS, no scripts), plus the
  * recorded HTTP exchanges of every failed or probed test in collapsible blocks.
  */
-import type {
-  CoverageRow,
-  RegisterEntry,
-  ReportedExchange,
-  Result,
-  Results,
+import {
+  isUnexpected,
+  verdictOf,
+  type CoverageRow,
+  type RegisterEntry,
+  type ReportedExchange,
+  type Result,
+  type Results,
 } from '../../reports/schema.ts';
 import { firmTotal, groupCoverage } from './coverage.ts';
 import { escapeHtml as h } from './escape.ts';
@@ -154,6 +156,43 @@ function failures(results: readonly Result[]): string {
   return `<h2 class="fail">Failures (${failed.length})</h2>${body}`;
 }
 
+function expectedLine(result: Result): string {
+  const e = result.expected;
+  if (e === undefined) return '';
+  return `<p>Expected: <strong>${h(e.outcome)}</strong>${e.by !== 'test' ? ` (by clause <code>${h(e.by)}</code>)` : ''}: ${h(e.reason)}${e.issue !== undefined ? ` (${h(e.issue)})` : ''}</p>`;
+}
+
+/** With an expectations file: unexpected failures, other surprises, then expected failures. */
+function gatedFailures(run: Results): string {
+  const gate = run.gate;
+  if (gate === undefined) return failures(run.results);
+  const pick = (keep: (r: Result) => boolean) => run.results.filter(keep);
+  const section = (title: string, cls: string, list: readonly Result[]) =>
+    `<h2 class="${cls}">${h(title)} (${list.length})</h2>${
+      list.length === 0
+        ? '<p>None.</p>'
+        : list.map((r) => testBlock(r).replace(/(<p>Clauses: )/, `${expectedLine(r)}$1`)).join('\n')
+    }`;
+  return [
+    `<p><strong>Against the expectations file: ${gate.unexpected} unexpected</strong> (${gate.unexpectedFailures} unexpected failures, ${gate.unexpectedPasses} unexpected passes, ${gate.otherUnexpected} other), ${gate.expectedFailures} expected failures; <code>${h(gate.expectationsFile)}</code>, ${gate.entries} entries${gate.unused.length > 0 ? `, ${gate.unused.length} matched no test of this run` : ''}. The exit code counts only the unexpected.</p>`,
+    section(
+      'Unexpected failures',
+      'fail',
+      pick((r) => verdictOf(r) === 'unexpected-fail'),
+    ),
+    section(
+      'Unexpected passes and other outcomes',
+      'fail',
+      pick((r) => r.outcome !== 'fail' && isUnexpected(verdictOf(r))),
+    ),
+    section(
+      'Expected failures',
+      'not-run',
+      pick((r) => verdictOf(r) === 'expected-fail'),
+    ),
+  ].join('\n');
+}
+
 /** The register's rows for one run: one row per distinct answer, grouped under its clause. */
 export function registerTable(entries: readonly RegisterEntry[]): string {
   const rows = entries.flatMap((entry) =>
@@ -262,7 +301,7 @@ export function renderHtml(run: Results): string {
 ${coverage(run)}
 ${security(run)}
 ${gaps(run)}
-${failures(run.results)}
+${gatedFailures(run)}
 ${probes(run)}
 ${notRun(run)}
 ${machines(run)}

@@ -1,8 +1,10 @@
 /**
  * JUnit XML for CI systems: one `<testsuite>` per area. Probes are passing test cases with the
  * observation in `<system-out>`, so a CI gate never fails on a probe; not-run is `<skipped>`.
+ * With an expectations file (like pytest's xfail): an expected failure is `<skipped>` with the
+ * failure in `<system-out>`, and an unexpected pass or other unexpected outcome is a `<failure>`.
  */
-import type { Result, Results } from '../../reports/schema.ts';
+import { verdictOf, type Result, type Results } from '../../reports/schema.ts';
 import { escapeXml as x } from './escape.ts';
 import { coverageLine } from './outline.ts';
 
@@ -14,9 +16,38 @@ function caseName(result: Result): string {
   return result.clauses.length > 0 ? `${result.name} {${result.clauses.join(' ')}}` : result.name;
 }
 
+/** How the case shows in JUnit: what a CI test tab counts as a failure or a skip. */
+function shownAs(result: Result): 'failure' | 'skipped' | 'other' {
+  const verdict = verdictOf(result);
+  if (verdict === 'expected-fail') return 'skipped';
+  if (verdict !== 'ok') return 'failure';
+  return result.outcome === 'not-run' ? 'skipped' : 'other';
+}
+
+function expectationText(result: Result): string {
+  const e = result.expected;
+  if (e === undefined) return '';
+  return `expected ${e.outcome}${e.by !== 'test' ? ` (by clause ${e.by})` : ''}: ${e.reason}${e.issue !== undefined ? ` (${e.issue})` : ''}`;
+}
+
 function testcase(result: Result): string {
   const open = `    <testcase classname="${x(`eac.${result.area}`)}" name="${x(caseName(result))}" file="${x(result.file)}" time="${seconds(result.durationMs)}"`;
   const body: string[] = [];
+  const verdict = verdictOf(result);
+  if (verdict === 'expected-fail') {
+    body.push(
+      `      <skipped message="${x(`expected failure: ${result.expected?.reason ?? ''}`)}"/>`,
+      `      <system-out>${x(`${result.reason ?? 'failed'}\n\n${expectationText(result)}\nreplay: ${result.replay}`)}</system-out>`,
+    );
+    return `${open}>\n${body.join('\n')}\n    </testcase>`;
+  }
+  if (verdict === 'unexpected-pass' || verdict === 'unexpected-other') {
+    const what = `${verdict === 'unexpected-pass' ? 'unexpected pass' : 'unexpected outcome'}: ${result.outcome}, ${expectationText(result)}`;
+    body.push(
+      `      <failure message="${x(what.split(/\r?\n/, 1)[0] ?? what)}" type="${verdict === 'unexpected-pass' ? 'UnexpectedPass' : 'UnexpectedOutcome'}">${x(`${what}\n${result.reason ?? ''}\n\nreplay: ${result.replay}`)}</failure>`,
+    );
+    return `${open}>\n${body.join('\n')}\n    </testcase>`;
+  }
   switch (result.outcome) {
     case 'fail': {
       const message = result.reason ?? 'failed';
@@ -58,6 +89,13 @@ export function renderJunit(run: Results): string {
     ['profile', run.profile.source],
     ['parts-served', run.profile.serves.join(' ')],
     ['coverage', coverageLine(run)],
+    ...(run.gate !== undefined
+      ? [
+          ['expectations', run.gate.expectationsFile],
+          ['expected-failures', String(run.gate.expectedFailures)],
+          ['unexpected', String(run.gate.unexpected)],
+        ]
+      : []),
   ].map(([name = '', value = '']) => `      <property name="${x(name)}" value="${x(value)}"/>`);
   const areas = new Map<string, Result[]>();
   for (const result of run.results) {
@@ -68,8 +106,8 @@ export function renderJunit(run: Results): string {
   const suites = [...areas.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([area, results]) => {
-      const failures = results.filter((r) => r.outcome === 'fail').length;
-      const skipped = results.filter((r) => r.outcome === 'not-run').length;
+      const failures = results.filter((r) => shownAs(r) === 'failure').length;
+      const skipped = results.filter((r) => shownAs(r) === 'skipped').length;
       const time = results.reduce((sum, r) => sum + r.durationMs, 0);
       return [
         `  <testsuite name="${x(area)}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(time)}" timestamp="${x(run.startedAt)}">`,
@@ -82,7 +120,7 @@ export function renderJunit(run: Results): string {
     });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="eac" tests="${summary.total}" failures="${summary.fail}" errors="0" skipped="${summary.notRun}" time="${seconds(run.durationMs)}" timestamp="${x(run.startedAt)}">`,
+    `<testsuites name="eac" tests="${summary.total}" failures="${run.results.filter((r) => shownAs(r) === 'failure').length}" errors="0" skipped="${run.results.filter((r) => shownAs(r) === 'skipped').length}" time="${seconds(run.durationMs)}" timestamp="${x(run.startedAt)}">`,
     ...suites,
     '</testsuites>',
     '',

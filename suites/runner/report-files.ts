@@ -1,7 +1,12 @@
 /** Where a run's reports live on disk: `<root>/runs/<stamp>/` and `<root>/latest` pointing at it. */
 import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ResultsSchema, SCHEMA_VERSION, type Results } from '../../reports/schema.ts';
+import {
+  READABLE_VERSIONS,
+  ResultsSchema,
+  SCHEMA_VERSION,
+  type Results,
+} from '../../reports/schema.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderSummary } from './summary-md.ts';
@@ -82,11 +87,13 @@ export async function readResultsFile(file: string): Promise<Results> {
     typeof data === 'object' && data !== null
       ? (data as { schemaVersion?: unknown }).schemaVersion
       : undefined;
-  if (version !== SCHEMA_VERSION) {
+  if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) {
     throw new Error(
-      `${file} has results schema version ${version === undefined ? '1 (no schemaVersion)' : JSON.stringify(version)}; this eac reads version ${SCHEMA_VERSION}: run the suites again`,
+      `${file} has results schema version ${version === undefined ? '1 (no schemaVersion)' : JSON.stringify(version)}; this eac reads versions ${READABLE_VERSIONS.join(' and ')}: run the suites again`,
     );
   }
+  // An older version's shape is a subset of this one: read it as this version.
+  if (version !== SCHEMA_VERSION) data = { ...(data as object), schemaVersion: SCHEMA_VERSION };
   const parsed = ResultsSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues

@@ -2,11 +2,22 @@
  * `eac run`: resolve the target, run the conformance project of vitest against it with our
  * reporter alone, write the reports and print a closing summary. Returns the exit code.
  */
+import { writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import path from 'node:path';
 import { createVitest, type TestSpecification } from 'vitest/node';
 import { catalogue } from '../../spec/clauses/index.ts';
-import type { Results, RunProfile, RunTarget } from '../../reports/schema.ts';
+import type { ExpectationsFile } from '../../spec/expectations.ts';
+import {
+  isUnexpected,
+  verdictOf,
+  type Results,
+  type RunProfile,
+  type RunTarget,
+} from '../../reports/schema.ts';
+import { readRun } from './compare.ts';
+import { diffRuns, hasRegression, renderDiffJson, renderDiffMarkdown } from './diff.ts';
+import { applyExpectations, readExpectations, unexpectedCount } from './expectations.ts';
 import { assembleRun } from './assemble.ts';
 import { causeLabel, coverageLine } from './outline.ts';
 import { firstLine } from './escape.ts';
@@ -37,6 +48,10 @@ export interface RunOptions {
   readonly report: string;
   readonly checkDecisions: boolean;
   readonly quietProgress: boolean;
+  /** `--expectations FILE`: the exit code counts only unexpected results. */
+  readonly expectations?: string;
+  /** `--baseline RUN`: diff the run against RUN, exit 1 on a regression. */
+  readonly baseline?: string;
 }
 
 /** Where things are; the defaults are the project's own, tests may point elsewhere. */
@@ -112,9 +127,18 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
     for (const cause of run.notRunCauses)
       lines.push(`       ${String(cause.tests).padStart(4)}  ${firstLine(causeLabel(cause), 110)}`);
   }
-  const failed = run.results.filter((r) => r.outcome === 'fail');
+  if (run.gate !== undefined) {
+    const g = run.gate;
+    lines.push(
+      `     expectations ${g.expectationsFile}: ${g.unexpected} unexpected (${g.unexpectedFailures} unexpected failure${g.unexpectedFailures === 1 ? '' : 's'}, ${g.unexpectedPasses} unexpected pass${g.unexpectedPasses === 1 ? '' : 'es'}, ${g.otherUnexpected} other), ${g.expectedFailures} expected failure${g.expectedFailures === 1 ? '' : 's'}${g.unused.length > 0 ? `, ${g.unused.length} entr${g.unused.length === 1 ? 'y' : 'ies'} matched no test` : ''}`,
+    );
+  }
+  // With expectations, the expected failures are counted above, not listed.
+  const failed = run.results.filter(
+    (r) => r.outcome === 'fail' && (run.gate === undefined || isUnexpected(verdictOf(r))),
+  );
   if (failed.length > 0) {
-    lines.push('', 'Failures:');
+    lines.push('', run.gate !== undefined ? 'Unexpected failures:' : 'Failures:');
     for (const r of failed) {
       const clauses = r.clauses.length > 0 ? ` {${r.clauses.join(' ')}}` : '';
       lines.push(`  ✗ ${r.area}: ${r.name}${clauses}`);
@@ -122,12 +146,38 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
       lines.push(`      replay: ${r.replay}`);
     }
   }
+  const others = run.results.filter(
+    (r) => run.gate !== undefined && r.outcome !== 'fail' && isUnexpected(verdictOf(r)),
+  );
+  if (others.length > 0) {
+    lines.push('', 'Unexpected passes and other outcomes:');
+    for (const r of others)
+      lines.push(
+        `  ! ${r.area}: ${r.name}: ${r.outcome}, expected ${r.expected?.outcome ?? '?'} (${firstLine(r.expected?.reason ?? '', 100)})`,
+      );
+  }
   lines.push(
     '',
     `Report: ${path.join(runDir, 'index.html')} (also summary.md, junit.xml, results.json)`,
   );
   if (latest !== undefined) lines.push(`        ${latest} -> ${path.basename(runDir)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The exit code of a run: with expectations, 1 when a result is unexpected; with a baseline,
+ * 1 on a regression (and, without expectations, failures the baseline had do not count);
+ * with neither, 1 when a test failed.
+ */
+export function gateExit(
+  run: Pick<Results, 'results' | 'gate'>,
+  baseline: boolean,
+  regression: boolean,
+): 0 | 1 {
+  if (regression) return 1;
+  if (run.gate !== undefined) return run.gate.unexpected > 0 ? 1 : 0;
+  if (baseline) return 0;
+  return unexpectedCount(run) > 0 ? 1 : 0;
 }
 
 const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -144,6 +194,23 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
     io.stderr.write(
       `eac: --only ${unknown.join(', ')} matches no suite area (${areas}) and no clause id; see \`eac clauses\`\n`,
     );
+    return 2;
+  }
+
+  // Read the gate's inputs before starting anything: a bad file is a usage error (exit 2).
+  let expectations: ExpectationsFile | undefined;
+  let baseline: Awaited<ReturnType<typeof readRun>> | undefined;
+  try {
+    if (options.expectations !== undefined)
+      expectations = await readExpectations(options.expectations);
+  } catch (error) {
+    io.stderr.write(`eac: ${(error as Error).message}\n`);
+    return 2;
+  }
+  try {
+    if (options.baseline !== undefined) baseline = await readRun(options.baseline);
+  } catch (error) {
+    io.stderr.write(`eac: --baseline: ${(error as Error).message}\n`);
     return 2;
   }
 
@@ -235,7 +302,7 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       return 2;
     }
 
-    const run = assembleRun(
+    const assembled = assembleRun(
       {
         target: runTarget,
         profile: profileFacts(target, profileFile),
@@ -248,6 +315,12 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       catalogue,
       sectionTitles,
     );
+    let run: Results = assembled;
+    if (expectations !== undefined && options.expectations !== undefined) {
+      const file = path.resolve(options.expectations);
+      const gated = applyExpectations(assembled.results, expectations, file);
+      run = { ...assembled, results: gated.results, gate: gated.gate };
+    }
     const root = path.resolve(place.root, options.report);
     const runDir = await createRunDir(root, startedAt, seed);
     await writeReports(runDir, run);
@@ -265,7 +338,17 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
         `Replay: ${runReplayLine({ runSeed: seed, targetArgs: targetArgsOf(runTarget) }, options.only)}\n`,
       );
     }
-    return run.summary.fail === 0 ? 0 : 1;
+    let regression = false;
+    if (baseline !== undefined && options.baseline !== undefined) {
+      const diff = diffRuns(baseline.run, run, { base: options.baseline, next: runDir });
+      regression = hasRegression(diff);
+      const markdown = renderDiffMarkdown(diff);
+      await writeFile(path.join(runDir, 'diff.md'), markdown);
+      await writeFile(path.join(runDir, 'diff.json'), renderDiffJson(diff));
+      io.stdout.write(`\n${markdown}`);
+      io.stdout.write(`(also ${path.join(runDir, 'diff.md')} and diff.json)\n`);
+    }
+    return gateExit(run, baseline !== undefined, regression);
   } finally {
     await resolved.close();
   }

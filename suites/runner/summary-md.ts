@@ -1,10 +1,12 @@
 /** `summary.md`: the report a person reads first, e.g. as a CI job summary. */
-import type {
-  CoverageRow,
-  RegisterAnswer,
-  RegisterEntry,
-  Result,
-  Results,
+import {
+  isUnexpected,
+  verdictOf,
+  type CoverageRow,
+  type RegisterAnswer,
+  type RegisterEntry,
+  type Result,
+  type Results,
 } from '../../reports/schema.ts';
 import { firmTotal, groupCoverage } from './coverage.ts';
 import { escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
@@ -89,9 +91,53 @@ function testLabel(result: Result): string {
   return `${cell(result.name)} (${cell(result.area)})`;
 }
 
-function failures(results: readonly Result[]): string[] {
-  const failed = results.filter((r) => r.outcome === 'fail');
-  const lines = [`## Failures (${failed.length})`, ''];
+function expectationCell(r: Result): string {
+  const e = r.expected;
+  if (e === undefined) return '—';
+  const by = e.by !== 'test' ? ` (clause ${code(e.by)})` : '';
+  return `${e.outcome}${by}: ${cell(firstLine(e.reason, 160))}${e.issue !== undefined ? ` ${cell(e.issue)}` : ''}`;
+}
+
+/** With an expectations file: unexpected failures, expected failures and the other surprises. */
+function gatedFailures(run: Results): string[] {
+  const unexpected = run.results.filter((r) => verdictOf(r) === 'unexpected-fail');
+  const expected = run.results.filter((r) => verdictOf(r) === 'expected-fail');
+  const others = run.results.filter((r) => r.outcome !== 'fail' && isUnexpected(verdictOf(r)));
+  const lines = [
+    ...failures(unexpected, `Unexpected failures (${unexpected.length})`),
+    `## Unexpected passes and other outcomes (${others.length})`,
+    '',
+  ];
+  if (others.length === 0) lines.push('None.', '');
+  else {
+    lines.push('| Test | Clauses | Outcome | Expected |', '| --- | --- | --- | --- |');
+    for (const r of others)
+      lines.push(`| ${testLabel(r)} | ${clauseList(r)} | ${r.outcome} | ${expectationCell(r)} |`);
+    lines.push('');
+  }
+  lines.push(`## Expected failures (${expected.length})`, '');
+  if (expected.length === 0) return [...lines, 'None.', ''];
+  lines.push('| Test | Clauses | Reason | Expected |', '| --- | --- | --- | --- |');
+  for (const r of expected)
+    lines.push(
+      `| ${testLabel(r)} | ${clauseList(r)} | ${cell(firstLine(r.reason ?? 'failed'))} | ${expectationCell(r)} |`,
+    );
+  return [...lines, ''];
+}
+
+function gateLines(run: Results): string[] {
+  const g = run.gate;
+  if (g === undefined) return [];
+  return [
+    `**Against the expectations file: ${g.unexpected} unexpected** (${g.unexpectedFailures} unexpected failures, ${g.unexpectedPasses} unexpected passes, ${g.otherUnexpected} other), ${g.expectedFailures} expected failures. The exit code counts only the unexpected.`,
+    '',
+    `Expectations: ${code(g.expectationsFile)}, ${g.entries} entries${g.unused.length > 0 ? `; ${g.unused.length} matched no test of this run: ${g.unused.slice(0, 20).map(code).join(', ')}${g.unused.length > 20 ? ', …' : ''}` : ''}.`,
+    '',
+  ];
+}
+
+function failures(failed: readonly Result[], title = `Failures (${failed.length})`): string[] {
+  const lines = [`## ${title}`, ''];
   if (failed.length === 0) return [...lines, 'None.', ''];
   lines.push('| Test | Clauses | Reason | Replay |', '| --- | --- | --- | --- |');
   for (const r of failed) {
@@ -197,6 +243,7 @@ export function renderSummary(run: Results): string {
     '',
     `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe** (${summary.total} tests)`,
     '',
+    ...gateLines(run),
     `${coverageLine(run).replace(/^coverage/, 'Coverage')}.`,
     '',
     '| | |',
@@ -220,7 +267,9 @@ export function renderSummary(run: Results): string {
     ...coverageTables(run),
     ...securityTable(run),
     ...gaps(run),
-    ...failures(run.results),
+    ...(run.gate !== undefined
+      ? gatedFailures(run)
+      : failures(run.results.filter((r) => r.outcome === 'fail'))),
     ...register(run),
     ...notRun(run),
     ...machines(run),
