@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { tenantIdentity } from '../../spec/machines/identity.ts';
+import { tenantIdentity, tenantProjectUserId } from '../../spec/machines/identity.ts';
 import { RegisterTenantBody } from '../../spec/schemas/tenant.ts';
-import { tenantClaims } from '../tokens/claims.ts';
+import { projectUserClaims, tenantClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from './context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
@@ -25,9 +25,21 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
       if (!done.ok) return done;
       if (done.value.kind !== 'tenant') return errDone(unexpected());
       const { tenant } = done.value;
-      const claims = tenantClaims(account.identity, tenant);
+      // §4.9, §9 register-tenant row: after finalize the token is a project-user token for
+      // the same end user, the project user the tenant became (mapped now if it is new).
+      let subject = tenant.tenantId;
+      let claims = tenantClaims(account.identity, tenant);
+      if (account.migration.phase === 'after') {
+        const userId = tenantProjectUserId(account.organizationId, tenant.tenantId);
+        const mapped = ctx.world.mapTenant(account, tenant.tenantId, userId);
+        if (!mapped.ok) return mapped;
+        const user = account.identity.users[userId];
+        if (user === undefined) return errDone(unexpected());
+        subject = userId;
+        claims = projectUserClaims(account.identity, user);
+      }
       const issued = await ctx.tokens.issue(
-        tenant.tenantId,
+        subject,
         claims,
         ctx.ids.uuid(),
         ctx.world.now(account),

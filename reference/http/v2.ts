@@ -1,36 +1,357 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CredentialFields } from '../../spec/schemas/common.ts';
-import type { ReferenceContext } from './context.ts';
+import { CredentialFields, Uuid } from '../../spec/schemas/common.ts';
 import { specError } from '../../spec/errors.ts';
-import { caller, errDone, okDone, route } from './route.ts';
+import {
+  dashboardsFor,
+  isShared,
+  resolveFor,
+  type Actor,
+  type DashboardRecord,
+  type DashboardsResult,
+} from '../../spec/machines/dashboards.ts';
+import {
+  V2AddChartsBody,
+  V2AppendChartsBody,
+  V2CloneBody,
+  V2CreateDashboardBody,
+} from '../../spec/schemas/dashboard.ts';
+import type { AccountRecord, Done } from '../store/world.ts';
+import type { Carrier, Principal } from './auth.ts';
+import type { ReferenceContext } from './context.ts';
+import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
 /**
- * §4.16 v2 endpoints. Applications come from the migration (§9), which lands with the
- * dashboards; until an organization is migrated it has none (decision V1).
+ * §4.16 v2 endpoints and the dashboard look-up (decision v2.dashboards.lookup-path). Applications
+ * come from the migration (§9): until an account is finalized it has none (decision
+ * v2.applications.list.before-finalize), so every application path answers 404 before it.
+ *
+ * Credentials (§5 table, rule 7; decision v2.credentials.carriers): `Authorization: Bearer` with
+ * a project-user token (acts in that user's space) or a tenant JWT issued before finalize
+ * (rule 6: acts as the project user the tenant became), or an API key (acts on templates) in the
+ * authorization header, in the query on GET and DELETE or in the body on POST; a user-scoped
+ * key's organizationId rides in the query on GET and DELETE and in the body on POST.
  */
+const READ: readonly Carrier[] = ['bearer-token', 'header', 'query-key'];
+const WRITE: readonly Carrier[] = ['bearer-token', 'header', 'body-key'];
+
+const ApplicationPath = z.object({ applicationId: Uuid });
+const DashboardPath = z.object({ applicationId: Uuid, dashboardId: Uuid });
+const ChartPath = z.object({ applicationId: Uuid, dashboardId: Uuid, chartId: z.string().min(1) });
+const CredentialQuery = z.object(CredentialFields);
+
+const notFound = (resource: string, field: string) =>
+  specError('NOT_FOUND', `no ${resource} with that id here`, { resource, field });
+
+/**
+ * Who acts on v2, with the role the store holds now (§3: write checks read the role at once).
+ * A tenant JWT acts as its mapped project user (§5 rule 6) or is refused 401 when the migration
+ * has not mapped its tenant (§7).
+ */
+function actorOf(principal: Principal): Done<{ account: AccountRecord; actor: Actor }> {
+  const { account } = principal;
+  let userId = principal.subject ?? '';
+  if (principal.via === 'user-scoped-key' || principal.via === 'org-bound-key') {
+    return okDone({ account, actor: { kind: 'api-key' } });
+  }
+  if (principal.via === 'tenant-token') {
+    const mapped =
+      account.migration.phase === 'after' ? account.migration.projectUserOf[userId] : undefined;
+    if (mapped === undefined) {
+      return errDone(
+        specError(
+          'TENANT_NOT_MIGRATED',
+          'this tenant is not migrated yet; ask register-tenant for a new token',
+          { remedy: 'POST /v1/api/tenant/register-tenant' },
+        ),
+      );
+    }
+    userId = mapped;
+  }
+  const user = account.identity.users[userId];
+  if (user === undefined) {
+    return errDone(specError('UNAUTHORIZED', 'the token\u2019s user no longer exists', {}));
+  }
+  const role = user.userRoleId === null ? undefined : account.identity.roles[user.userRoleId];
+  return okDone({
+    account,
+    actor: {
+      kind: 'project-user',
+      userId,
+      permissions: role?.permissions ?? null,
+      projectOrganizationId: user.projectOrganizationId,
+    },
+  });
+}
+
+/** §2.4, §7: a project user with no project organization has no space for dashboards. */
+function withoutOrganization(actor: Actor): Done<never> | undefined {
+  if (actor.kind !== 'project-user' || actor.projectOrganizationId !== null) return undefined;
+  return errDone(
+    specError(
+      'PROJECT_USER_WITHOUT_ORGANIZATION',
+      'this project user has no project organization, so no space to hold dashboards',
+      {},
+    ),
+  );
+}
+
+/** The caller and the application named in the path; 404 when the account has no such one. */
+function inApplication(
+  principal: Principal | undefined,
+  applicationId: string,
+): Done<{ account: AccountRecord; actor: Actor }> {
+  const who = actorOf(caller(principal));
+  if (!who.ok) return who;
+  const refused = withoutOrganization(who.value.actor);
+  if (refused !== undefined) return refused;
+  const { account } = who.value;
+  if (account.migration.phase !== 'after' || !(applicationId in account.migration.applications)) {
+    return errDone(notFound('application', 'applicationId'));
+  }
+  return who;
+}
+
+/** The dashboard as the caller sees it, in that application; 404 otherwise. */
+function seenIn(
+  account: AccountRecord,
+  actor: Actor,
+  applicationId: string,
+  dashboardId: string,
+  field = 'dashboardId',
+): Done<DashboardRecord> {
+  const d = resolveFor(account.dashboards, dashboardId, actor);
+  if (d === undefined || d.workspaceId !== applicationId) {
+    return errDone(notFound('dashboard', field));
+  }
+  return okDone(d);
+}
+
+/** Decision v2.shapes.beyond-named-fields: a §2.8 v2 dashboard with name, application, charts. */
+function v2Item(account: AccountRecord, d: DashboardRecord) {
+  const legacy =
+    account.migration.phase === 'after' ? account.migration.legacyIdOf[d.dashboardId] : undefined;
+  return {
+    id: d.dashboardId,
+    legacyDashboardId: legacy ?? null,
+    kind: isShared(d) ? ('template' as const) : ('dashboard' as const),
+    ownerProjectUserId: d.ownerProjectUserId,
+    name: d.name,
+    applicationId: d.workspaceId,
+    chartIds: d.chartIds,
+  };
+}
+
+function answer(account: AccountRecord, done: Done<DashboardsResult>): Done<unknown> {
+  if (!done.ok) return done;
+  if (done.value.kind !== 'dashboard') return errDone(unexpected());
+  return okDone(v2Item(account, done.value.dashboard));
+}
+
 export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
+  const { world } = ctx;
+
   route(app, ctx, {
     method: 'GET',
     url: '/v2/api/applications',
-    // §5 rule 7: a project-user token acts in the user's space, an API key on shared ones.
-    auth: ['bearer-token', 'query-key'],
-    query: z.object(CredentialFields),
+    auth: READ,
+    query: CredentialQuery,
     handle: ({ principal }) => {
-      // §7, §5 rule 6: a tenant token works on v2 only once the migration has mapped its
-      // tenant to a project user; mappings arrive with the migration, so none exists yet.
-      if (caller(principal).via === 'tenant-token') {
-        return errDone(
-          specError(
-            'TENANT_NOT_MIGRATED',
-            'this tenant is not migrated yet; ask register-tenant for a new token',
-            {
-              remedy: 'POST /v1/api/tenant/register-tenant',
-            },
-          ),
-        );
+      const who = actorOf(caller(principal));
+      if (!who.ok) return who;
+      const { account } = who.value;
+      if (account.migration.phase !== 'after') return okDone({ applications: [] });
+      const applications = Object.values(account.migration.applications)
+        .map((a) => ({
+          applicationId: a.applicationId,
+          name: a.name,
+          defaultDashboardId: a.defaultDashboardId,
+          legacyWorkspaceId: a.legacyWorkspaceId,
+        }))
+        .sort((a, b) => a.legacyWorkspaceId.localeCompare(b.legacyWorkspaceId));
+      return okDone({ applications });
+    },
+  });
+
+  route(app, ctx, {
+    method: 'GET',
+    url: '/v2/api/applications/:applicationId/dashboards',
+    auth: READ,
+    params: ApplicationPath,
+    query: CredentialQuery,
+    handle: ({ principal, params }) => {
+      const who = inApplication(principal, params.applicationId);
+      if (!who.ok) return who;
+      const { account, actor } = who.value;
+      // §2.8: a user's copy takes its template's place; one entry per dashboard.
+      const seen = dashboardsFor(account.dashboards, params.applicationId, actor);
+      return okDone({ dashboards: seen.map((d) => v2Item(account, d)) });
+    },
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v2/api/applications/:applicationId/dashboards',
+    auth: WRITE,
+    params: ApplicationPath,
+    body: V2CreateDashboardBody,
+    handle: ({ principal, params, body }) => {
+      const who = inApplication(principal, params.applicationId);
+      if (!who.ok) return who;
+      const { account, actor } = who.value;
+      return answer(
+        account,
+        world.dashboards(account, {
+          type: 'createDashboard',
+          dashboardId: ctx.ids.uuid(),
+          workspaceId: params.applicationId,
+          name: body.name,
+          actor,
+          via: 'v2',
+        }),
+      );
+    },
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v2/api/applications/:applicationId/dashboards/:dashboardId/clone',
+    auth: WRITE,
+    params: DashboardPath,
+    body: V2CloneBody,
+    handle: ({ principal, params, body }) => {
+      const who = inApplication(principal, params.applicationId);
+      if (!who.ok) return who;
+      const { account, actor } = who.value;
+      const source = seenIn(account, actor, params.applicationId, params.dashboardId);
+      if (!source.ok) return source;
+      return answer(
+        account,
+        world.dashboards(account, {
+          type: 'clone',
+          sourceDashboardId: params.dashboardId,
+          newDashboardId: ctx.ids.uuid(),
+          ...(body.name === undefined ? {} : { name: body.name }),
+          targetWorkspaceId: params.applicationId,
+          actor,
+          via: 'v2',
+        }),
+      );
+    },
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v2/api/applications/:applicationId/dashboards/:dashboardId/charts',
+    auth: WRITE,
+    params: DashboardPath,
+    body: V2AddChartsBody,
+    handle: ({ principal, params, body }) => {
+      const who = inApplication(principal, params.applicationId);
+      if (!who.ok) return who;
+      const { account, actor } = who.value;
+      const target = seenIn(account, actor, params.applicationId, params.dashboardId);
+      if (!target.ok) return target;
+      return answer(
+        account,
+        world.dashboards(account, {
+          type: 'addCharts',
+          dashboardId: params.dashboardId,
+          chartIds: body.charts,
+          actor,
+          via: 'v2',
+        }),
+      );
+    },
+  });
+
+  route(app, ctx, {
+    method: 'DELETE',
+    url: '/v2/api/applications/:applicationId/dashboards/:dashboardId/charts/:chartId',
+    auth: READ,
+    params: ChartPath,
+    query: CredentialQuery,
+    handle: ({ principal, params }) => {
+      const who = inApplication(principal, params.applicationId);
+      if (!who.ok) return who;
+      const { account, actor } = who.value;
+      const target = seenIn(account, actor, params.applicationId, params.dashboardId);
+      if (!target.ok) return target;
+      // Decision v2.shapes.beyond-named-fields: a chart not on the layout is 404, after the
+      // write checks (a refused caller learns nothing about the layout).
+      const refusedFirst = world.dashboards(account, {
+        type: 'removeCharts',
+        dashboardId: params.dashboardId,
+        chartIds: [],
+        actor,
+        via: 'v2',
+      });
+      if (!refusedFirst.ok) return refusedFirst;
+      if (!target.value.chartIds.includes(params.chartId)) {
+        return errDone(notFound('chart', 'chartId'));
       }
-      return okDone({ applications: [] });
+      return answer(
+        account,
+        world.dashboards(account, {
+          type: 'removeCharts',
+          dashboardId: params.dashboardId,
+          chartIds: [params.chartId],
+          actor,
+          via: 'v2',
+        }),
+      );
+    },
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: '/v2/api/applications/:applicationId/dashboards/:dashboardId/append-charts',
+    auth: WRITE,
+    params: DashboardPath,
+    body: V2AppendChartsBody,
+    handle: ({ principal, params, body }) => {
+      const who = inApplication(principal, params.applicationId);
+      if (!who.ok) return who;
+      const { account, actor } = who.value;
+      const target = seenIn(account, actor, params.applicationId, params.dashboardId);
+      if (!target.ok) return target;
+      const d = resolveFor(account.dashboards, body.sourceDashboardId, actor);
+      if (d === undefined) return errDone(notFound('dashboard', 'sourceDashboardId'));
+      return answer(
+        account,
+        world.dashboards(account, {
+          type: 'appendCharts',
+          sourceDashboardId: body.sourceDashboardId,
+          targetDashboardId: params.dashboardId,
+          batchId: ctx.ids.uuid(),
+          actor,
+          via: 'v2',
+        }),
+      );
+    },
+  });
+
+  // §4.16 look-up; path decided (v2.dashboards.lookup-path).
+  route(app, ctx, {
+    method: 'GET',
+    url: '/v2/api/dashboards/:dashboardId/lookup',
+    auth: READ,
+    params: z.object({ dashboardId: Uuid }),
+    query: CredentialQuery,
+    handle: ({ principal, params }) => {
+      const who = actorOf(caller(principal));
+      if (!who.ok) return who;
+      const { account, actor } = who.value;
+      const refused = withoutOrganization(actor);
+      if (refused !== undefined) return refused;
+      if (account.migration.phase !== 'after') {
+        return errDone(notFound('dashboard', 'dashboardId'));
+      }
+      // A v1 id names the v2 dashboard it became; a v2 id names itself.
+      const v2Id = account.migration.v2IdOf[params.dashboardId] ?? params.dashboardId;
+      const d = resolveFor(account.dashboards, v2Id, actor);
+      if (d === undefined) return errDone(notFound('dashboard', 'dashboardId'));
+      return okDone({ applicationId: d.workspaceId, dashboardId: d.dashboardId });
     },
   });
 }

@@ -25,6 +25,8 @@ import {
 import {
   applyMigration,
   BEFORE_FINALIZE,
+  mapTenantUsers,
+  withTenantMapped,
   type Finalized,
   type MigrationState,
 } from '../../spec/machines/migration.ts';
@@ -136,9 +138,26 @@ export class World {
       this.now(account),
     );
     if (!applied.ok) return applied;
+    // §4.9, §5 rule 6: the identity side holds the project users the tenants became.
+    const users = mapTenantUsers(account.identity, tenants, this.now(account));
+    if (!users.ok) return users;
+    account.identity = users.state;
     account.migration = applied.result.migration;
     account.dashboards = applied.result.dashboards;
     return { ok: true, value: applied.result };
+  }
+
+  /** §9: a tenant registered or re-registered after finalize becomes (or updates) its user. */
+  mapTenant(account: AccountRecord, tenantId: string, projectUserId: string): Done<string> {
+    const users = mapTenantUsers(
+      account.identity,
+      [{ tenantId, projectUserId }],
+      this.now(account),
+    );
+    if (!users.ok) return users;
+    account.identity = users.state;
+    account.migration = withTenantMapped(account.migration, tenantId, projectUserId);
+    return { ok: true, value: projectUserId };
   }
 
   /** Drops what the account built (projects, users, roles, tenants); keeps keys and clock. */

@@ -80,6 +80,24 @@ export const s4V2 = defineClauses([
       'Success envelope; lists as data.applications / data.dashboards of §2.8 items; writes answer the dashboard; charts is an array of chart ids.',
   },
   {
+    id: 'v2.credentials.api-key-carrier',
+    section: '4.16',
+    level: 'unspecified',
+    summary:
+      'Where an API key travels on v2 calls is left open (the §5 table names only the bearer project-user token; rule 7 places organizationId).',
+    decision:
+      'In the authorization header (in the form the profile states), or as apiKey: a query parameter for reads and deletes, a body field for POSTs; a tenant JWT or project-user token travels as Bearer.',
+  },
+  {
+    id: 'v2.refusals.not-found',
+    section: '4.16',
+    level: 'unspecified',
+    summary:
+      'What v2 calls answer for an application, dashboard or chart the caller cannot see is left open.',
+    decision:
+      '404 NOT_FOUND (details.resource names it), after the credential and write checks; before finalize every application path is 404; removing a chart that is not on the layout is 404.',
+  },
+  {
     id: 'dashboards.v1-create.body',
     section: '4.16',
     level: 'observed',

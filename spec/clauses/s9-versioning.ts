@@ -92,6 +92,15 @@ export const s9 = defineClauses([
     summary: 'After finalize, register-tenant answers a project-user JWT instead.',
   },
   {
+    id: 'migration.tenant-users',
+    section: '9',
+    level: 'unspecified',
+    summary:
+      'What the project user made for a tenant holds (project, role, project organization) is not shown.',
+    decision:
+      "Each tenant becomes a user of one 'Migrated tenants' project, with a role of its own holding the tenant's editing permissions and a project organization of its own (externalId tenant:<tenantId>), so it has a v2 space; a tenant registered after finalize is mapped at once, and registering it again updates that role.",
+  },
+  {
     id: 'migration.save-from-chat.unchanged',
     section: '9',
     level: 'must',

@@ -7,6 +7,7 @@ import {
   type WriteKind,
 } from './dashboards.ts';
 import { derivedUuid } from './derived-id.ts';
+import { applyIdentity, tenantById, type IdentityCommand, type IdentityState } from './identity.ts';
 import { fail, iso, ok, type Applied, type Instant, type Transition } from './machine.ts';
 import { emptyTable, put, type Table } from './table.ts';
 
@@ -207,4 +208,84 @@ export function migratedWrite(
     v2Endpoint: endpoint,
     migratedAt: state.finalizedAt,
   });
+}
+
+/** Decision migration.tenant-users: the project that holds the users tenants became. */
+export const tenantsProjectIdFor = (organizationId: string): string =>
+  derivedUuid('eac-migrated-tenants', organizationId);
+
+/**
+ * §4.9, §5 rule 6 (decision migration.tenant-users): the identity side of mapping tenants to
+ * project users. Each mapped tenant becomes a project user of one project of the account, with
+ * a role of its own holding the tenant's editing permissions and a project organization of its
+ * own (so it has a space to hold v2 dashboards, §2.4), named after the tenant and carrying its
+ * metadata as properties. Mapping a tenant again updates its role to the tenant's permissions.
+ */
+export function mapTenantUsers(
+  identity: IdentityState,
+  tenants: readonly { readonly tenantId: string; readonly projectUserId: string }[],
+  now: Instant,
+): Applied<IdentityState, readonly string[]> {
+  let state = identity;
+  const projectId = tenantsProjectIdFor(identity.organizationId);
+  const step = (command: IdentityCommand): SpecError | undefined => {
+    const done = applyIdentity(state, command, now);
+    if (!done.ok) return done.error;
+    state = done.state;
+    return undefined;
+  };
+  if (state.projects[projectId] === undefined) {
+    const refused = step({ type: 'createProject', projectId, name: 'Migrated tenants' });
+    if (refused !== undefined) return fail(refused);
+  }
+  const mapped: string[] = [];
+  for (const { tenantId, projectUserId } of tenants) {
+    const tenant = tenantById(state, tenantId);
+    if (tenant === undefined) continue;
+    const name = tenant.name ?? `Tenant ${tenantId}`;
+    const roleId = derivedUuid('eac-tenant-role', identity.organizationId, tenantId);
+    const organizationId = derivedUuid(
+      'eac-tenant-organization',
+      identity.organizationId,
+      tenantId,
+    );
+    const commands: IdentityCommand[] = [
+      state.roles[roleId] === undefined
+        ? { type: 'createRole', projectId, roleId, name, permissions: tenant.permissions }
+        : { type: 'updateRole', projectId, roleId, permissions: tenant.permissions },
+      {
+        type: 'registerOrganization',
+        projectId,
+        newId: organizationId,
+        externalId: `tenant:${tenantId}`,
+        name,
+        properties: tenant.metadata,
+      },
+      {
+        type: 'registerUser',
+        projectId,
+        userId: projectUserId,
+        name,
+        properties: tenant.metadata,
+        userRoleId: roleId,
+        projectOrganizationId: organizationId,
+      },
+    ];
+    for (const command of commands) {
+      const refused = step(command);
+      if (refused !== undefined) return fail(refused);
+    }
+    mapped.push(projectUserId);
+  }
+  return ok(state, mapped);
+}
+
+/** A tenant registered after finalize is mapped on the spot (§9: register-tenant row). */
+export function withTenantMapped(
+  state: MigrationState,
+  tenantId: string,
+  projectUserId: string,
+): MigrationState {
+  if (state.phase === 'before') return state;
+  return { ...state, projectUserOf: put(state.projectUserOf, tenantId, projectUserId) };
 }
