@@ -1,0 +1,69 @@
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { conformance } from '../harness/conformance.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import type { World } from '../../fixtures/world.ts';
+import {
+  API_KEY,
+  V2_KEY,
+  dashboardsPath,
+  migratedWorld,
+  needs,
+  parts,
+  v2Get,
+  v2Post,
+  written,
+  type As,
+} from './world.ts';
+
+// §4.16 last row: a look-up turns any v1 or v2 dashboard id into {applicationId, dashboardId}.
+// Its path is open: the profile states it (shapes.endpoints.lookUpDashboard).
+const relies = [...V2_KEY, 'v2.dashboards.lookup-path'] as const;
+
+const Found = z.object({ applicationId: z.string(), dashboardId: z.string() });
+
+async function lookUp(t: Conformance, w: World, id: string, as: As = API_KEY) {
+  const stated = t.profile.shapes.endpoints?.lookUpDashboard;
+  if (stated === undefined) t.notRun('the profile names no path for the dashboard look-up');
+  const [, path = ''] = stated.split(' ');
+  const res = await v2Get(t, w, path.replace('{dashboardId}', id), as);
+  const parsed = z.object({ data: Found }).safeParse(res.body);
+  if (res.status !== 200 || !parsed.success)
+    expect.fail(
+      `look-up of ${id}: expected 200 {applicationId, dashboardId}, got ${res.status} ${res.text.slice(0, 300)}`,
+    );
+  return parsed.data.data;
+}
+
+conformance(
+  ['v2.dashboards.lookup', 'migration.legacy-ids-kept'],
+  'the look-up turns a v1 dashboard id and its v2 id into the same application and v2 dashboard',
+  async (t) => {
+    const m = await migratedWorld(t);
+    const want = { applicationId: m.applicationId, dashboardId: m.template.id };
+    expect(await lookUp(t, m.w, m.board.dashboardId), 'the v1 id').toEqual(want);
+    expect(await lookUp(t, m.w, m.template.id), 'the v2 id').toEqual(want);
+    expect(await lookUp(t, m.w, m.other.dashboardId), "another workspace's v1 id").toEqual({
+      applicationId: m.otherApplicationId,
+      dashboardId: m.otherTemplate.id,
+    });
+  },
+  { needs, parts, relies },
+);
+
+conformance(
+  ['v2.dashboards.lookup'],
+  'the look-up finds a dashboard made through v2 after finalize',
+  async (t) => {
+    const m = await migratedWorld(t);
+    const made = written(
+      await v2Post(t, m.w, dashboardsPath(m.otherApplicationId), API_KEY, { name: 'Late' }),
+      'create',
+    );
+    expect(await lookUp(t, m.w, made.id)).toEqual({
+      applicationId: m.otherApplicationId,
+      dashboardId: made.id,
+    });
+  },
+  { needs, parts, relies },
+);

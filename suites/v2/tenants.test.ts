@@ -1,0 +1,129 @@
+import { expect } from 'vitest';
+import { documentedStatus } from '../../fixtures/expected/index.ts';
+import { conformance } from '../harness/conformance.ts';
+import { expectError } from '../harness/expect.ts';
+import {
+  dashboardsWorld,
+  REMOVE,
+  TENANT_FIELDS,
+  tenantToken,
+  v1Post,
+} from '../dashboards/world.ts';
+import {
+  V2_SHAPES,
+  APPLICATIONS,
+  dashboardsOf,
+  dashboardsPath,
+  entryOf,
+  migratedWorld,
+  needs,
+  parts,
+  v2Get,
+  v2Post,
+  written,
+} from './world.ts';
+
+// §5 rule 6: a tenant JWT issued before finalize still works on v2 afterwards, as the project
+// user made for the tenant; §4.9 and §9: register-tenant then returns a project-user token for
+// the same end user; §7: a tenant JWT the migration has not mapped gets 401 TENANT_NOT_MIGRATED.
+const relies = [...V2_SHAPES, ...TENANT_FIELDS] as const;
+const EDITS = {
+  addDashboard: true,
+  addChart: true,
+  removeChart: true,
+  canDuplicateDashboard: true,
+};
+const NOT_MIGRATED = 'TENANT_NOT_MIGRATED';
+
+conformance(
+  ['errors.tenant-not-migrated'],
+  'before finalize a tenant JWT on a v2 call gets 401 TENANT_NOT_MIGRATED',
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    const token = await tenantToken(t, w, EDITS);
+    expectError(
+      await v2Get(t, w, APPLICATIONS, { token }),
+      documentedStatus(NOT_MIGRATED),
+      'a tenant not mapped yet',
+      NOT_MIGRATED,
+    );
+  },
+  { needs, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+);
+
+conformance(
+  [
+    'auth.tenant-jwt.accepted-after-migration',
+    'auth.tenant-jwt.translated',
+    'migration.register-tenant.after',
+  ],
+  "a tenant JWT from before finalize acts on v2 as the tenant's project user, the same user register-tenant's new token names",
+  async (t) => {
+    const columns = { customer_id: t.faker.string.alphanumeric(10) };
+    let old = '';
+    const m = await migratedWorld(t, async ({ w }) => {
+      old = await tenantToken(t, w, EDITS, columns);
+    });
+    const made = written(
+      await v2Post(
+        t,
+        m.w,
+        dashboardsPath(m.applicationId),
+        { token: old },
+        { name: 'Tenant board' },
+      ),
+      'create with the old tenant JWT',
+    );
+    expect(made.kind, "it lands in a user's space").toBe('dashboard');
+    expect(made.ownerProjectUserId, 'owned by a project user').toMatch(/\S/);
+    const fresh = await tenantToken(t, m.w, EDITS, columns);
+    expect(fresh, 'register-tenant after finalize gives a new token').not.toBe(old);
+    const seen = await dashboardsOf(t, m.w, m.applicationId, { token: fresh });
+    const mine = entryOf(seen, made.id, 'the new token sees the same space');
+    expect(mine.ownerProjectUserId).toBe(made.ownerProjectUserId);
+  },
+  { needs, parts: [...parts, 'tenant-flow'], relies },
+);
+
+conformance(
+  [
+    'v2.dashboard.kind-dashboard',
+    'dashboards.copy.one-entry',
+    'migration.dashboard-to-application-dashboard',
+  ],
+  "a tenant's v1 copy of a shared dashboard becomes, after finalize, a 'dashboard' owned by the tenant's project user, in place of the template",
+  async (t) => {
+    let token = '';
+    let removed = '';
+    const m = await migratedWorld(t, async ({ w, board }) => {
+      token = await tenantToken(t, w, EDITS);
+      removed = board.charts[0]?.chartId ?? '';
+      const res = await v1Post(t, REMOVE, token, {
+        dashboardId: board.dashboardId,
+        chartIds: [removed],
+      });
+      if (res.status !== 200)
+        expect.fail(`v1 remove-charts as a tenant: ${res.status} ${res.text}`);
+    });
+    const seen = await dashboardsOf(t, m.w, m.applicationId, { token });
+    expect(
+      seen.map((d) => d.id),
+      'the template is replaced by the copy',
+    ).not.toContain(m.template.id);
+    const copies = seen.filter((d) => d.kind === 'dashboard');
+    expect(copies, "one entry in the user's space").toHaveLength(1);
+    expect(copies[0]?.ownerProjectUserId, 'owned by a project user').toMatch(/\S/);
+    expect(copies[0]?.chartIds ?? [], "the tenant's edit is kept").not.toContain(removed);
+    const template = entryOf(
+      await dashboardsOf(t, m.w, m.applicationId),
+      m.template.id,
+      'template',
+    );
+    expect(template.chartIds, 'the template keeps the chart').toContain(removed);
+  },
+  {
+    needs,
+    parts: [...parts, 'tenant-flow', 'v1-dashboards'],
+    relies: [...relies, 'auth.header.format'],
+  },
+);

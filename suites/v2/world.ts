@@ -1,0 +1,237 @@
+import { expect } from 'vitest';
+import { z } from 'zod';
+import type { ClauseId } from '../../spec/clauses/index.ts';
+import type { HookName } from '../../spec/schemas/hooks.ts';
+import type { RolePermissions } from '../../spec/schemas/permissions.ts';
+import {
+  createRole,
+  registerOrganization,
+  registerUser,
+  userToken,
+  type World,
+} from '../../fixtures/world.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import type { Reply } from '../harness/http.ts';
+import {
+  authorization,
+  CONTENT,
+  dashboardsWorld,
+  sharedDashboard,
+  type Shared,
+} from '../dashboards/world.ts';
+
+/**
+ * What the v2 suites share (§4.16, §5 rules 6 and 7, §9): a migrated account (v1 content built
+ * through the host hooks, then the `migration` hook), v2 calls made with an API key or a
+ * bearer token, and read-backs through the v2 lists, whose shapes beyond the named fields
+ * are the reference's decision (declared by each test in `relies`).
+ */
+
+export const parts = ['v2'] as const;
+export const needs: readonly HookName[] = [...CONTENT, 'roles', 'migration'];
+
+/** Every v2 read-back leans on the list shapes; an API key on v2 on where it travels. */
+export const V2_SHAPES: readonly ClauseId[] = ['v2.shapes.beyond-named-fields'];
+export const V2_KEY: readonly ClauseId[] = [...V2_SHAPES, 'v2.credentials.api-key-carrier'];
+
+export const APPLICATIONS = '/v2/api/applications';
+export const dashboardsPath = (applicationId: string) =>
+  `${APPLICATIONS}/${applicationId}/dashboards`;
+export const dashboardPath = (applicationId: string, dashboardId: string) =>
+  `${dashboardsPath(applicationId)}/${dashboardId}`;
+
+export async function finalize(t: Conformance, w: World): Promise<void> {
+  const res = await t.http.post(
+    `/accounts/${w.account.organizationId}/migration/finalize`,
+    {},
+    { base: 'hooks' },
+  );
+  if (res.status >= 300)
+    throw new Error(`host hook "migration" failed: ${res.status} ${res.text.slice(0, 300)}`);
+}
+
+/** Who calls: a bearer JWT, or an API key of a style (§5 rule 7 places organizationId). */
+export type As = { readonly token: string } | { readonly key: 'org-bound' | 'user-scoped' };
+export const API_KEY: As = { key: 'org-bound' };
+
+function carry(t: Conformance, w: World, as: As, method: 'GET' | 'POST' | 'DELETE') {
+  if ('token' in as) {
+    return { headers: { authorization: `Bearer ${as.token}` }, query: {}, body: {} };
+  }
+  const creds = w.creds(as.key);
+  const headers = authorization(t, creds.apiKey);
+  const org = creds.organizationId === undefined ? {} : { organizationId: creds.organizationId };
+  // §5 rule 7: organizationId in the query on GET and DELETE, in the JSON body on POST.
+  return method === 'POST' ? { headers, query: {}, body: org } : { headers, query: org, body: {} };
+}
+
+export function v2Get(t: Conformance, w: World, path: string, as: As): Promise<Reply> {
+  const c = carry(t, w, as, 'GET');
+  return t.http.get(path, { headers: c.headers, query: c.query });
+}
+
+export function v2Post(
+  t: Conformance,
+  w: World,
+  path: string,
+  as: As,
+  body: Record<string, unknown>,
+): Promise<Reply> {
+  const c = carry(t, w, as, 'POST');
+  return t.http.post(path, { ...c.body, ...body }, { headers: c.headers });
+}
+
+export function v2Delete(t: Conformance, w: World, path: string, as: As): Promise<Reply> {
+  const c = carry(t, w, as, 'DELETE');
+  return t.http.delete(path, { headers: c.headers, query: c.query });
+}
+
+// Read-backs, written from §2.8's fields; the envelope members are the decided shapes.
+const Application = z.looseObject({
+  applicationId: z.string(),
+  name: z.string(),
+  defaultDashboardId: z.string().nullable(),
+  legacyWorkspaceId: z.string(),
+});
+export const Dashboard = z.looseObject({
+  id: z.string(),
+  legacyDashboardId: z.string().nullable(),
+  kind: z.enum(['template', 'dashboard']),
+  ownerProjectUserId: z.string().nullable(),
+  name: z.string().optional(),
+  chartIds: z.array(z.string()).optional(),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
+
+function data<S extends z.ZodType>(res: Reply, schema: S, what: string): z.infer<S> {
+  const parsed = z.object({ data: schema }).safeParse(res.body);
+  if (res.status !== 200 || !parsed.success) {
+    expect.fail(
+      `${what}: expected 200 with the decided shape, got ${res.status} ${res.text.slice(0, 300)}`,
+    );
+  }
+  return (parsed.data as { data: z.infer<S> }).data;
+}
+
+export async function applicationsOf(t: Conformance, w: World, as: As = API_KEY) {
+  const res = await v2Get(t, w, APPLICATIONS, as);
+  return data(res, z.object({ applications: z.array(Application) }), 'listing applications')
+    .applications;
+}
+
+export async function dashboardsOf(
+  t: Conformance,
+  w: World,
+  applicationId: string,
+  as: As = API_KEY,
+): Promise<Dashboard[]> {
+  const res = await v2Get(t, w, dashboardsPath(applicationId), as);
+  return data(res, z.object({ dashboards: z.array(Dashboard) }), 'listing v2 dashboards')
+    .dashboards;
+}
+
+/** The dashboard a write answered (decision: writes answer the dashboard). */
+export function written(res: Reply, what: string): Dashboard {
+  return data(res, Dashboard, what);
+}
+
+export function entryOf(items: readonly Dashboard[], id: string, what: string): Dashboard {
+  const found = items.find((d) => d.id === id);
+  if (found === undefined)
+    expect.fail(`${what}: no dashboard ${id} among ${items.map((d) => d.id).join(', ')}`);
+  return found;
+}
+
+/** What a list shows, for "nothing changed": ids, kinds, owners, names and layouts. */
+export const snapshot = (items: readonly Dashboard[]) =>
+  JSON.stringify(items.map((d) => [d.id, d.kind, d.ownerProjectUserId, d.name, d.chartIds]).sort());
+
+export interface Migrated {
+  readonly w: World;
+  /** The v1 shared dashboard the host made, and a second one in another workspace. */
+  readonly board: Shared;
+  readonly other: Shared;
+  readonly applicationId: string;
+  readonly otherApplicationId: string;
+  /** The v2 templates the two v1 dashboards became. */
+  readonly template: Dashboard;
+  readonly otherTemplate: Dashboard;
+}
+
+/** The v2 dashboard whose legacyDashboardId is a v1 id (§9: old ids are kept). */
+export function byLegacy(items: readonly Dashboard[], v1Id: string, what: string): Dashboard {
+  const found = items.find((d) => d.legacyDashboardId === v1Id);
+  if (found === undefined)
+    expect.fail(`${what}: no v2 dashboard has legacyDashboardId ${v1Id}: ${JSON.stringify(items)}`);
+  return found;
+}
+
+/** A v1 account with two shared dashboards in two workspaces, then finalized. */
+export async function migratedWorld(
+  t: Conformance,
+  beforeFinalize?: (m: { w: World; board: Shared; other: Shared }) => Promise<void>,
+): Promise<Migrated> {
+  const dw = await dashboardsWorld(t, 3);
+  const other = await sharedDashboard(t, dw, 2);
+  await beforeFinalize?.({ w: dw, board: dw.board, other });
+  await finalize(t, dw);
+  const apps = await applicationsOf(t, dw);
+  const appOf = (workspaceId: string) => {
+    const app = apps.find((a) => a.legacyWorkspaceId === workspaceId);
+    if (app === undefined)
+      expect.fail(`no application has legacyWorkspaceId ${workspaceId}: ${JSON.stringify(apps)}`);
+    return app.applicationId;
+  };
+  const applicationId = appOf(dw.board.workspaceId);
+  const otherApplicationId = appOf(other.workspaceId);
+  const template = byLegacy(
+    await dashboardsOf(t, dw, applicationId),
+    dw.board.dashboardId,
+    'migrated',
+  );
+  const otherTemplate = byLegacy(
+    await dashboardsOf(t, dw, otherApplicationId),
+    other.dashboardId,
+    'migrated',
+  );
+  return {
+    w: dw,
+    board: dw.board,
+    other,
+    applicationId,
+    otherApplicationId,
+    template,
+    otherTemplate,
+  };
+}
+
+/** The editing flags §2.2 gives every kind of dashboard write. */
+export const EDITOR: RolePermissions = {
+  addDashboard: true,
+  canDuplicateDashboard: true,
+  addChart: true,
+  removeChart: true,
+};
+
+/**
+ * A project user (§4.5) holding a role with these permissions (none: no role), in a project
+ * organization of its own unless `organization` is false, and a project-user token (§4.7).
+ */
+export async function projectUser(
+  t: Conformance,
+  w: World,
+  permissions: RolePermissions | null = EDITOR,
+  organization = true,
+): Promise<{ userId: string; token: string; roleId?: string }> {
+  const role = permissions === null ? undefined : await createRole(t, w, permissions);
+  const org = organization ? await registerOrganization(t, w) : undefined;
+  const { userId } = await registerUser(t, w, {
+    ...(role === undefined ? {} : { userRoleId: role.id }),
+    ...(org === undefined ? {} : { projectOrganizationId: org.projectOrganizationId }),
+  });
+  const res = await userToken(t, w, userId);
+  const token = (res.body as { data?: { token?: unknown } }).data?.token;
+  if (res.status !== 200 || typeof token !== 'string')
+    throw new Error(`world building: user-token answered ${res.status} ${res.text.slice(0, 200)}`);
+  return { userId, token, ...(role === undefined ? {} : { roleId: role.id }) };
+}
