@@ -99,7 +99,8 @@ eac diff BASE NEW [--json] [--out FILE]
   Markdown (for a pull-request comment), JSON with --json; to FILE with --out, else stdout.
   Exits 1 on a regression.
 
-Exit codes: 0 no failure, 1 at least one failure, 2 usage or target error.
+Exit codes: 0 no failure, 1 at least one failure (with --expectations: an unexpected result;
+with --baseline, and for eac diff: also a regression), 2 usage or target error.
 `;
 
 const LEVELS: readonly ClauseLevel[] = ['must', 'observed', 'unspecified', 'security'];
