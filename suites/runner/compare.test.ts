@@ -122,6 +122,14 @@ describe('eac compare', () => {
     expect(out.markdown).toContain('acme-server · Acme 2.1 · seed 9');
   });
 
+  it('makes the --out folder when it does not exist yet', async () => {
+    const root = await dir;
+    const file = path.join(root, 'c.json');
+    await writeFile(file, JSON.stringify(candidate.run));
+    const out = await compareRuns([file], path.join(root, 'new', 'folder'));
+    expect(await readFile(out.files[1] as string, 'utf8')).toContain('<html');
+  });
+
   it('refuses a results.json of an older schema with a plain message', async () => {
     const root = await dir;
     const { schemaVersion: _dropped, ...old } = reference.run;

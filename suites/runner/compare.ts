@@ -4,7 +4,7 @@
  * per run; a cell holds the distinct answers the run's target gave and whether each is the
  * reference's decision.
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RegisterEntry, Results } from '../../reports/schema.ts';
 import { compareSections } from './coverage.ts';
@@ -183,6 +183,7 @@ export async function compareRuns(
   for (const source of sources) runs.push(await readRun(source));
   const markdown = renderCompareMarkdown(runs);
   const files = [path.resolve(outDir, 'compare.md'), path.resolve(outDir, 'compare.html')];
+  await mkdir(path.resolve(outDir), { recursive: true });
   await writeFile(files[0] as string, markdown);
   await writeFile(files[1] as string, renderCompareHtml(runs));
   return { markdown, files };
