@@ -28,12 +28,13 @@ import { caller, errDone, okDone, route, unexpected } from './route.ts';
  *
  * Credentials (§5 table, rule 7; decision v2.credentials.carriers): `Authorization: Bearer` with
  * a project-user token (acts in that user's space) or a tenant JWT issued before finalize
- * (rule 6: acts as the project user the tenant became), or an API key (acts on templates) in the
- * authorization header, in the query on GET and DELETE or in the body on POST; a user-scoped
- * key's organizationId rides in the query on GET and DELETE and in the body on POST.
+ * (rule 6: acts as the project user the tenant became), or an API key (acts on templates) as
+ * apiKey in the query on GET and DELETE and in the body on POST, where a user-scoped key's
+ * organizationId rides too. The authorization header carries JWTs only, so a value there that
+ * is not a valid JWT is an invalid token, never a key.
  */
-const READ: readonly Carrier[] = ['bearer-token', 'header', 'query-key'];
-const WRITE: readonly Carrier[] = ['bearer-token', 'header', 'body-key'];
+const READ: readonly Carrier[] = ['bearer-token', 'query-key'];
+const WRITE: readonly Carrier[] = ['bearer-token', 'body-key'];
 
 const ApplicationPath = z.object({ applicationId: Uuid });
 const DashboardPath = z.object({ applicationId: Uuid, dashboardId: Uuid });

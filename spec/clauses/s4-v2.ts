@@ -86,7 +86,7 @@ export const s4V2 = defineClauses([
     summary:
       'Where an API key travels on v2 calls is left open (the §5 table names only the bearer project-user token; rule 7 places organizationId).',
     decision:
-      'In the authorization header (in the form the profile states), or as apiKey: a query parameter for reads and deletes, a body field for POSTs; a tenant JWT or project-user token travels as Bearer.',
+      'As apiKey, a query parameter for reads and deletes and a body field for POSTs, beside the organizationId of a user-scoped key; the authorization header carries only a tenant JWT or project-user token, as Bearer.',
   },
   {
     id: 'v2.refusals.not-found',

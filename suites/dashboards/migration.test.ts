@@ -5,6 +5,8 @@ import type { World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, detailsOf, expectError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
+import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
+import { V2_SHAPES, applicationsOf, dashboardsPath, v2Post, written } from '../v2/world.ts';
 import {
   APPEND,
   CLONE,
@@ -292,4 +294,51 @@ probe(
     );
   },
   { needs, parts },
+);
+
+// §4.9 and §9 (register-tenant row): after finalize, register-tenant returns a project-user
+// token for the same end user. Which project user that is shows on v2 (§5 rule 6: the tenant's
+// earlier JWT acts as it) and in the token's subject, at the path the profile names.
+conformance(
+  ['migration.register-tenant.after', 'auth.tenant-jwt.translated'],
+  "after finalize, register-tenant's token names the project user the tenant's earlier JWT acts as on v2; a tenant new after finalize gets one too",
+  async (t) => {
+    const columns = { customer_id: t.faker.string.alphanumeric(10) };
+    const edits = { addDashboard: true };
+    const w = await dashboardsWorld(t, 1);
+    const old = await tenantToken(t, w, edits, columns);
+    await finalize(t, w);
+    const apps = await applicationsOf(t, w);
+    const applicationId = apps.find(
+      (a) => a.legacyWorkspaceId === w.board.workspaceId,
+    )?.applicationId;
+    if (applicationId === undefined) expect.fail(`no application for the v1 workspace`);
+    const made = written(
+      await v2Post(t, w, dashboardsPath(applicationId), { token: old }, { name: 'Tenant board' }),
+      'create on v2 with the tenant JWT from before finalize',
+    );
+    const fresh = await tenantToken(t, w, edits, columns);
+    expect(claimAt(t, fresh, 'subject'), "the new token names the tenant's project user").toBe(
+      made.ownerProjectUserId,
+    );
+    const newcomer = await tenantToken(t, w, edits);
+    const own = await v2Post(
+      t,
+      w,
+      dashboardsPath(applicationId),
+      { token: newcomer },
+      {
+        name: 'Newcomer board',
+      },
+    );
+    const mine = written(own, "a new tenant's token on v2");
+    expect(mine.ownerProjectUserId, "the newcomer's token names its owner").toBe(
+      claimAt(t, newcomer, 'subject'),
+    );
+  },
+  {
+    needs: [...needs, 'roles'],
+    parts: ['tenant-flow', 'v2'],
+    relies: [...TENANT_FIELDS, ...V2_SHAPES, CLAIMS_DECISION],
+  },
 );

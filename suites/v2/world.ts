@@ -12,13 +12,7 @@ import {
 } from '../../fixtures/world.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import type { Reply } from '../harness/http.ts';
-import {
-  authorization,
-  CONTENT,
-  dashboardsWorld,
-  sharedDashboard,
-  type Shared,
-} from '../dashboards/world.ts';
+import { CONTENT, dashboardsWorld, sharedDashboard, type Shared } from '../dashboards/world.ts';
 
 /**
  * What the v2 suites share (§4.16, §5 rules 6 and 7, §9): a migrated account (v1 content built
@@ -54,19 +48,20 @@ export async function finalize(t: Conformance, w: World): Promise<void> {
 export type As = { readonly token: string } | { readonly key: 'org-bound' | 'user-scoped' };
 export const API_KEY: As = { key: 'org-bound' };
 
-function carry(t: Conformance, w: World, as: As, method: 'GET' | 'POST' | 'DELETE') {
+function carry(w: World, as: As, method: 'GET' | 'POST' | 'DELETE') {
   if ('token' in as) {
     return { headers: { authorization: `Bearer ${as.token}` }, query: {}, body: {} };
   }
+  // Decision v2.credentials.api-key-carrier: apiKey rides with organizationId (§5 rule 7: in
+  // the query on GET and DELETE, in the JSON body on POST).
   const creds = w.creds(as.key);
-  const headers = authorization(t, creds.apiKey);
-  const org = creds.organizationId === undefined ? {} : { organizationId: creds.organizationId };
-  // §5 rule 7: organizationId in the query on GET and DELETE, in the JSON body on POST.
-  return method === 'POST' ? { headers, query: {}, body: org } : { headers, query: org, body: {} };
+  return method === 'POST'
+    ? { headers: {}, query: {}, body: creds }
+    : { headers: {}, query: creds, body: {} };
 }
 
 export function v2Get(t: Conformance, w: World, path: string, as: As): Promise<Reply> {
-  const c = carry(t, w, as, 'GET');
+  const c = carry(w, as, 'GET');
   return t.http.get(path, { headers: c.headers, query: c.query });
 }
 
@@ -77,12 +72,12 @@ export function v2Post(
   as: As,
   body: Record<string, unknown>,
 ): Promise<Reply> {
-  const c = carry(t, w, as, 'POST');
+  const c = carry(w, as, 'POST');
   return t.http.post(path, { ...c.body, ...body }, { headers: c.headers });
 }
 
 export function v2Delete(t: Conformance, w: World, path: string, as: As): Promise<Reply> {
-  const c = carry(t, w, as, 'DELETE');
+  const c = carry(w, as, 'DELETE');
   return t.http.delete(path, { headers: c.headers, query: c.query });
 }
 
