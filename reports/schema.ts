@@ -69,7 +69,10 @@ export const ObservationSchema = z.object({
 export type ReportedObservation = z.infer<typeof ObservationSchema>;
 
 export const ResultSchema = z.object({
-  /** Stable across runs: `<area>/<slug of the behaviour name>`. */
+  /**
+   * Stable across runs: `<area>/<explicit id>` for a test that declares one (its `id` option,
+   * kept when the name is reworded), else `<area>/<slug of the behaviour name>`.
+   */
   id: z.string().min(1),
   name: z.string().min(1),
   area: z.string().min(1),

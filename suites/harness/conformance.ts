@@ -57,8 +57,17 @@ export interface ConformanceOptions {
    * outside §7. The clauses it checks are then covered through a decision, not portably.
    */
   readonly relies?: readonly ClauseId[];
+  /**
+   * An explicit id within the suite area (lowercase words joined by `-`): results.json then
+   * names the test `<area>/<id>` and derives its seed from the id, so expectations files and
+   * baselines keep matching it when its name is reworded. Without one, the id is the slug of
+   * the name; to give an existing test an id, freeze that slug.
+   */
+  readonly id?: string;
   readonly timeout?: number;
 }
+
+const EXPLICIT_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const DEFAULT_RUNS = 25;
 
@@ -142,12 +151,15 @@ function register<C extends Conformance>(
   body: Body<C>,
 ): void {
   if (clauses.length === 0) throw new Error(`test "${name}" cites no clause`);
+  if (options.id !== undefined && !EXPLICIT_ID.test(options.id))
+    throw new Error(`test "${name}": id "${options.id}" is not lowercase words joined by -`);
   for (const id of options.relies ?? []) {
     if (clauseById.get(id)?.level !== 'unspecified')
       throw new Error(`test "${name}" relies on ${id}, which is not an unspecified clause`);
   }
   const declared: DeclaredTest = {
     kind,
+    ...(options.id !== undefined ? { id: options.id } : {}),
     clauses: [...clauses],
     relies: [...(options.relies ?? [])],
     needs: [...(options.needs ?? [])],
@@ -160,8 +172,9 @@ function register<C extends Conformance>(
     { timeout: options.timeout ?? 30_000, meta: { eacDeclared: declared } },
     async (ctx: TestContext) => {
       const target = inject('eacTarget');
-      const seed = testSeed(target.seed, name);
+      const seed = testSeed(target.seed, options.id ?? name);
       const meta: EacMeta = {
+        ...(options.id !== undefined ? { id: options.id } : {}),
         clauses: [...clauses],
         relies: [...(options.relies ?? [])],
         kind,

@@ -41,6 +41,8 @@ export const MAX_OBSERVATIONS = 200;
 /** What a test declares when it is registered, before anything runs. */
 export interface DeclaredTest {
   readonly kind: 'conformance' | 'probe';
+  /** The test's explicit id within its area (`ConformanceOptions.id`), when it has one. */
+  readonly id?: string;
   readonly clauses: readonly string[];
   readonly relies: readonly string[];
   readonly needs: readonly string[];
@@ -48,6 +50,8 @@ export interface DeclaredTest {
 }
 
 export interface EacMeta {
+  /** Explicit id within the area: results.json `id` is `<area>/<id>` whatever the name says. */
+  id?: string;
   /** Clause ids the test checks. */
   clauses: string[];
   /** Unspecified clauses whose decision the test leans on (coverage through a decision). */

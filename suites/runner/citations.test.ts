@@ -65,6 +65,17 @@ describe('citationProblems', () => {
     ]);
   });
 
+  it('refuses two tests of one area with the same explicit id', () => {
+    const tests = [
+      { where: 'suites/roles/a.test.ts > x', declared: declared({ id: 'renames' }) },
+      { where: 'suites/roles/b.test.ts > y', declared: declared({ id: 'renames' }) },
+      { where: 'suites/tokens/c.test.ts > z', declared: declared({ id: 'renames' }) },
+    ];
+    expect(citationProblems(tests, clauses)).toEqual([
+      'suites/roles/b.test.ts > y: id roles/renames is already the id of suites/roles/a.test.ts > x',
+    ]);
+  });
+
   it('refuses a test registered without the harness', () => {
     expect(citationProblems([{ where: 'x', declared: undefined }], clauses)).toHaveLength(1);
   });

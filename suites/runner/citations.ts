@@ -29,6 +29,16 @@ export function citationProblems(
 ): string[] {
   const levels = new Map(clauses.map((c) => [c.id, c.level]));
   const problems: string[] = [];
+  // An explicit id names one test of its area (results.json `<area>/<id>`).
+  const explicit = new Map<string, string>();
+  for (const { where, declared } of tests) {
+    if (declared?.id === undefined) continue;
+    const area = /(?:^|\/)suites\/([^/]+)\//.exec(where)?.[1] ?? where.split('/')[0] ?? '';
+    const key = `${area}/${declared.id}`;
+    const first = explicit.get(key);
+    if (first !== undefined) problems.push(`${where}: id ${key} is already the id of ${first}`);
+    else explicit.set(key, where);
+  }
   for (const { where, declared } of tests) {
     if (declared === undefined) {
       problems.push(`${where}: not registered through conformance() or probe(); it cites nothing`);

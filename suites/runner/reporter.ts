@@ -16,6 +16,7 @@ import {
   toResult,
   type RawCase,
   type ReplayContext,
+  type Unnamed,
 } from './results.ts';
 
 export interface EacReporterOptions extends ReplayContext {
@@ -99,7 +100,7 @@ export class EacReporter implements Reporter {
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
   ): void {
-    const results: Omit<Result, 'id'>[] = [];
+    const results: Unnamed[] = [];
     for (const testModule of testModules) {
       for (const testCase of testModule.children.allTests()) {
         const result = toResult(rawCase(this.#root, testCase), this.options);

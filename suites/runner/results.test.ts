@@ -128,6 +128,40 @@ describe('helpers', () => {
     expect(ids).toEqual(['roles/renames-a-role', 'roles/renames-a-role-2']);
   });
 
+  it('names a test with an explicit id by it, whatever its name, and before derived ids', () => {
+    const base = {
+      area: 'roles',
+      file: 'f',
+      clauses: [],
+      relies: [],
+      outcome: 'pass' as const,
+      seed: 1,
+      replay: '',
+      durationMs: 0,
+    };
+    const results = assignIds([
+      { ...base, name: 'a rename' },
+      { ...base, name: 'renamed wording of an old test', explicitId: 'a-rename' },
+    ]);
+    expect(results.map((r) => [r.name, r.id])).toEqual([
+      ['a rename', 'roles/a-rename-2'],
+      ['renamed wording of an old test', 'roles/a-rename'],
+    ]);
+    expect(results.every((r) => !('explicitId' in r))).toBe(true);
+    const meta = {
+      clauses: ['c.x'],
+      relies: [],
+      name: 'worded anew',
+      area: 'roles',
+      seed: 3,
+      id: 'kept',
+    };
+    expect(toResult(raw({ meta }), context)).toMatchObject({
+      explicitId: 'kept',
+      name: 'worded anew',
+    });
+  });
+
   it('points a replay at an external target and quotes what the shell would split', () => {
     const args = targetArgsOf({
       baseUrl: 'http://x',

@@ -139,15 +139,19 @@ function reasonOf(raw: RawCase, outcome: Outcome): string | undefined {
   }
 }
 
+/** A result before `assignIds`: no id yet, and the test's explicit id when it declared one. */
+export type Unnamed = Omit<Result, 'id'> & { explicitId?: string };
+
 /** One result line, without its id (ids are assigned over the whole run, see `assignIds`). */
-export function toResult(raw: RawCase, context: ReplayContext): Omit<Result, 'id'> | undefined {
+export function toResult(raw: RawCase, context: ReplayContext): Unnamed | undefined {
   const outcome = outcomeOf(raw);
   if (outcome === undefined) return undefined;
   const parsed = parseTestName(raw.testName);
   const meta = raw.meta;
   const clauses = meta?.clauses ?? parsed.clauses;
   const area = meta?.area ?? areaFromFile(raw.file);
-  const result: Omit<Result, 'id'> = {
+  const result: Unnamed = {
+    ...(meta?.id !== undefined ? { explicitId: meta.id } : {}),
     name: meta?.name ?? parsed.name,
     area,
     file: raw.file,
@@ -177,18 +181,30 @@ function copyExchange(exchange: Exchange): Exchange {
   return JSON.parse(JSON.stringify(exchange)) as Exchange;
 }
 
-/** Gives every result its stable id `<area>/<slug>`, suffixing `-2`, `-3` on collisions. */
-export function assignIds(results: readonly Omit<Result, 'id'>[]): Result[] {
-  const seen = new Map<string, number>();
+/**
+ * Gives every result its stable id: `<area>/<explicit id>` for a test that declared one,
+ * `<area>/<slug of the name>` otherwise, suffixing `-2`, `-3` on collisions. Explicit ids are
+ * taken first, so a test with one keeps it even when another test's name slugs the same.
+ */
+export function assignIds(results: readonly Unnamed[]): Result[] {
   const sorted = [...results].sort(
     (a, b) =>
       a.area.localeCompare(b.area) || a.file.localeCompare(b.file) || a.name.localeCompare(b.name),
   );
+  const taken = new Set<string>();
+  const ids = new Map<Unnamed, string>();
+  const claim = (r: Unnamed, base: string) => {
+    let id = base;
+    for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
+    taken.add(id);
+    ids.set(r, id);
+  };
+  for (const r of sorted) if (r.explicitId !== undefined) claim(r, `${r.area}/${r.explicitId}`);
+  for (const r of sorted) if (r.explicitId === undefined) claim(r, `${r.area}/${slug(r.name)}`);
   return sorted.map((r) => {
-    const base = `${r.area}/${slug(r.name)}`;
-    const n = (seen.get(base) ?? 0) + 1;
-    seen.set(base, n);
-    return { id: n === 1 ? base : `${base}-${n}`, ...r };
+    const { explicitId: _explicit, ...rest } = r;
+    void _explicit;
+    return { id: ids.get(r) ?? `${r.area}/${slug(r.name)}`, ...rest };
   });
 }
 
