@@ -1,0 +1,40 @@
+import type { Variant } from './variant.ts';
+
+/** Wrong variants of the v2 API (§4.16, §5 rules 6 and 7) and the rest of the migration (§9). */
+export const v2Variants: readonly Variant[] = [
+  {
+    name: 'v2: a project-user edit of a template changes the template',
+    file: 'spec/machines/dashboards.ts',
+    from: "if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });",
+    to: "if (actor.kind === 'api-key' || !isShared(seen) || via === 'v2') return ok(state, { dashboard: seen });",
+    only: ['v2'],
+  },
+  {
+    name: 'v2: a finalize that maps no tenants',
+    file: 'spec/machines/migration.ts',
+    from: '  for (const t of command.tenants) projectUserOf = put(projectUserOf, t.tenantId, t.projectUserId);',
+    to: '  for (const t of [] as typeof command.tenants) projectUserOf = put(projectUserOf, t.tenantId, t.projectUserId);',
+    only: ['v2'],
+  },
+  {
+    name: 'v2: a look-up that ignores v1 ids',
+    file: 'reference/http/v2.ts',
+    from: 'const v2Id = account.migration.v2IdOf[params.dashboardId] ?? params.dashboardId;',
+    to: 'const v2Id = params.dashboardId;',
+    only: ['v2'],
+  },
+  {
+    name: 'v2: the migration keeps no legacy dashboard ids',
+    file: 'spec/machines/migration.ts',
+    from: 'legacyIdOf = put(legacyIdOf, v2Id, v1Id);',
+    to: 'legacyIdOf = put(legacyIdOf, v2Id, v2Id);',
+    only: ['v2'],
+  },
+  {
+    name: 'migration: register-tenant after finalize still returns a tenant JWT',
+    file: 'reference/http/tenants.ts',
+    from: "      if (account.migration.phase === 'after') {",
+    to: '      if (false) {',
+    only: ['migration.register-tenant'],
+  },
+];
