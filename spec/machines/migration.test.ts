@@ -7,7 +7,15 @@ import {
   type DashboardsCommand,
   type DashboardsState,
 } from './dashboards.ts';
-import { applyMigration, BEFORE_FINALIZE, migratedWrite } from './migration.ts';
+import { applyIdentity, emptyIdentity } from './identity.ts';
+import {
+  applyMigration,
+  BEFORE_FINALIZE,
+  mapTenantUsers,
+  migratedWrite,
+  tenantsProjectIdFor,
+  withTenantMapped,
+} from './migration.ts';
 
 const NOW = Date.parse('2026-05-01T08:00:00Z');
 const W = '00000000-0000-4000-8000-00000000aa01';
@@ -131,5 +139,92 @@ describe('migration machine', () => {
       NOW,
     );
     expect(again.ok ? 'ok' : again.error.code).toBe('CONFLICT');
+  });
+});
+
+describe('tenant users (decision migration.tenant-users)', () => {
+  const ORG = '00000000-0000-4000-8000-0000000000a1';
+  const USER = '00000000-0000-4000-8000-00000000ee02';
+
+  function withTenant(permissions: Record<string, boolean>) {
+    const done = applyIdentity(
+      emptyIdentity(ORG),
+      {
+        type: 'registerTenant',
+        newTenantId: TENANT,
+        identity: 'key:t1',
+        name: 'Acme',
+        permissions,
+      },
+      NOW,
+    );
+    if (!done.ok) throw new Error(done.error.code);
+    return done.state;
+  }
+
+  it('makes each mapped tenant a project user with its own role and project organization', () => {
+    const done = mapTenantUsers(
+      withTenant({ addChart: true }),
+      [{ tenantId: TENANT, projectUserId: USER }],
+      NOW,
+    );
+    if (!done.ok) throw new Error(done.error.code);
+    const user = done.state.users[USER];
+    expect(user?.projectId).toBe(tenantsProjectIdFor(ORG));
+    expect(user?.name).toBe('Acme');
+    expect(user?.projectOrganizationId).not.toBeNull();
+    const role = done.state.roles[user?.userRoleId ?? ''];
+    expect(role?.permissions).toEqual({ addChart: true });
+    expect(done.result).toEqual([USER]);
+  });
+
+  it('mapping again updates the role to the tenant permissions and keeps one user', () => {
+    const first = mapTenantUsers(
+      withTenant({ addChart: true }),
+      [{ tenantId: TENANT, projectUserId: USER }],
+      NOW,
+    );
+    if (!first.ok) throw new Error(first.error.code);
+    const changed = applyIdentity(
+      first.state,
+      {
+        type: 'registerTenant',
+        newTenantId: 'ignored',
+        identity: 'key:t1',
+        permissions: { readOnly: true },
+      },
+      NOW + 1,
+    );
+    if (!changed.ok) throw new Error(changed.error.code);
+    const again = mapTenantUsers(
+      changed.state,
+      [{ tenantId: TENANT, projectUserId: USER }],
+      NOW + 2,
+    );
+    if (!again.ok) throw new Error(again.error.code);
+    const user = again.state.users[USER];
+    expect(again.state.roles[user?.userRoleId ?? '']?.permissions).toEqual({ readOnly: true });
+    expect(Object.keys(again.state.users)).toEqual([USER]);
+  });
+
+  it('skips a tenant the account does not hold', () => {
+    const done = mapTenantUsers(
+      emptyIdentity(ORG),
+      [{ tenantId: 'nobody', projectUserId: USER }],
+      NOW,
+    );
+    expect(done.ok && done.result).toEqual([]);
+  });
+
+  it('a tenant mapped after finalize joins the mapping; before finalize nothing is mapped', () => {
+    expect(withTenantMapped(BEFORE_FINALIZE, TENANT, USER)).toBe(BEFORE_FINALIZE);
+    const after = applyMigration(
+      BEFORE_FINALIZE,
+      { type: 'finalize', dashboards: v1World(), tenants: [] },
+      NOW,
+    );
+    if (!after.ok) throw new Error(after.error.code);
+    const mapped = withTenantMapped(after.state, TENANT, USER);
+    expect(mapped.phase === 'after' && mapped.projectUserOf[TENANT]).toBe(USER);
   });
 });
