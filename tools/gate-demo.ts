@@ -3,7 +3,8 @@
  * reference with one fault (a wrong variant of tools/variants) is run; an expectations file is
  * written from that run; a second run with it exits 0; a second fault is added and a third run
  * with the same file exits 1; `eac diff` between the first and third runs names exactly the
- * tests the added fault broke. Figures go to bench/results/gate-demo.json.
+ * tests the added fault broke, and `eac run --baseline` (the first run) exits 1 naming the same.
+ * Figures go to bench/results/gate-demo.json.
  *
  *   npx tsx tools/gate-demo.ts [--first NAME] [--second NAME]
  */
@@ -136,6 +137,11 @@ try {
     probeChanges: unknown[];
   };
   const markdown = eac(dir, ['diff', run1.path, run3.path]).stdout;
+  const four = eac(dir, ['run', ...runArgs, '--baseline', run1.path]);
+  const run4 = latest(dir);
+  const baselineDiff = JSON.parse(readFileSync(join(run4.path, 'diff.json'), 'utf8')) as {
+    regressions: { id: string }[];
+  };
 
   const added = failing(run3.run).filter((id) => !failing(run1.run).includes(id));
   const named = diff.regressions.map((r) => r.id);
@@ -147,6 +153,12 @@ try {
     diffExits1: diffStep.exit === 1,
     diffNamesExactlyTheAddedFailures:
       added.length > 0 && [...named].sort().join('\n') === [...added].sort().join('\n'),
+    baselineExits1NamingTheSame:
+      four.exit === 1 &&
+      baselineDiff.regressions
+        .map((r) => r.id)
+        .sort()
+        .join('\n') === [...named].sort().join('\n'),
     nothingElseChanged:
       diff.fixes.length +
         diff.newTests.length +
@@ -161,7 +173,7 @@ try {
     seed: 7,
     firstFault: first.name,
     secondFault: second.name,
-    steps: [one, written, two, three, diffStep].map(({ command, exit, ms }) => ({
+    steps: [one, written, two, three, diffStep, four].map(({ command, exit, ms }) => ({
       command,
       exit,
       ms,
