@@ -6,6 +6,7 @@ import { expectError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   API_KEY,
+  EDITOR,
   V2_KEY,
   V2_SHAPES,
   dashboardPath,
@@ -152,16 +153,21 @@ conformance(
 );
 
 conformance(
-  ['states.role.update-immediate-api-checks'],
-  'a role update to readOnly refuses the very next v2 write made with a token issued before it',
+  ['states.role.update-immediate-api-checks', 'permissions.read-only.refuses-dashboard-writes'],
+  'a role update to readOnly (editing flags kept) refuses the very next v2 write made with a token issued before it',
   async (t) => {
     const m = await migratedWorld(t);
     const user = await projectUser(t, m.w);
     const as = { token: user.token };
     const first = await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Before' });
     expect(first.status, `create before the update: ${first.text.slice(0, 200)}`).toBe(200);
+    // §2.2: readOnly overrides every editing flag; the flags stay on so only readOnly refuses.
     const update = roleUpdate(t, m.w, user.roleId ?? '');
-    const updated = await t.http.put(update.path, { ...m.w.creds(), ...update.fields });
+    const updated = await t.http.put(update.path, {
+      ...m.w.creds(),
+      ...update.fields,
+      permissions: { ...EDITOR, readOnly: true },
+    });
     expect(updated.status, `role update: ${updated.text.slice(0, 200)}`).toBe(200);
     const before = snapshot(await dashboardsOf(t, m.w, m.applicationId, as));
     const second = await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'After' });

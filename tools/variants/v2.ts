@@ -37,4 +37,11 @@ export const v2Variants: readonly Variant[] = [
     to: '      if (false) {',
     only: ['migration.register-tenant'],
   },
+  {
+    name: 'v2: the write checks ignore readOnly on the stored role',
+    file: 'reference/http/v2.ts',
+    from: '      permissions: role?.permissions ?? null,',
+    to: '      permissions: role === undefined ? null : { ...role.permissions, readOnly: false },',
+    only: ['v2'],
+  },
 ];
