@@ -44,4 +44,11 @@ export const v2Variants: readonly Variant[] = [
     to: '      permissions: role === undefined ? null : { ...role.permissions, readOnly: false },',
     only: ['v2'],
   },
+  {
+    name: "v2: a project user sees every user's dashboards",
+    file: 'spec/machines/dashboards.ts',
+    from: "  if (actor.kind === 'project-user') return d.ownerProjectUserId === actor.userId;",
+    to: "  if (actor.kind === 'project-user') return d.ownerProjectUserId !== null;",
+    only: ['v2'],
+  },
 ];
