@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { conformance, probe } from '../harness/conformance.ts';
 import { dashboardsWorld } from '../dashboards/world.ts';
+import { statusAndCode } from '../harness/expect.ts';
 import {
   API_KEY,
   V2_KEY,
@@ -197,6 +198,36 @@ probe(
     t.observe(
       `${res.status} ${Array.isArray(apps) ? `${apps.length} applications` : 'no list'}`,
       res.status === 200 && Array.isArray(apps) && apps.length === 0,
+    );
+  },
+  { needs, parts, relies: ['v2.credentials.api-key-carrier'] },
+);
+
+probe(
+  ['v2.refusals.not-found'],
+  'what v2 answers for an unknown application, a dashboard of another application and a chart not on the layout',
+  async (t) => {
+    const m = await migratedWorld(t);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const answers = [
+      await v2Get(t, m.w, dashboardsPath(unknown), API_KEY),
+      await v2Post(
+        t,
+        m.w,
+        `${dashboardPath(m.applicationId, m.otherTemplate.id)}/clone`,
+        API_KEY,
+        {},
+      ),
+      await v2Delete(
+        t,
+        m.w,
+        `${dashboardPath(m.applicationId, m.template.id)}/charts/${m.otherTemplate.chartIds?.[0] ?? unknown}`,
+        API_KEY,
+      ),
+    ];
+    t.observe(
+      answers.map((r) => statusAndCode(r)).join(', '),
+      answers.every((r) => statusAndCode(r) === '404 NOT_FOUND'),
     );
   },
   { needs, parts, relies: ['v2.credentials.api-key-carrier'] },
