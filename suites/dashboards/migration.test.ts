@@ -6,7 +6,7 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { describeAnswer, detailsOf, expectError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
-import { V2_SHAPES, applicationsOf, dashboardsPath, v2Post, written } from '../v2/world.ts';
+import { V2_KEY, V2_SHAPES, applicationsOf, dashboardsPath, v2Post, written } from '../v2/world.ts';
 import {
   APPEND,
   CLONE,
@@ -340,5 +340,39 @@ conformance(
     needs: [...needs, 'roles'],
     parts: ['tenant-flow', 'v2'],
     relies: [...TENANT_FIELDS, ...V2_SHAPES, CLAIMS_DECISION],
+  },
+);
+
+// §9 list-workspace-dashboards row: after finalize it lists the application's dashboards, with
+// v1 ids where one exists; a dashboard made through v2 has none, so it shows its v2 id.
+conformance(
+  ['migration.list-workspace-dashboards.after'],
+  'after finalize, list-workspace-dashboards also lists a dashboard made through v2, under its v2 id, beside the v1 ids',
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    await finalize(t, w);
+    const apps = await applicationsOf(t, w);
+    const applicationId = apps.find(
+      (a) => a.legacyWorkspaceId === w.board.workspaceId,
+    )?.applicationId;
+    if (applicationId === undefined) expect.fail(`no application for the v1 workspace`);
+    const made = written(
+      await v2Post(
+        t,
+        w,
+        dashboardsPath(applicationId),
+        { key: 'org-bound' },
+        { name: 'Made in v2' },
+      ),
+      'create through v2',
+    );
+    const ids = (await dashboardsOf(t, w, w.board.workspaceId)).map((d) => d.id);
+    expect(ids, 'the migrated dashboard under its v1 id').toContain(w.board.dashboardId);
+    expect(ids, 'the v2 dashboard under its v2 id').toContain(made.id);
+  },
+  {
+    needs: [...needs, 'roles'],
+    parts: ['v1-dashboards', 'v2'],
+    relies: [...READ_BACK, ...V2_KEY],
   },
 );

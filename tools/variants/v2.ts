@@ -51,4 +51,11 @@ export const v2Variants: readonly Variant[] = [
     to: "  if (actor.kind === 'project-user') return d.ownerProjectUserId !== null;",
     only: ['v2'],
   },
+  {
+    name: 'migration: list-workspace-dashboards after finalize drops dashboards made through v2',
+    file: 'reference/http/dashboards.ts',
+    from: '      return okDone({ dashboards: seen.map((d) => v1Item(account, d)) });',
+    to: "      return okDone({ dashboards: seen.filter((d) => account.migration.phase !== 'after' || d.dashboardId in account.migration.legacyIdOf).map((d) => v1Item(account, d)) });",
+    only: ['migration.list-workspace-dashboards'],
+  },
 ];
