@@ -58,4 +58,18 @@ export const v2Variants: readonly Variant[] = [
     to: "      return okDone({ dashboards: seen.filter((d) => account.migration.phase !== 'after' || d.dashboardId in account.migration.legacyIdOf).map((d) => v1Item(account, d)) });",
     only: ['migration.list-workspace-dashboards'],
   },
+  {
+    name: 'v2: a user with no project organization is given a space anyway',
+    file: 'reference/http/v2.ts',
+    from: '      projectOrganizationId: user.projectOrganizationId,',
+    to: '      projectOrganizationId: user.projectOrganizationId ?? user.id,',
+    only: ['v2'],
+  },
+  {
+    name: 'v2: an unmapped tenant JWT answers a plain 401 without TENANT_NOT_MIGRATED',
+    file: 'reference/http/v2.ts',
+    from: "          'TENANT_NOT_MIGRATED',",
+    to: "          'UNAUTHORIZED',",
+    only: ['v2'],
+  },
 ];
