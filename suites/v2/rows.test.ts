@@ -232,3 +232,34 @@ probe(
   },
   { needs, parts, relies: ['v2.credentials.api-key-carrier'] },
 );
+
+probe(
+  ['v2.shapes.beyond-named-fields'],
+  'the shapes of the v2 lists and write answers beyond the fields §2.8 names',
+  async (t) => {
+    const m = await migratedWorld(t);
+    const res = await v2Get(t, m.w, dashboardsPath(m.applicationId), API_KEY);
+    const made = await v2Post(t, m.w, dashboardsPath(m.applicationId), API_KEY, { name: 'Shape' });
+    const items = (res.body as { data?: { dashboards?: Record<string, unknown>[] } }).data
+      ?.dashboards;
+    const answer = (made.body as { data?: Record<string, unknown> }).data;
+    const shaped = (d: Record<string, unknown> | undefined) =>
+      d !== undefined &&
+      typeof d['name'] === 'string' &&
+      typeof d['applicationId'] === 'string' &&
+      Array.isArray(d['chartIds']);
+    t.observe(
+      `list ${res.status} ${
+        Array.isArray(items)
+          ? `dashboards[${items.length}] members ${Object.keys(items[0] ?? {})
+              .sort()
+              .join(',')}`
+          : 'no data.dashboards'
+      }; create ${made.status} members ${Object.keys(answer ?? {})
+        .sort()
+        .join(',')}`,
+      Array.isArray(items) && items.every(shaped) && shaped(answer),
+    );
+  },
+  { needs, parts, relies: ['v2.credentials.api-key-carrier'] },
+);

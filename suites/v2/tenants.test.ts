@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
-import { conformance } from '../harness/conformance.ts';
+import { conformance, probe } from '../harness/conformance.ts';
+import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { expectError } from '../harness/expect.ts';
 import {
   dashboardsWorld,
@@ -126,4 +127,21 @@ conformance(
     parts: [...parts, 'tenant-flow', 'v1-dashboards'],
     relies: [...relies, 'auth.header.format'],
   },
+);
+
+probe(
+  ['migration.tenant-users'],
+  "what the project user made for a tenant holds: a project organization and a role with the tenant's permissions",
+  async (t) => {
+    const m = await migratedWorld(t);
+    const token = await tenantToken(t, m.w, { addChart: true, readOnly: false });
+    const pog = claimAt(t, token, 'projectOrganization', { absentMeansNone: true });
+    const role = claimAt(t, token, 'role', { absentMeansNone: true });
+    const flags = permissionsClaim(t, token);
+    t.observe(
+      `projectOrganization ${pog == null ? 'none' : 'set'}, role ${role == null ? 'none' : 'set'}, addChart ${String(flags['addChart'])}`,
+      typeof pog === 'string' && typeof role === 'string' && flags['addChart'] === true,
+    );
+  },
+  { needs, parts: [...parts, 'tenant-flow'], relies: [...TENANT_FIELDS, CLAIMS_DECISION] },
 );
