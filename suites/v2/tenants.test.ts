@@ -145,3 +145,24 @@ probe(
   },
   { needs, parts: [...parts, 'tenant-flow'], relies: [...TENANT_FIELDS, CLAIMS_DECISION] },
 );
+
+probe(
+  ['dashboards.tenant-permissions.read-at-write'],
+  "after finalize, registering a tenant again with readOnly refuses the next v2 write of the tenant's earlier JWT",
+  async (t) => {
+    const columns = { customer_id: t.faker.string.alphanumeric(10) };
+    let old = '';
+    const m = await migratedWorld(t, async ({ w }) => {
+      old = await tenantToken(t, w, EDITS, columns);
+    });
+    const as = { token: old };
+    const first = await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'First' });
+    await tenantToken(t, m.w, { ...EDITS, readOnly: true }, columns);
+    const second = await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Second' });
+    t.observe(
+      `before ${first.status}, after readOnly ${second.status}`,
+      first.status === 200 && second.status >= 400 && second.status < 500,
+    );
+  },
+  { needs, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+);
