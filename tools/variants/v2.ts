@@ -45,6 +45,14 @@ export const v2Variants: readonly Variant[] = [
     only: ['v2'],
   },
   {
+    // Issue 6: a role update whose new permissions the write checks never read (a stale cache).
+    name: 'v2: the write checks keep the first permissions they read of a role',
+    file: 'reference/http/v2.ts',
+    from: '      permissions: role?.permissions ?? null,',
+    to: "      permissions: ((c: Map<unknown, unknown>) => (c.has(user.userRoleId) ? c.get(user.userRoleId) : (c.set(user.userRoleId, role?.permissions ?? null), role?.permissions ?? null)))(((globalThis as Record<string, unknown>)['eacRoleCache'] ??= new Map()) as Map<unknown, unknown>) as never,",
+    only: ['v2'],
+  },
+  {
     name: "v2: a project user sees every user's dashboards",
     file: 'spec/machines/dashboards.ts',
     from: "  if (actor.kind === 'project-user') return d.ownerProjectUserId === actor.userId;",
