@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -131,9 +132,44 @@ for (const v of variants.filter((x) => values.only === undefined || x.name.inclu
   }
 }
 
+/**
+ * A run of some variants (`--only`) updates their lines and keeps the others' earlier figures,
+ * each with the time it was measured; a run of all of them writes the file anew.
+ */
+function merged(file: string, measuredAt: string): (Outcome & { measuredAt: string })[] {
+  const fresh = outcomes.map((o) => ({ ...o, measuredAt }));
+  if (values.only === undefined || !existsSync(file)) return fresh;
+  const before = JSON.parse(readFileSync(file, 'utf8')) as {
+    measuredAt: string;
+    outcomes: (Outcome & { measuredAt?: string })[];
+  };
+  const known = new Set(variants.map((v) => v.name));
+  const redone = new Set(fresh.map((o) => o.variant));
+  const kept = before.outcomes
+    .filter((o) => known.has(o.variant) && !redone.has(o.variant))
+    .map((o) => ({ ...o, measuredAt: o.measuredAt ?? before.measuredAt }));
+  const order = new Map(variants.map((v, i) => [v.name, i]));
+  return [...kept, ...fresh].sort(
+    (a, b) => (order.get(a.variant) ?? 0) - (order.get(b.variant) ?? 0),
+  );
+}
+
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+const resultsFile = join(root, 'bench', 'results', 'wrong-variants.json');
+const now = new Date().toISOString();
+const all = merged(resultsFile, now);
 writeFileSync(
-  join(root, 'bench', 'results', 'wrong-variants.json'),
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), suite: values.suite ?? 'per variant', outcomes }, null, 2)}\n`,
+  resultsFile,
+  `${JSON.stringify(
+    {
+      measuredAt: now,
+      suite: values.suite ?? 'per variant',
+      caught: all.filter((o) => o.caught).length,
+      total: all.length,
+      outcomes: all,
+    },
+    null,
+    2,
+  )}\n`,
 );
 if (outcomes.some((o) => !o.caught)) process.exitCode = 1;
