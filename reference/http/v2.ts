@@ -8,6 +8,7 @@ import {
   resolveFor,
   type Actor,
   type DashboardRecord,
+  type DashboardsCommand,
   type DashboardsResult,
 } from '../../spec/machines/dashboards.ts';
 import {
@@ -152,6 +153,29 @@ function answer(account: AccountRecord, done: Done<DashboardsResult>): Done<unkn
 export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
   const { world } = ctx;
 
+  /**
+   * A write on one dashboard of an application: the caller, the application and the dashboard
+   * as the caller sees it there (404 otherwise), then the command the write makes of them, or
+   * the refusal it answers instead.
+   */
+  const onDashboard = (
+    principal: Principal | undefined,
+    params: { readonly applicationId: string; readonly dashboardId: string },
+    command: (
+      actor: Actor,
+      account: AccountRecord,
+      target: DashboardRecord,
+    ) => DashboardsCommand | Done<never>,
+  ): Done<unknown> => {
+    const who = inApplication(principal, params.applicationId);
+    if (!who.ok) return who;
+    const { account, actor } = who.value;
+    const target = seenIn(account, actor, params.applicationId, params.dashboardId);
+    if (!target.ok) return target;
+    const next = command(actor, account, target.value);
+    return 'ok' in next ? next : answer(account, world.dashboards(account, next));
+  };
+
   route(app, ctx, {
     method: 'GET',
     url: '/v2/api/applications',
@@ -220,25 +244,16 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
     auth: WRITE,
     params: DashboardPath,
     body: V2CloneBody,
-    handle: ({ principal, params, body }) => {
-      const who = inApplication(principal, params.applicationId);
-      if (!who.ok) return who;
-      const { account, actor } = who.value;
-      const source = seenIn(account, actor, params.applicationId, params.dashboardId);
-      if (!source.ok) return source;
-      return answer(
-        account,
-        world.dashboards(account, {
-          type: 'clone',
-          sourceDashboardId: params.dashboardId,
-          newDashboardId: ctx.ids.uuid(),
-          ...(body.name === undefined ? {} : { name: body.name }),
-          targetWorkspaceId: params.applicationId,
-          actor,
-          via: 'v2',
-        }),
-      );
-    },
+    handle: ({ principal, params, body }) =>
+      onDashboard(principal, params, (actor) => ({
+        type: 'clone',
+        sourceDashboardId: params.dashboardId,
+        newDashboardId: ctx.ids.uuid(),
+        ...(body.name === undefined ? {} : { name: body.name }),
+        targetWorkspaceId: params.applicationId,
+        actor,
+        via: 'v2',
+      })),
   });
 
   route(app, ctx, {
@@ -247,23 +262,14 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
     auth: WRITE,
     params: DashboardPath,
     body: V2AddChartsBody,
-    handle: ({ principal, params, body }) => {
-      const who = inApplication(principal, params.applicationId);
-      if (!who.ok) return who;
-      const { account, actor } = who.value;
-      const target = seenIn(account, actor, params.applicationId, params.dashboardId);
-      if (!target.ok) return target;
-      return answer(
-        account,
-        world.dashboards(account, {
-          type: 'addCharts',
-          dashboardId: params.dashboardId,
-          chartIds: body.charts,
-          actor,
-          via: 'v2',
-        }),
-      );
-    },
+    handle: ({ principal, params, body }) =>
+      onDashboard(principal, params, (actor) => ({
+        type: 'addCharts',
+        dashboardId: params.dashboardId,
+        chartIds: body.charts,
+        actor,
+        via: 'v2',
+      })),
   });
 
   route(app, ctx, {
@@ -272,36 +278,29 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
     auth: READ,
     params: ChartPath,
     query: CredentialQuery,
-    handle: ({ principal, params }) => {
-      const who = inApplication(principal, params.applicationId);
-      if (!who.ok) return who;
-      const { account, actor } = who.value;
-      const target = seenIn(account, actor, params.applicationId, params.dashboardId);
-      if (!target.ok) return target;
-      // Decision v2.shapes.beyond-named-fields: a chart not on the layout is 404, after the
-      // write checks (a refused caller learns nothing about the layout).
-      const refusedFirst = world.dashboards(account, {
-        type: 'removeCharts',
-        dashboardId: params.dashboardId,
-        chartIds: [],
-        actor,
-        via: 'v2',
-      });
-      if (!refusedFirst.ok) return refusedFirst;
-      if (!target.value.chartIds.includes(params.chartId)) {
-        return errDone(notFound('chart', 'chartId'));
-      }
-      return answer(
-        account,
-        world.dashboards(account, {
+    handle: ({ principal, params }) =>
+      onDashboard(principal, params, (actor, account, target) => {
+        // Decision v2.shapes.beyond-named-fields: a chart not on the layout is 404, after the
+        // write checks (a refused caller learns nothing about the layout).
+        const refusedFirst = world.dashboards(account, {
+          type: 'removeCharts',
+          dashboardId: params.dashboardId,
+          chartIds: [],
+          actor,
+          via: 'v2',
+        });
+        if (!refusedFirst.ok) return refusedFirst;
+        if (!target.chartIds.includes(params.chartId)) {
+          return errDone(notFound('chart', 'chartId'));
+        }
+        return {
           type: 'removeCharts',
           dashboardId: params.dashboardId,
           chartIds: [params.chartId],
           actor,
           via: 'v2',
-        }),
-      );
-    },
+        };
+      }),
   });
 
   route(app, ctx, {
@@ -310,26 +309,19 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
     auth: WRITE,
     params: DashboardPath,
     body: V2AppendChartsBody,
-    handle: ({ principal, params, body }) => {
-      const who = inApplication(principal, params.applicationId);
-      if (!who.ok) return who;
-      const { account, actor } = who.value;
-      const target = seenIn(account, actor, params.applicationId, params.dashboardId);
-      if (!target.ok) return target;
-      const d = resolveFor(account.dashboards, body.sourceDashboardId, actor);
-      if (d === undefined) return errDone(notFound('dashboard', 'sourceDashboardId'));
-      return answer(
-        account,
-        world.dashboards(account, {
+    handle: ({ principal, params, body }) =>
+      onDashboard(principal, params, (actor, account) => {
+        if (resolveFor(account.dashboards, body.sourceDashboardId, actor) === undefined)
+          return errDone(notFound('dashboard', 'sourceDashboardId'));
+        return {
           type: 'appendCharts',
           sourceDashboardId: body.sourceDashboardId,
           targetDashboardId: params.dashboardId,
           batchId: ctx.ids.uuid(),
           actor,
           via: 'v2',
-        }),
-      );
-    },
+        };
+      }),
   });
 
   // §4.16 look-up; path decided (v2.dashboards.lookup-path).
