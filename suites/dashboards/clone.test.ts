@@ -3,7 +3,7 @@ import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import { expectedStrings } from '../../fixtures/expected/index.ts';
 import { buildWorld, registerUser, userToken } from '../../fixtures/world.ts';
 import { conformance, probe } from '../harness/conformance.ts';
-import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
+import { describeAnswer, expectClientError, expectSuccess, refusedAs } from '../harness/expect.ts';
 import {
   CLONE,
   CONTENT,
@@ -36,9 +36,7 @@ conformance(
     const res = await v1Post(t, CLONE, w.creds().apiKey, {
       sourceDashboardId: w.board.dashboardId,
     });
-    expect(res.status, `clone with an API key in the authorization header: ${res.text}`).toBe(200);
-    expect((res.body as { status?: unknown }).status).toBe('success');
-    const data = Cloned.parse((res.body as { data?: unknown }).data);
+    const data = expectSuccess(res, Cloned, 'clone with an API key in the authorization header');
     expect(data.name, 'the default name of a copy').toBe(
       `${w.board.name}${expectedStrings.cloneNameSuffix}`,
     );
@@ -60,7 +58,7 @@ conformance(
       name,
     });
     expect(res.status, res.text).toBe(200);
-    const data = Cloned.parse((res.body as { data?: unknown }).data);
+    const data = expectSuccess(res, Cloned, 'clone');
     expect(data.name, 'the name sent').toBe(name);
     const there = await dashboardsOf(t, w, other.workspaceId);
     expect(entry(there, data.dashboardId, 'the target workspace').name).toBe(name);
@@ -81,7 +79,7 @@ conformance(
     const res = await v1Post(t, CLONE, w.creds().apiKey, {
       sourceDashboardId: w.board.dashboardId,
     });
-    const data = Cloned.parse((res.body as { data?: unknown }).data);
+    const data = expectSuccess(res, Cloned, 'clone');
     const listed = await dashboardsOf(t, w, w.board.workspaceId);
     expect(entry(listed, data.dashboardId, "the source's workspace").workspaceId).toBe(
       w.board.workspaceId,
@@ -98,7 +96,7 @@ conformance(
     const res = await v1Post(t, CLONE, w.creds().apiKey, {
       sourceDashboardId: w.board.dashboardId,
     });
-    const data = Cloned.parse((res.body as { data?: unknown }).data);
+    const data = expectSuccess(res, Cloned, 'clone');
     const listed = await dashboardsOf(t, w, w.board.workspaceId);
     const copy = entry(listed, data.dashboardId, 'the clone');
     const source = entry(listed, w.board.dashboardId, 'the source');

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
 import type { World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { describeAnswer, detailsOf, expectError } from '../harness/expect.ts';
+import { describeAnswer, detailsOf, expectError, expectSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
 import { V2_KEY, V2_SHAPES, applicationsOf, dashboardsPath, v2Post, written } from '../v2/world.ts';
@@ -203,11 +203,8 @@ conformance(
     const other = await sharedDashboard(t, w, 1);
     const list = async () => {
       const res = await t.http.get(LIST_WORKSPACES, { query: { apiKey: w.creds().apiKey } });
-      expect(res.status, `list-workspaces: ${res.text.slice(0, 300)}`).toBe(200);
-      const items = z
-        .object({ workspaces: z.array(z.record(z.string(), z.unknown())) })
-        .parse((res.body as { data?: unknown }).data).workspaces;
-      return items;
+      const Listed = z.object({ workspaces: z.array(z.record(z.string(), z.unknown())) });
+      return expectSuccess(res, Listed, 'list-workspaces').workspaces;
     };
     expect(await list(), 'before finalize').toHaveLength(2);
     await finalize(t, w);
