@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type RunningReference } from '../server.ts';
+import { postJson } from '../test-client.ts';
 
 // The content and migration hooks (spec/hooks.openapi.yaml, tags content and migration), and
 // what the v1 routes read from the state they build.
@@ -12,20 +13,11 @@ describe('content and migration hooks', () => {
   });
   afterAll(() => running.close());
 
-  const post = async (url: string, body: unknown) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return {
-      status: res.status,
-      body: (await res.json()) as {
-        data: Record<string, unknown>;
-        error?: { code: string; details: Record<string, unknown> };
-      },
-    };
-  };
+  const post = (url: string, body: unknown) =>
+    postJson<{
+      data: Record<string, unknown>;
+      error?: { code: string; details: Record<string, unknown> };
+    }>(url, body);
 
   async function account() {
     const { body } = await post(`${hooks}/accounts`, {});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type RunningReference } from '../server.ts';
+import { postJson } from '../test-client.ts';
 
 // The snapshot hook (spec/hooks.openapi.yaml): read-only, canonical, and changed by a write,
 // which is what lets the suites fail a refusal that still wrote.
@@ -12,14 +13,8 @@ describe('snapshot hook', () => {
   });
   afterAll(() => running.close());
 
-  const post = async (url: string, body: unknown) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return (await res.json()) as { data: Record<string, string> };
-  };
+  const post = async (url: string, body: unknown) =>
+    (await postJson<{ data: Record<string, string> }>(url, body)).body;
   const snapshot = async (organizationId: string) => {
     const res = await fetch(`${hooks}/accounts/${organizationId}/snapshot`);
     expect(res.status).toBe(200);
