@@ -12,7 +12,6 @@ import {
   READ_BACK,
   REMOVE,
   SAVE_FROM_CHAT,
-  authorization,
   dashboardsOf,
   dashboardsWorld,
   layoutOf,
@@ -20,6 +19,7 @@ import {
   type DashboardsWorld,
   type Shared,
 } from './world.ts';
+import { authorization } from '../harness/authorization.ts';
 
 // §5 rules 1–3 on the v1 dashboard endpoints: a request without a credential the service
 // issued, or with a user-scoped key that names no organization or one its holder is not a

@@ -3,6 +3,7 @@ import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { ListWorkspaceDashboardsResponse } from '../../spec/schemas/dashboard.ts';
 import { buildWorld, type World } from '../../fixtures/world.ts';
+import { authorization } from '../harness/authorization.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { registerTenant as tenantRequest } from '../harness/endpoints.ts';
 import type { Reply } from '../harness/http.ts';
@@ -102,18 +103,6 @@ export async function sharedDashboard(t: Conformance, w: World, chartCount = 3):
 export async function dashboardsWorld(t: Conformance, chartCount = 3): Promise<DashboardsWorld> {
   const w = await buildWorld(t);
   return { ...w, board: await sharedDashboard(t, w, chartCount) };
-}
-
-/**
- * The `authorization` header of §5 for a secret: a JWT always as `Bearer <jwt>`, an API key in
- * the form the profile states (shapes.authorizationHeader; decision auth.header.format).
- */
-export function authorization(t: Conformance, secret: string): Record<string, string> {
-  const jwt = secret.split('.').length === 3;
-  const form = t.profile.shapes.authorizationHeader;
-  if (!jwt && form === undefined)
-    t.notRun('the profile does not say how an API key travels in the authorization header');
-  return { authorization: jwt || form === 'bearer' ? `Bearer ${secret}` : secret };
 }
 
 /** A v1 dashboard write (§4.10–§4.12, §4.14) with its credential in the authorization header. */

@@ -1,3 +1,4 @@
+import { authorization } from './authorization.ts';
 import type { Conformance } from './conformance.ts';
 import type { Reply } from './http.ts';
 
@@ -101,7 +102,6 @@ export async function tokenAcceptor(
     };
   }
   if (serves.includes('v1-dashboards')) {
-    const raw = t.profile.shapes.authorizationHeader === 'raw';
     return {
       via: 'POST /v1/api/chart/save-from-chat',
       takesApiKeys: true,
@@ -112,7 +112,7 @@ export async function tokenAcceptor(
             chartConfig: { title: 'Liveness', type: 'bar' },
             name: 'liveness check',
           },
-          { headers: { authorization: raw ? token : `Bearer ${token}` } },
+          { headers: authorization(t, token) },
         ),
     };
   }

@@ -3,6 +3,7 @@ import type { ProfilePart } from '../../spec/profile.ts';
 import { chartConfig } from '../../fixtures/builders.ts';
 import type { World } from '../../fixtures/world.ts';
 import type { Conformance } from '../harness/conformance.ts';
+import { authorization } from '../harness/authorization.ts';
 import type { Reply } from '../harness/http.ts';
 import { APPLICATIONS } from '../harness/paths.ts';
 
@@ -11,11 +12,6 @@ export interface BearerRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly path: string;
   readonly body?: unknown;
-  /**
-   * `authorization` for the v1 writes of the §5 header row, whose form (with or without
-   * `Bearer `) the profile states; else the token goes as `Authorization: Bearer`.
-   */
-  readonly carrier?: 'authorization';
 }
 
 /**
@@ -110,16 +106,15 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
     request: (t) => ({
       method: 'POST',
       path: '/v1/api/chart/save-from-chat',
-      carrier: 'authorization',
       body: { chartConfig: chartConfig(t.faker), name: `${t.faker.word.adjective()} chart` },
     }),
   },
 ];
 
+/** Presents a token: `Authorization: Bearer <token>`, as every row of §5 takes a JWT. */
 export function withBearer(t: Conformance, request: BearerRequest, token: string): Promise<Reply> {
-  const raw = request.carrier === 'authorization' && t.profile.shapes.authorizationHeader === 'raw';
   return t.http.call(request.method, request.path, {
-    headers: { authorization: raw ? token : `Bearer ${token}` },
+    headers: authorization(t, token),
     ...(request.body === undefined ? {} : { body: request.body }),
   });
 }

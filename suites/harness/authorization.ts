@@ -1,0 +1,14 @@
+import type { Conformance } from './conformance.ts';
+
+/**
+ * The `authorization` header of §5 for a secret: a JWT always as `Bearer <jwt>`, an API key in
+ * the form the profile states (shapes.authorizationHeader; decision auth.header.format), else
+ * the test is not-run. One place, so every suite sends the header the same way.
+ */
+export function authorization(t: Conformance, secret: string): Record<string, string> {
+  const jwt = secret.split('.').length === 3;
+  const form = t.profile.shapes.authorizationHeader;
+  if (!jwt && form === undefined)
+    t.notRun('the profile does not say how an API key travels in the authorization header');
+  return { authorization: jwt || form === 'bearer' ? `Bearer ${secret}` : secret };
+}
