@@ -13,6 +13,10 @@ export const HOOK_NAMES = [
   'dashboards',
   'charts',
   'agents',
+  'connections',
+  'chart-data',
+  /** A capability, not an endpoint: the agent understands the reference agent's grammar. */
+  'agent-grammar',
   'migration',
   'clock',
   'reset',
@@ -80,7 +84,64 @@ export const CreateChartBody = z.object({
   chartConfig: ChartConfig.optional(),
 });
 export const HookChart = z.object({ chartId: Uuid, name: z.string(), dashboardId: Uuid });
-export const CreateAgentBody = z.object({ name: z.string().min(1).optional() });
+export const CreateAgentBody = z.object({
+  name: z.string().min(1).optional(),
+  /** The connection the agent reaches (default: the target's seeded dataset). */
+  connectionId: Uuid.optional(),
+});
+export const HookAgent = z.object({
+  agentId: Uuid,
+  name: z.string(),
+  projectId: Uuid,
+  connectionId: Uuid.optional(),
+  /** The latest version; `versions` lists every one, oldest first. */
+  version: z.number().int().min(1),
+  versions: z.array(z.number().int().min(1)),
+});
+export type HookAgent = z.infer<typeof HookAgent>;
+export const HookAgentPath = z.object({ organizationId: Uuid, projectId: Uuid, agentId: Uuid });
+export const CreateAgentVersionBody = z.object({ note: z.string().optional() });
+export const HookAgentVersion = z.object({
+  agentId: Uuid,
+  version: z.number().int().min(1),
+  versions: z.array(z.number().int().min(1)),
+});
+
+/** A table or column name of a connection's table. */
+export const SqlName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/);
+export const ConnectionColumnType = z.enum(['text', 'integer', 'number', 'date', 'boolean']);
+export type ConnectionColumnType = z.infer<typeof ConnectionColumnType>;
+export const ConnectionTable = z.object({
+  name: SqlName,
+  columns: z.array(z.object({ name: SqlName, type: ConnectionColumnType })).min(1),
+  /** One row by column name; a date as YYYY-MM-DD; a missing value is null. */
+  rows: z.array(z.record(z.string(), z.unknown())).max(10_000),
+});
+export type ConnectionTable = z.infer<typeof ConnectionTable>;
+/** A user sees a row only when `row[column]` equals the user's property `property`. */
+export const RowFilter = z.object({ column: SqlName, property: z.string().min(1) });
+export type RowFilter = z.infer<typeof RowFilter>;
+export const CreateConnectionBody = z.object({
+  name: z.string().min(1).optional(),
+  table: ConnectionTable.optional(),
+  rowFilters: z.array(RowFilter).optional(),
+});
+export type CreateConnectionBody = z.infer<typeof CreateConnectionBody>;
+export const HookConnection = z.object({ connectionId: Uuid, tables: z.array(z.string()) });
+export type HookConnection = z.infer<typeof HookConnection>;
+
+export const HookChartPath = z.object({ organizationId: Uuid, chartId: Uuid });
+export const ChartDataBody = z.object({
+  /** A project-user JWT: its user's properties fill `{{user.<key>}}`. */
+  token: z.string().min(1),
+  filters: z.array(z.object({ field: z.string().min(1), value: z.unknown() })).optional(),
+});
+export type ChartDataBody = z.infer<typeof ChartDataBody>;
+export const ChartData = z.object({
+  rows: z.array(z.record(z.string(), z.unknown())),
+  columns: z.array(z.string()),
+});
+export type ChartData = z.infer<typeof ChartData>;
 
 export const Clock = z.object({ now: IsoUtc, frozen: z.boolean() });
 export type Clock = z.infer<typeof Clock>;

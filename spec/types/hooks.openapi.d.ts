@@ -164,6 +164,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{organizationId}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a data connection of the account, optionally holding one given table
+         * @description Without `table`, the connection reaches the implementation's own seeded dataset (the reference's `orders`, with its documented default row filter). With `table`, it holds exactly that table and its rows. Each row filter lets a user see a row only when the row's `column` equals the user's property `property` (from the project-user token's properties; `{{user.<key>}}` of §1 and §2.4). The connection belongs to the account; an id of another account is unknown to every call that takes one.
+         */
+        post: operations["createConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{organizationId}/charts/{chartId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description A chart of the account (saved from chat or made by the charts hook). */
+                chartId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load the rows a saved chart shows to the user of a project-user token
+         * @description Runs the chart's `sqlOverride` (§2.6) under row-level security: each `{{user.<key>}}` is bound from the token's user properties, and the connection's row filters apply. A token that is invalid or expired, or a property the SQL or a row filter needs and the user lacks, is refused in the §7 envelope; never an unfiltered answer.
+         */
+        post: operations["readChartData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts/{organizationId}/projects/{projectId}/agents": {
         parameters: {
             query?: never;
@@ -178,8 +226,38 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a project agent for the chat endpoint */
+        /**
+         * Create a project agent for the chat endpoint
+         * @description The agent starts at version 1 and reaches the given connection (of the same account), or the implementation's seeded dataset without one.
+         */
         post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{organizationId}/projects/{projectId}/agents/{agentId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description A project of the account. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An agent of that project. */
+                agentId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a new latest version of a project agent
+         * @description The chat endpoint answers with the latest version unless `payload.agent_version` pins an earlier one (§4.15).
+         */
+        post: operations["createAgentVersion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -289,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Drop everything the account holds except its keys and clock
-         * @description Projects, users, roles, dashboards and the rest are removed.
+         * @description Projects, users, roles, dashboards, connections, agents, chat threads, chat rate-limit windows and the rest are removed.
          */
         post: operations["resetAccount"];
         delete?: never;
@@ -336,8 +414,11 @@ export interface components {
         Timestamp: string;
         /** @description No fields are read. */
         EmptyBody: Record<string, never>;
-        /** @enum {string} */
-        HookName: "accounts" | "projects" | "roles" | "members" | "workspaces" | "dashboards" | "charts" | "agents" | "migration" | "clock" | "reset" | "snapshot";
+        /**
+         * @description A hook name, or a capability name: `agent-grammar` says the target's agent understands the reference agent's question grammar (README, "The reference agent").
+         * @enum {string}
+         */
+        HookName: "accounts" | "projects" | "roles" | "members" | "workspaces" | "dashboards" | "charts" | "agents" | "connections" | "chart-data" | "agent-grammar" | "migration" | "clock" | "reset" | "snapshot";
         Capabilities: {
             /** @description Name of the implementation; the reference says `eac-reference`. */
             implementation: string;
@@ -439,6 +520,58 @@ export interface components {
             agentId: components["schemas"]["Uuid"];
             name: string;
             projectId: components["schemas"]["Uuid"];
+            connectionId?: components["schemas"]["Uuid"];
+            /** @description The latest version. */
+            version: number;
+            versions: number[];
+        };
+        AgentVersion: {
+            agentId: components["schemas"]["Uuid"];
+            /** @description The new latest version. */
+            version: number;
+            versions: number[];
+        };
+        /** @description A table or column name. */
+        SqlName: string;
+        ConnectionColumn: {
+            name: components["schemas"]["SqlName"];
+            /** @enum {string} */
+            type: "text" | "integer" | "number" | "date" | "boolean";
+        };
+        ConnectionTable: {
+            name: components["schemas"]["SqlName"];
+            columns: components["schemas"]["ConnectionColumn"][];
+            rows: {
+                [key: string]: unknown;
+            }[];
+        };
+        RowFilter: {
+            column: components["schemas"]["SqlName"];
+            /** @description The user property the column must equal. */
+            property: string;
+        };
+        CreateConnectionBody: {
+            name?: string;
+            table?: components["schemas"]["ConnectionTable"];
+            rowFilters?: components["schemas"]["RowFilter"][];
+        };
+        Connection: {
+            connectionId: components["schemas"]["Uuid"];
+            tables: string[];
+        };
+        ChartDataBody: {
+            /** @description A project-user JWT; its user's properties fill `{{user.<key>}}`. */
+            token: string;
+            filters?: {
+                field: string;
+                value: unknown;
+            }[];
+        };
+        ChartData: {
+            rows: {
+                [key: string]: unknown;
+            }[];
+            columns: string[];
         };
         /** @description When the migration was finalized and the applications it produced. */
         Migration: {
@@ -507,6 +640,21 @@ export interface components {
             status: components["schemas"]["SuccessStatus"];
             data: components["schemas"]["Agent"];
         };
+        /** @description The agent's new version in the success envelope. */
+        AgentVersionResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["AgentVersion"];
+        };
+        /** @description The new connection in the success envelope. */
+        ConnectionResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["Connection"];
+        };
+        /** @description The chart's rows in the success envelope. */
+        ChartDataResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["ChartData"];
+        };
         /** @description The migration outcome in the success envelope. */
         MigrationResponse: {
             status: components["schemas"]["SuccessStatus"];
@@ -542,6 +690,24 @@ export interface components {
     responses: {
         /** @description The body or a path parameter is not valid (VALIDATION_ERROR). */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The token is missing, invalid or expired (UNAUTHORIZED). */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The token's user lacks a property the chart's SQL or a row filter needs (FORBIDDEN, `details.reason` `missing-user-property`, `details.property` the key). */
+        Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -823,6 +989,68 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    createConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description The new connection and the tables it holds. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    readChartData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description A chart of the account (saved from chat or made by the charts hook). */
+                chartId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChartDataBody"];
+            };
+        };
+        responses: {
+            /** @description The chart's rows for that user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartDataResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     createAgent: {
         parameters: {
             query?: never;
@@ -839,6 +1067,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    connectionId?: components["schemas"]["Uuid"];
                 };
             };
         };
@@ -850,6 +1079,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createAgentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description A project of the account. */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An agent of that project. */
+                agentId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The agent's new version and every version it has. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentVersionResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
