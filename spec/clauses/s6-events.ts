@@ -33,6 +33,13 @@ export const s6 = defineClauses([
     summary: 'text-end, with no payload, closes the open assistant message.',
   },
   {
+    id: 'events.text.closed',
+    section: '6',
+    level: 'must',
+    summary:
+      'A text-end completes a message that a text-start opened, and every message opened is completed before the stream ends.',
+  },
+  {
     id: 'events.text.bracketing',
     section: '6',
     level: 'unspecified',
@@ -60,6 +67,22 @@ export const s6 = defineClauses([
     summary: 'tool-result tells that a tool ended, with payload.toolName and payload.result.',
   },
   {
+    id: 'events.tool-result.after-call',
+    section: '6',
+    level: 'must',
+    summary:
+      'A tool-result ends a tool that an earlier tool-call of the same toolName started and no result has ended yet.',
+  },
+  {
+    id: 'events.tool-call.answered',
+    section: '6',
+    level: 'unspecified',
+    summary:
+      'Whether every tool-call is followed by its tool-result within the stream is left open.',
+    decision:
+      'Always: every tool-call gets a tool-result of the same toolName before the stream ends, generateSql before generateChart.',
+  },
+  {
     id: 'events.tool-result.generate-chart',
     section: '6',
     level: 'must',
@@ -77,6 +100,15 @@ export const s6 = defineClauses([
     section: '6',
     level: 'must',
     summary: "A line that does not begin with 'data: ' carries no event.",
+  },
+  {
+    id: 'events.stream.sse-framing',
+    section: '6',
+    level: 'unspecified',
+    summary:
+      'Whether an empty line follows each data line (Server-Sent Events framing, one message per event) is left open.',
+    decision:
+      "Yes: each event is written as 'data: {json}' followed by an empty line, so a standard EventSource parser sees one message per event.",
   },
   {
     id: 'events.stream.end',

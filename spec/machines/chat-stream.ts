@@ -1,0 +1,243 @@
+import type { Transition } from './machine.ts';
+
+/**
+ * The event grammar of the chat stream (§6) as a pure machine over the stream's lines: the
+ * model the reference's writer and the golden streams are held to. The conformance suites do
+ * not import it (they carry their own checker in suites/harness, written from §6 apart from
+ * this one); the golden streams of fixtures/streams are judged by both, so a mistake in either
+ * shows as a disagreement there.
+ *
+ * Which rule a step breaks is named by clause id: `must` clauses of §6, and the reference's
+ * decisions where §6 is silent (`events.text.bracketing`, `events.tool-call.answered`).
+ */
+
+/** Where the stream stands between two lines. */
+export type StreamPhase = 'between' | 'in-text';
+
+export interface ChatStreamState {
+  readonly phase: StreamPhase;
+  /** Tools started by a tool-call and not yet ended by a tool-result, in call order. */
+  readonly pending: readonly string[];
+  /** Events read so far (lines that are events, whatever their type). */
+  readonly events: number;
+  /** Lines read that are not events (§6: they carry none). */
+  readonly ignored: number;
+  readonly ended: boolean;
+}
+
+export type ChatStreamCommand =
+  { readonly type: 'line'; readonly line: string } | { readonly type: 'end' };
+
+/** What a line turned out to be. */
+export type LineKind =
+  | 'not-an-event'
+  | 'text-start'
+  | 'text-delta'
+  | 'text-end'
+  | 'tool-call'
+  | 'tool-result'
+  | 'other-type';
+
+export interface Violation {
+  /** The clause the step breaks. */
+  readonly clause:
+    | 'events.stream.line-format'
+    | 'events.stream.type-field'
+    | 'events.text-delta'
+    | 'events.tool-call'
+    | 'events.tool-result'
+    | 'events.text.closed'
+    | 'events.text.bracketing'
+    | 'events.tool-result.after-call'
+    | 'events.tool-call.answered';
+  readonly message: string;
+}
+
+export type StreamStep =
+  | {
+      readonly ok: true;
+      readonly state: ChatStreamState;
+      readonly kind: LineKind | 'end';
+      /** The event of an event line, as parsed. */
+      readonly event?: Readonly<Record<string, unknown>>;
+    }
+  | { readonly ok: false; readonly violation: Violation };
+
+/** The table of moves (the `command` is the kind of line read, or `end`). */
+export const chatStreamTransitions: readonly Transition[] = [
+  { command: 'not-an-event', from: 'any', to: 'same', note: 'skipped', section: '6' },
+  { command: 'other-type', from: 'any', to: 'same', note: 'skipped by clients', section: '6' },
+  { command: 'text-start', from: 'between', to: 'in-text', section: '6' },
+  {
+    command: 'text-start',
+    from: 'in-text',
+    to: 'refused',
+    note: 'messages do not nest',
+    section: 'decision',
+  },
+  { command: 'text-delta', from: 'in-text', to: 'in-text', section: '6' },
+  {
+    command: 'text-delta',
+    from: 'between',
+    to: 'refused',
+    note: 'text outside a message',
+    section: 'decision',
+  },
+  { command: 'text-end', from: 'in-text', to: 'between', section: '6' },
+  {
+    command: 'text-end',
+    from: 'between',
+    to: 'refused',
+    note: 'no message to complete',
+    section: '6',
+  },
+  { command: 'tool-call', from: 'any', to: 'same', note: 'the tool is pending', section: '6' },
+  {
+    command: 'tool-result',
+    from: 'any',
+    to: 'same',
+    note: 'ends the earliest pending call of that tool; refused when none is pending',
+    section: '6',
+  },
+  { command: 'end', from: 'between', to: 'ended', note: 'no tool pending', section: '6' },
+  { command: 'end', from: 'in-text', to: 'refused', note: 'message never completed', section: '6' },
+];
+
+export const START: ChatStreamState = {
+  phase: 'between',
+  pending: [],
+  events: 0,
+  ignored: 0,
+  ended: false,
+};
+
+/** §6: only a line beginning with exactly `data: ` is an event. */
+export const EVENT_PREFIX = 'data: ';
+
+/** Splits a stream's text into lines at CRLF, CR or LF (the last, unterminated line kept). */
+export function splitLines(text: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+const refuse = (clause: Violation['clause'], message: string): StreamStep => ({
+  ok: false,
+  violation: { clause, message },
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The event of a line, or the rule it breaks; `null` for a line that is not an event. */
+export function parseLine(
+  line: string,
+):
+  | { readonly event: Readonly<Record<string, unknown>>; readonly type: string }
+  | { readonly violation: Violation }
+  | null {
+  if (!line.startsWith(EVENT_PREFIX)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(line.slice(EVENT_PREFIX.length));
+  } catch {
+    return { violation: { clause: 'events.stream.line-format', message: 'not JSON' } };
+  }
+  if (!isRecord(value))
+    return { violation: { clause: 'events.stream.line-format', message: 'not a JSON object' } };
+  if (typeof value['type'] !== 'string')
+    return { violation: { clause: 'events.stream.type-field', message: 'no string type' } };
+  return { event: value, type: value['type'] };
+}
+
+const KNOWN: ReadonlySet<string> = new Set([
+  'text-start',
+  'text-delta',
+  'text-end',
+  'tool-call',
+  'tool-result',
+]);
+
+export function applyChatStream(state: ChatStreamState, command: ChatStreamCommand): StreamStep {
+  if (state.ended) return refuse('events.stream.line-format', 'the stream already ended');
+  if (command.type === 'end') {
+    if (state.phase === 'in-text')
+      return refuse('events.text.closed', 'the stream ended inside a message');
+    if (state.pending.length > 0)
+      return refuse(
+        'events.tool-call.answered',
+        `the stream ended with ${state.pending.join(', ')} never answered`,
+      );
+    return { ok: true, state: { ...state, ended: true }, kind: 'end' };
+  }
+  const parsed = parseLine(command.line);
+  if (parsed === null)
+    return { ok: true, state: { ...state, ignored: state.ignored + 1 }, kind: 'not-an-event' };
+  if ('violation' in parsed) return { ok: false, violation: parsed.violation };
+  const { event, type } = parsed;
+  const next = { ...state, events: state.events + 1 };
+  const payload = isRecord(event['payload']) ? event['payload'] : undefined;
+  const kind: LineKind = KNOWN.has(type) ? (type as LineKind) : 'other-type';
+  const step = (s: ChatStreamState): StreamStep => ({ ok: true, state: s, kind, event });
+  switch (kind) {
+    case 'other-type':
+      return step(next);
+    case 'text-start':
+      if (state.phase === 'in-text')
+        return refuse('events.text.bracketing', 'a message opened inside another');
+      return step({ ...next, phase: 'in-text' });
+    case 'text-delta':
+      if (typeof payload?.['text'] !== 'string')
+        return refuse('events.text-delta', 'payload.text is not a string');
+      if (state.phase !== 'in-text')
+        return refuse('events.text.bracketing', 'text outside a message');
+      return step(next);
+    case 'text-end':
+      if (state.phase !== 'in-text')
+        return refuse('events.text.closed', 'text-end with no message open');
+      return step({ ...next, phase: 'between' });
+    case 'tool-call': {
+      const tool = payload?.['toolName'];
+      if (typeof tool !== 'string')
+        return refuse('events.tool-call', 'payload.toolName is not a string');
+      return step({ ...next, pending: [...state.pending, tool] });
+    }
+    case 'tool-result': {
+      const tool = payload?.['toolName'];
+      if (typeof tool !== 'string' || !('result' in (payload ?? {})))
+        return refuse('events.tool-result', 'payload.toolName or payload.result is missing');
+      const at = state.pending.indexOf(tool);
+      if (at < 0)
+        return refuse('events.tool-result.after-call', `a result of ${tool} that no call started`);
+      return step({ ...next, pending: state.pending.filter((_, i) => i !== at) });
+    }
+    default:
+      return step(next);
+  }
+}
+
+export interface StreamVerdict {
+  /** The events in order (every event line, known types or not). */
+  readonly events: readonly Readonly<Record<string, unknown>>[];
+  /** The first rule broken, with the index of the line (or `end`). */
+  readonly violation?: Violation & { readonly at: number | 'end' };
+  readonly ignored: number;
+}
+
+/** Runs a whole stream text through the machine, stopping at the first rule broken. */
+export function checkStreamText(text: string): StreamVerdict {
+  let state = START;
+  const events: Readonly<Record<string, unknown>>[] = [];
+  const lines = splitLines(text);
+  for (const [at, line] of lines.entries()) {
+    const step = applyChatStream(state, { type: 'line', line });
+    if (!step.ok) return { events, violation: { ...step.violation, at }, ignored: state.ignored };
+    if (step.event !== undefined) events.push(step.event);
+    state = step.state;
+  }
+  const end = applyChatStream(state, { type: 'end' });
+  if (!end.ok)
+    return { events, violation: { ...end.violation, at: 'end' }, ignored: state.ignored };
+  return { events, ignored: state.ignored };
+}
