@@ -1,5 +1,13 @@
 import type { ProjectUserRole } from '../../spec/schemas/role.ts';
-import type { Account, Clock, HookName } from '../../spec/schemas/hooks.ts';
+import type {
+  Account,
+  ChartData,
+  Clock,
+  CreateConnectionBody,
+  HookAgent,
+  HookConnection,
+  HookName,
+} from '../../spec/schemas/hooks.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import type { Http, Reply } from './http.ts';
 import type { StaticAccount, StaticCredentials, Target } from './target.ts';
@@ -187,6 +195,79 @@ export class Hooks {
       );
     this.projectsHandedOut.add(projectId);
     return { projectId, name: 'pre-provisioned project' };
+  }
+
+  /**
+   * A data connection of the account (hook connections): the target's own dataset, or exactly
+   * the given small table with its row filters (a user sees a row only when the row's `column`
+   * equals the user's property `property`).
+   */
+  createConnection(
+    organizationId: string,
+    body: CreateConnectionBody = {},
+  ): Promise<HookConnection> {
+    this.need('connections');
+    return this.data(
+      this.http.post(`/accounts/${organizationId}/connections`, body, { base: 'hooks' }),
+      'connections',
+    );
+  }
+
+  /** A project agent at version 1, reaching the given connection (hook agents). */
+  createAgent(
+    organizationId: string,
+    projectId: string,
+    fields: { name?: string; connectionId?: string } = {},
+  ): Promise<HookAgent> {
+    this.need('agents');
+    return this.data(
+      this.http.post(`/accounts/${organizationId}/projects/${projectId}/agents`, fields, {
+        base: 'hooks',
+      }),
+      'agents',
+    );
+  }
+
+  /** Publishes a new latest version of an agent (hook agents). */
+  addAgentVersion(
+    organizationId: string,
+    projectId: string,
+    agentId: string,
+    note?: string,
+  ): Promise<{ agentId: string; version: number; versions: number[] }> {
+    this.need('agents');
+    return this.data(
+      this.http.post(
+        `/accounts/${organizationId}/projects/${projectId}/agents/${agentId}/versions`,
+        note === undefined ? {} : { note },
+        { base: 'hooks' },
+      ),
+      'agents',
+    );
+  }
+
+  /**
+   * The raw answer of the chart-data hook: the rows a saved chart loads for the user of a
+   * project-user token. Left unjudged, since a refusal (a missing property, a bad token) is what
+   * some tests look for; `chartRows` reads a success.
+   */
+  chartData(
+    organizationId: string,
+    chartId: string,
+    token: string,
+    filters?: readonly { field: string; value: unknown }[],
+  ): Promise<Reply> {
+    this.need('chart-data');
+    return this.http.post(
+      `/accounts/${organizationId}/charts/${chartId}/data`,
+      { token, ...(filters === undefined ? {} : { filters }) },
+      { base: 'hooks' },
+    );
+  }
+
+  /** The rows of a saved chart for a token's user; a refusal throws as a broken world. */
+  chartRows(organizationId: string, chartId: string, token: string): Promise<ChartData> {
+    return this.data(this.chartData(organizationId, chartId, token), 'chart-data');
   }
 
   clock(organizationId: string): Promise<Clock> {
