@@ -1,0 +1,14 @@
+// Types of bin/source-hash.mjs for the TypeScript that imports it (tools/build.ts, bench/).
+export declare const ROOT: string;
+export declare const DIST: string;
+export declare const HASH_FILE: string;
+export declare const CLI_BUNDLE: string;
+export declare const SOURCE_DIRS: readonly string[];
+export declare const SOURCE_FILES: readonly string[];
+export declare function isHashedSource(file: string): boolean;
+export declare function sourceFiles(): string[];
+export declare function sourceHash(): string;
+export declare function builtHash(): string | undefined;
+export declare function bundleIsFresh(): boolean;
+export declare function statFingerprint(): string;
+export declare function renderHashFile(contentHash: string, fingerprint: string): string;
