@@ -15,6 +15,7 @@ import { s9 } from './s9-versioning.ts';
 import { securityTokens } from './security-tokens.ts';
 import { securityRobustness } from './security-robustness.ts';
 import { securityRefusals } from './security-refusals.ts';
+import { securityData } from './security-data.ts';
 
 export type { Clause, ClauseLevel } from './types.ts';
 
@@ -76,6 +77,7 @@ export const catalogue = [
   ...securityTokens,
   ...securityRobustness,
   ...securityRefusals,
+  ...securityData,
 ] as const;
 
 export type ClauseId = (typeof catalogue)[number]['id'];

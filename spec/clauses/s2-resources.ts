@@ -463,6 +463,15 @@ export const s2 = defineClauses([
     summary: 'User properties are an object that row-level security reads as {{user.<key>}}.',
   },
   {
+    id: 'resources.properties.missing-property',
+    section: '2.4',
+    level: 'unspecified',
+    summary:
+      'What a query gets when it reads {{user.<key>}} and the user has no such property is left open.',
+    decision:
+      "Refused, never answered unfiltered: 403 FORBIDDEN with details.reason 'missing-user-property' naming the key (before any stream on the chat endpoint).",
+  },
+  {
     id: 'resources.user.role-nullable',
     section: '2.4',
     level: 'must',

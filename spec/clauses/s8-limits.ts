@@ -17,6 +17,14 @@ export const s8 = defineClauses([
       '429 RATE_LIMITED with a Retry-After header in seconds; the window is 60 s per (customer organization, project user).',
   },
   {
+    id: 'limits.chat.window-kind',
+    section: '8',
+    level: 'unspecified',
+    summary: 'Whether the per-minute chat window is fixed or sliding is left open.',
+    decision:
+      "Fixed: the count starts again at each whole minute of the account's clock; a request over the limit is not counted.",
+  },
+  {
     id: 'limits.expiration.values',
     section: '8',
     level: 'must',
