@@ -82,4 +82,18 @@ export const dashboardsVariants: readonly Variant[] = [
     to: 'if (account === undefined) {',
     only: ['dashboards'],
   },
+  {
+    name: 'migration: add-charts after finalize applies the write to the v2 dashboard, then answers 410',
+    file: 'reference/http/dashboards.ts',
+    from: "      if (gone !== undefined) return gone;\n      const done = dashboardOf(\n        world.dashboards(who.value.account, {\n          type: 'addCharts',",
+    to: "      const applied = world.dashboards(who.value.account, { type: 'addCharts', dashboardId: (who.value.account.migration as { v2IdOf?: Record<string, string> }).v2IdOf?.[body.targetDashboardId] ?? body.targetDashboardId, chartIds: body.charts, actor: who.value.actor, via: 'v1' });\n      if (gone !== undefined && applied !== undefined) return gone;\n      const done = dashboardOf(\n        world.dashboards(who.value.account, {\n          type: 'addCharts',",
+    only: ['migration'],
+  },
+  {
+    name: 'migration: v1 create does not answer 410 after finalize',
+    file: 'reference/http/dashboards.ts',
+    from: "const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId });",
+    to: "const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId }) && undefined;",
+    only: ['migration'],
+  },
 ];
