@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { buildApp } from './http/app.ts';
 import type { ReferenceContext } from './http/context.ts';
 import { HOOKS_PREFIX, hookRoutes } from './hooks/routes.ts';
+import { hubApp } from './hub/server.ts';
 import { seededIds } from './store/ids.ts';
 import { World } from './store/world.ts';
 import { TokenService } from './tokens/jwt.ts';
@@ -11,6 +12,8 @@ export const REFERENCE_VERSION = '0.1.0';
 export interface StartOptions {
   /** 0 (default) picks an ephemeral port. */
   readonly port?: number;
+  /** Port of the hub (§4.17 pages, on an origin of its own); 0 (default) picks an ephemeral one. */
+  readonly hubPort?: number;
   readonly host?: string;
   /** Serve the host hooks under `/__eac`. */
   readonly hooks?: boolean;
@@ -21,6 +24,7 @@ export interface StartOptions {
 
 export interface RunningReference {
   readonly url: string;
+  /** The hub's origin: the same host as `url` on a port of its own. */
   readonly hubUrl: string;
   readonly hooksUrl?: string;
   close(): Promise<void>;
@@ -41,12 +45,25 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${String(port)}`;
+  const origin = (p: unknown) => `http://${host.includes(':') ? `[${host}]` : host}:${String(p)}`;
+  const url = origin(port);
+  // §4.17: the hub serves the embedded pages from its own origin, over the same world.
+  const hub = hubApp(ctx, { logger: options.logger ?? false });
+  try {
+    await hub.listen({ port: options.hubPort ?? 0, host });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const hubAddress = hub.server.address();
+  const hubPort =
+    typeof hubAddress === 'object' && hubAddress !== null ? hubAddress.port : options.hubPort;
   return {
     url,
-    // The hub pages are served by the same process (§4.17 pages arrive with the hub issue).
-    hubUrl: url,
+    hubUrl: origin(hubPort),
     ...(options.hooks === true ? { hooksUrl: `${url}${HOOKS_PREFIX}` } : {}),
-    close: () => app.close(),
+    close: async () => {
+      await Promise.all([app.close(), hub.close()]);
+    },
   };
 }

@@ -10,6 +10,8 @@ export class UsageError extends Error {
 export interface ServeOptions {
   readonly port: number;
   readonly host?: string;
+  /** Port of the hub's own origin (§4.17 pages); 0 = ephemeral. */
+  readonly hubPort?: number;
   readonly hooks: boolean;
   readonly seed?: number;
 }
@@ -73,8 +75,9 @@ eac run [options]
                         exits 1 on a regression (without --expectations, failures the
                         baseline already had do not count)
 
-eac serve [--port N] [--host H] [--hooks] [--seed N]
-  Start the reference (default port 0 = ephemeral, host 127.0.0.1); stops on Ctrl-C.
+eac serve [--port N] [--hub-port N] [--host H] [--hooks] [--seed N]
+  Start the reference (default port 0 = ephemeral, host 127.0.0.1) and its hub on a port of
+  its own (--hub-port, default ephemeral); stops on Ctrl-C.
 
 eac clauses [--json] [--section S] [--level must|observed|unspecified|security]
   One line per clause, grouped by section; --section 4 includes 4.1, 4.2, ...
@@ -202,17 +205,20 @@ function parseServe(argv: readonly string[]): Command {
       port: port !== undefined ? integer('serve', '--port', port, 65535) : 0,
       hooks: values['hooks'] === true,
       ...(host !== undefined ? { host } : {}),
+    'hub-port': { type: 'string' },
       ...(seed !== undefined ? { seed: integer('serve', '--seed', seed, 0xffffffff) } : {}),
     },
   };
 }
 
+  const hubPort = str(values['hub-port']);
 function parseClauses(argv: readonly string[]): Command {
   const { values } = parse('clauses', argv, {
     json: { type: 'boolean' },
     section: { type: 'string' },
     level: { type: 'string' },
   });
+      ...(hubPort !== undefined ? { hubPort: integer('serve', '--hub-port', hubPort, 65535) } : {}),
   const section = str(values['section'])?.replace(/^§/, '');
   if (section !== undefined && !/^\d+(\.\d+)*$/.test(section)) {
     throw new UsageError(

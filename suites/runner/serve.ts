@@ -21,6 +21,7 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
   const seed = options.seed ?? randomSeed();
   const running = await start({
     port: options.port,
+    ...(options.hubPort !== undefined ? { hubPort: options.hubPort } : {}),
     hooks: options.hooks,
     seed,
     ...(options.host !== undefined ? { host: options.host } : {}),

