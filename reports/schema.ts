@@ -9,10 +9,13 @@ import { z } from 'zod';
  * Version of this shape. Bumped when a field is added or changes meaning, so that a reader
  * (`eac report`, `eac compare`) can tell an older run from a damaged one.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
-/** Older versions this eac still reads: their shape is a subset of this one (3 added `gate`). */
-export const READABLE_VERSIONS: readonly number[] = [2, SCHEMA_VERSION];
+/**
+ * Older versions this eac still reads: their shape is a subset of this one (3 added `gate`;
+ * 4 added `target.image`, `shard` and `mergedFrom`).
+ */
+export const READABLE_VERSIONS: readonly number[] = [2, 3, SCHEMA_VERSION];
 
 export const OutcomeSchema = z.enum(['pass', 'fail', 'not-run', 'probe']);
 export type Outcome = z.infer<typeof OutcomeSchema>;
@@ -54,6 +57,8 @@ export const RunTargetSchema = z.object({
   profileFile: z.string().min(1).optional(),
   /** Whether `--check-decisions` was given (it is automatic against the reference). */
   checkDecisionsAsked: z.boolean().optional(),
+  /** `--image NAME`: the container image the run started as its target, and its image id. */
+  image: z.object({ name: z.string().min(1), id: z.string().min(1) }).optional(),
 });
 export type RunTarget = z.infer<typeof RunTargetSchema>;
 
@@ -297,6 +302,13 @@ export const ResultsSchema = z
     machines: z.array(MachineSchema),
     /** Present when the run was given `--expectations FILE`. */
     gate: GateSchema.optional(),
+    /** `--shard index/count`: this run holds only the test files of that shard. */
+    shard: z
+      .object({ index: z.number().int().positive(), count: z.number().int().positive() })
+      .refine((s) => s.index <= s.count, { message: 'shard index above the count' })
+      .optional(),
+    /** `eac report --merge`: the shard runs this run was merged from, as given. */
+    mergedFrom: z.array(z.string().min(1)).optional(),
   })
   .superRefine((run, ctx) => {
     const counted = { pass: 0, fail: 0, 'not-run': 0, probe: 0 };

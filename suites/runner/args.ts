@@ -2,6 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ClauseLevel } from '../../spec/clauses/types.ts';
 import type { RunOptions } from './run.ts';
+import { parseShard } from './shard.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -9,9 +10,9 @@ export class UsageError extends Error {
 
 export interface ServeOptions {
   readonly port: number;
-  readonly host?: string;
   /** Port of the hub's own origin (§4.17 pages); 0 = ephemeral. */
   readonly hubPort?: number;
+  readonly host?: string;
   readonly hooks: boolean;
   readonly seed?: number;
 }
@@ -27,6 +28,7 @@ export type Command =
   | { readonly kind: 'serve'; readonly options: ServeOptions }
   | { readonly kind: 'clauses'; readonly options: ClausesOptions }
   | { readonly kind: 'report'; readonly runDir: string }
+  | { readonly kind: 'merge'; readonly shards: readonly string[]; readonly out: string }
   | { readonly kind: 'compare'; readonly runs: readonly string[]; readonly out: string }
   | { readonly kind: 'expectations'; readonly from: string; readonly out?: string }
   | {
@@ -70,6 +72,8 @@ eac run [options]
   --expectations FILE   Expected outcomes per test id or clause id (JSON or YAML,
                         spec/expectations.schema.json): the exit code counts only unexpected
                         results, and the reports show expected failures apart
+  --shard i/n           Run shard i of n: the selected test files split by their paths and
+                        sizes, the same on every machine; merge with eac report --merge
   --baseline RUN        After the run, diff it against RUN (a run folder or results.json):
                         prints the diff, writes diff.md and diff.json in the run folder, and
                         exits 1 on a regression (without --expectations, failures the
@@ -84,6 +88,10 @@ eac clauses [--json] [--section S] [--level must|observed|unspecified|security]
 
 eac report <run-dir>
   Re-render the reports of a run folder (e.g. reports/latest) from its results.json.
+eac report --merge SHARD... --out DIR
+  Merge the runs of \`eac run --shard i/n\` (folders or results.json files; every shard of
+  one seed, once) into one run in DIR: results.json, junit.xml, summary.md, index.html.
+  Exits as eac run would have: 1 on a failure (with expectations: an unexpected result).
 
 eac compare RUN... [--out DIR]
   One table of every unspecified clause by run (run folders or results.json files): the
@@ -157,6 +165,7 @@ function parseRun(argv: readonly string[]): Command {
     'quiet-progress': { type: 'boolean' },
     expectations: { type: 'string' },
     baseline: { type: 'string' },
+    shard: { type: 'string' },
   });
   const only = (values['only'] as string[] | undefined) ?? [];
   if (only.some((value) => value.trim() === ''))
@@ -169,6 +178,9 @@ function parseRun(argv: readonly string[]): Command {
   const expectations = nonEmpty('run', '--expectations', str(values['expectations']));
   const baseline = nonEmpty('run', '--baseline', str(values['baseline']));
   const seed = str(values['seed']);
+  const shardText = str(values['shard']);
+  const shard = shardText !== undefined ? parseShard(shardText) : undefined;
+  if (typeof shard === 'string') throw new UsageError(`eac run: ${shard}`);
   if (target === undefined && (hub !== undefined || hooks !== undefined)) {
     throw new UsageError('eac run: --hub and --hooks describe a --target; give --target too');
   }
@@ -184,6 +196,7 @@ function parseRun(argv: readonly string[]): Command {
     ...(profile !== undefined ? { profile } : {}),
     ...(expectations !== undefined ? { expectations } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
+    ...(shard !== undefined ? { shard } : {}),
     ...(seed !== undefined ? { seed: integer('run', '--seed', seed, 0xffffffff) } : {}),
   };
   return { kind: 'run', options };
@@ -192,33 +205,33 @@ function parseRun(argv: readonly string[]): Command {
 function parseServe(argv: readonly string[]): Command {
   const { values } = parse('serve', argv, {
     port: { type: 'string' },
+    'hub-port': { type: 'string' },
     host: { type: 'string' },
     hooks: { type: 'boolean' },
     seed: { type: 'string' },
   });
   const port = str(values['port']);
+  const hubPort = str(values['hub-port']);
   const host = nonEmpty('serve', '--host', str(values['host']));
   const seed = str(values['seed']);
   return {
     kind: 'serve',
     options: {
       port: port !== undefined ? integer('serve', '--port', port, 65535) : 0,
+      ...(hubPort !== undefined ? { hubPort: integer('serve', '--hub-port', hubPort, 65535) } : {}),
       hooks: values['hooks'] === true,
       ...(host !== undefined ? { host } : {}),
-    'hub-port': { type: 'string' },
       ...(seed !== undefined ? { seed: integer('serve', '--seed', seed, 0xffffffff) } : {}),
     },
   };
 }
 
-  const hubPort = str(values['hub-port']);
 function parseClauses(argv: readonly string[]): Command {
   const { values } = parse('clauses', argv, {
     json: { type: 'boolean' },
     section: { type: 'string' },
     level: { type: 'string' },
   });
-      ...(hubPort !== undefined ? { hubPort: integer('serve', '--hub-port', hubPort, 65535) } : {}),
   const section = str(values['section'])?.replace(/^§/, '');
   if (section !== undefined && !/^\d+(\.\d+)*$/.test(section)) {
     throw new UsageError(
@@ -240,7 +253,22 @@ function parseClauses(argv: readonly string[]): Command {
 }
 
 function parseReport(argv: readonly string[]): Command {
-  const { positionals } = parse('report', argv, {}, true);
+  const { values, positionals } = parse(
+    'report',
+    argv,
+    { merge: { type: 'boolean' }, out: { type: 'string' } },
+    true,
+  );
+  if (values['merge'] === true) {
+    const out = nonEmpty('report', '--out', str(values['out']));
+    if (positionals.length === 0 || out === undefined) {
+      throw new UsageError(
+        'eac report --merge: give the shard runs and --out, e.g. eac report --merge shard-1 shard-2 --out merged',
+      );
+    }
+    return { kind: 'merge', shards: positionals, out };
+  }
+  if (values['out'] !== undefined) throw new UsageError('eac report: --out goes with --merge');
   if (positionals.length !== 1 || positionals[0] === undefined) {
     throw new UsageError('eac report: give exactly one run folder, e.g. eac report reports/latest');
   }

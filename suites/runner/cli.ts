@@ -40,6 +40,21 @@ async function execute(command: Command): Promise<number> {
       );
       return 0;
     }
+    case 'merge': {
+      const [{ mergeCommand }, { catalogue }, { sectionTitles }, { gateExit }] = await Promise.all([
+        import('./merge.ts'),
+        import('../../spec/clauses/index.ts'),
+        import('./sections.ts'),
+        import('./run.ts'),
+      ]);
+      const run = await mergeCommand(command.shards, command.out, catalogue, sectionTitles);
+      const s = run.summary;
+      process.stdout.write(
+        `eac: merged ${command.shards.length} shards into ${path.resolve(command.out)}: ${s.pass} pass, ${s.fail} fail, ${s.notRun} not-run, ${s.probe} probe (${s.total} tests)\n`,
+      );
+      // The merged run gates like an unsharded one: 1 on a failure (or an unexpected result).
+      return gateExit(run, false, false);
+    }
     case 'compare': {
       const { compareRuns } = await import('./compare.ts');
       const { markdown, files } = await compareRuns(command.runs, command.out);
@@ -106,6 +121,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (
       command.kind === 'report' ||
+      command.kind === 'merge' ||
       command.kind === 'compare' ||
       command.kind === 'expectations' ||
       command.kind === 'diff'

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Results } from '../../reports/schema.ts';
+import { SCHEMA_VERSION, type Results } from '../../reports/schema.ts';
 import { parseCommand } from './args.ts';
 import { main } from './cli.ts';
 import { applyExpectations } from './expectations.ts';
@@ -71,10 +71,10 @@ describe('reports of a run with expectations', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'eac-gate-'));
     const file = path.join(dir, 'results.json');
     await writeFile(file, JSON.stringify({ ...sampleResults(), schemaVersion: 2 }));
-    expect((await readResultsFile(file)).schemaVersion).toBe(3);
+    expect((await readResultsFile(file)).schemaVersion).toBe(SCHEMA_VERSION);
     await writeFile(file, JSON.stringify({ ...sampleResults(), schemaVersion: 99 }));
     await expect(readResultsFile(file)).rejects.toThrow(
-      /version 99; this eac reads versions 2 and 3/,
+      /version 99; this eac reads versions 2 and 3 and 4/,
     );
   });
 

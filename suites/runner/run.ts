@@ -30,6 +30,7 @@ import {
   type Selection,
 } from './only.ts';
 import { Progress, type ProgressStream } from './progress.ts';
+import { pickShard, type Shard } from './shard.ts';
 import { EacReporter } from './reporter.ts';
 import { createRunDir, pointLatest, writeReports } from './report-files.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
@@ -52,6 +53,8 @@ export interface RunOptions {
   readonly expectations?: string;
   /** `--baseline RUN`: diff the run against RUN, exit 1 on a regression. */
   readonly baseline?: string;
+  /** `--shard i/n`: run only the test files of shard i of n (see shard.ts). */
+  readonly shard?: Shard;
 }
 
 /** Where things are; the defaults are the project's own, tests may point elsewhere. */
@@ -280,15 +283,24 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
     try {
       await vitest.standalone();
       const all = await vitest.getRelevantTestSpecifications();
-      const chosen = narrow(all, selection, place.suitesDir);
-      if (chosen.length === 0) {
+      const selected = narrow(all, selection, place.suitesDir);
+      if (selected.length === 0) {
         io.stderr.write('eac: no test file matches the selection\n');
         return 2;
       }
-      await vitest.runTestSpecifications(
-        chosen,
-        selection.areas.length + selection.clausePrefixes.length === 0,
-      );
+      const shard = options.shard;
+      const chosen =
+        shard === undefined
+          ? selected
+          : pickShard(selected, (spec) => spec.moduleId, place.root, shard);
+      // A shard with no file (more shards than files) still writes its empty run, so that
+      // the matrix merges.
+      if (chosen.length > 0)
+        await vitest.runTestSpecifications(
+          chosen,
+          selection.areas.length + selection.clausePrefixes.length === 0,
+        );
+      else reporter.onTestRunEnd([], []);
     } finally {
       await vitest.close();
     }
@@ -297,7 +309,7 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       io.stderr.write('eac: the test run ended without results (see errors above)\n');
       return 2;
     }
-    if (reporter.results.length === 0) {
+    if (reporter.results.length === 0 && options.shard === undefined) {
       io.stderr.write('eac: no test matched the selection\n');
       return 2;
     }
@@ -315,11 +327,14 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       catalogue,
       sectionTitles,
     );
-    let run: Results = assembled;
+    let run: Results =
+      options.shard !== undefined
+        ? { ...assembled, shard: { index: options.shard.index, count: options.shard.count } }
+        : assembled;
     if (expectations !== undefined && options.expectations !== undefined) {
       const file = path.resolve(options.expectations);
       const gated = applyExpectations(assembled.results, expectations, file);
-      run = { ...assembled, results: gated.results, gate: gated.gate };
+      run = { ...run, results: gated.results, gate: gated.gate };
     }
     const root = path.resolve(place.root, options.report);
     const runDir = await createRunDir(root, startedAt, seed);
