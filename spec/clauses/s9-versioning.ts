@@ -101,6 +101,14 @@ export const s9 = defineClauses([
       "Each tenant becomes a user of one 'Migrated tenants' project, with a role of its own holding the tenant's editing permissions and a project organization of its own (externalId tenant:<tenantId>), so it has a v2 space; a tenant registered after finalize is mapped at once, and registering it again updates that role.",
   },
   {
+    id: 'migration.chart-ids-kept',
+    section: '9',
+    level: 'unspecified',
+    summary: 'Whether charts keep their ids when their dashboards are migrated is left open.',
+    decision:
+      "Yes: a migrated dashboard, a user's copy included, holds the same chart ids as its v1 dashboard.",
+  },
+  {
     id: 'migration.save-from-chat.unchanged',
     section: '9',
     level: 'must',

@@ -87,4 +87,11 @@ export const v2Variants: readonly Variant[] = [
     to: "        : { type: 'updateRole', projectId, roleId },",
     only: ['v2'],
   },
+  {
+    name: "migration: a tenant's copy loses its owner at finalize",
+    file: 'spec/machines/migration.ts',
+    from: 'const owner = d.tenantId !== null ? (projectUserOf[d.tenantId] ?? null) : d.ownerProjectUserId;',
+    to: 'const owner = d.ownerProjectUserId;',
+    only: ['migration'],
+  },
 ];
