@@ -21,4 +21,20 @@ export const s1 = defineClauses([
     summary:
       'Organization and user properties restrict the rows a user sees; RLS reads user ones as {{user.<key>}}.',
   },
+  {
+    id: 'resources.properties.bound-not-spliced',
+    section: '1',
+    level: 'unspecified',
+    summary: 'How a {{user.<key>}} value reaches the SQL a chart or the agent runs is left open.',
+    decision:
+      "As a bound parameter, never spliced into the SQL text: a bare {{user.<key>}} binds the value as it is, one inside a string literal binds it as text; the connection's row filters wrap each of its tables in a filtered common table expression with bound values.",
+  },
+  {
+    id: 'resources.data.read-only-sql',
+    section: '1',
+    level: 'unspecified',
+    summary: 'Which SQL a saved chart or the agent may run against the data is left open.',
+    decision:
+      "One read-only SELECT (or WITH) over the connection's own tables, stopped after 5 s; anything else (several statements, writes, other schemas, table functions, files, parameters of its own) is refused with 400 VALIDATION_ERROR, details.reason 'sql-refused', 'sql-failed' or 'sql-timeout'.",
+  },
 ]);

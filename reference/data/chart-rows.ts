@@ -1,0 +1,75 @@
+import { specError, type SpecError } from '../../spec/errors.ts';
+import { chatState } from '../chat/state.ts';
+import type { ReferenceContext } from '../http/context.ts';
+import type { DataConnection } from './database.ts';
+
+export type ChartRows =
+  | { ok: true; columns: string[]; rows: Record<string, unknown>[] }
+  | { ok: false; error: SpecError };
+
+/**
+ * The rows a saved chart shows a user (hooks `chart-data`, the hub pages): the chart's
+ * `sqlOverride` (§2.6: kept so that a saved chart can load its data) run under row-level
+ * security with the user's properties. The connection is the one save-from-chat named, else
+ * the newest connection of the account holding a table the SQL names, else the seeded orders.
+ */
+export async function chartRows(
+  ctx: Pick<ReferenceContext, 'world'>,
+  input: {
+    organizationId: string;
+    chartId: string;
+    properties: Record<string, unknown>;
+    filters?: { field: string; value: unknown }[];
+  },
+): Promise<ChartRows> {
+  const account = ctx.world.account(input.organizationId);
+  const chart = account?.dashboards.charts[input.chartId];
+  if (account === undefined || chart === undefined) {
+    return {
+      ok: false,
+      error: specError('NOT_FOUND', 'no chart with that id here', {
+        resource: 'chart',
+        field: 'chartId',
+      }),
+    };
+  }
+  const sql = chart.config['sqlOverride'];
+  if (typeof sql !== 'string' || sql.trim() === '') {
+    return {
+      ok: false,
+      error: specError('CONFLICT', 'the chart holds no sqlOverride, so it has no data to load', {
+        reason: 'chart-without-sql',
+      }),
+    };
+  }
+  const state = chatState(ctx);
+  const connection = chartConnection(ctx, account.organizationId, input.chartId, sql);
+  const done = await state.data.query(
+    connection,
+    sql,
+    input.properties,
+    (input.filters ?? []).map((f) => ({ column: f.field, value: f.value })),
+  );
+  return done.ok ? { ok: true, ...done.value } : done;
+}
+
+function chartConnection(
+  ctx: Pick<ReferenceContext, 'world'>,
+  organizationId: string,
+  chartId: string,
+  sql: string,
+): DataConnection {
+  const state = chatState(ctx);
+  const saved = state.chartConnections.get(chartId);
+  const named = saved === undefined ? undefined : state.data.connection(organizationId, saved);
+  if (named !== undefined) return named;
+  const mentioned = state.data
+    .connectionsOf(organizationId)
+    .reverse()
+    .find((c) =>
+      c.tables.some((t) =>
+        new RegExp(`(^|[^A-Za-z0-9_])"?${t.name}"?($|[^A-Za-z0-9_])`, 'i').test(sql),
+      ),
+    );
+  return mentioned ?? state.data.seedConnection(organizationId);
+}

@@ -1,0 +1,83 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataStore } from './database.ts';
+
+const data = new DataStore({ rows: 5_000 });
+const seeded = data.seedConnection('org-a');
+
+describe('DataStore', () => {
+  afterAll(() => data.dropAccount('org-a'));
+
+  it('shows a user of the seeded orders only the rows of their organization', async () => {
+    const all = await data.raw('SELECT organization, count(*) AS n FROM seed.orders GROUP BY 1');
+    const acme = Number(all.rows.find((r) => r['organization'] === 'Acme')?.['n']);
+    const mine = await data.query(
+      seeded,
+      'SELECT organization, count(*) AS n FROM orders GROUP BY 1',
+      {
+        organization: 'Acme',
+      },
+    );
+    expect(mine.ok && mine.value.rows).toEqual([{ organization: 'Acme', n: acme }]);
+  });
+
+  it('binds properties: a quote or a statement in a value changes nothing and leaks nothing', async () => {
+    for (const organization of [
+      "Acme' OR '1'='1",
+      "x'; DROP TABLE seed.orders; --",
+      '{{user.organization}}',
+    ]) {
+      const rows = await data.query(
+        seeded,
+        "SELECT count(*) AS n FROM orders WHERE organization = '{{user.organization}}'",
+        { organization },
+      );
+      expect(rows.ok && rows.value.rows).toEqual([{ n: 0 }]);
+    }
+    expect((await data.raw('SELECT count(*) AS n FROM seed.orders')).rows).toEqual([{ n: '5000' }]);
+  });
+
+  it('refuses a missing property, other schemas, files and writes', async () => {
+    const missing = await data.query(seeded, 'SELECT count(*) FROM orders', {});
+    expect(!missing.ok && missing.error.code).toBe('FORBIDDEN');
+    for (const sql of [
+      'SELECT * FROM seed.orders',
+      "SELECT * FROM read_csv('/etc/passwd')",
+      'DELETE FROM orders',
+      'SELECT 1; SELECT 2',
+      'SELECT $1',
+    ]) {
+      const done = await data.query(seeded, sql, { organization: 'Acme' });
+      expect(!done.ok && done.error.code, sql).toBe('VALIDATION_ERROR');
+    }
+  });
+
+  it("holds a connection's own table behind its row filters", async () => {
+    const made = await data.createConnection('org-a', 'c1', {
+      table: {
+        name: 'sales',
+        columns: [
+          { name: 'region', type: 'text' },
+          { name: 'amount', type: 'number' },
+          { name: 'day', type: 'date' },
+        ],
+        rows: [
+          { region: 'north', amount: 1.5, day: '2025-01-02' },
+          { region: 'south', amount: 2 },
+        ],
+      },
+      rowFilters: [{ column: 'region', property: 'region' }],
+    });
+    expect(made.ok).toBe(true);
+    if (!made.ok) return;
+    const rows = await data.query(made.value, 'SELECT * FROM sales', { region: 'north' });
+    expect(rows.ok && rows.value).toEqual({
+      columns: ['region', 'amount', 'day'],
+      rows: [{ region: 'north', amount: 1.5, day: '2025-01-02' }],
+    });
+    expect(data.connection('org-b', 'c1')).toBeUndefined();
+    const bad = await data.createConnection('org-a', 'c2', {
+      table: { name: 't', columns: [{ name: 'a', type: 'integer' }], rows: [{ a: 'x' }] },
+    });
+    expect(!bad.ok && bad.error.code).toBe('VALIDATION_ERROR');
+  });
+});

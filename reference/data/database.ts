@@ -1,0 +1,322 @@
+import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection } from '@duckdb/node-api';
+import { specError, type SpecError } from '../../spec/errors.ts';
+import type { ConnectionColumnType, ConnectionTable, RowFilter } from '../../spec/schemas/hooks.ts';
+import type { Done } from '../store/world.ts';
+import { ORDERS, ORDERS_ROW_FILTERS, seedStatements } from './seed.ts';
+import {
+  bindUserPlaceholders,
+  quoteIdent,
+  refusalOfTree,
+  rowFiltersOf,
+  stripTrailingSemicolons,
+  wrapWithTables,
+  type ExposedTable,
+  type RowFilterRule,
+  type ValueFilter,
+} from './sql.ts';
+
+/** A data connection (hooks `connections`): the tables it exposes and its row filters. */
+export interface DataConnection {
+  readonly connectionId: string | null;
+  readonly organizationId: string;
+  readonly name: string;
+  readonly tables: readonly ExposedTable[];
+  readonly rowFilters: readonly RowFilterRule[];
+  /** Where a table of its own lives (dropped with the connection). */
+  readonly schema?: string;
+}
+
+export interface QueryRows {
+  readonly columns: string[];
+  readonly rows: Record<string, unknown>[];
+}
+
+/** Decision: a query running longer than this is stopped and refused (400). */
+export const QUERY_TIMEOUT_MS = 5_000;
+
+const DUCK_TYPES: Record<ConnectionColumnType, string> = {
+  text: 'VARCHAR',
+  integer: 'BIGINT',
+  number: 'DOUBLE',
+  date: 'DATE',
+  boolean: 'BOOLEAN',
+};
+
+const NUMERIC_TEXT = new Set<number>([
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UHUGEINT,
+  DuckDBTypeId.DECIMAL,
+]);
+
+const sqlRefused = (reason: string, extra: Record<string, unknown> = {}) =>
+  specError('VALIDATION_ERROR', `the SQL was refused: ${reason}`, {
+    reason: 'sql-refused',
+    issues: [{ path: ['sql'], message: reason, code: 'sql' }],
+    ...extra,
+  });
+
+/**
+ * The reference's analytics data: one in-memory DuckDB database per reference process, with
+ * the seeded `orders` dataset (built inside DuckDB when first wanted, so the server starts
+ * listening without waiting for it) and one schema per connection that holds a table of its
+ * own. Every query a user's request runs goes through query(): read-only, row filters
+ * applied, `{{user.<key>}}` bound.
+ */
+export class DataStore {
+  private instance: Promise<DuckDBInstance> | undefined;
+  private seeded: Promise<void> | undefined;
+  private readonly connections = new Map<string, DataConnection>();
+  private schemas = 0;
+
+  /** `rows`: the size of the seeded orders (unit tests use a small one). */
+  constructor(private readonly options: { rows?: number } = {}) {}
+
+  private db(): Promise<DuckDBInstance> {
+    this.instance ??= DuckDBInstance.create(':memory:', {
+      // Chart SQL comes from callers: no files, no network, no extensions.
+      enable_external_access: 'false',
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      threads: '2',
+    });
+    return this.instance;
+  }
+
+  /** Builds the seeded dataset once; the first query that needs it waits for it. */
+  start(): Promise<void> {
+    this.seeded ??= (async () => {
+      await this.withConnection((c) => c.run(seedStatements(this.options.rows)));
+    })();
+    return this.seeded;
+  }
+
+  private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const c = await (await this.db()).connect();
+    try {
+      return await fn(c);
+    } finally {
+      c.closeSync();
+    }
+  }
+
+  /** The connection an agent without one reaches: the seeded orders, default row filter. */
+  seedConnection(organizationId: string): DataConnection {
+    return {
+      connectionId: null,
+      organizationId,
+      name: 'orders',
+      tables: [ORDERS],
+      rowFilters: ORDERS_ROW_FILTERS,
+    };
+  }
+
+  /** A connection of this account, or undefined (another account's ids look the same). */
+  connection(organizationId: string, connectionId: string): DataConnection | undefined {
+    const c = this.connections.get(connectionId);
+    return c?.organizationId === organizationId ? c : undefined;
+  }
+
+  /** The account's connections, oldest first. */
+  connectionsOf(organizationId: string): DataConnection[] {
+    return [...this.connections.values()].filter((c) => c.organizationId === organizationId);
+  }
+
+  async createConnection(
+    organizationId: string,
+    connectionId: string,
+    input: { name?: string; table?: ConnectionTable; rowFilters?: readonly RowFilter[] },
+  ): Promise<Done<DataConnection>> {
+    const name = input.name ?? input.table?.name ?? 'orders';
+    if (input.table === undefined) {
+      const filters = input.rowFilters ?? ORDERS_ROW_FILTERS;
+      const unknown = filters.find((f) => !ORDERS.columns.some((c) => c.name === f.column));
+      if (unknown !== undefined) return { ok: false, error: noSuchColumn(unknown.column, 0) };
+      const made: DataConnection = {
+        connectionId,
+        organizationId,
+        name,
+        tables: [ORDERS],
+        rowFilters: filters,
+      };
+      this.connections.set(connectionId, made);
+      return { ok: true, value: made };
+    }
+    const table = input.table;
+    const checked = checkRows(table);
+    if (checked !== undefined) return { ok: false, error: checked };
+    const filters = input.rowFilters ?? [];
+    const index = filters.findIndex((f) => !table.columns.some((c) => c.name === f.column));
+    if (index !== -1)
+      return { ok: false, error: noSuchColumn(filters[index]?.column ?? '', index) };
+    const names = new Set<string>();
+    for (const c of table.columns) {
+      if (names.has(c.name.toLowerCase()))
+        return {
+          ok: false,
+          error: validation(['table', 'columns'], `column ${c.name} is named twice`),
+        };
+      names.add(c.name.toLowerCase());
+    }
+
+    const schema = `c_${String(++this.schemas)}`;
+    const source = `${schema}.${quoteIdent(table.name)}`;
+    const columns = table.columns.map((c) => `${quoteIdent(c.name)} ${DUCK_TYPES[c.type]}`);
+    const structure = JSON.stringify(
+      Object.fromEntries(table.columns.map((c) => [c.name, DUCK_TYPES[c.type]])),
+    );
+    const rows = table.rows.map((r) =>
+      Object.fromEntries(table.columns.map((c) => [c.name, r[c.name] ?? null])),
+    );
+    await this.withConnection(async (c) => {
+      await c.run(`CREATE SCHEMA ${schema}; CREATE TABLE ${source} (${columns.join(', ')});`);
+      if (rows.length > 0) {
+        await c.run(
+          `INSERT INTO ${source} SELECT unnest(from_json($1::JSON, '[${structure.replaceAll("'", "''")}]'), recursive := true)`,
+          [JSON.stringify(rows)],
+        );
+      }
+    });
+    const made: DataConnection = {
+      connectionId,
+      organizationId,
+      name,
+      schema,
+      tables: [
+        {
+          name: table.name,
+          source,
+          columns: table.columns.map((c) => ({ name: c.name, type: DUCK_TYPES[c.type] })),
+        },
+      ],
+      rowFilters: filters,
+    };
+    this.connections.set(connectionId, made);
+    return { ok: true, value: made };
+  }
+
+  /**
+   * Runs one read-only query on a connection for a user: `{{user.<key>}}` bound from the
+   * user's properties, the connection's tables reached only through their row filters.
+   */
+  async query(
+    connection: DataConnection,
+    sql: string,
+    properties: Readonly<Record<string, unknown>>,
+    filters: readonly ValueFilter[] = [],
+  ): Promise<Done<QueryRows>> {
+    const bound = bindUserPlaceholders(stripTrailingSemicolons(sql), properties);
+    if (!bound.ok) return bound;
+    if (connection.tables.some((t) => t.source === ORDERS.source)) await this.start();
+    return this.withConnection(async (c) => {
+      const tree = await c.runAndReadAll(
+        `SELECT json_serialize_sql('${bound.value.sql.replaceAll("'", "''")}') AS tree`,
+      );
+      const text = tree.getRowObjectsJson()[0]?.['tree'];
+      const refusal = refusalOfTree(
+        typeof text === 'string' ? (JSON.parse(text) as unknown) : undefined,
+        connection.tables.map((t) => t.name),
+      );
+      if (refusal !== undefined) return { ok: false, error: sqlRefused(refusal) };
+      const wrapped = wrapWithTables(
+        bound.value.sql,
+        connection.tables,
+        rowFiltersOf(connection),
+        properties,
+        bound.value.params.length + 1,
+        filters,
+      );
+      if (!wrapped.ok) return wrapped;
+      const params = [...bound.value.params, ...wrapped.value.params];
+      const timer = setTimeout(() => c.interrupt(), QUERY_TIMEOUT_MS);
+      try {
+        const prepared = await c.prepare(wrapped.value.sql);
+        if (prepared.parameterCount !== params.length) {
+          return { ok: false, error: sqlRefused('the SQL may not hold parameters of its own') };
+        }
+        prepared.bind(params);
+        const reader = await prepared.runAndReadAll();
+        const columns = reader.columnNames();
+        const types = reader.columnTypes().map((t) => t.typeId as number);
+        const rows = reader.getRowObjectsJson().map((row) => {
+          const out: Record<string, unknown> = {};
+          columns.forEach((name, k) => {
+            const v = row[name];
+            out[name] = NUMERIC_TEXT.has(types[k] ?? -1) && typeof v === 'string' ? Number(v) : v;
+          });
+          return out;
+        });
+        return { ok: true, value: { columns, rows } };
+      } catch (err) {
+        return { ok: false, error: sqlFailed(err) };
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  /** Drops every connection of an account (the reset hook). */
+  async dropAccount(organizationId: string): Promise<void> {
+    const mine = [...this.connections.values()].filter((c) => c.organizationId === organizationId);
+    for (const c of mine) if (c.connectionId !== null) this.connections.delete(c.connectionId);
+    const schemas = mine.flatMap((c) => (c.schema === undefined ? [] : [c.schema]));
+    if (schemas.length === 0) return;
+    await this.withConnection((c) =>
+      c.run(schemas.map((s) => `DROP SCHEMA IF EXISTS ${s} CASCADE;`).join(' ')),
+    );
+  }
+
+  /** DuckDB's own time for a statement, for bench/chat.ts. */
+  async raw(sql: string, params: (string | number | boolean)[] = []): Promise<QueryRows> {
+    await this.start();
+    return this.withConnection(async (c) => {
+      const reader = await c.runAndReadAll(sql, params);
+      return { columns: reader.columnNames(), rows: reader.getRowObjectsJson() };
+    });
+  }
+}
+
+function sqlFailed(err: unknown): SpecError {
+  const message = err instanceof Error ? err.message : String(err);
+  const interrupted = /interrupt/i.test(message);
+  return sqlRefused(
+    interrupted
+      ? `it ran longer than ${String(QUERY_TIMEOUT_MS)} ms`
+      : (message.split('\n')[0] ?? message),
+    { reason: interrupted ? 'sql-timeout' : 'sql-failed' },
+  );
+}
+
+const validation = (path: (string | number)[], message: string) =>
+  specError('VALIDATION_ERROR', message, { issues: [{ path, message, code: 'custom' }] });
+
+const noSuchColumn = (column: string, index: number) =>
+  validation(['rowFilters', index, 'column'], `the table has no column ${column}`);
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Every row's values fit their columns; no row names a column the table lacks. */
+function checkRows(table: ConnectionTable): SpecError | undefined {
+  const types = new Map(table.columns.map((c) => [c.name, c.type]));
+  for (const [i, row] of table.rows.entries()) {
+    for (const [key, value] of Object.entries(row)) {
+      const type = types.get(key);
+      const path = ['table', 'rows', i, key];
+      if (type === undefined) return validation(path, `the table has no column ${key}`);
+      if (value === null) continue;
+      const fits =
+        type === 'text'
+          ? typeof value === 'string'
+          : type === 'integer'
+            ? Number.isSafeInteger(value)
+            : type === 'number'
+              ? typeof value === 'number' && Number.isFinite(value)
+              : type === 'boolean'
+                ? typeof value === 'boolean'
+                : typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value));
+      if (!fits) return validation(path, `the value does not fit the column's type ${type}`);
+    }
+  }
+  return undefined;
+}

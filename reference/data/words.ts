@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+
+/** The small word lists the seeded dataset picks from (fixtures/words/). */
+export interface Words {
+  readonly organizations: readonly string[];
+  readonly regions: readonly string[];
+  readonly channels: readonly string[];
+  readonly products: readonly { name: string; category: string; price: number }[];
+}
+
+const lines = (file: string): string[] =>
+  readFileSync(new URL(`../../fixtures/words/${file}`, import.meta.url), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+
+let cached: Words | undefined;
+
+export function words(): Words {
+  cached ??= {
+    organizations: lines('organizations.txt'),
+    regions: lines('regions.txt'),
+    channels: lines('channels.txt'),
+    products: lines('products.txt').map((l) => {
+      const [name = '', category = '', price = '0'] = l.split(',');
+      return { name, category, price: Number(price) };
+    }),
+  };
+  return cached;
+}
