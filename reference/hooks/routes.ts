@@ -18,6 +18,8 @@ import { errDone, okDone, route, unexpected } from '../http/route.ts';
 import type { AccountRecord, Done } from '../store/world.ts';
 import { accountSnapshot } from './snapshot.ts';
 import { DASHBOARD_HOOKS, dashboardHookRoutes } from './dashboards.ts';
+import { CHAT_HOOKS, chatHookRoutes } from './chat.ts';
+import { resetChat } from '../chat/state.ts';
 
 export const HOOKS_PREFIX = '/__eac';
 
@@ -28,7 +30,8 @@ export const HOOKS_PREFIX = '/__eac';
 export const SERVED_HOOKS: readonly HookName[] = HOOK_NAMES.filter(
   (h) =>
     ['accounts', 'members', 'projects', 'roles', 'clock', 'reset', 'snapshot'].includes(h) ||
-    DASHBOARD_HOOKS.includes(h),
+    DASHBOARD_HOOKS.includes(h) ||
+    CHAT_HOOKS.includes(h),
 );
 
 /**
@@ -190,6 +193,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
   });
 
   dashboardHookRoutes(app, ctx, HOOKS_PREFIX);
+  chatHookRoutes(app, ctx, HOOKS_PREFIX);
 
   route(app, ctx, {
     method: 'POST',
@@ -197,8 +201,9 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     auth: 'none',
     params: AccountPath,
     handle: ({ params }) =>
-      withAccount(params.organizationId, (a) => {
+      withAccount(params.organizationId, async (a) => {
         world.reset(a);
+        await resetChat(ctx, a.organizationId);
         return okDone({ organizationId: a.organizationId, reset: true });
       }),
   });

@@ -5,6 +5,7 @@ import Fastify, {
 } from 'fastify';
 import { specError } from '../../spec/errors.ts';
 import { answerClientError } from './client-errors.ts';
+import { chatRoutes } from './chat.ts';
 import type { ReferenceContext } from './context.ts';
 import { dashboardRoutes } from './dashboards.ts';
 import { readJsonBody, RefusedBody } from './json-body.ts';
@@ -149,5 +150,6 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
   tenantRoutes(app, ctx);
   v2Routes(app, ctx);
   dashboardRoutes(app, ctx);
+  chatRoutes(app, ctx);
   return app;
 }

@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import { specError } from '../../spec/errors.ts';
+import {
+  AccountPath,
+  ChartDataBody,
+  CreateAgentBody,
+  CreateAgentVersionBody,
+  CreateConnectionBody,
+  HookAgentPath,
+  HookChartPath,
+  HookProjectPath,
+  type HookName,
+} from '../../spec/schemas/hooks.ts';
+import { chartRows } from '../data/chart-rows.ts';
+import { chatState, type AgentRecord } from '../chat/state.ts';
+import { projectUserOf } from '../chat/token.ts';
+import type { ReferenceContext } from '../http/context.ts';
+import { errDone, okDone, route } from '../http/route.ts';
+import type { AccountRecord, Done } from '../store/world.ts';
+
+/**
+ * The chat and data hooks this file serves (spec/hooks.openapi.yaml, tags content and data),
+ * and the capability `agent-grammar`: the reference agent's grammar (README).
+ */
+export const CHAT_HOOKS: readonly HookName[] = [
+  'agents',
+  'connections',
+  'chart-data',
+  'agent-grammar',
+];
+
+const notFound = (resource: string, field: string) =>
+  specError('NOT_FOUND', `no ${resource} with that id here`, { resource, field });
+
+export const agentView = (a: AgentRecord) => ({
+  agentId: a.agentId,
+  name: a.name,
+  projectId: a.projectId,
+  ...(a.connectionId === null ? {} : { connectionId: a.connectionId }),
+  version: a.versions[a.versions.length - 1] ?? 1,
+  versions: [...a.versions],
+});
+
+export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, prefix: string): void {
+  const { world } = ctx;
+  const state = chatState(ctx);
+  const withAccount = async <T>(
+    organizationId: string,
+    fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
+  ): Promise<Done<T>> => {
+    const account = world.account(organizationId);
+    return account === undefined ? errDone(notFound('account', 'organizationId')) : fn(account);
+  };
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${prefix}/accounts/:organizationId/connections`,
+    auth: 'none',
+    params: AccountPath,
+    body: CreateConnectionBody,
+    status: 201,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, async (a) => {
+        const made = await state.data.createConnection(a.organizationId, ctx.ids.uuid(), {
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(body.table === undefined ? {} : { table: body.table }),
+          ...(body.rowFilters === undefined ? {} : { rowFilters: body.rowFilters }),
+        });
+        if (!made.ok) return made;
+        return okDone({
+          connectionId: made.value.connectionId,
+          tables: made.value.tables.map((t) => t.name),
+        });
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${prefix}/accounts/:organizationId/projects/:projectId/agents`,
+    auth: 'none',
+    params: HookProjectPath,
+    body: CreateAgentBody,
+    status: 201,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, (a) => {
+        if (a.identity.projects[params.projectId] === undefined)
+          return errDone(notFound('project', 'projectId'));
+        if (
+          body.connectionId !== undefined &&
+          state.data.connection(a.organizationId, body.connectionId) === undefined
+        )
+          return errDone(notFound('connection', 'connectionId'));
+        const agent: AgentRecord = {
+          agentId: ctx.ids.uuid(),
+          organizationId: a.organizationId,
+          projectId: params.projectId,
+          name: body.name ?? 'EAC test agent',
+          connectionId: body.connectionId ?? null,
+          versions: [1],
+        };
+        state.agents.set(agent.agentId, agent);
+        return okDone(agentView(agent));
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${prefix}/accounts/:organizationId/projects/:projectId/agents/:agentId/versions`,
+    auth: 'none',
+    params: HookAgentPath,
+    body: CreateAgentVersionBody,
+    status: 201,
+    handle: ({ params }) =>
+      withAccount(params.organizationId, () => {
+        const agent = state.agents.get(params.agentId);
+        if (
+          agent === undefined ||
+          agent.organizationId !== params.organizationId ||
+          agent.projectId !== params.projectId
+        )
+          return errDone(notFound('agent', 'agentId'));
+        agent.versions.push(agent.versions.length + 1);
+        const { agentId, version, versions } = agentView(agent);
+        return okDone({ agentId, version, versions });
+      }),
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: `${prefix}/accounts/:organizationId/charts/:chartId/data`,
+    auth: 'none',
+    params: HookChartPath,
+    body: ChartDataBody,
+    handle: ({ params, body }) =>
+      withAccount(params.organizationId, async (a) => {
+        const user = await projectUserOf(ctx, body.token);
+        if (!user.ok) return user;
+        if (user.value.account !== a) return errDone(notFound('chart', 'chartId'));
+        const rows = await chartRows(ctx, {
+          organizationId: a.organizationId,
+          chartId: params.chartId,
+          properties: { ...user.value.properties },
+          ...(body.filters === undefined ? {} : { filters: body.filters }),
+        });
+        return rows.ok ? okDone({ rows: rows.rows, columns: rows.columns }) : errDone(rows.error);
+      }),
+  });
+}

@@ -1,0 +1,158 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { specError } from '../../spec/errors.ts';
+import { ChatBody, ChatPath } from '../../spec/schemas/chat.ts';
+import { answer, type AgentAnswer } from '../chat/agent.ts';
+import { answerEvents, sseLine, type ChatStreamEvent } from '../chat/events.ts';
+import { rateKey, takeChatSlot } from '../chat/rate.ts';
+import { chatState } from '../chat/state.ts';
+import { bearer, projectUserOf } from '../chat/token.ts';
+import { propertyText, rowFiltersOf, missingProperty } from '../data/sql.ts';
+import type { ReferenceContext } from './context.ts';
+import { parse, sendError } from './render.ts';
+import { lowerCaseUuids } from './uuid-case.ts';
+
+export const CHAT_PATH = '/v1/api/project-agents/:agentId/chat';
+
+const notFound = (resource: string, field: string, message: string) =>
+  specError('NOT_FOUND', message, { resource, field });
+
+const invalid = (path: (string | number)[], message: string) =>
+  specError('VALIDATION_ERROR', 'the request body is not valid', {
+    issues: [{ path, message, code: 'custom' }],
+  });
+
+/**
+ * §4.15: the streaming chat. Everything that can refuse a request is decided before the
+ * first byte of the stream (token, path, body, agent and version, the user's properties, the
+ * rate limit of §8), so a refusal is a plain §7 answer; then the stream (§6) is written event
+ * by event. No chart is stored: the thread remembers its last chart in memory only.
+ */
+export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
+  const state = chatState(ctx);
+  app.post(CHAT_PATH, async (req, reply) => {
+    const user = await projectUserOf(ctx, bearer(req.headers.authorization));
+    if (!user.ok) return sendError(reply, user.error);
+    const path = parse(ChatPath, req.params, 'path');
+    if (!path.ok) return sendError(reply, path.error);
+    const body = parse(ChatBody, req.body, 'body');
+    if (!body.ok) return sendError(reply, body.error);
+    const { agentId } = lowerCaseUuids(ChatPath, path.value) as { agentId: string };
+    const { messages, payload } = body.value;
+    if (payload.agent_id.toLowerCase() !== agentId)
+      return sendError(
+        reply,
+        invalid(['body', 'payload', 'agent_id'], 'must equal the agentId of the path'),
+      );
+    const question = [...messages].reverse().find((m) => m.role === 'user');
+    if (question === undefined)
+      return sendError(
+        reply,
+        invalid(['body', 'messages'], 'needs at least one message of role user'),
+      );
+    const version = payload.agent_version;
+    if (version !== undefined && (!Number.isSafeInteger(version) || version < 1))
+      return sendError(
+        reply,
+        invalid(['body', 'payload', 'agent_version'], 'must be a version number (1, 2, ...)'),
+      );
+
+    const { account, userId } = user.value;
+    const agent = state.agents.get(agentId);
+    // Decision: an agent of another account or project looks like an unknown one (404).
+    if (
+      agent === undefined ||
+      agent.organizationId !== account.organizationId ||
+      agent.projectId !== user.value.projectId
+    )
+      return sendError(reply, notFound('agent', 'agentId', 'no agent with that id here'));
+    const agentVersion = version ?? agent.versions[agent.versions.length - 1] ?? 1;
+    if (!agent.versions.includes(agentVersion))
+      return sendError(
+        reply,
+        notFound(
+          'agentVersion',
+          'payload.agent_version',
+          `the agent has no version ${String(agentVersion)}`,
+        ),
+      );
+    const connection =
+      agent.connectionId === null
+        ? state.data.seedConnection(account.organizationId)
+        : state.data.connection(account.organizationId, agent.connectionId);
+    if (connection === undefined)
+      return sendError(
+        reply,
+        notFound('connection', 'connectionId', 'the agent\u2019s connection is gone'),
+      );
+    const properties = user.value.properties;
+    // Decision resources.properties.missing-property: never an unfiltered answer.
+    const lacking = rowFiltersOf(connection).find(
+      (f) => propertyText(properties[f.property]) === undefined,
+    );
+    if (lacking !== undefined) return sendError(reply, missingProperty(lacking.property));
+    const limited = takeChatSlot(
+      state.rates,
+      rateKey(account.organizationId, user.value.projectOrganizationId, userId),
+      ctx.world.now(account),
+    );
+    if (limited !== undefined) return sendError(reply, limited);
+
+    const threadKey =
+      body.value.thread_id === undefined
+        ? undefined
+        : `${account.organizationId}\u0000${userId}\u0000${body.value.thread_id}`;
+    const thread = threadKey === undefined ? undefined : state.threads.get(threadKey);
+
+    const open = startStream(reply);
+    open.send({
+      type: 'start',
+      payload: {
+        agentVersion,
+        ...(body.value.thread_id === undefined ? {} : { threadId: body.value.thread_id }),
+      },
+    });
+    open.send({ type: 'start-step' });
+    let said: AgentAnswer;
+    try {
+      said = await answer(state.data, connection, question.content, properties, thread?.spec);
+    } catch (err) {
+      // A failure of the reference mid-stream: said as text, never a broken stream.
+      said = {
+        kind: 'text',
+        text: `The agent failed: ${err instanceof Error ? err.message : String(err)}`,
+      };
+      req.log.error(err);
+    }
+    if (said.kind === 'chart' && threadKey !== undefined) {
+      state.threads.set(threadKey, { spec: said.spec, charts: (thread?.charts ?? 0) + 1 });
+    }
+    for (const event of answerEvents(said, {
+      agentVersion,
+      question: question.content,
+      chartRef: `chat-chart-${ctx.ids.hex(8)}`,
+    }))
+      open.send(event);
+    open.end();
+    return reply;
+  });
+}
+
+/** Opens the event stream: status and headers now, then one flushed write per event. */
+function startStream(reply: FastifyReply) {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  });
+  res.flushHeaders();
+  return {
+    send(event: ChatStreamEvent) {
+      if (!res.destroyed) res.write(sseLine(event));
+    },
+    end() {
+      if (!res.destroyed) res.end();
+    },
+  };
+}
