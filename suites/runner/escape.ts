@@ -54,3 +54,12 @@ export function firstLine(text: string, max = 200): string {
   const line = text.split(/\r?\n/, 1)[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+/**
+ * Where a test's screenshot lives, relative to its run folder: `screenshots/<test id>.png`
+ * with every character but letters, digits, `.`, `_` and `-` written `_` (so `hub/opens-a-page`
+ * is `screenshots/hub_opens-a-page.png`). The browser tests write it, index.html links it.
+ */
+export function screenshotFile(testId: string): string {
+  return `screenshots/${testId.replace(/[^A-Za-z0-9._-]/g, '_')}.png`;
+}

@@ -7,7 +7,7 @@ import {
   SCHEMA_VERSION,
   type Results,
 } from '../../reports/schema.ts';
-import { renderHtml } from './html.ts';
+import { htmlContext, renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderSummary } from './summary-md.ts';
 
@@ -66,7 +66,10 @@ export async function renderReports(runDir: string, run: Results): Promise<void>
   await Promise.all([
     writeFile(path.join(runDir, 'junit.xml'), renderJunit(checked)),
     writeFile(path.join(runDir, 'summary.md'), renderSummary(checked)),
-    writeFile(path.join(runDir, 'index.html'), renderHtml(checked)),
+    writeFile(
+      path.join(runDir, 'index.html'),
+      renderHtml(checked, await htmlContext(runDir, checked)),
+    ),
   ]);
 }
 
