@@ -1,6 +1,10 @@
 import { request } from 'undici';
 import type { Exchange } from './meta.ts';
 import type { Target } from './target.ts';
+import { installNetwork } from './network.ts';
+
+// Proxy variables and `eac run --ca` (EAC_CA) for every request of this worker.
+installNetwork();
 
 export interface Reply<B = unknown> {
   readonly status: number;

@@ -116,4 +116,18 @@ describe('parseCommand', () => {
       options: { port: 8080, hooks: true, seed: 3, host: '0.0.0.0' },
     });
   });
+
+  it('parses --concurrency, --ca and report --merge', () => {
+    const run = parseCommand(['run', '--concurrency', '2', '--ca', 'ca.pem']);
+    expect(run.kind === 'run' && [run.options.concurrency, run.options.ca]).toEqual([2, 'ca.pem']);
+    expect(usageError(['run', '--concurrency', '0'])).toMatch(/--concurrency must be at least 1/);
+    expect(usageError(['run', '--concurrency', '65'])).toMatch(/from 0 to 64/);
+    expect(parseCommand(['report', '--merge', 'a', 'b', '--out', 'm'])).toEqual({
+      kind: 'merge',
+      shards: ['a', 'b'],
+      out: 'm',
+    });
+    expect(usageError(['report', '--merge', 'a'])).toMatch(/give the shard runs and --out/);
+    expect(usageError(['report', 'a', '--out', 'm'])).toMatch(/--out goes with --merge/);
+  });
 });

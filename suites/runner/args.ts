@@ -72,6 +72,11 @@ eac run [options]
   --expectations FILE   Expected outcomes per test id or clause id (JSON or YAML,
                         spec/expectations.schema.json): the exit code counts only unexpected
                         results, and the reports show expected failures apart
+  --concurrency N       Test files run at once (1..64; default: the number of CPUs, at
+                        least 4); 1 runs them one after another
+  --ca FILE             An extra certificate authority (PEM) to trust for a target on TLS
+                        with a private one. The proxy variables HTTP_PROXY, HTTPS_PROXY and
+                        NO_PROXY (or lowercase) are honoured for every request
   --shard i/n           Run shard i of n: the selected test files split by their paths and
                         sizes, the same on every machine; merge with eac report --merge
   --baseline RUN        After the run, diff it against RUN (a run folder or results.json):
@@ -144,6 +149,12 @@ function integer(command: string, option: string, text: string, max: number): nu
   return value;
 }
 
+function positive(command: string, option: string, text: string, max: number): number {
+  const value = integer(command, option, text, max);
+  if (value === 0) throw new UsageError(`eac ${command}: ${option} must be at least 1`);
+  return value;
+}
+
 function nonEmpty(command: string, option: string, value: string | undefined): string | undefined {
   if (value !== undefined && value.trim() === '') {
     throw new UsageError(`eac ${command}: ${option} needs a value`);
@@ -166,6 +177,8 @@ function parseRun(argv: readonly string[]): Command {
     expectations: { type: 'string' },
     baseline: { type: 'string' },
     shard: { type: 'string' },
+    concurrency: { type: 'string' },
+    ca: { type: 'string' },
   });
   const only = (values['only'] as string[] | undefined) ?? [];
   if (only.some((value) => value.trim() === ''))
@@ -178,6 +191,8 @@ function parseRun(argv: readonly string[]): Command {
   const expectations = nonEmpty('run', '--expectations', str(values['expectations']));
   const baseline = nonEmpty('run', '--baseline', str(values['baseline']));
   const seed = str(values['seed']);
+  const concurrency = str(values['concurrency']);
+  const ca = nonEmpty('run', '--ca', str(values['ca']));
   const shardText = str(values['shard']);
   const shard = shardText !== undefined ? parseShard(shardText) : undefined;
   if (typeof shard === 'string') throw new UsageError(`eac run: ${shard}`);
@@ -197,6 +212,10 @@ function parseRun(argv: readonly string[]): Command {
     ...(expectations !== undefined ? { expectations } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
     ...(shard !== undefined ? { shard } : {}),
+    ...(ca !== undefined ? { ca } : {}),
+    ...(concurrency !== undefined
+      ? { concurrency: positive('run', '--concurrency', concurrency, 64) }
+      : {}),
     ...(seed !== undefined ? { seed: integer('run', '--seed', seed, 0xffffffff) } : {}),
   };
   return { kind: 'run', options };

@@ -31,6 +31,7 @@ import {
 } from './only.ts';
 import { Progress, type ProgressStream } from './progress.ts';
 import { pickShard, type Shard } from './shard.ts';
+import { installNetwork } from '../harness/network.ts';
 import { EacReporter } from './reporter.ts';
 import { createRunDir, pointLatest, writeReports } from './report-files.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
@@ -55,6 +56,10 @@ export interface RunOptions {
   readonly baseline?: string;
   /** `--shard i/n`: run only the test files of shard i of n (see shard.ts). */
   readonly shard?: Shard;
+  /** `--concurrency N`: test files run at once (1: one after another); the config's default. */
+  readonly concurrency?: number;
+  /** `--ca FILE`: an extra certificate authority (PEM) for a target on TLS. */
+  readonly ca?: string;
 }
 
 /** Where things are; the defaults are the project's own, tests may point elsewhere. */
@@ -183,9 +188,36 @@ export function gateExit(
   return unexpectedCount(run) > 0 ? 1 : 0;
 }
 
+/**
+ * `--concurrency N`: the conformance project states its own maxWorkers, which vitest reads
+ * from the project when it schedules files and which a root option does not override.
+ */
+export function limitWorkers(
+  projects: readonly { readonly config: { maxWorkers: number } }[],
+  workers: number,
+): void {
+  for (const project of projects) project.config.maxWorkers = workers;
+}
+
 const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo): Promise<number> {
+  return (await runSuites(options, place, io)).code;
+}
+
+/** What a run ended with: the exit code, and the run and its folder when it got that far. */
+export interface RunOutcome {
+  readonly code: 0 | 1 | 2;
+  readonly run?: Results;
+  readonly runDir?: string;
+}
+
+/** `eac run` without the process: the CLI and the library API (lib/index.ts) both call it. */
+export async function runSuites(
+  options: RunOptions,
+  place: RunPlace,
+  io: RunIo,
+): Promise<RunOutcome> {
   const seed = options.seed ?? randomSeed();
   const selection = resolveOnly(options.only, listAreas(place.suitesDir));
   const unknown = unmatchedValues(
@@ -197,7 +229,7 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
     io.stderr.write(
       `eac: --only ${unknown.join(', ')} matches no suite area (${areas}) and no clause id; see \`eac clauses\`\n`,
     );
-    return 2;
+    return { code: 2 };
   }
 
   // Read the gate's inputs before starting anything: a bad file is a usage error (exit 2).
@@ -208,13 +240,23 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       expectations = await readExpectations(options.expectations);
   } catch (error) {
     io.stderr.write(`eac: ${(error as Error).message}\n`);
-    return 2;
+    return { code: 2 };
   }
   try {
     if (options.baseline !== undefined) baseline = await readRun(options.baseline);
   } catch (error) {
     io.stderr.write(`eac: --baseline: ${(error as Error).message}\n`);
-    return 2;
+    return { code: 2 };
+  }
+
+  // The proxy variables and --ca, for the runner's own checks and (through EAC_CA, inherited)
+  // for every test worker.
+  try {
+    if (options.ca !== undefined) process.env['EAC_CA'] = path.resolve(options.ca);
+    installNetwork();
+  } catch (error) {
+    io.stderr.write(`eac: --ca: ${(error as Error).message}\n`);
+    return { code: 2 };
   }
 
   let resolved: ResolvedTarget;
@@ -231,7 +273,7 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
   } catch (error) {
     if (error instanceof TargetError) {
       io.stderr.write(`eac: ${error.message}\n`);
-      return 2;
+      return { code: 2 };
     }
     throw error;
   }
@@ -275,18 +317,20 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
         project: [place.project],
         watch: false,
         reporters: [reporter],
+        ...(options.concurrency !== undefined ? { maxWorkers: options.concurrency } : {}),
       },
       {},
       // Vitest's own chatter goes nowhere; its errors still reach stderr.
       { stdout: discard, stderr: io.stderr },
     );
+    if (options.concurrency !== undefined) limitWorkers(vitest.projects, options.concurrency);
     try {
       await vitest.standalone();
       const all = await vitest.getRelevantTestSpecifications();
       const selected = narrow(all, selection, place.suitesDir);
       if (selected.length === 0) {
         io.stderr.write('eac: no test file matches the selection\n');
-        return 2;
+        return { code: 2 };
       }
       const shard = options.shard;
       const chosen =
@@ -307,11 +351,11 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
     progress?.finish(reporter.counts);
     if (!reporter.finished) {
       io.stderr.write('eac: the test run ended without results (see errors above)\n');
-      return 2;
+      return { code: 2 };
     }
     if (reporter.results.length === 0 && options.shard === undefined) {
       io.stderr.write('eac: no test matched the selection\n');
-      return 2;
+      return { code: 2 };
     }
 
     const assembled = assembleRun(
@@ -363,7 +407,7 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
       io.stdout.write(`\n${markdown}`);
       io.stdout.write(`(also ${path.join(runDir, 'diff.md')} and diff.json)\n`);
     }
-    return gateExit(run, baseline !== undefined, regression);
+    return { code: gateExit(run, baseline !== undefined, regression), run, runDir };
   } finally {
     await resolved.close();
   }
