@@ -97,4 +97,13 @@ export const s4Chat = defineClauses([
     decision:
       "404 NOT_FOUND with details.resource 'agent', as a JSON answer before any stream starts.",
   },
+  {
+    id: 'chat.agent.unknown-version',
+    section: '4.15',
+    level: 'unspecified',
+    summary:
+      'The answer when payload.agent_version names a version the agent does not have is left open.',
+    decision:
+      "404 NOT_FOUND with details.resource 'agentVersion', as a JSON answer before any stream starts.",
+  },
 ]);

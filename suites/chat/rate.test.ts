@@ -1,0 +1,137 @@
+import { expect } from 'vitest';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
+import {
+  CHAT,
+  chat,
+  chatBody,
+  chatWorld,
+  isEventStream,
+  parts,
+  userOf,
+  type ChatAnswer,
+  type ChatUser,
+  type ChatWorld,
+} from './world.ts';
+
+// §8: 180 chat requests a minute for each organization plus user. The clock hook holds the
+// account's clock still, so "within one minute" is exact and no test waits for time. Which
+// status answers the 181st, Retry-After, and whether the window is fixed or sliding are left
+// open (probes).
+
+const LIMIT = 180;
+const needs = [...CHAT, 'clock'] as const;
+/** Text outside any grammar: the cheapest answer an agent gives. */
+const QUESTION = 'hello';
+
+/** Freezes the account clock `offset` seconds into a fresh clock minute. */
+async function freezeInMinute(t: Conformance, w: ChatWorld, offset: number): Promise<void> {
+  const { now } = await t.hooks.clock(w.account.organizationId);
+  const ms = Date.parse(now);
+  const next = Math.floor(ms / 60_000) * 60_000 + 60_000 + offset * 1000;
+  await t.hooks.freeze(w.account.organizationId, new Date(next).toISOString());
+}
+
+/** Sends `count` chat requests as `user`, ten at a time; answers them in order. */
+async function burst(t: Conformance, w: ChatWorld, user: ChatUser, count: number) {
+  const answers: ChatAnswer[] = [];
+  for (let i = 0; i < count; i += 10) {
+    const batch = Array.from({ length: Math.min(10, count - i) }, () =>
+      chat(t, w.agentId, user.token, chatBody(w.agentId, { question: QUESTION })),
+    );
+    answers.push(...(await Promise.all(batch)));
+  }
+  return answers;
+}
+
+function expectAccepted(answers: readonly ChatAnswer[], what: string): void {
+  const refused = answers.findIndex((a) => a.res.status !== 200 || !isEventStream(a.res));
+  expect(
+    refused,
+    `${what}: request ${refused + 1} was refused: ${answers[refused]?.res.status} ${answers[refused]?.res.text.slice(0, 200)}`,
+  ).toBe(-1);
+}
+
+function expectLimited(answer: ChatAnswer, what: string): void {
+  expectClientError(answer.res, what);
+  expect(isEventStream(answer.res), `${what}: answered as an event stream`).toBe(false);
+  expect(answer.stream.events.length, `${what}: events were streamed`).toBe(0);
+}
+
+const once = (t: Conformance, w: ChatWorld, user: ChatUser) =>
+  chat(t, w.agentId, user.token, chatBody(w.agentId, { question: QUESTION }));
+
+conformance(
+  ['limits.chat.rate'],
+  'the 181st chat request of a user within one clock minute is refused, nothing streamed; 60 s later it is allowed again',
+  async (t) => {
+    const w = await chatWorld(t);
+    const user = userOf(w, 0, 0);
+    await freezeInMinute(t, w, 0);
+    expectAccepted(await burst(t, w, user, LIMIT), `the first ${LIMIT} requests of a minute`);
+    expectLimited(await once(t, w, user), `request ${LIMIT + 1} in the same minute`);
+    await t.hooks.advance(w.account.organizationId, 60);
+    expectAccepted([await once(t, w, user)], 'a request 60 s later');
+  },
+  { needs, parts, timeout: 60_000 },
+);
+
+conformance(
+  ['limits.chat.rate'],
+  'the limit is per user: once one user is limited, another user of the same organization still chats',
+  async (t) => {
+    const w = await chatWorld(t);
+    const [limited, neighbour] = [userOf(w, 0, 0), userOf(w, 0, 1)];
+    await freezeInMinute(t, w, 0);
+    expectAccepted(await burst(t, w, limited, LIMIT), `the first ${LIMIT} requests`);
+    expectLimited(await once(t, w, limited), `request ${LIMIT + 1} of the limited user`);
+    expectAccepted([await once(t, w, neighbour)], 'another user of the same organization');
+    expectAccepted([await once(t, w, userOf(w, 1, 0))], 'a user of another project organization');
+  },
+  { needs, parts, timeout: 60_000 },
+);
+
+probe(
+  ['limits.chat.rate-exceeded'],
+  'the answer to a chat request over the limit',
+  async (t) => {
+    const w = await chatWorld(t);
+    const user = userOf(w, 1, 1);
+    await freezeInMinute(t, w, 0);
+    await burst(t, w, user, LIMIT);
+    const over = await once(t, w, user);
+    const retryAfter = over.res.headers['retry-after'];
+    t.observe(
+      `${describeAnswer(over.res)}, Retry-After ${retryAfter ?? '(none)'}`,
+      refusedAs(over.res, 429, 'RATE_LIMITED') &&
+        retryAfter !== undefined &&
+        /^\d+$/.test(retryAfter) &&
+        Number(retryAfter) > 0 &&
+        Number(retryAfter) <= 60,
+    );
+  },
+  { needs, parts, timeout: 60_000 },
+);
+
+probe(
+  ['limits.chat.window-kind'],
+  'whether the chat window is fixed to the clock minute or slides',
+  async (t) => {
+    const w = await chatWorld(t);
+    const user = userOf(w, 1, 0);
+    // 180 requests at hh:mm:30, then one at hh:(mm+1):01: a fixed window has started again,
+    // a sliding one still counts all 180.
+    await freezeInMinute(t, w, 30);
+    await burst(t, w, user, LIMIT);
+    await t.hooks.advance(w.account.organizationId, 31);
+    const next = await once(t, w, user);
+    const fixed = next.res.status === 200;
+    t.observe(
+      fixed
+        ? 'fixed: allowed again at the next clock minute, 31 s after the limit was reached'
+        : `sliding (or longer): still refused 31 s later at the next clock minute (${describeAnswer(next.res)})`,
+      fixed,
+    );
+  },
+  { needs, parts, timeout: 60_000 },
+);

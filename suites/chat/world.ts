@@ -1,0 +1,293 @@
+import { expect } from 'vitest';
+import type { HookName } from '../../spec/schemas/hooks.ts';
+import { ChatResult } from '../../spec/schemas/chat.ts';
+import {
+  buildWorld,
+  registerOrganization,
+  registerUser,
+  userToken,
+  type World,
+} from '../../fixtures/world.ts';
+import { chartResults, checkGrammar, type GrammarReport } from '../harness/chat-grammar.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import type { Reply } from '../harness/http.ts';
+import { readStreamText, type ReadStream } from '../harness/sse.ts';
+
+/**
+ * What the chat suites share: a world whose agent reaches a small table the test loaded
+ * (hook connections) with row filters, so the test knows exactly which rows each user may see;
+ * users registered over the API with the properties those filters read; the chat call (§4.15)
+ * read through the suites' own §6 reader and grammar check.
+ */
+
+export const parts = ['chat', 'identity'] as const;
+/** Hooks a chat world is built with. */
+export const CHAT: readonly HookName[] = ['accounts', 'projects', 'connections', 'agents'];
+/** And a test whose oracle is the reference agent's question grammar (README). */
+export const GRAMMAR: readonly HookName[] = [...CHAT, 'agent-grammar'];
+
+export const chatPath = (agentId: string) => `/v1/api/project-agents/${agentId}/chat`;
+
+/** One row of the loaded table. */
+export interface SaleRow {
+  readonly tenant: string;
+  readonly region: string;
+  readonly product: string;
+  readonly amount: number;
+  readonly order_date: string;
+}
+
+/** A user of the world: the cell of the table (tenant, region) its properties open. */
+export interface ChatUser {
+  readonly userId: string;
+  readonly token: string;
+  readonly properties: { tenant: string; region: string } & Record<string, unknown>;
+  readonly projectOrganizationId: string;
+}
+
+export interface ChatWorld extends World {
+  readonly connectionId: string;
+  readonly agentId: string;
+  readonly rows: readonly SaleRow[];
+  /** users[t][r]: the user of tenant t, region r. */
+  readonly users: readonly (readonly ChatUser[])[];
+}
+
+export const TABLE = 'sales';
+
+/**
+ * The table: two tenants (project organizations) of two regions each, three rows per cell,
+ * every product, tenant and region name belonging to one cell only, so any of them in an
+ * answer tells whose rows were read. Amounts of cell (0, 0) are below 100; every other cell's
+ * are above a million: a number that size in an answer to user (0, 0) came from rows hidden
+ * from that user.
+ */
+export function salesRows(t: Conformance): SaleRow[] {
+  const tag = t.faker.string.alpha({ length: 5, casing: 'lower' });
+  const rows: SaleRow[] = [];
+  const regions = [
+    ['north', 'south'],
+    ['east', 'west'],
+  ];
+  for (let ti = 0; ti < 2; ti++) {
+    for (let ri = 0; ri < 2; ri++) {
+      const tenant = `tenant${ti}-${tag}`;
+      const region = `${regions[ti]?.[ri] ?? 'x'}-${tag}`;
+      for (let k = 0; k < 3; k++) {
+        const small = ti === 0 && ri === 0;
+        rows.push({
+          tenant,
+          region,
+          product: `${t.faker.commerce.product().toLowerCase()}-${ti}${ri}${k}-${tag}`,
+          amount: small
+            ? t.faker.number.int({ min: 1, max: 30 })
+            : t.faker.number.int({ min: 1_000_000, max: 9_000_000 }),
+          order_date: `2025-0${1 + k}-1${ti}`,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+/** The connection body for rows of that shape, filtered by tenant and region. */
+export function salesConnection(rows: readonly SaleRow[]) {
+  return {
+    name: 'sales (eac)',
+    table: {
+      name: TABLE,
+      columns: [
+        { name: 'tenant', type: 'text' as const },
+        { name: 'region', type: 'text' as const },
+        { name: 'product', type: 'text' as const },
+        { name: 'amount', type: 'number' as const },
+        { name: 'order_date', type: 'date' as const },
+      ],
+      rows: rows.map((r) => ({ ...r })),
+    },
+    rowFilters: [
+      { column: 'tenant', property: 'tenant' },
+      { column: 'region', property: 'region' },
+    ],
+  };
+}
+
+/** A project-user token (§4.7) for a registered user; a refusal is a broken world. */
+export async function tokenFor(t: Conformance, w: World, userId: string, expiration?: string) {
+  const res = await userToken(t, w, userId, expiration);
+  const token = (res.body as { data?: { token?: string } }).data?.token;
+  if (res.status !== 200 || token === undefined)
+    throw new Error(`world building: user-token answered ${res.status} ${res.text.slice(0, 200)}`);
+  return token;
+}
+
+/** Registers a user of a project organization with the given properties, with a token. */
+export async function chatUser(
+  t: Conformance,
+  w: World,
+  projectOrganizationId: string,
+  properties: ChatUser['properties'],
+): Promise<ChatUser> {
+  const { userId } = await registerUser(t, w, { projectOrganizationId, properties });
+  return { userId, token: await tokenFor(t, w, userId), properties, projectOrganizationId };
+}
+
+/**
+ * A fresh account whose agent reaches the sales table of `salesRows`, with one user per cell:
+ * the tenants are two project organizations, each user carrying its cell's tenant and region.
+ */
+export async function chatWorld(
+  t: Conformance,
+  options: { rows?: readonly SaleRow[]; extra?: Record<string, unknown> } = {},
+): Promise<ChatWorld> {
+  const w = await buildWorld(t);
+  const rows = options.rows ?? salesRows(t);
+  const { connectionId } = await t.hooks.createConnection(
+    w.account.organizationId,
+    salesConnection(rows),
+  );
+  const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
+    name: 'Sales analyst',
+    connectionId,
+  });
+  const users: ChatUser[][] = [];
+  for (const tenant of [...new Set(rows.map((r) => r.tenant))]) {
+    const org = await registerOrganization(t, w, { properties: { tenant } });
+    const cell: ChatUser[] = [];
+    for (const region of [...new Set(rows.filter((r) => r.tenant === tenant).map((r) => r.region))])
+      cell.push(
+        await chatUser(t, w, org.projectOrganizationId, {
+          tenant,
+          region,
+          ...options.extra,
+        }),
+      );
+    users.push(cell);
+  }
+  return { ...w, connectionId, agentId, rows, users };
+}
+
+/** The user of tenant `ti`, region `ri`. */
+export function userOf(w: ChatWorld, ti: number, ri: number): ChatUser {
+  const user = w.users[ti]?.[ri];
+  if (user === undefined) throw new Error(`the world has no user ${ti}/${ri}`);
+  return user;
+}
+
+/** Rows a user may see: those of its tenant and region. */
+export function visibleTo(w: ChatWorld, user: ChatUser): SaleRow[] {
+  return w.rows.filter(
+    (r) => r.tenant === user.properties.tenant && r.region === user.properties.region,
+  );
+}
+
+export interface ChatBodyFields {
+  readonly question?: string;
+  readonly messages?: readonly { role: string; content: string }[];
+  readonly thread_id?: string;
+  readonly agent_id?: string;
+  readonly agent_version?: number;
+}
+
+/** The §4.15 body: the question as the last user message, the agent id of the path. */
+export function chatBody(agentId: string, fields: ChatBodyFields = {}): Record<string, unknown> {
+  return {
+    messages: fields.messages ?? [{ role: 'user', content: fields.question ?? 'Hello' }],
+    ...(fields.thread_id === undefined ? {} : { thread_id: fields.thread_id }),
+    payload: {
+      agent_id: fields.agent_id ?? agentId,
+      ...(fields.agent_version === undefined ? {} : { agent_version: fields.agent_version }),
+    },
+  };
+}
+
+export interface ChatAnswer {
+  readonly res: Reply;
+  /** The stream as read (empty when the answer is not an event stream). */
+  readonly stream: ReadStream;
+  readonly grammar: GrammarReport;
+  /** The generateChart results. */
+  readonly charts: unknown[];
+}
+
+/** Sends a chat request (bearer token, §4.15) and reads the answer as a §6 stream. */
+export async function chat(
+  t: Conformance,
+  agentId: string,
+  token: string | undefined,
+  body: unknown,
+): Promise<ChatAnswer> {
+  const res = await t.http.post(chatPath(agentId), body, {
+    headers: {
+      accept: 'text/event-stream',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
+  });
+  const stream = readStreamText(isEventStream(res) ? res.text : '');
+  const grammar = checkGrammar(stream);
+  return { res, stream, grammar, charts: chartResults(grammar) };
+}
+
+export function isEventStream(res: Reply): boolean {
+  return (res.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+}
+
+/** A chat answer that must be a stream following §6: 200, text/event-stream, grammar kept. */
+export function expectStream(answer: ChatAnswer, what: string): ChatAnswer {
+  const { res } = answer;
+  expect(
+    res.status,
+    `${what}: expected 200 and a stream, got ${res.status} ${res.text.slice(0, 300)}`,
+  ).toBe(200);
+  expect(res.headers['content-type'] ?? '', `${what}: the content type`).toMatch(
+    /^text\/event-stream/i,
+  );
+  expect(
+    answer.grammar.problems.map((p) => `${p.clause}: ${p.message}`),
+    `${what}: the stream breaks §6`,
+  ).toEqual([]);
+  for (const [i, result] of answer.charts.entries()) {
+    const parsed = ChatResult.safeParse(result);
+    if (!parsed.success)
+      expect.fail(
+        `${what}: generateChart result ${i} is not a §2.7 chat result: ${JSON.stringify(parsed.error.issues.slice(0, 5))}`,
+      );
+  }
+  return answer;
+}
+
+/** The one chat result of an answer the grammar makes a chart of. */
+export function theChart(answer: ChatAnswer, what: string): ChatResult {
+  expect(answer.charts.length, `${what}: expected one generateChart result`).toBeGreaterThanOrEqual(
+    1,
+  );
+  return ChatResult.parse(answer.charts.at(-1));
+}
+
+/**
+ * Values in rows that only rows hidden from `user` hold: strings of another cell (tenant,
+ * region, product names are never shared across cells), and for user (0, 0) amounts of a
+ * million and more (its own are below 100; see `salesRows`).
+ */
+export function leaks(w: ChatWorld, user: ChatUser, rows: readonly Record<string, unknown>[]) {
+  const seen = new Set<string>();
+  for (const r of visibleTo(w, user)) for (const v of [r.tenant, r.region, r.product]) seen.add(v);
+  // The user's own property values are no secret to it.
+  for (const v of Object.values(user.properties)) if (typeof v === 'string') seen.add(v);
+  const hidden = new Set<string>();
+  for (const r of w.rows)
+    for (const v of [r.tenant, r.region, r.product]) if (!seen.has(v)) hidden.add(v);
+  const small = user === userOf(w, 0, 0);
+  const found: string[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const h of hidden) if (value.includes(h)) found.push(h);
+    } else if (typeof value === 'number') {
+      if (small && Math.abs(value) >= 1_000_000 && Math.abs(value) < 1e9) found.push(String(value));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const v of Object.values(value)) visit(v);
+    }
+  };
+  for (const row of rows) visit(row);
+  return found;
+}
