@@ -94,4 +94,11 @@ export const v2Variants: readonly Variant[] = [
     to: 'const owner = d.ownerProjectUserId;',
     only: ['migration'],
   },
+  {
+    name: 'v2: a clone checks addDashboard instead of canDuplicateDashboard',
+    file: 'spec/machines/dashboards.ts',
+    from: "  clone: 'canDuplicateDashboard',",
+    to: "  clone: 'addDashboard',",
+    only: ['v2'],
+  },
 ];
