@@ -43,42 +43,43 @@ export function answerEvents(
     ];
   }
   const { agentVersion } = context;
+  const sqlCall: ChatStreamEvent = {
+    type: 'tool-call',
+    payload: {
+      toolName: 'generateSql',
+      toolCallId: 'call-sql',
+      agentVersion,
+      args: { question: context.question },
+    },
+  };
+  const sqlResult: ChatStreamEvent = {
+    type: 'tool-result',
+    payload: {
+      toolName: 'generateSql',
+      toolCallId: 'call-sql',
+      agentVersion,
+      result: { sql: answer.sql, agentVersion },
+    },
+  };
+  const chartCall: ChatStreamEvent = {
+    type: 'tool-call',
+    payload: { toolName: 'generateChart', toolCallId: 'call-chart', args: { sql: answer.sql } },
+  };
+  const chartResult: ChatStreamEvent = {
+    type: 'tool-result',
+    payload: {
+      toolName: 'generateChart',
+      toolCallId: 'call-chart',
+      result: {
+        chartConfig: answer.chartConfig,
+        chartData: answer.chartData,
+        generatedChartRef: context.chartRef,
+        explanation: answer.explanation,
+      },
+    },
+  };
   return [
-    {
-      type: 'tool-call',
-      payload: {
-        toolName: 'generateSql',
-        toolCallId: 'call-sql',
-        agentVersion,
-        args: { question: context.question },
-      },
-    },
-    {
-      type: 'tool-result',
-      payload: {
-        toolName: 'generateSql',
-        toolCallId: 'call-sql',
-        agentVersion,
-        result: { sql: answer.sql, agentVersion },
-      },
-    },
-    {
-      type: 'tool-call',
-      payload: { toolName: 'generateChart', toolCallId: 'call-chart', args: { sql: answer.sql } },
-    },
-    {
-      type: 'tool-result',
-      payload: {
-        toolName: 'generateChart',
-        toolCallId: 'call-chart',
-        result: {
-          chartConfig: answer.chartConfig,
-          chartData: answer.chartData,
-          generatedChartRef: context.chartRef,
-          explanation: answer.explanation,
-        },
-      },
-    },
+    ...[sqlCall, sqlResult, chartCall, chartResult],
     { type: 'finish-step' },
     { type: 'start-step' },
     ...textEvents(answer.text),

@@ -12,6 +12,7 @@ import {
   wrapWithTables,
   type ExposedTable,
   type RowFilterRule,
+  type BoundSql,
   type ValueFilter,
 } from './sql.ts';
 
@@ -169,15 +170,22 @@ export class DataStore {
     const rows = table.rows.map((r) =>
       Object.fromEntries(table.columns.map((c) => [c.name, r[c.name] ?? null])),
     );
-    await this.withConnection(async (c) => {
-      await c.run(`CREATE SCHEMA ${schema}; CREATE TABLE ${source} (${columns.join(', ')});`);
-      if (rows.length > 0) {
-        await c.run(
-          `INSERT INTO ${source} SELECT unnest(from_json($1::JSON, '[${structure.replaceAll("'", "''")}]'), recursive := true)`,
-          [JSON.stringify(rows)],
-        );
-      }
-    });
+    try {
+      await this.withConnection(async (c) => {
+        await c.run(`CREATE SCHEMA ${schema}; CREATE TABLE ${source} (${columns.join(', ')});`);
+        if (rows.length > 0) {
+          await c.run(
+            `INSERT INTO ${source} SELECT unnest(from_json($1::JSON, '[${structure.replaceAll("'", "''")}]'), recursive := true)`,
+            [JSON.stringify(rows)],
+          );
+        }
+      });
+    } catch (err) {
+      // A value DuckDB will not read as its column's type (a date like 2025-02-30).
+      await this.withConnection((c) => c.run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+      const message = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+      return { ok: false, error: validation(['table', 'rows'], message) };
+    }
     const made: DataConnection = {
       connectionId,
       organizationId,
@@ -209,9 +217,31 @@ export class DataStore {
     const bound = bindUserPlaceholders(stripTrailingSemicolons(sql), properties);
     if (!bound.ok) return bound;
     if (connection.tables.some((t) => t.source === ORDERS.source)) await this.start();
+    return this.guarded(connection, bound.value, properties, filters);
+  }
+
+  private async guarded(
+    connection: DataConnection,
+    bound: BoundSql,
+    properties: Readonly<Record<string, unknown>>,
+    filters: readonly ValueFilter[],
+  ): Promise<Done<QueryRows>> {
+    try {
+      return await this.checkedRun(connection, bound, properties, filters);
+    } catch (err) {
+      return { ok: false, error: sqlFailed(err) };
+    }
+  }
+
+  private checkedRun(
+    connection: DataConnection,
+    bound: BoundSql,
+    properties: Readonly<Record<string, unknown>>,
+    filters: readonly ValueFilter[],
+  ): Promise<Done<QueryRows>> {
     return this.withConnection(async (c) => {
       const tree = await c.runAndReadAll(
-        `SELECT json_serialize_sql('${bound.value.sql.replaceAll("'", "''")}') AS tree`,
+        `SELECT json_serialize_sql('${bound.sql.replaceAll("'", "''")}') AS tree`,
       );
       const text = tree.getRowObjectsJson()[0]?.['tree'];
       const refusal = refusalOfTree(
@@ -220,15 +250,15 @@ export class DataStore {
       );
       if (refusal !== undefined) return { ok: false, error: sqlRefused(refusal) };
       const wrapped = wrapWithTables(
-        bound.value.sql,
+        bound.sql,
         connection.tables,
         rowFiltersOf(connection),
         properties,
-        bound.value.params.length + 1,
+        bound.params.length + 1,
         filters,
       );
       if (!wrapped.ok) return wrapped;
-      const params = [...bound.value.params, ...wrapped.value.params];
+      const params = [...bound.params, ...wrapped.value.params];
       const timer = setTimeout(() => c.interrupt(), QUERY_TIMEOUT_MS);
       try {
         const prepared = await c.prepare(wrapped.value.sql);
