@@ -26,7 +26,8 @@ export default defineConfig({
           environment: 'node',
           include: ['suites/*/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'suites/runner/**', 'suites/harness/**'],
-          globalSetup: ['suites/runner/global-setup.ts'],
+          // The hub suites' one browser and their embedding parent page (launched on first use).
+          globalSetup: ['suites/runner/global-setup.ts', 'suites/harness/browser-setup.ts'],
           // Tests talk to a live target over HTTP; each builds its own world, so files run
           // in parallel against one target. They mostly wait on the network, so use at least
           // four workers even on a small CI machine (the default there would be one).

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HubProfile } from './hub-profile.ts';
 
 /**
  * A target profile: what an implementation states about itself so that the suites judge it
@@ -129,8 +130,8 @@ export const TargetProfile = z
     description: z.string().optional(),
     serves: z.array(ProfilePart),
     shapes: ProfileShapes.default({}),
-    /** How a browser finds things on the target's hub pages (defined with the hub suites). */
-    hub: z.record(z.string(), z.unknown()).optional(),
+    /** How a browser finds things on the target's hub pages (spec/hub-profile.ts). */
+    hub: HubProfile.optional(),
   })
   .strict();
 export type TargetProfile = z.infer<typeof TargetProfile>;

@@ -96,6 +96,85 @@ export const s4Hub = defineClauses([
     summary: 'The theme comes from hub settings; no query parameter changes it.',
   },
   {
+    id: 'hub.events.origin-only',
+    section: '4.17',
+    level: 'security',
+    summary:
+      'A page posts to its parent only addressed to parentOrigin, never to any origin (`*`) or another.',
+  },
+  {
+    id: 'hub.events.target-origin',
+    section: '4.17',
+    level: 'unspecified',
+    summary: 'What a page posts to its parent when no parentOrigin is given is left open.',
+    decision:
+      'Without a parentOrigin (or with one that is not a bare http(s) origin) the page posts nothing at all.',
+  },
+  {
+    id: 'hub.events.embed-params-shape',
+    section: '4.17',
+    level: 'unspecified',
+    summary: "The members of the 'embed:params' message are left open.",
+    decision:
+      "{type: 'embed:params', params: {filter_<controlKey>: <the JSON text>, ...}}: every controlled filter as the page now has it; the jwt is never in it. The page then reloads with those values.",
+  },
+  {
+    id: 'hub.events.height-message',
+    section: '4.17',
+    level: 'unspecified',
+    summary: 'How a page reports its content height to the parent is left open.',
+    decision:
+      "{type: 'embed:height', height: <CSS pixels, the document's scroll height>}, on load and on every change of size (the profile's hub.heightMessage).",
+  },
+  {
+    id: 'hub.query.db-auth-token-use',
+    section: '4.17',
+    level: 'unspecified',
+    summary: 'What a page does with dbAuthToken is left open.',
+    decision:
+      'Accepted and not used: the reference has no customer database to hand it to; the page is the same with or without it and never shows or posts the value.',
+  },
+  {
+    id: 'hub.filters.values',
+    section: '4.17',
+    level: 'unspecified',
+    summary: 'How a controlled filter value applies to the data, and a value that is not JSON.',
+    decision:
+      "filter_<controlKey> keeps the rows whose column (the control's field) equals the JSON value, before the chart's SQL runs; the filter bar shows it set (a string as is, other values as JSON). A value that is not JSON, or a key no control has, sets nothing.",
+  },
+  {
+    id: 'hub.v1-component.page',
+    section: '4.17',
+    level: 'unspecified',
+    summary: 'Which page is the v1 dashboard component after finalize is left open.',
+    decision:
+      '/share/dashboard/{v1 dashboard id} and /share/application/{v1 workspace id}: they show the v1 state as finalize froze it (as the tenant the user came from saw it). v2 ids show the live dashboards; in a v2 application page a v1 dashboardId names the v2 dashboard it became.',
+  },
+  {
+    id: 'hub.schedule-report.organization',
+    section: '4.17',
+    level: 'unspecified',
+    summary: 'Which organizations have scheduled reports enabled is left open.',
+    decision: 'Every organization of the reference has scheduled reports enabled.',
+  },
+  {
+    id: 'hub.controls.placement',
+    section: '4.17',
+    level: 'unspecified',
+    summary:
+      'Where the controls §2.2 names sit on the page, their accessible names, and what the ones whose feature is not described open.',
+    decision:
+      "Schedule report is in the header (banner); download, set as default, duplicate, AI insights, AI charts and edit from session in a 'Dashboard actions' toolbar outside it; the editing tools in an 'Editing tools' toolbar; the filter bar (search) in each dashboard. The controls without a described feature open a small dialog saying the feature is not simulated; AI insights opens a sidebar. Names: fixtures/profiles/reference.json hub.things.",
+  },
+  {
+    id: 'hub.drill-down.rows',
+    section: '4.17',
+    level: 'unspecified',
+    summary: 'What drilling into a chart point shows is left open beyond the data behind it.',
+    decision:
+      "One 'Drill down into <value>' button per point of a chart's dimension; it shows a region 'Rows behind <value>' with a table of the rows of the chart's table for that point, under the same row-level security and filters.",
+  },
+  {
     id: 'hub.errors.status',
     section: '4.17',
     level: 'unspecified',

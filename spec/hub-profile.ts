@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/**
+ * The hub section of a target profile: how a browser finds each thing §4.17 and §2.2 speak of
+ * on the target's embedded pages. The suites never look for CSS classes or ids of ours: every
+ * thing is an ARIA role and, where the role alone is not enough, an accessible name. A thing
+ * the profile does not name is not-run for that target, never a failure.
+ *
+ * Names may hold one placeholder in braces, filled by the suite from the world it built:
+ * `{title}` (a chart's title), `{label}` (a filter control's label), `{value}` (a chart point's
+ * dimension value), `{name}` (a dashboard's name).
+ */
+
+/** One thing on a page: an ARIA role and, optionally, its accessible name (exact). */
+export const HubLocator = z
+  .object({
+    role: z.string().regex(/^[a-z]+$/, 'an ARIA role such as "button"'),
+    name: z.string().min(1).optional(),
+  })
+  .strict();
+export type HubLocator = z.infer<typeof HubLocator>;
+
+/** The things a hub suite may look for; each optional. */
+export const HUB_THINGS = [
+  /** The page header (§2.2 hideHeader, §4.17 hideHeader=true). */
+  'header',
+  /** Navigation between an application's dashboards (§4.17, the sidebar). */
+  'navigation',
+  /** One entry of that navigation, by dashboard name: `{name}`. */
+  'navigationEntry',
+  /** Tabbed display of the dashboards (§2.2 disableTabs). */
+  'tabs',
+  /** The filter bar (§2.2 hideFilters). */
+  'filterBar',
+  /** A controlled filter's input in the filter bar, by its label: `{label}`. */
+  'filterInput',
+  /** A chart, by its title: `{title}`; holds a table of the rows it shows (role table). */
+  'chart',
+  /** The PDF download control (§2.2 hideDownloadButton, §4.17 hideDownloadButton=true). */
+  'download',
+  /** The Schedule Report control of the header (§2.2 enableScheduleReport). */
+  'scheduleReport',
+  /** Set as default dashboard (§2.2 canSetDefaultDashboard). */
+  'setDefault',
+  /** Duplicate the dashboard into the user's own (§2.2 canDuplicateDashboard). */
+  'duplicate',
+  /** The AI insights sidebar's opener (§2.2 aiInsight). */
+  'aiInsight',
+  /** Create charts by asking AI (§2.2 aiCharts). */
+  'aiCharts',
+  /** Edit a chart from the agent chat session (§2.2 canEditChartFromSession). */
+  'editFromSession',
+  /** The group of editing tools (§2.2 readOnly: none of them). */
+  'editingTools',
+  /** The editing tools, one per §2.2 flag. */
+  'addChart',
+  'addFilter',
+  'createChart',
+  'createChartSQL',
+  'editCharts',
+  'removeChart',
+  'addDashboard',
+  /** Drill into one point of a chart: `{value}` (§2.2 drillDown). */
+  'drillDown',
+  /** What drilling into a point shows: the rows behind it, `{value}`; holds a table. */
+  'drillDownRows',
+] as const;
+export type HubThing = (typeof HUB_THINGS)[number];
+
+const things = Object.fromEntries(HUB_THINGS.map((t) => [t, HubLocator.optional()])) as {
+  [K in HubThing]: z.ZodOptional<typeof HubLocator>;
+};
+
+/** A message the page posts to its parent, when the document leaves its shape open. */
+const MessageShape = z
+  .object({
+    /** The message's `type` member. */
+    type: z.string().min(1),
+    /** The member holding the value (the height in CSS pixels, for `height`). */
+    field: z.string().min(1),
+  })
+  .strict();
+
+export const HubProfile = z
+  .object({
+    things: z.strictObject(things).default({}),
+    /** §4.17 autoHeight: the message carrying the content height. */
+    heightMessage: MessageShape.optional(),
+  })
+  .strict();
+export type HubProfile = z.infer<typeof HubProfile>;
+
+/** Fills the placeholder of a locator's name. */
+export function locatorName(
+  locator: HubLocator,
+  values: Readonly<Record<string, string>> = {},
+): string | undefined {
+  return locator.name?.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+}
