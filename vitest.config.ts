@@ -14,6 +14,7 @@ export default defineConfig({
             'spec/**/*.test.ts',
             'reference/**/*.test.ts',
             'suites/runner/**/*.test.ts',
+            'suites/harness/**/*.test.ts',
             'reports/**/*.test.ts',
             'fixtures/**/*.test.ts',
             'bench/**/*.test.ts',
