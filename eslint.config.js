@@ -56,6 +56,7 @@ export default tseslint.config(
       '.eac-tmp/**',
       'spec/types/*.d.ts',
       'bin/*.mjs',
+      'lib/*.mjs',
       'dist/**',
       'eslint.config.js',
     ],

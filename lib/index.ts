@@ -1,0 +1,123 @@
+/**
+ * The kit as a library: run the conformance suites from another program or test runner.
+ *
+ *   import { runConformance } from 'eac';
+ *   const { exitCode, results } = await runConformance({ only: ['identity'], seed: 1 });
+ *
+ * It is `eac run` without the process: the same options, the same reports on disk, and the
+ * results object of results.json (reports/schema.ts) handed back. Without `target` the
+ * embedded reference is started and stopped around the run.
+ */
+import { Writable } from 'node:stream';
+import path from 'node:path';
+import type { Results } from '../reports/schema.ts';
+import { PROJECT_ROOT } from '../suites/runner/cli.ts';
+import { defaultPlace, runSuites, type RunOptions } from '../suites/runner/run.ts';
+import { parseShard } from '../suites/runner/shard.ts';
+
+export type { Outcome, Result, Results, Summary } from '../reports/schema.ts';
+
+export interface ConformanceOptions {
+  /** Base URL of the implementation under test; the embedded reference when absent. */
+  readonly target?: string;
+  /** Hub URL for embedded pages (default: the target URL). */
+  readonly hub?: string;
+  /** Base URL of the target's host hooks. */
+  readonly hooks?: string;
+  /** Credentials file for a target without an accounts hook. */
+  readonly credentials?: string;
+  /** Target profile file (JSON or YAML); the reference's when absent. */
+  readonly profile?: string;
+  /** Areas (folders under suites/) or clause ids / id prefixes; everything when empty. */
+  readonly only?: readonly string[];
+  /** Seed of the run (0..4294967295); random when absent. */
+  readonly seed?: number;
+  /** Hold probes to the reference's decisions (automatic against the reference). */
+  readonly checkDecisions?: boolean;
+  /** Expectations file: `exitCode` then counts only unexpected results. */
+  readonly expectations?: string;
+  /** A run folder or results.json to diff against: `exitCode` 1 on a regression. */
+  readonly baseline?: string;
+  /** Reports root (default `reports` in the current folder): the run goes to `runs/<stamp>/`. */
+  readonly reportDir?: string;
+  /** Test files at once (default: the conformance project's). */
+  readonly concurrency?: number;
+  /** PEM file of an extra certificate authority for a target on TLS. */
+  readonly ca?: string;
+  /** `i/n` or `{index, count}`: run one shard of the test files (see `eac report --merge`). */
+  readonly shard?: string | { readonly index: number; readonly count: number };
+  /** Where the progress line and closing summary go; nothing is printed when absent. */
+  readonly output?: NodeJS.WritableStream;
+}
+
+export interface ConformanceRun {
+  /** What `eac run` would exit with: 0 no failure, 1 a failure (or unexpected result). */
+  readonly exitCode: 0 | 1;
+  /** The run as results.json holds it. */
+  readonly results: Results;
+  /** The run's folder, holding results.json, junit.xml, summary.md and index.html. */
+  readonly runDir: string;
+}
+
+/** The run could not start or finish (bad options, unreachable target, no test selected). */
+export class ConformanceError extends Error {
+  override readonly name = 'ConformanceError';
+}
+
+function sink(into: NodeJS.WritableStream | undefined, kept: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      const text = chunk.toString();
+      kept.push(text);
+      if (into !== undefined) into.write(text, () => done());
+      else done();
+    },
+  });
+}
+
+function shardOf(shard: ConformanceOptions['shard']): RunOptions['shard'] {
+  if (shard === undefined || typeof shard === 'object') return shard;
+  const parsed = parseShard(shard);
+  if (typeof parsed === 'string') throw new ConformanceError(parsed);
+  return parsed;
+}
+
+/** Runs the suites against a target (or the embedded reference) and returns the run. */
+export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceRun> {
+  const shard = shardOf(options.shard);
+  const run: RunOptions = {
+    only: [...(options.only ?? [])],
+    report: path.resolve(options.reportDir ?? 'reports'),
+    checkDecisions: options.checkDecisions ?? false,
+    quietProgress: options.output === undefined,
+    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(options.hub !== undefined ? { hub: options.hub } : {}),
+    ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+    ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.expectations !== undefined ? { expectations: options.expectations } : {}),
+    ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.ca !== undefined ? { ca: options.ca } : {}),
+    ...(shard !== undefined ? { shard } : {}),
+  };
+  const errors: string[] = [];
+  const stderr = sink(options.output, errors) as Writable & { isTTY?: boolean };
+  const stdout = sink(options.output, []);
+  // The runner hands the target to vitest's workers through the environment: leave it as found.
+  const saved = ['EAC_TARGET', 'EAC_SEED', 'EAC_REPLAY_ARGS', 'EAC_CA'].map(
+    (name) => [name, process.env[name]] as const,
+  );
+  try {
+    const outcome = await runSuites(run, defaultPlace(PROJECT_ROOT), { stdout, stderr });
+    if (outcome.code === 2 || outcome.run === undefined || outcome.runDir === undefined)
+      throw new ConformanceError(errors.join('').trim() || 'the run did not start');
+    return { exitCode: outcome.code, results: outcome.run, runDir: outcome.runDir };
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
