@@ -3,13 +3,54 @@
 // sources as they are now, else the TypeScript sources through tsx: a stale or missing bundle
 // costs start-up time, never a wrong answer. EAC_BUNDLE=0 forces the sources; EAC_BUNDLE=1
 // insists on the bundle (exit 2 when it is stale or missing), for benchmarks and CI.
-import { pathToFileURL } from 'node:url';
-import { bundleIsFresh, CLI_BUNDLE } from './source-hash.mjs';
+import { bundleIsFresh, CLI_BUNDLE, CODE_CACHE, DIST } from './source-hash.mjs';
 
 const wanted = process.env.EAC_BUNDLE;
-const fresh = wanted !== '0' && bundleIsFresh();
-if (fresh) {
-  await import(pathToFileURL(CLI_BUNDLE).href);
+// tools/build.ts runs this with EAC_WRITE_CODE_CACHE=1 right after bundling.
+const writeCache = process.env.EAC_WRITE_CODE_CACHE === '1';
+
+/**
+ * Loads dist/eac.cjs the way Node loads a CommonJS file, but through vm.Script, which takes
+ * V8's code cache: functions compiled in the build's warm-up run are not parsed or compiled
+ * again. A missing or rejected cache (another Node version) only costs that time.
+ */
+async function loadBundle() {
+  const [{ readFileSync }, vm, { createRequire }] = await Promise.all([
+    import('node:fs'),
+    import('node:vm'),
+    import('node:module'),
+  ]);
+  let cachedData;
+  if (!writeCache) {
+    try {
+      cachedData = readFileSync(CODE_CACHE);
+    } catch {
+      cachedData = undefined;
+    }
+  }
+  const source = readFileSync(CLI_BUNDLE, 'utf8');
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+    {
+      filename: CLI_BUNDLE,
+      ...(cachedData !== undefined ? { cachedData } : {}),
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    },
+  );
+  const module = { exports: {} };
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, createRequire(CLI_BUNDLE), module, CLI_BUNDLE, DIST);
+  return { cli: module.exports, script };
+}
+
+if (writeCache) {
+  const [{ writeFileSync }, { cli, script }] = await Promise.all([import('node:fs'), loadBundle()]);
+  await cli.warmUp();
+  writeFileSync(CODE_CACHE, script.createCachedData());
+} else if (wanted !== '0' && bundleIsFresh()) {
+  const { cli } = await loadBundle();
+  await cli.runCli(process.argv.slice(2));
 } else if (wanted === '1') {
   process.stderr.write(
     'eac: EAC_BUNDLE=1 but dist/ is missing or was built from other sources; run `npm run build`\n',

@@ -3,6 +3,7 @@ export declare const ROOT: string;
 export declare const DIST: string;
 export declare const HASH_FILE: string;
 export declare const CLI_BUNDLE: string;
+export declare const CODE_CACHE: string;
 export declare const SOURCE_DIRS: readonly string[];
 export declare const SOURCE_FILES: readonly string[];
 export declare function isHashedSource(file: string): boolean;

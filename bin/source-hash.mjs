@@ -11,7 +11,9 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** Where the bundle lives, and the file holding the hash of the sources it was built from. */
 export const DIST = path.join(ROOT, 'dist');
 export const HASH_FILE = path.join(DIST, '.source-hash');
-export const CLI_BUNDLE = path.join(DIST, 'eac.mjs');
+export const CLI_BUNDLE = path.join(DIST, 'eac.cjs');
+/** V8's code cache of the bundle, written by the build after a warm-up run of `eac serve`. */
+export const CODE_CACHE = path.join(DIST, 'eac.cjs.cache');
 
 /**
  * The folders whose TypeScript the bundle is built from. tools/build.ts refuses a bundle that

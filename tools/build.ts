@@ -1,19 +1,26 @@
 /**
- * `npm run build`: bundles the CLI (bin/eac.ts and everything it loads, the reference
- * included) with esbuild into dist/, so that `eac` starts without compiling TypeScript.
+ * `npm run build`: bundles the CLI (bin/cli-main.ts and everything it loads, the reference
+ * included) with esbuild into one CommonJS file, dist/eac.cjs, so that `eac` starts without
+ * compiling TypeScript, then runs a fresh `eac serve` warm-up once to write V8's code cache of
+ * it (dist/eac.cjs.cache), so that a start does not even parse or compile what serving needs.
  * dist/.source-hash records the hash of the sources (bin/source-hash.mjs); bin/eac.mjs runs
  * the bundle only while that hash still matches, and the sources through tsx otherwise.
+ * CommonJS because Node 20 offers a code cache only to scripts (vm.Script), not to modules.
  *
  *   npx tsx tools/build.ts [--if-stale]
  *
  * `--if-stale` does nothing when the bundle is fresh (what `prepare` runs after `npm ci`).
  */
 import { build, type Plugin } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   bundleIsFresh,
   CLI_BUNDLE,
+  CODE_CACHE,
   DIST,
   HASH_FILE,
   isHashedSource,
@@ -43,10 +50,10 @@ export const EXTERNAL = [
 
 /**
  * `import.meta.url` in a source file names that file (its data, the project root, fixtures are
- * found from it); in the bundle it would name the chunk. Each use becomes the source file's URL
- * computed from the chunk's, so the bundle still works wherever the project is copied.
+ * found from it); a CommonJS bundle has no import.meta. Each use becomes the source file's URL
+ * computed from the bundle's folder, so the bundle still works wherever the project is copied.
  */
-const sourceUrls: Plugin = {
+export const sourceUrls: Plugin = {
   name: 'source-import-meta-url',
   setup(context) {
     context.onLoad({ filter: /\.ts$/ }, async (args) => {
@@ -56,7 +63,7 @@ const sourceUrls: Plugin = {
       return {
         contents: text.replaceAll(
           'import.meta.url',
-          `new URL(${JSON.stringify(relative)}, import.meta.url).href`,
+          `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(relative)})).href`,
         ),
         loader: 'ts',
       };
@@ -64,14 +71,69 @@ const sourceUrls: Plugin = {
   },
 };
 
-/** Bundled CommonJS packages call require(); ESM output has none unless we give it one. */
-const REQUIRE_SHIM = [
-  "import { createRequire as __eacCreateRequire } from 'node:module';",
-  'const require = __eacCreateRequire(import.meta.url);',
-].join('\n');
+/** Native packages the bundle loads on first use instead of at start-up (see lazyNative). */
+export const LAZY_NATIVE = ['@duckdb/node-api'];
+
+/**
+ * A static import of a native package would load it (dlopen and its CommonJS files) before
+ * `eac serve` listens, although only the first chat needs it. In the bundle each such import
+ * becomes an object with one getter per export name, read from the installed package now,
+ * that loads the package on the first read. The sources through tsx load it eagerly as
+ * written; a package that cannot be loaded here stays a plain external import.
+ */
+export const lazyNative: Plugin = {
+  name: 'lazy-native',
+  setup(context) {
+    const load = createRequire(path.join(ROOT, 'package.json'));
+    const filter = new RegExp(
+      `^(${LAZY_NATIVE.map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`,
+    );
+    context.onResolve({ filter }, (args) =>
+      args.namespace === 'lazy-native'
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: 'lazy-native' },
+    );
+    context.onLoad({ filter: /.*/, namespace: 'lazy-native' }, (args) => {
+      let names: string[];
+      let esModule = false;
+      try {
+        const real = load(args.path) as Record<string, unknown>;
+        names = Object.keys(real);
+        esModule = real['__esModule'] === true;
+      } catch (error) {
+        process.stderr.write(
+          `eac build: ${args.path} does not load here (${(error as Error).message}); it stays an eager import\n`,
+        );
+        return {
+          contents: `module.exports = require(${JSON.stringify(args.path)});`,
+          loader: 'js',
+        };
+      }
+      const getters = names
+        .map(
+          (name) => `  get ${JSON.stringify(name)}() { return load()[${JSON.stringify(name)}]; },`,
+        )
+        .join('\n');
+      return {
+        contents: [
+          'let real;',
+          `const load = () => (real ??= require(${JSON.stringify(args.path)}));`,
+          `module.exports = {\n${getters}\n};`,
+          esModule ? "Object.defineProperty(module.exports, '__esModule', { value: true });" : '',
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
 
 /** Builds dist/ and returns the source hash it was built from. */
-export async function buildBundle(): Promise<{ hash: string; inputs: number; ms: number }> {
+export async function buildBundle(): Promise<{
+  hash: string;
+  cache: string;
+  inputs: number;
+  ms: number;
+}> {
   const started = performance.now();
   // Fingerprint first: a file changed after it, even during the build, makes the bundle stale.
   const fingerprint = statFingerprint();
@@ -81,19 +143,14 @@ export async function buildBundle(): Promise<{ hash: string; inputs: number; ms:
   await mkdir(DIST, { recursive: true });
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: { eac: 'bin/eac.ts' },
-    outdir: DIST,
-    outExtension: { '.js': '.mjs' },
+    entryPoints: ['bin/cli-main.ts'],
+    outfile: CLI_BUNDLE,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
-    // Chunks sit beside eac.mjs: the rewritten import.meta.url counts on that depth.
-    chunkNames: '[name]-[hash]',
     external: EXTERNAL,
-    banner: { js: REQUIRE_SHIM },
-    plugins: [sourceUrls],
+    plugins: [lazyNative, sourceUrls],
     metafile: true,
     legalComments: 'none',
     // Less to parse at start-up; identifiers are kept, so stacks and class names still read.
@@ -105,6 +162,7 @@ export async function buildBundle(): Promise<{ hash: string; inputs: number; ms:
   const outside = Object.keys(result.metafile.inputs).filter(
     (input) =>
       !input.startsWith('node_modules/') &&
+      !input.startsWith('lazy-native:') &&
       !(isHashedSource(input) && SOURCE_DIRS.some((dir) => input.startsWith(`${dir}/`))),
   );
   if (outside.length > 0) {
@@ -113,11 +171,31 @@ export async function buildBundle(): Promise<{ hash: string; inputs: number; ms:
     );
   }
   await writeFile(HASH_FILE, renderHashFile(hash, fingerprint));
+  const cache = writeCodeCache();
   return {
     hash,
+    cache,
     inputs: Object.keys(result.metafile.inputs).length,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/**
+ * Runs the warm-up in a plain `node` (the code cache is only taken by the same Node and V8
+ * flags). A failure leaves the bundle without a cache: slower to start, still right.
+ */
+function writeCodeCache(): string {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'eac.mjs')], {
+    cwd: ROOT,
+    env: { ...process.env, EAC_WRITE_CODE_CACHE: '1' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (run.status === 0 && existsSync(CODE_CACHE)) return path.relative(ROOT, CODE_CACHE);
+  process.stderr.write(
+    `eac build: no code cache (the warm-up exited ${String(run.status ?? run.signal)}): ${run.stderr.trim()}\n`,
+  );
+  return 'none';
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -132,9 +210,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`eac build: ${path.relative(ROOT, CLI_BUNDLE)} is up to date\n`);
     return 0;
   }
-  const { hash, inputs, ms } = await buildBundle();
+  const { hash, cache, inputs, ms } = await buildBundle();
   process.stdout.write(
-    `eac build: ${path.relative(ROOT, CLI_BUNDLE)} from ${inputs} inputs in ${ms} ms (sources ${hash.slice(0, 12)})\n`,
+    `eac build: ${path.relative(ROOT, CLI_BUNDLE)} from ${inputs} inputs, code cache ${cache}, in ${ms} ms (sources ${hash.slice(0, 12)})\n`,
   );
   return 0;
 }
