@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ClauseLevel } from '../../spec/clauses/types.ts';
 import type { RunOptions } from './run.ts';
 import { parseShard } from './shard.ts';
+import type { DoctorOptions } from './doctor.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -29,6 +30,7 @@ export type Command =
   | { readonly kind: 'clauses'; readonly options: ClausesOptions }
   | { readonly kind: 'report'; readonly runDir: string }
   | { readonly kind: 'merge'; readonly shards: readonly string[]; readonly out: string }
+  | { readonly kind: 'doctor'; readonly options: DoctorOptions }
   | { readonly kind: 'compare'; readonly runs: readonly string[]; readonly out: string }
   | { readonly kind: 'expectations'; readonly from: string; readonly out?: string }
   | {
@@ -44,6 +46,7 @@ export const USAGE = `Usage: eac <command> [options]
 
 Commands:
   run       Run the conformance suites against a target and write reports
+  doctor    Check a target before a long run: reachable, hooks, parts, expected not-runs
   serve     Start the reference simulator and keep it running
   clauses   Print the clause catalogue
   report    Re-render junit.xml, summary.md and index.html of a run from its results.json
@@ -83,6 +86,14 @@ eac run [options]
                         prints the diff, writes diff.md and diff.json in the run folder, and
                         exits 1 on a regression (without --expectations, failures the
                         baseline already had do not count)
+
+eac doctor [--target URL] [--hub URL] [--hooks URL] [--credentials FILE] [--profile FILE]
+           [--only AREA|CLAUSE]... [--ca FILE] [--json]
+  Without running a test: is the target (and its hub and hooks) reachable, which hooks does it
+  offer, which parts does its profile serve, and how many of the selected tests will be
+  not-run and why (the parts and hooks each test declares). Exits 0 when ready, 1 on a
+  problem (an unreachable hub the profile serves, no test selected), 2 when the target
+  cannot be reached.
 
 eac serve [--port N] [--hub-port N] [--host H] [--hooks] [--seed N]
   Start the reference (default port 0 = ephemeral, host 127.0.0.1) and its hub on a port of
@@ -219,6 +230,44 @@ function parseRun(argv: readonly string[]): Command {
     ...(seed !== undefined ? { seed: integer('run', '--seed', seed, 0xffffffff) } : {}),
   };
   return { kind: 'run', options };
+}
+
+function parseDoctor(argv: readonly string[]): Command {
+  const { values } = parse('doctor', argv, {
+    target: { type: 'string' },
+    hub: { type: 'string' },
+    hooks: { type: 'string' },
+    credentials: { type: 'string' },
+    profile: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    ca: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const only = (values['only'] as string[] | undefined) ?? [];
+  if (only.some((value) => value.trim() === ''))
+    throw new UsageError('eac doctor: --only needs a value');
+  const optional = (name: string) => {
+    const value = nonEmpty('doctor', `--${name}`, str(values[name]));
+    return value !== undefined ? { [name]: value } : {};
+  };
+  if (
+    values['target'] === undefined &&
+    (values['hub'] !== undefined || values['hooks'] !== undefined)
+  )
+    throw new UsageError('eac doctor: --hub and --hooks describe a --target; give --target too');
+  return {
+    kind: 'doctor',
+    options: {
+      only,
+      json: values['json'] === true,
+      ...optional('target'),
+      ...optional('hub'),
+      ...optional('hooks'),
+      ...optional('credentials'),
+      ...optional('profile'),
+      ...optional('ca'),
+    },
+  };
 }
 
 function parseServe(argv: readonly string[]): Command {
@@ -360,6 +409,8 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseRun(rest);
     case 'serve':
       return parseServe(rest);
+    case 'doctor':
+      return parseDoctor(rest);
     case 'clauses':
       return parseClauses(rest);
     case 'report':

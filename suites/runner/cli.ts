@@ -40,6 +40,19 @@ async function execute(command: Command): Promise<number> {
       );
       return 0;
     }
+    case 'doctor': {
+      const { doctor, renderDoctor } = await import('./doctor.ts');
+      const report = await doctor(
+        command.options,
+        PROJECT_ROOT,
+        path.join(PROJECT_ROOT, 'vitest.config.ts'),
+        path.join(PROJECT_ROOT, 'suites'),
+      );
+      process.stdout.write(
+        command.options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report),
+      );
+      return report.problems.length > 0 ? 1 : 0;
+    }
     case 'merge': {
       const [{ mergeCommand }, { catalogue }, { sectionTitles }, { gateExit }] = await Promise.all([
         import('./merge.ts'),
