@@ -51,7 +51,7 @@ export function bindUserPlaceholders(
   first = 1,
 ): Bound {
   const params: SqlParam[] = [];
-  const slots = new Map<string, number>();
+  const slots = new Map<string, string>();
   let missing: string | undefined;
   const slot = (key: string, asText: boolean): string => {
     const value = propertyParam(properties[key]);
@@ -60,13 +60,12 @@ export function bindUserPlaceholders(
       return 'NULL';
     }
     const name = `${key}${asText ? ':text' : ''}`;
-    let n = slots.get(name);
-    if (n === undefined) {
-      params.push(asText ? String(value) : value);
-      n = first + params.length - 1;
-      slots.set(name, n);
+    let ref = slots.get(name);
+    if (ref === undefined) {
+      ref = bindValue(params, asText ? String(value) : value, first);
+      slots.set(name, ref);
     }
-    return asText ? `CAST($${n} AS VARCHAR)` : `$${n}`;
+    return ref;
   };
 
   let out = '';
@@ -124,6 +123,15 @@ export function bindUserPlaceholders(
   }
   if (missing !== undefined) return { ok: false, error: missingProperty(missing) };
   return { ok: true, value: { sql: out, params } };
+}
+
+/**
+ * Binds one value: adds it to the parameters and answers the `$n` that names it. The one
+ * place a value meets the SQL text, for the placeholders and the row filters alike.
+ */
+export function bindValue(params: SqlParam[], value: SqlParam, first: number): string {
+  params.push(value);
+  return `$${String(first + params.length - 1)}`;
 }
 
 const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -192,12 +200,9 @@ export function wrapWithTables(
   first: number,
   filters: readonly ValueFilter[] = [],
 ): Bound {
-  const params: string[] = [];
+  const params: SqlParam[] = [];
   const ctes: string[] = [];
-  const slot = (value: string) => {
-    params.push(value);
-    return `$${String(first + params.length - 1)}`;
-  };
+  const slot = (value: string) => bindValue(params, value, first);
   for (const table of tables) {
     const conditions: string[] = [];
     const read = (name: string) => {

@@ -30,8 +30,8 @@ export const chatReferenceVariants: readonly Variant[] = [
   {
     name: 'chat: a property spliced into the SQL text',
     file: 'reference/data/sql.ts',
-    from: "    const name = `${key}${asText ? ':text' : ''}`;",
-    to: "    if (key !== '') return asText ? `'${String(value)}'` : String(value);\n    const name = `${key}${asText ? ':text' : ''}`;",
+    from: '  params.push(value);\n  return `$${String(first + params.length - 1)}`;',
+    to: "  return typeof value === 'string' ? `'${value}'` : String(value);",
     only: ['chat'],
     kind: 'encoding',
   },
