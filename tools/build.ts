@@ -206,11 +206,25 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     return 2;
   }
-  if (argv.includes('--if-stale') && bundleIsFresh()) {
+  const ifStale = argv.includes('--if-stale');
+  if (ifStale && bundleIsFresh()) {
     process.stdout.write(`eac build: ${path.relative(ROOT, CLI_BUNDLE)} is up to date\n`);
     return 0;
   }
-  const { hash, cache, inputs, ms } = await buildBundle();
+  let built: Awaited<ReturnType<typeof buildBundle>>;
+  try {
+    built = await buildBundle();
+  } catch (error) {
+    // `--if-stale` is what `prepare` runs: a failed bundle must not fail `npm ci`. Without
+    // dist/ the CLI runs from the sources, as before there was a bundle.
+    if (!ifStale) throw error;
+    await rm(DIST, { recursive: true, force: true });
+    process.stderr.write(
+      `eac build: no bundle (${(error as Error).message}); eac runs from the sources\n`,
+    );
+    return 0;
+  }
+  const { hash, cache, inputs, ms } = built;
   process.stdout.write(
     `eac build: ${path.relative(ROOT, CLI_BUNDLE)} from ${inputs} inputs, code cache ${cache}, in ${ms} ms (sources ${hash.slice(0, 12)})\n`,
   );
