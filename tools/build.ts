@@ -161,13 +161,13 @@ export async function buildBundle(): Promise<{
   });
   const outside = Object.keys(result.metafile.inputs).filter(
     (input) =>
-      !input.startsWith('node_modules/') &&
+      !/(^|\/)node_modules\//.test(input) &&
       !input.startsWith('lazy-native:') &&
       !(isHashedSource(input) && SOURCE_DIRS.some((dir) => input.startsWith(`${dir}/`))),
   );
   if (outside.length > 0) {
     throw new Error(
-      `the bundle takes sources the hash does not cover (add their folder to SOURCE_DIRS in bin/source-hash.mjs): ${outside.join(', ')}`,
+      `the bundle takes sources the hash does not cover (add their folder to SOURCE_DIRS in bin/source-hash.mjs): ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? `, and ${outside.length - 5} more` : ''}`,
     );
   }
   await writeFile(HASH_FILE, renderHashFile(hash, fingerprint));
