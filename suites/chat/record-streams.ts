@@ -100,7 +100,8 @@ async function record(name: string, description: string, question: string, threa
   if (res.body === null) throw new Error(`${name}: no body (${res.status})`);
   const decoder = new TextDecoder();
   const chunks: string[] = [];
-  for await (const bytes of res.body) chunks.push(decoder.decode(bytes, { stream: true }));
+  const body = res.body as unknown as AsyncIterable<Uint8Array>;
+  for await (const bytes of body) chunks.push(decoder.decode(bytes, { stream: true }));
   const tail = decoder.decode();
   if (tail !== '') chunks.push(tail);
   const read = await readStream(chunks);
