@@ -173,13 +173,15 @@ export function readQuestion(question: string, columns: readonly Column[]): Read
     /\b((?:19|20)\d\d) only\b/.exec(text);
   if (yearMatch !== null) year = Number(yearMatch[1]);
 
+  // Every phrase of up to four words after `in`, `for`, `only`, `from`, `at`, `with` or `is`:
+  // "in north america by month" -> "north", "north america", ...
   const phrases: string[] = [];
-  const phraseRe = /\b(?:in|for|only|where \w+ is|from|at|with)\s+([a-z0-9][a-z0-9 '&-]*)/g;
-  for (const m of text.matchAll(phraseRe)) {
-    const words = (m[1] ?? '').trim().split(' ');
-    // Every prefix of up to four words: "in north america by month" -> "north", "north america", ...
-    for (let n = 1; n <= Math.min(4, words.length); n++) phrases.push(words.slice(0, n).join(' '));
-  }
+  const words = text.trim().split(' ');
+  words.forEach((word, i) => {
+    if (!['in', 'for', 'only', 'from', 'at', 'with', 'is'].includes(word)) return;
+    for (let n = 1; n <= 4 && i + n < words.length; n++)
+      phrases.push(words.slice(i + 1, i + 1 + n).join(' '));
+  });
 
   let type: ChartType | undefined;
   for (const [re, t] of TYPE_WORDS) {
