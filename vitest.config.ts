@@ -18,6 +18,7 @@ export default defineConfig({
             'reports/**/*.test.ts',
             'fixtures/**/*.test.ts',
             'bench/**/*.test.ts',
+            'bin/**/*.test.ts',
           ],
         },
       },

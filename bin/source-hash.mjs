@@ -14,6 +14,7 @@ export const HASH_FILE = path.join(DIST, '.source-hash');
 export const CLI_BUNDLE = path.join(DIST, 'eac.cjs');
 /** V8's code cache of the bundle, written by the build after a warm-up run of `eac serve`. */
 export const CODE_CACHE = path.join(DIST, 'eac.cjs.cache');
+// (distOf(root), below, gives the same paths for another root: the unit tests use it.)
 
 /**
  * The folders whose TypeScript the bundle is built from. tools/build.ts refuses a bundle that
@@ -38,35 +39,35 @@ export function isHashedSource(file) {
 }
 
 /** A plain recursive walk: several times faster here than `readdirSync(..., {recursive})`. */
-function listSources(dir, out = []) {
+function listSources(root, dir, out = []) {
   let entries;
   try {
-    entries = readdirSync(path.join(ROOT, dir), { withFileTypes: true });
+    entries = readdirSync(path.join(root, dir), { withFileTypes: true });
   } catch (error) {
     if (error.code === 'ENOENT') return out;
     throw error;
   }
   for (const entry of entries) {
     const file = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) listSources(file, out);
+    if (entry.isDirectory()) listSources(root, file, out);
     else if (entry.isFile() && isHashedSource(entry.name)) out.push(file);
   }
   return out;
 }
 
 /** Every hashed file, relative to the root with `/` separators, in a stable order. */
-export function sourceFiles() {
-  const files = [...SOURCE_DIRS.flatMap((dir) => listSources(dir)), ...SOURCE_FILES];
+export function sourceFiles(root = ROOT) {
+  const files = [...SOURCE_DIRS.flatMap((dir) => listSources(root, dir)), ...SOURCE_FILES];
   return files.sort();
 }
 
 /** sha256 over the path and content of every hashed file (a missing file hashes as absent). */
-export function sourceHash() {
+export function sourceHash(root = ROOT) {
   const hash = createHash('sha256');
-  for (const file of sourceFiles()) {
+  for (const file of sourceFiles(root)) {
     let content;
     try {
-      content = readFileSync(path.join(ROOT, file));
+      content = readFileSync(path.join(root, file));
     } catch (error) {
       if (error.code !== 'ENOENT') throw error;
       content = null;
@@ -82,12 +83,12 @@ export function sourceHash() {
  * file. Equal fingerprints mean unchanged sources; a different one (a fresh checkout, a
  * touched file) only sends bundleIsFresh() on to the content hash.
  */
-export function statFingerprint() {
+export function statFingerprint(root = ROOT) {
   const hash = createHash('sha256');
-  for (const file of sourceFiles()) {
+  for (const file of sourceFiles(root)) {
     let stat;
     try {
-      stat = statSync(path.join(ROOT, file));
+      stat = statSync(path.join(root, file));
     } catch (error) {
       if (error.code !== 'ENOENT') throw error;
       stat = null;
@@ -102,9 +103,20 @@ export function renderHashFile(contentHash, fingerprint) {
   return `${contentHash}\n${fingerprint}\n`;
 }
 
-function readHashFile() {
+/** Where `root`'s bundle and hash file are (the exported constants for this project). */
+export function distOf(root = ROOT) {
+  const dist = path.join(root, 'dist');
+  return {
+    dist,
+    hashFile: path.join(dist, '.source-hash'),
+    bundle: path.join(dist, 'eac.cjs'),
+    codeCache: path.join(dist, 'eac.cjs.cache'),
+  };
+}
+
+function readHashFile(root) {
   try {
-    const [content, fingerprint] = readFileSync(HASH_FILE, 'utf8').split('\n');
+    const [content, fingerprint] = readFileSync(distOf(root).hashFile, 'utf8').split('\n');
     return { content, fingerprint };
   } catch (error) {
     if (error.code === 'ENOENT') return undefined;
@@ -113,14 +125,14 @@ function readHashFile() {
 }
 
 /** The content hash the bundle was built from, or undefined when there is no bundle. */
-export function builtHash() {
-  return readHashFile()?.content || undefined;
+export function builtHash(root = ROOT) {
+  return readHashFile(root)?.content || undefined;
 }
 
 /** Whether dist/ holds a bundle built from the sources as they are now. */
-export function bundleIsFresh() {
-  const built = readHashFile();
-  if (built === undefined || !built.content || !existsSync(CLI_BUNDLE)) return false;
-  if (built.fingerprint && built.fingerprint === statFingerprint()) return true;
-  return built.content === sourceHash();
+export function bundleIsFresh(root = ROOT) {
+  const built = readHashFile(root);
+  if (built === undefined || !built.content || !existsSync(distOf(root).bundle)) return false;
+  if (built.fingerprint && built.fingerprint === statFingerprint(root)) return true;
+  return built.content === sourceHash(root);
 }
