@@ -63,7 +63,10 @@ export function chatState(ctx: Pick<ReferenceContext, 'world'>): ChatState {
  * the first query that needs the data waits for it either way.
  */
 export function startData(ctx: Pick<ReferenceContext, 'world'>): Promise<void> {
-  return chatState(ctx).data.start();
+  // A failure is not lost: the first query that needs the data meets it (a 400, never a 5xx).
+  return chatState(ctx)
+    .data.start()
+    .catch(() => undefined);
 }
 
 /** The reset hook: the account's connections, agents, threads and rate windows go. */

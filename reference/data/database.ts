@@ -216,7 +216,6 @@ export class DataStore {
   ): Promise<Done<QueryRows>> {
     const bound = bindUserPlaceholders(stripTrailingSemicolons(sql), properties);
     if (!bound.ok) return bound;
-    if (connection.tables.some((t) => t.source === ORDERS.source)) await this.start();
     return this.guarded(connection, bound.value, properties, filters);
   }
 
@@ -227,6 +226,7 @@ export class DataStore {
     filters: readonly ValueFilter[],
   ): Promise<Done<QueryRows>> {
     try {
+      if (connection.tables.some((t) => t.source === ORDERS.source)) await this.start();
       return await this.checkedRun(connection, bound, properties, filters);
     } catch (err) {
       return { ok: false, error: sqlFailed(err) };

@@ -61,6 +61,8 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
     status: 201,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, async (a) => {
+        // The seeded dataset is built once, in the background, from the first hook wanting it.
+        if (body.table === undefined) void state.data.start().catch(() => undefined);
         const made = await state.data.createConnection(a.organizationId, ctx.ids.uuid(), {
           ...(body.name === undefined ? {} : { name: body.name }),
           ...(body.table === undefined ? {} : { table: body.table }),
@@ -98,6 +100,7 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
           connectionId: body.connectionId ?? null,
           versions: [1],
         };
+        if (agent.connectionId === null) void state.data.start().catch(() => undefined);
         state.agents.set(agent.agentId, agent);
         return okDone(agentView(agent));
       }),
