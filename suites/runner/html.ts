@@ -477,12 +477,15 @@ function allTests(page: Page): string {
 }
 
 /** The register's rows for one run: one row per distinct answer, grouped under its clause. */
-export function registerTable(entries: readonly RegisterEntry[]): string {
+export function registerTable(
+  entries: readonly RegisterEntry[],
+  section: (section: string) => string = (s) => `§${h(s)}`,
+): string {
   const rows = entries.flatMap((entry) =>
     entry.answers.map((answer, index) => {
       const clause =
         index === 0
-          ? `<td rowspan="${entry.answers.length}"><code>${h(entry.clause)}</code> §${h(entry.section)}<br><small>${h(entry.summary)}</small></td><td rowspan="${entry.answers.length}">${h(entry.decision ?? '—')}</td>`
+          ? `<td rowspan="${entry.answers.length}"><code>${h(entry.clause)}</code> ${section(entry.section)}<br><small>${h(entry.summary)}</small></td><td rowspan="${entry.answers.length}">${h(entry.decision ?? '—')}</td>`
           : '';
       const endpoints = endpointsOf(answer)
         .map((e) => `<code>${h(e)}</code>`)
@@ -508,7 +511,7 @@ function probes(page: Page): string {
   return [
     head,
     '<p>Probes grouped by clause: each distinct answer the target gave, whether it is the reference’s decision, and where it was seen. Against the reference, or with --check-decisions, a departure from the decision also fails its test (listed above). Compare runs with <code>eac compare</code>.</p>',
-    registerTable(probedEntries),
+    registerTable(probedEntries, (s) => page.section(s)),
     `<details id="probe-list"><summary>The ${probed.length} probe${probed.length === 1 ? '' : 's'}, with their exchanges</summary>`,
     probed.map((r) => testBlock(page, r)).join('\n'),
     '</details>',
@@ -544,6 +547,9 @@ function facts(run: Results, replay: string): string {
   const rows: [string, string][] = [
     ['Target', `${target.baseUrl}${target.embedded === true ? ' (embedded reference)' : ''}`],
     ['Implementation', target.implementation ?? 'not announced'],
+    ...(target.image !== undefined
+      ? [['Image', `${target.image.name} (${target.image.id})`] as [string, string]]
+      : []),
     [
       'Profile',
       `${run.profile.source}${run.profile.description !== undefined ? ` — ${run.profile.description}` : ''}`,
