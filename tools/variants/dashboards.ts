@@ -96,4 +96,11 @@ export const dashboardsVariants: readonly Variant[] = [
     to: "const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId }) && undefined;",
     only: ['migration'],
   },
+  {
+    name: 'migration: v1 remove-charts is checked as a v2 write (a tenant gets 409, no copy)',
+    file: 'reference/http/dashboards.ts',
+    from: "          chartIds: body.chartIds,\n          actor: who.value.actor,\n          via: 'v1',",
+    to: "          chartIds: body.chartIds,\n          actor: who.value.actor,\n          via: 'v2',",
+    only: ['migration'],
+  },
 ];
