@@ -3,12 +3,18 @@
  * copy of the project, and runs the suites against it. A variant the suites do not catch is
  * a hole in the suites. Figures go to bench/results/wrong-variants.json.
  *
- *   npx tsx tools/wrong-variants.ts [--only NAME] [--suite AREA]
+ *   npx tsx tools/wrong-variants.ts [--only NAME] [--suite AREA] [--faults]
  *
  * The variants live in tools/variants/*.ts, one file per area; each names the `--only`
  * selection that must catch it.
+ *
+ * `--faults` (npm run faults) runs the same list as a fault catalogue: each broken reference is
+ * started as a server announcing another implementation's name, and the suites judge it as an
+ * outside target (`--target`), so probes only record and a fault counts as caught only when a
+ * conformance test fails. It prints caught/total per area and writes bench/results/faults.json.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import {
   cpSync,
   existsSync,
@@ -23,15 +29,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { loadVariants, type Variant } from './variants/variant.ts';
+import { loadVariants, type AreaVariant } from './variants/variant.ts';
 
 /** Every variant of tools/variants/*.ts (one file per area, so they can grow apart). */
-export const variants: readonly Variant[] = await loadVariants();
+export const variants: readonly AreaVariant[] = await loadVariants();
 
 const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, suite: { type: 'string' } },
+  options: {
+    only: { type: 'string' },
+    suite: { type: 'string' },
+    faults: { type: 'boolean' },
+    'no-baseline': { type: 'boolean' },
+  },
 });
+const faults = values.faults === true;
 
 function scratchCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'eac-variant-'));
@@ -55,6 +67,8 @@ function scratchCopy(): string {
 
 interface Outcome {
   readonly variant: string;
+  readonly area: string;
+  readonly kind?: string;
   readonly file: string;
   readonly pass: number;
   readonly fail: number;
@@ -62,29 +76,74 @@ interface Outcome {
   readonly caught: boolean;
   /** The variant's text is no longer in the file: update the variant. */
   readonly stale?: boolean;
+  readonly seconds?: number;
+  /** The run itself failed (not a verdict on the variant). */
+  readonly error?: string;
 }
 
-const outcomes: Outcome[] = [];
-for (const v of variants.filter((x) => values.only === undefined || x.name.includes(values.only))) {
-  const dir = scratchCopy();
+/**
+ * In fault mode the reference in the copy announces itself under another name at
+ * `GET {hooks}/capabilities`, so the runner treats it as any candidate (decisions not checked).
+ */
+const ANNOUNCED = {
+  file: 'reference/hooks/routes.ts',
+  from: "implementation: 'eac-reference'",
+  to: "implementation: 'eac-fault-candidate'",
+};
+
+interface Served {
+  readonly url: string;
+  readonly hooksUrl: string;
+  readonly child: ChildProcess;
+}
+
+/** Starts `eac serve --hooks` in the copy and reads its address from the banner. */
+async function serve(dir: string): Promise<Served> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bin/eac.ts', 'serve', '--hooks', '--port', '0', '--seed', '7'],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let banner = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    banner += chunk.toString();
+  });
+  const address = await new Promise<{ url: string; hooksUrl: string }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`the reference did not start in 300 s:\n${banner}`));
+    }, 300_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      banner += chunk.toString();
+      const url = /url\s+(http:\/\/\S+)/.exec(banner)?.[1];
+      const hooksUrl = /hooksUrl\s+(http:\/\/\S+)/.exec(banner)?.[1];
+      if (url !== undefined && hooksUrl !== undefined) {
+        clearTimeout(timer);
+        resolve({ url, hooksUrl });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the reference exited (${String(code)}) before listening:\n${banner}`));
+    });
+  });
+  return { ...address, child };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Runs the suites of `only` in the copy: against the embedded reference, or as a candidate. */
+async function runSuites(
+  dir: string,
+  only: readonly string[],
+): Promise<Omit<Outcome, 'variant' | 'area' | 'file'>> {
+  const started = Date.now();
+  const served = faults ? await serve(dir) : undefined;
   try {
-    const path = join(dir, v.file);
-    const source = readFileSync(path, 'utf8');
-    if (source.split(v.from).length !== 2) {
-      // The code moved on: say so and go on, so one stale variant does not hide the others.
-      outcomes.push({
-        variant: v.name,
-        file: v.file,
-        pass: 0,
-        fail: 0,
-        failing: [],
-        caught: false,
-        stale: true,
-      });
-      console.log(`STALE   ${v.name}: the text to replace is not in ${v.file} exactly once`);
-      continue;
-    }
-    writeFileSync(path, source.replace(v.from, v.to));
     try {
       execFileSync(
         process.execPath,
@@ -93,40 +152,160 @@ for (const v of variants.filter((x) => values.only === undefined || x.name.inclu
           'tsx',
           'bin/eac.ts',
           'run',
-          ...(values.suite !== undefined ? [values.suite] : (v.only ?? ['identity'])).flatMap(
-            (only) => ['--only', only],
-          ),
+          ...only.flatMap((o) => ['--only', o]),
+          ...(served !== undefined ? ['--target', served.url, '--hooks', served.hooksUrl] : []),
           '--report',
           'out',
           '--quiet-progress',
           '--seed',
           '7',
         ],
-        {
-          cwd: dir,
-          stdio: 'pipe',
-        },
+        { cwd: dir, stdio: 'pipe' },
       );
     } catch {
       /* exit 1 is what a caught variant looks like */
     }
-    const results = JSON.parse(
-      readFileSync(join(dir, 'out', 'latest', 'results.json'), 'utf8'),
-    ) as {
-      summary: { pass: number; fail: number };
-      results: { name: string; outcome: string }[];
-    };
-    const failing = results.results.filter((r) => r.outcome === 'fail').map((r) => r.name);
-    const outcome = {
+  } finally {
+    if (served !== undefined) await stop(served.child);
+  }
+  const results = JSON.parse(readFileSync(join(dir, 'out', 'latest', 'results.json'), 'utf8')) as {
+    summary: { pass: number; fail: number };
+    results: { name: string; outcome: string }[];
+  };
+  const failing = results.results.filter((r) => r.outcome === 'fail').map((r) => r.name);
+  return {
+    pass: results.summary.pass,
+    fail: results.summary.fail,
+    failing,
+    caught: failing.length > 0,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+}
+
+/** Applies a replacement in the copy; false when the text is not there exactly once. */
+function patch(dir: string, change: { file: string; from: string; to: string }): boolean {
+  const path = join(dir, change.file);
+  const source = readFileSync(path, 'utf8');
+  if (source.split(change.from).length !== 2) return false;
+  writeFileSync(path, source.replace(change.from, change.to));
+  return true;
+}
+
+function onlyOf(v: AreaVariant): readonly string[] {
+  return values.suite !== undefined ? [values.suite] : (v.only ?? ['identity']);
+}
+
+const chosen = variants.filter((x) => values.only === undefined || x.name.includes(values.only));
+
+/**
+ * Before the faults, the unbroken reference as a candidate over every selection the faults
+ * use: a failure there would count every fault as caught, so the catalogue stops.
+ */
+let baseline:
+  { readonly pass: number; readonly fail: number; readonly failing: readonly string[] } | undefined;
+if (faults && values['no-baseline'] !== true) {
+  const dir = scratchCopy();
+  try {
+    if (!patch(dir, ANNOUNCED))
+      throw new Error(`cannot rename the implementation in ${ANNOUNCED.file}`);
+    const selections = [...new Set(chosen.flatMap(onlyOf))];
+    baseline = await runSuites(dir, selections);
+    console.log(
+      `baseline (unbroken reference as a candidate): ${baseline.pass} pass, ${baseline.fail} fail`,
+    );
+    if (baseline.fail > 0) {
+      console.log(baseline.failing.map((f) => `  fails unbroken: ${f}`).join('\n'));
+      process.exitCode = 2;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+const resultsFile = join(root, 'bench', 'results', faults ? 'faults.json' : 'wrong-variants.json');
+const areaOf = new Map(variants.map((v) => [v.name, v.area]));
+
+/** Writes the figures so far (after every variant, so a long run interrupted keeps them). */
+function save(final: boolean): void {
+  const now = new Date().toISOString();
+  const all = merged(resultsFile, now).map((o) => ({
+    ...o,
+    area: areaOf.get(o.variant) ?? o.area,
+  }));
+  const byArea = groups(all, (o) => o.area);
+  const byKind = groups(all, (o) => o.kind);
+  if (faults && final) {
+    console.log(
+      '\nfault catalogue (the reference as an outside candidate; probes not held to decisions)',
+    );
+    for (const [area, t] of Object.entries(byArea))
+      console.log(`  ${area.padEnd(18)} ${t.caught}/${t.total}`);
+    for (const [kind, t] of Object.entries(byKind))
+      console.log(`  kind ${kind.padEnd(13)} ${t.caught}/${t.total}`);
+    console.log(`  ${'all'.padEnd(18)} ${tally(all).caught}/${all.length}`);
+  }
+  writeFileSync(
+    resultsFile,
+    `${JSON.stringify(
+      {
+        measuredAt: now,
+        mode: faults ? 'outside candidate (--target, decisions not checked)' : 'embedded reference',
+        suite: values.suite ?? 'per variant',
+        ...(baseline !== undefined
+          ? { baseline: { pass: baseline.pass, fail: baseline.fail } }
+          : {}),
+        ...tally(all),
+        byArea,
+        ...(faults ? { byKind } : {}),
+        outcomes: all,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+const outcomes: Outcome[] = [];
+for (const v of process.exitCode === 2 ? [] : chosen) {
+  const dir = scratchCopy();
+  try {
+    const named = {
       variant: v.name,
+      area: v.area,
+      ...(v.kind ? { kind: v.kind } : {}),
       file: v.file,
-      pass: results.summary.pass,
-      fail: results.summary.fail,
-      failing,
-      caught: failing.length > 0,
     };
+    if (!patch(dir, v)) {
+      // The code moved on: say so and go on, so one stale variant does not hide the others.
+      outcomes.push({ ...named, pass: 0, fail: 0, failing: [], caught: false, stale: true });
+      console.log(`STALE   ${v.name}: the text to replace is not in ${v.file} exactly once`);
+      continue;
+    }
+    if (faults && !patch(dir, ANNOUNCED))
+      throw new Error(`cannot rename the implementation in ${ANNOUNCED.file}`);
+    let ran: Awaited<ReturnType<typeof runSuites>>;
+    try {
+      ran = await runSuites(dir, onlyOf(v));
+    } catch (error) {
+      // A run that could not be made (the machine too loaded to start the server) says so.
+      outcomes.push({
+        ...named,
+        pass: 0,
+        fail: 0,
+        failing: [],
+        caught: false,
+        error: String(error).slice(0, 300),
+      });
+      console.log(`ERROR   ${v.name}: ${String(error).slice(0, 200)}`);
+      continue;
+    }
+    const outcome = { ...named, ...ran };
     outcomes.push(outcome);
-    console.log(`${outcome.caught ? 'caught ' : 'MISSED '} ${v.name}: ${outcome.fail} failing`);
+    save(false);
+    console.log(
+      `${outcome.caught ? 'caught ' : 'MISSED '} [${v.area}] ${v.name}: ${outcome.fail} failing`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -154,22 +333,17 @@ function merged(file: string, measuredAt: string): (Outcome & { measuredAt: stri
   );
 }
 
-mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-const resultsFile = join(root, 'bench', 'results', 'wrong-variants.json');
-const now = new Date().toISOString();
-const all = merged(resultsFile, now);
-writeFileSync(
-  resultsFile,
-  `${JSON.stringify(
-    {
-      measuredAt: now,
-      suite: values.suite ?? 'per variant',
-      caught: all.filter((o) => o.caught).length,
-      total: all.length,
-      outcomes: all,
-    },
-    null,
-    2,
-  )}\n`,
-);
+/** caught/total of some outcomes. */
+function tally(list: readonly Outcome[]): { caught: number; total: number } {
+  return { caught: list.filter((o) => o.caught).length, total: list.length };
+}
+
+function groups(list: readonly Outcome[], key: (o: Outcome) => string | undefined) {
+  const out: Record<string, { caught: number; total: number }> = {};
+  for (const k of [...new Set(list.map(key))].filter((x): x is string => x !== undefined).sort())
+    out[k] = tally(list.filter((o) => key(o) === k));
+  return out;
+}
+
+save(true);
 if (outcomes.some((o) => !o.caught)) process.exitCode = 1;

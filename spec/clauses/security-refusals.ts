@@ -42,4 +42,11 @@ export const securityRefusals = defineClauses([
     summary:
       "No answer to one account's credentials holds data of another account that the request did not name (names, ids, properties).",
   },
+  {
+    id: 'auth.isolation.sibling-project-refused',
+    section: '5',
+    level: 'security',
+    summary:
+      "A request naming one project never reaches a sibling project's role, user or organization: refused, and nothing changes.",
+  },
 ]);

@@ -50,4 +50,11 @@ export const securityTokens = defineClauses([
     summary:
       'A key the token brings along (an embedded jwk header, or a jku URL to fetch keys from) is never trusted to verify it.',
   },
+  {
+    id: 'security.tokens.embed-token-named-organization',
+    section: '4.8',
+    level: 'security',
+    summary:
+      'A token from embed-token acts within the project organization the request named, never one the user held before.',
+  },
 ]);

@@ -2,12 +2,27 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { Token } from '../../spec/schemas/token.ts';
-import { buildRichWorld, registerUser, userToken, type RichShape } from '../../fixtures/world.ts';
-import { conformance } from '../harness/conformance.ts';
-import { expectSuccess } from '../harness/expect.ts';
+import type { ClauseId } from '../../spec/clauses/index.ts';
+import {
+  buildRichWorld,
+  registerUser,
+  userToken,
+  type RichProject,
+  type RichShape,
+  type RichUser,
+} from '../../fixtures/world.ts';
+import { conformance, type Conformance } from '../harness/conformance.ts';
+import { embedToken } from '../harness/endpoints.ts';
+import { expectClientError, expectSuccess } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
 import { claimAt, claimsOf } from '../harness/jwt.ts';
-import { rolesPath } from '../harness/paths.ts';
-import { updateUserShowing } from '../harness/readback.ts';
+import { REGISTER_USER, rolePath, rolesPath, userPath } from '../harness/paths.ts';
+import {
+  accountSnapshot,
+  roleList,
+  updateUserShowing,
+  userAsTokenShows,
+} from '../harness/readback.ts';
 
 // Worlds with siblings of every kind (issue 6 part 9): two projects in one account, two
 // project organizations per project, two users per organization, two roles per project that
@@ -110,4 +125,152 @@ conformance(
     }
   },
   { needs: ['accounts', 'projects'], timeout: 60_000 },
+);
+
+// The same worlds, now trespassing: a request that names project P (path or projectId) with
+// an id of its sibling project Q. Each row is refused (4xx) and leaves both projects as they
+// were: their role lists, Q's user as a fresh token shows it, and the snapshot where offered.
+
+interface SiblingTrespass {
+  readonly name: string;
+  /** Optional clauses the row leans on (answer shapes the document leaves open). */
+  readonly relies?: readonly ClauseId[];
+  send(t: Conformance, p: RichProject, q: RichProject): Promise<Reply>;
+}
+
+const firstUser = (q: RichProject): RichUser => {
+  const user = q.organizations[0]?.users[0];
+  if (user === undefined) throw new Error('the sibling world has no user');
+  return user;
+};
+const firstRole = (q: RichProject): string => q.roles[0]?.id ?? '';
+const firstOrganization = (q: RichProject) => {
+  const organization = q.organizations[0];
+  if (organization === undefined) throw new Error('the sibling world has no organization');
+  return organization;
+};
+
+const SIBLING_TRESPASSES: readonly SiblingTrespass[] = [
+  {
+    name: "a role update at P's path with Q's role id",
+    send: (t, p, q) =>
+      t.http.put(rolePath(p, firstRole(q)), {
+        ...p.world.creds(),
+        name: 'taken over',
+        permissions: { readOnly: true },
+      }),
+  },
+  {
+    name: "a role delete at P's path with Q's role id",
+    send: (t, p, q) => t.http.delete(rolePath(p, firstRole(q)), { query: p.world.creds() }),
+  },
+  {
+    name: "a user update at P's path with Q's user id",
+    send: (t, p, q) =>
+      t.http.put(userPath(p, firstUser(q).userId), {
+        ...p.world.creds(),
+        name: 'taken over',
+        properties: { takenOver: true },
+      }),
+  },
+  {
+    name: "register-user in P with Q's role id",
+    send: (t, p, q) =>
+      t.http.post(REGISTER_USER, {
+        ...p.world.creds(),
+        projectId: p.projectId,
+        userId: t.faker.string.uuid(),
+        name: 'stray user',
+        userRoleId: firstRole(q),
+      }),
+  },
+  {
+    name: "register-user in P with Q's project organization id",
+    send: (t, p, q) =>
+      t.http.post(REGISTER_USER, {
+        ...p.world.creds(),
+        projectId: p.projectId,
+        userId: t.faker.string.uuid(),
+        name: 'stray user',
+        projectOrganizationId: firstOrganization(q).projectOrganizationId,
+      }),
+  },
+  {
+    name: "register-user in P with the externalId of Q's organization",
+    send: (t, p, q) =>
+      t.http.post(REGISTER_USER, {
+        ...p.world.creds(),
+        projectId: p.projectId,
+        userId: t.faker.string.uuid(),
+        name: 'stray user',
+        projectOrganizationId: firstOrganization(q).externalId,
+      }),
+  },
+];
+
+for (const trespass of SIBLING_TRESPASSES) {
+  conformance(
+    ['auth.isolation.sibling-project-refused'],
+    `${trespass.name} is refused and changes neither project`,
+    async (t) => {
+      const rich = await buildRichWorld(t, {
+        projects: 2,
+        organizationsPerProject: 1,
+        usersPerOrganization: 1,
+        roles: [{ addChart: true }],
+      });
+      const [p, q] = rich.projects;
+      if (p === undefined || q === undefined)
+        return t.notRun('the world has fewer than two projects');
+      const read = async () =>
+        JSON.stringify([
+          await roleList(t, p.world, "reading P's roles back"),
+          await roleList(t, q.world, "reading Q's roles back"),
+          await userAsTokenShows(t, q.world, firstUser(q).userId),
+          (await accountSnapshot(t, rich.world)) ?? 'no snapshot hook',
+        ]);
+      const before = await read();
+      const res = await trespass.send(t, p, q);
+      expectClientError(res, trespass.name);
+      expect(await read(), 'neither project changed').toBe(before);
+    },
+    {
+      needs: ['accounts', 'projects', 'roles'],
+      relies: ['tokens.claims', ...(trespass.relies ?? [])],
+      timeout: 60_000,
+    },
+  );
+}
+
+conformance(
+  ['security.tokens.embed-token-named-organization'],
+  'embed-token for a known user under a sibling organization issues a token of that organization',
+  async (t) => {
+    const path =
+      t.profile.shapes.tokenClaims?.projectOrganization ??
+      t.notRun('the profile names no project-organization claim (tokenClaims.projectOrganization)');
+    const rich = await buildRichWorld(t, {
+      projects: 1,
+      organizationsPerProject: 2,
+      usersPerOrganization: 1,
+    });
+    const project = rich.projects[0];
+    const [first, second] = project?.organizations ?? [];
+    const user = first?.users[0];
+    if (project === undefined || first === undefined || second === undefined || user === undefined)
+      return t.notRun('the world lacks two organizations with a user');
+    const req = embedToken(t, project.world, second.externalId, { userId: user.userId });
+    const res = await t.http.post(req.path, { ...project.world.creds(), ...req.fields });
+    const token = expectSuccess(res, Token, 'embed-token under the second organization').token;
+    const claims = claimsOf(token) ?? t.notRun('the target’s tokens are not JWTs');
+    expect(
+      claimAt(claims, path),
+      `the token of a sign-in under ${second.externalId} names that organization, not the user’s earlier one`,
+    ).toBe(second.projectOrganizationId);
+  },
+  {
+    needs: ['accounts', 'projects'],
+    relies: ['tokens.claims', 'tokens.embed-token.body-shape'],
+    timeout: 60_000,
+  },
 );

@@ -11,18 +11,33 @@ export interface Variant {
   readonly to: string;
   /** `--only` values of the run that must catch it (default: identity). */
   readonly only?: readonly string[];
+  /**
+   * The kind of implementer bug it stands for, where it is one of the kinds the fault
+   * catalogue counts apart (issue 11): a sibling's data for one's own, a cache that goes
+   * stale, a boundary off by one, a value encoded wrongly.
+   */
+  readonly kind?: FaultKind;
+}
+
+export type FaultKind = 'sibling' | 'stale-cache' | 'boundary' | 'encoding';
+
+/** A variant with the area it belongs to: the name of its file in this folder. */
+export interface AreaVariant extends Variant {
+  readonly area: string;
 }
 
 /** Loads every `export const …Variants` of the other files in this folder, in file order. */
-export async function loadVariants(): Promise<Variant[]> {
+export async function loadVariants(): Promise<AreaVariant[]> {
   const files = readdirSync(new URL('.', import.meta.url))
-    .filter((f) => f.endsWith('.ts') && f !== 'variant.ts')
+    .filter((f) => f.endsWith('.ts') && f !== 'variant.ts' && !f.endsWith('.test.ts'))
     .sort();
-  const all: Variant[] = [];
+  const all: AreaVariant[] = [];
   for (const file of files) {
     const module = (await import(new URL(file, import.meta.url).href)) as Record<string, unknown>;
+    const area = file.replace(/\.ts$/, '');
     for (const [name, value] of Object.entries(module)) {
-      if (name.endsWith('Variants') && Array.isArray(value)) all.push(...(value as Variant[]));
+      if (name.endsWith('Variants') && Array.isArray(value))
+        all.push(...(value as Variant[]).map((v) => ({ ...v, area })));
     }
   }
   return all;
