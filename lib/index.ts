@@ -14,6 +14,7 @@ import type { Results } from '../reports/schema.ts';
 import { PROJECT_ROOT } from '../suites/runner/cli.ts';
 import { defaultPlace, runSuites, type RunOptions } from '../suites/runner/run.ts';
 import { parseShard } from '../suites/runner/shard.ts';
+import { imageOptions } from '../suites/runner/container.ts';
 
 export type { Outcome, Result, Results, Summary } from '../reports/schema.ts';
 
@@ -44,6 +45,8 @@ export interface ConformanceOptions {
   readonly concurrency?: number;
   /** PEM file of an extra certificate authority for a target on TLS. */
   readonly ca?: string;
+  /** A container image to start as the target (ports 8080 API, 8081 hub, hooks /__eac). */
+  readonly image?: string;
   /** `i/n` or `{index, count}`: run one shard of the test files (see `eac report --merge`). */
   readonly shard?: string | { readonly index: number; readonly count: number };
   /** Where the progress line and closing summary go; nothing is printed when absent. */
@@ -85,6 +88,8 @@ function shardOf(shard: ConformanceOptions['shard']): RunOptions['shard'] {
 /** Runs the suites against a target (or the embedded reference) and returns the run. */
 export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceRun> {
   const shard = shardOf(options.shard);
+  const image = options.image !== undefined ? imageOptions(options.image, {}) : undefined;
+  if (typeof image === 'string') throw new ConformanceError(image);
   const run: RunOptions = {
     only: [...(options.only ?? [])],
     report: path.resolve(options.reportDir ?? 'reports'),
@@ -101,6 +106,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.ca !== undefined ? { ca: options.ca } : {}),
     ...(shard !== undefined ? { shard } : {}),
+    ...(image !== undefined ? { image } : {}),
   };
   const errors: string[] = [];
   const stderr = sink(options.output, errors) as Writable & { isTTY?: boolean };

@@ -57,8 +57,17 @@ export const RunTargetSchema = z.object({
   profileFile: z.string().min(1).optional(),
   /** Whether `--check-decisions` was given (it is automatic against the reference). */
   checkDecisionsAsked: z.boolean().optional(),
-  /** `--image NAME`: the container image the run started as its target, and its image id. */
-  image: z.object({ name: z.string().min(1), id: z.string().min(1) }).optional(),
+  /**
+   * `--image NAME`: the container image the run started as its target, the engine's id of it,
+   * and the `--image*` arguments that start it again (replay lines use them).
+   */
+  image: z
+    .object({
+      name: z.string().min(1),
+      id: z.string().min(1),
+      args: z.array(z.string()).optional(),
+    })
+    .optional(),
 });
 export type RunTarget = z.infer<typeof RunTargetSchema>;
 

@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ClauseLevel } from '../../spec/clauses/types.ts';
 import type { RunOptions } from './run.ts';
 import { parseShard } from './shard.ts';
+import { imageOptions } from './container.ts';
 import type { DoctorOptions } from './doctor.ts';
 
 export class UsageError extends Error {
@@ -75,6 +76,14 @@ eac run [options]
   --expectations FILE   Expected outcomes per test id or clause id (JSON or YAML,
                         spec/expectations.schema.json): the exit code counts only unexpected
                         results, and the reports show expected failures apart
+  --image NAME[:TAG]    Start the target from a container image (testcontainers; the image
+                        must be on the engine or pullable), test it, stop it; results.json
+                        records the image id. TESTCONTAINERS_RYUK_DISABLED defaults to true
+  --image-ports A[,H]   Container ports of the API and the hub (default 8080,8081)
+  --image-hooks PATH    Hooks path on the API port (default /__eac; none for no hooks)
+  --image-wait PATH     Path on the API port that answers 200 once it serves (default: the
+                        hooks' capabilities, or / without hooks)
+  --image-env K=V       Environment of the container; repeatable
   --concurrency N       Test files run at once (1..64; default: the number of CPUs, at
                         least 4); 1 runs them one after another
   --ca FILE             An extra certificate authority (PEM) to trust for a target on TLS
@@ -190,6 +199,11 @@ function parseRun(argv: readonly string[]): Command {
     shard: { type: 'string' },
     concurrency: { type: 'string' },
     ca: { type: 'string' },
+    image: { type: 'string' },
+    'image-ports': { type: 'string' },
+    'image-hooks': { type: 'string' },
+    'image-wait': { type: 'string' },
+    'image-env': { type: 'string', multiple: true },
   });
   const only = (values['only'] as string[] | undefined) ?? [];
   if (only.some((value) => value.trim() === ''))
@@ -207,6 +221,23 @@ function parseRun(argv: readonly string[]): Command {
   const shardText = str(values['shard']);
   const shard = shardText !== undefined ? parseShard(shardText) : undefined;
   if (typeof shard === 'string') throw new UsageError(`eac run: ${shard}`);
+  const imageName = nonEmpty('run', '--image', str(values['image']));
+  const imageGiven = {
+    ...(str(values['image-ports']) !== undefined ? { ports: str(values['image-ports']) } : {}),
+    ...(str(values['image-hooks']) !== undefined ? { hooks: str(values['image-hooks']) } : {}),
+    ...(str(values['image-wait']) !== undefined ? { wait: str(values['image-wait']) } : {}),
+    ...(values['image-env'] !== undefined ? { env: values['image-env'] as string[] } : {}),
+  };
+  if (imageName === undefined && Object.keys(imageGiven).length > 0)
+    throw new UsageError(
+      'eac run: --image-ports, --image-hooks, --image-wait and --image-env go with --image',
+    );
+  const image = imageName !== undefined ? imageOptions(imageName, imageGiven as never) : undefined;
+  if (typeof image === 'string') throw new UsageError(`eac run: ${image}`);
+  if (image !== undefined && (target !== undefined || hub !== undefined || hooks !== undefined))
+    throw new UsageError(
+      'eac run: --image starts the target; leave out --target, --hub and --hooks',
+    );
   if (target === undefined && (hub !== undefined || hooks !== undefined)) {
     throw new UsageError('eac run: --hub and --hooks describe a --target; give --target too');
   }
@@ -224,6 +255,7 @@ function parseRun(argv: readonly string[]): Command {
     ...(baseline !== undefined ? { baseline } : {}),
     ...(shard !== undefined ? { shard } : {}),
     ...(ca !== undefined ? { ca } : {}),
+    ...(image !== undefined ? { image } : {}),
     ...(concurrency !== undefined
       ? { concurrency: positive('run', '--concurrency', concurrency, 64) }
       : {}),

@@ -72,9 +72,12 @@ export function targetArgsOf(target: {
   readonly credentialsFile?: string | undefined;
   readonly profileFile?: string | undefined;
   readonly checkDecisionsAsked?: boolean | undefined;
+  /** `--image`: a replay starts the image again instead of naming its passing addresses. */
+  readonly image?: { readonly args?: readonly string[] | undefined } | undefined;
 }): string[] {
   const args: string[] = [];
-  if (target.embedded === false) {
+  if (target.image?.args !== undefined) args.push(...target.image.args);
+  else if (target.embedded === false) {
     args.push('--target', target.baseUrl);
     if (target.hubUrl !== target.baseUrl) args.push('--hub', target.hubUrl);
     if (target.hooksUrl !== undefined) args.push('--hooks', target.hooksUrl);

@@ -32,6 +32,7 @@ import {
 import { Progress, type ProgressStream } from './progress.ts';
 import { pickShard, type Shard } from './shard.ts';
 import { installNetwork } from '../harness/network.ts';
+import type { ImageOptions } from './container.ts';
 import { EacReporter } from './reporter.ts';
 import { createRunDir, pointLatest, writeReports } from './report-files.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
@@ -60,6 +61,8 @@ export interface RunOptions {
   readonly concurrency?: number;
   /** `--ca FILE`: an extra certificate authority (PEM) for a target on TLS. */
   readonly ca?: string;
+  /** `--image NAME` (with its `--image-*` options): start the target from a container image. */
+  readonly image?: ImageOptions;
 }
 
 /** Where things are; the defaults are the project's own, tests may point elsewhere. */
@@ -127,6 +130,12 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
     '',
     `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe (${summary.total} test${summary.total === 1 ? '' : 's'})`,
     `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
+    ...(target.image !== undefined
+      ? [`     image ${target.image.name} (${target.image.id}), stopped after the run`]
+      : []),
+    ...(run.shard !== undefined
+      ? [`     shard ${run.shard.index} of ${run.shard.count}: merge with eac report --merge`]
+      : []),
     `     profile ${run.profile.source}: serves ${run.profile.serves.join(', ') || 'nothing'}`,
     `     ${coverageLine(run)}`,
   ];
@@ -269,6 +278,7 @@ export async function runSuites(
       ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
       ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      ...(options.image !== undefined ? { image: options.image } : {}),
     });
   } catch (error) {
     if (error instanceof TargetError) {
@@ -292,6 +302,15 @@ export async function runSuites(
       hooks: [...target.hooks],
       checkDecisions: target.checkDecisions,
       embedded: resolved.embedded,
+      ...(resolved.image !== undefined
+        ? {
+            image: {
+              name: resolved.image.name,
+              id: resolved.image.id,
+              args: [...resolved.image.args],
+            },
+          }
+        : {}),
       ...(credentialsFile !== undefined ? { credentialsFile } : {}),
       ...(profileFile !== undefined ? { profileFile } : {}),
       ...(options.checkDecisions ? { checkDecisionsAsked: true } : {}),

@@ -250,6 +250,13 @@ export function renderSummary(run: Results): string {
     '| --- | --- |',
     `| Target | ${cell(target.baseUrl)}${target.embedded === true ? ' (embedded reference)' : ''} |`,
     `| Implementation | ${cell(target.implementation ?? 'not announced')} |`,
+    ...(target.image !== undefined
+      ? [`| Image | ${cell(target.image.name)} (${cell(target.image.id)}) |`]
+      : []),
+    ...(run.shard !== undefined ? [`| Shard | ${run.shard.index} of ${run.shard.count} |`] : []),
+    ...(run.mergedFrom !== undefined
+      ? [`| Merged from | ${cell(run.mergedFrom.join(', '))} |`]
+      : []),
     `| Profile | ${cell(profile.source)}${profile.description !== undefined ? ` — ${cell(profile.description)}` : ''} |`,
     `| Parts served | ${cell(profile.serves.join(', ') || 'none')} |`,
     `| Hub | ${cell(target.hubUrl)} |`,

@@ -10,6 +10,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { TargetProfile } from '../../spec/profile.ts';
 import type { StaticAccount, StaticCredentials, Target } from '../harness/target.ts';
+import type { ImageOptions } from './container.ts';
 
 const Id = z.string().min(1);
 
@@ -232,12 +233,16 @@ export interface TargetOptions {
   readonly profile?: string;
   readonly checkDecisions?: boolean;
   readonly seed: number;
+  /** `--image`: start this container image and test it (instead of `target`). */
+  readonly image?: ImageOptions;
 }
 
 export interface ResolvedTarget {
   readonly target: Target;
   /** True when this process started the reference (no `--target`). */
   readonly embedded: boolean;
+  /** With `--image`: the image as given, the engine's id of it, and its `--image*` arguments. */
+  readonly image?: { readonly name: string; readonly id: string; readonly args: readonly string[] };
   close(): Promise<void>;
 }
 
@@ -272,7 +277,48 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
   }
 }
 
+/** Starts the image of `--image` and resolves the target it serves; stops it on any error. */
+async function resolveImage(
+  options: TargetOptions & { image: ImageOptions },
+): Promise<ResolvedTarget> {
+  const { imageArgs, startImage } = await import('./container.ts');
+  let started: Awaited<ReturnType<typeof startImage>>;
+  try {
+    started = await startImage(options.image);
+  } catch (error) {
+    throw new TargetError(`cannot start the image ${options.image.image}: ${describe(error)}`);
+  }
+  try {
+    const { image: _image, ...rest } = options;
+    void _image;
+    const resolved = await resolveTarget({
+      ...rest,
+      target: started.baseUrl,
+      hub: started.hubUrl,
+      ...(started.hooksUrl !== undefined ? { hooks: started.hooksUrl } : {}),
+    });
+    return {
+      ...resolved,
+      image: { name: options.image.image, id: started.imageId, args: imageArgs(options.image) },
+      close: () => started.stop(),
+    };
+  } catch (error) {
+    const logs = await started.logs().catch(() => '');
+    await started.stop().catch(() => undefined);
+    if (error instanceof TargetError && logs.trim() !== '')
+      throw new TargetError(
+        `${error.message}\n--- the container's last lines ---\n${logs.trimEnd()}`,
+      );
+    throw error;
+  }
+}
+
 export async function resolveTarget(options: TargetOptions): Promise<ResolvedTarget> {
+  if (options.image !== undefined) {
+    if (options.target !== undefined || options.hub !== undefined || options.hooks !== undefined)
+      throw new TargetError('--image starts the target; leave out --target, --hub and --hooks');
+    return resolveImage({ ...options, image: options.image });
+  }
   const profile = options.profile !== undefined ? await readProfile(options.profile) : undefined;
   if (options.target === undefined) {
     if (options.hub !== undefined || options.hooks !== undefined) {
