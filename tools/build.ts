@@ -71,22 +71,28 @@ export const sourceUrls: Plugin = {
   },
 };
 
-/** Native packages the bundle loads on first use instead of at start-up (see lazyNative). */
-export const LAZY_NATIVE = ['@duckdb/node-api'];
+/**
+ * Packages the bundle loads on first use instead of at start-up (see lazyPackages): DuckDB's
+ * native module, which only a chat needs, and undici, which `eac serve` reaches through
+ * suites/runner/target.ts but never calls.
+ */
+export const LAZY_PACKAGES = ['@duckdb/node-api', 'undici'];
 
 /**
- * A static import of a native package would load it (dlopen and its CommonJS files) before
- * `eac serve` listens, although only the first chat needs it. In the bundle each such import
- * becomes an object with one getter per export name, read from the installed package now,
- * that loads the package on the first read. The sources through tsx load it eagerly as
- * written; a package that cannot be loaded here stays a plain external import.
+ * A static import of such a package would load it (for DuckDB a dlopen and dozens of CommonJS
+ * files) before `eac serve` listens. In the bundle each such import becomes an object with one
+ * getter per export name, read from the installed package now, that loads the package from
+ * node_modules on the first read. Only CommonJS packages qualify: the bundle reads their
+ * exports through such an object at each use, never copies them at import. The sources
+ * through tsx load them eagerly as written; a package that cannot be loaded here stays a plain
+ * external import.
  */
-export const lazyNative: Plugin = {
+export const lazyPackages: Plugin = {
   name: 'lazy-native',
   setup(context) {
     const load = createRequire(path.join(ROOT, 'package.json'));
     const filter = new RegExp(
-      `^(${LAZY_NATIVE.map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`,
+      `^(${LAZY_PACKAGES.map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`,
     );
     context.onResolve({ filter }, (args) =>
       args.namespace === 'lazy-native'
@@ -150,7 +156,7 @@ export async function buildBundle(): Promise<{
     platform: 'node',
     target: 'node20',
     external: EXTERNAL,
-    plugins: [lazyNative, sourceUrls],
+    plugins: [lazyPackages, sourceUrls],
     metafile: true,
     legalComments: 'none',
     // Less to parse at start-up; identifiers are kept, so stacks and class names still read.
