@@ -5,6 +5,7 @@ import { buildWorld, type World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
+import { finalize } from '../v2/world.ts';
 import { CONTENT, LIST_WORKSPACES, TENANT_FIELDS, createWorkspace, tenantToken } from './world.ts';
 
 // §4.13, §2.8: list-workspaces lists every workspace of the organization with its primary
@@ -80,6 +81,42 @@ conformance(
     expect(parsed.data.dashboard_name).toBe(dashboardName);
   },
   { needs: CONTENT, parts, relies: ['workspaces.list-item.fields'] },
+);
+
+// §2.8 gives the v1 item names only as seen in the migration mapping, and §4.13 says that
+// after finalize the list answers that mapping: applications in the v1 shape, keyed by the v1
+// workspace. Which item members carry the ids is the decision workspaces.list-item.fields.
+conformance(
+  ['workspaces.list-item.names-seen', 'workspaces.list.after-finalize-applications'],
+  'after finalize, each item names its v1 workspace, primary dashboard and dashboard name as workspace_id, dashboard_id and dashboard_name',
+  async (t) => {
+    const w = await buildWorld(t);
+    const made: { workspace_id: string; dashboard_id: string; dashboard_name: string }[] = [];
+    for (const kind of ['overview', 'report']) {
+      const dashboardName = `${t.faker.commerce.department()} ${kind}`;
+      const ws = await createWorkspace(t, w, { dashboardName });
+      made.push({
+        workspace_id: ws.workspaceId,
+        dashboard_id: ws.dashboardId,
+        dashboard_name: dashboardName,
+      });
+    }
+    await finalize(t, w);
+    const items = workspacesOf(
+      await listWorkspaces(t, { apiKey: w.creds().apiKey }),
+      'list-workspaces after finalize',
+    );
+    const named = items.map((i) => ({
+      workspace_id: i['workspace_id'],
+      dashboard_id: i['dashboard_id'],
+      dashboard_name: i['dashboard_name'],
+    }));
+    expect(
+      named.sort((a, b) => String(a.workspace_id).localeCompare(String(b.workspace_id))),
+      'one item per v1 workspace with the names of the mapping',
+    ).toEqual(made.sort((a, b) => a.workspace_id.localeCompare(b.workspace_id)));
+  },
+  { needs: [...CONTENT, 'migration'], parts, relies: ['workspaces.list-item.fields'] },
 );
 
 conformance(

@@ -103,4 +103,11 @@ export const dashboardsVariants: readonly Variant[] = [
     to: "          chartIds: body.chartIds,\n          actor: who.value.actor,\n          via: 'v2',",
     only: ['migration'],
   },
+  {
+    name: 'after finalize list-workspaces names the primary dashboard by its v2 id',
+    file: 'reference/http/dashboards.ts',
+    from: 'dashboard_id: primary === undefined ? null : v1IdOf(account, primary.dashboardId),',
+    to: 'dashboard_id: primary === undefined ? null : primary.dashboardId,',
+    only: ['dashboards'],
+  },
 ];
