@@ -100,12 +100,9 @@ export const lazyPackages: Plugin = {
         : { path: args.path, namespace: 'lazy-native' },
     );
     context.onLoad({ filter: /.*/, namespace: 'lazy-native' }, (args) => {
-      let names: string[];
-      let esModule = false;
+      let real: Record<string, unknown>;
       try {
-        const real = load(args.path) as Record<string, unknown>;
-        names = Object.keys(real);
-        esModule = real['__esModule'] === true;
+        real = load(args.path) as Record<string, unknown>;
       } catch (error) {
         process.stderr.write(
           `eac build: ${args.path} does not load here (${(error as Error).message}); it stays an eager import\n`,
@@ -115,23 +112,39 @@ export const lazyPackages: Plugin = {
           loader: 'js',
         };
       }
-      const getters = names
-        .map(
-          (name) => `  get ${JSON.stringify(name)}() { return load()[${JSON.stringify(name)}]; },`,
-        )
-        .join('\n');
+      const members = Object.keys(real).map((name) => {
+        const value = real[name];
+        const key = JSON.stringify(name);
+        // An enum (a plain object of primitives) is copied as data: reading DuckDBTypeId.BIGINT
+        // while a module loads then needs no package. package-lock.json is in the source
+        // hash, so another installed version makes the bundle stale.
+        return isEnum(value)
+          ? `  ${key}: ${JSON.stringify(value)},`
+          : `  get ${key}() { return load()[${key}]; },`;
+      });
       return {
         contents: [
           'let real;',
           `const load = () => (real ??= require(${JSON.stringify(args.path)}));`,
-          `module.exports = {\n${getters}\n};`,
-          esModule ? "Object.defineProperty(module.exports, '__esModule', { value: true });" : '',
+          `module.exports = {\n${members.join('\n')}\n};`,
+          real['__esModule'] === true
+            ? "Object.defineProperty(module.exports, '__esModule', { value: true });"
+            : '',
         ].join('\n'),
         loader: 'js',
       };
     });
   },
 };
+
+function isEnum(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype &&
+    Object.values(value).every((v) => ['string', 'number', 'boolean'].includes(typeof v))
+  );
+}
 
 /** Builds dist/ and returns the source hash it was built from. */
 export async function buildBundle(): Promise<{
