@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drop, emptyTable, entriesOf, put, putAll, sizeOf, tableOf, type Table } from './table.ts';
 
@@ -56,6 +57,65 @@ describe('table: a persistent map read as a record', () => {
     const next = put(t, 'k5000', { n: -1 });
     // The old map is intact, and every other value is the very same object in both.
     expect(entriesOf(t).get('k5000')).toEqual({ n: 5000 });
-    expect(entriesOf(t).every((v, k) => k === 'k5000' || next[k] === v)).toBe(true);
+    expect([...entriesOf(t)].every(([k, v]) => k === 'k5000' || next[k] === v)).toBe(true);
+  });
+
+  it('reads every version as it was made, whichever was touched last (branches included)', () => {
+    const base = abc();
+    const left = put(base, 'a', 10);
+    const right = drop(put(base, 'd', 4), 'b');
+    const leftMore = putAll(left, [
+      ['e', 5],
+      ['e', 6],
+    ]);
+    // Alternate between the branches: each read moves the chain's head to the version read.
+    for (let i = 0; i < 3; i++) {
+      expect({ ...right }).toEqual({ a: 1, c: 3, d: 4 });
+      expect({ ...base }).toEqual({ a: 1, b: 2, c: 3 });
+      expect({ ...leftMore }).toEqual({ a: 10, b: 2, c: 3, e: 6 });
+      expect(left['e']).toBeUndefined();
+      expect(sizeOf(right)).toBe(3);
+    }
+  });
+
+  it('behaves as a plain record copied on every write, over random writes to random versions', () => {
+    const op = fc.record({
+      from: fc.nat(),
+      kind: fc.constantFrom('put', 'drop', 'putAll'),
+      key: fc.constantFrom('a', 'b', 'c', 'd'),
+      value: fc.integer(),
+      read: fc.nat(),
+    });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const tables: Table<number>[] = [emptyTable<number>()];
+        const records: Record<string, number>[] = [{}];
+        for (const o of ops) {
+          const i = o.from % tables.length;
+          const t = tables[i] as Table<number>;
+          const r = records[i] as Record<string, number>;
+          if (o.kind === 'put') {
+            tables.push(put(t, o.key, o.value));
+            records.push({ ...r, [o.key]: o.value });
+          } else if (o.kind === 'drop') {
+            tables.push(drop(t, o.key));
+            const { [o.key]: _gone, ...rest } = r;
+            records.push(rest);
+          } else {
+            tables.push(
+              putAll(t, [
+                [o.key, o.value],
+                ['a', o.value + 1],
+              ]),
+            );
+            records.push({ ...r, [o.key]: o.value, a: o.value + 1 });
+          }
+          const j = o.read % tables.length;
+          expect({ ...tables[j] }).toEqual(records[j]);
+        }
+        tables.forEach((t, j) => expect({ ...t }).toEqual(records[j]));
+      }),
+      { seed: 7, numRuns: 300 },
+    );
   });
 });

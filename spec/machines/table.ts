@@ -1,93 +1,173 @@
-import { Map as PersistentMap } from 'immutable';
-
 /**
  * A keyed collection held in a machine's state. Readers see a read-only record
  * (`state.users[id]`, `Object.values(state.tenants)`), as they always have; writers go through
- * `put` and `drop`, which return a new table and leave the old one as it was.
+ * `put`, `putAll` and `drop`, which return a new table and leave the old one as it was.
  *
  * Why not a plain record: a pure machine that copies a record on every command
  * (`{ ...state.users, [id]: user }`) pays for every entry it holds, so registering n users
- * cost n²/2 copies (issue 7, part 0). Underneath, a table is a persistent hash array mapped
- * trie (immutable's Map): an update copies the O(log₃₂ n) nodes on one path and shares the
- * rest with the previous table, so it costs the same at 100k entries as at 10. The record
- * view is a Proxy over that map, so a lookup by key is a lookup in the trie; enumerating the
- * keys walks the whole map, as enumerating a record always did.
+ * cost n²/2 copies (issue 7, part 0).
+ *
+ * Why not a persistent hash trie (immutable's Map, used here before): an update is cheap, but
+ * every read walks O(log₃₂ n) nodes, each found by hashing the key again, so a read at 50k
+ * entries cost three times one at 500 (a v1 dashboard list reads some 600 entries:
+ * bench/results/scale.json).
+ *
+ * What it is: a persistent map by rerooting (Baker's "shallow binding", as in Conchon and
+ * Filliâtre's persistent arrays). The versions of a table form a chain; exactly one of them,
+ * the head, holds a JS Map with its entries, and every other holds the few changes that turn
+ * its neighbour towards the head back into itself. Reading or writing the head (what a store
+ * does: it keeps the newest state only) is a Map operation, O(1) whatever the size. Reading an
+ * older version first moves the head there, undoing the changes in between (and keeping them,
+ * inverted, on the versions left behind), so it costs what separates the two versions. Every
+ * version still reads as it was made: purity is kept, only the cost moves.
+ *
+ * Enumeration order is the Map's (insertion order of the head); nothing may rely on it, as
+ * nothing could on a record's or a trie's: lists are sorted where they are answered.
  */
 export type Table<V> = Readonly<Record<string, V>>;
 
-const entriesKey: unique symbol = Symbol('table entries');
+const absent: unique symbol = Symbol('absent');
+type Slot<V> = V | typeof absent;
 
-type Held<V> = Table<V> & { readonly [entriesKey]: PersistentMap<string, V> };
+/** The changes (key, value to set or absent to delete) that turn one version into another. */
+type Changes<V> = readonly (readonly [string, Slot<V>])[];
 
-const missing = Symbol('missing');
+type Node<V> =
+  | { readonly kind: 'head'; readonly map: Map<string, V> }
+  | { readonly kind: 'diff'; readonly changes: Changes<V>; readonly next: Version<V> };
 
-function view<V>(entries: PersistentMap<string, V>): Table<V> {
-  // The target stays empty and extensible: every own property is reported by the traps.
-  const handler: ProxyHandler<object> = {
-    get(target, key) {
-      if (key === entriesKey) return entries;
-      const value = typeof key === 'string' ? entries.get(key, missing) : missing;
-      // Like a record, what is not an entry is looked up on Object.prototype.
-      return value === missing ? (Reflect.get(target, key) as unknown) : value;
-    },
-    has(target, key) {
-      return (typeof key === 'string' && entries.has(key)) || Reflect.has(target, key);
-    },
-    ownKeys() {
-      return [...entries.keys()];
-    },
-    getOwnPropertyDescriptor(_target, key) {
-      if (typeof key !== 'string') return undefined;
-      const value = entries.get(key, missing);
-      return value === missing
-        ? undefined
-        : { value, writable: false, enumerable: true, configurable: true };
-    },
-    set: () => false,
-    defineProperty: () => false,
-    deleteProperty: () => false,
-    setPrototypeOf: () => false,
-  };
-  return new Proxy({}, handler);
+class Version<V> {
+  constructor(public node: Node<V>) {}
 }
 
-const emptyTableValue = view(PersistentMap<string, never>());
+/**
+ * Makes `version` the head of its chain and gives its Map. Walks to the current head, then
+ * back: each step applies a version's changes (newest first) and leaves their inverse on the
+ * version that was the head.
+ */
+function reroot<V>(version: Version<V>): Map<string, V> {
+  if (version.node.kind === 'head') return version.node.map;
+  const path: Version<V>[] = [];
+  let at: Version<V> = version;
+  while (at.node.kind === 'diff') {
+    path.push(at);
+    at = at.node.next;
+  }
+  const map = at.node.map;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const older = path[i] as Version<V>;
+    const node = older.node as Extract<Node<V>, { kind: 'diff' }>;
+    const inverse: (readonly [string, Slot<V>])[] = [];
+    for (let c = node.changes.length - 1; c >= 0; c--) {
+      const [key, value] = node.changes[c] as readonly [string, Slot<V>];
+      inverse.push([key, map.has(key) ? (map.get(key) as V) : absent]);
+      if (value === absent) map.delete(key);
+      else map.set(key, value);
+    }
+    node.next.node = { kind: 'diff', changes: inverse, next: older };
+    older.node = { kind: 'head', map };
+  }
+  return map;
+}
 
+const versionKey: unique symbol = Symbol('table version');
+
+interface Target {
+  readonly [versionKey]: Version<unknown>;
+}
+
+/** One handler for every table, so the engine sees one shape at every read site. */
+const handler: ProxyHandler<Target> = {
+  get(target, key) {
+    if (typeof key === 'string') {
+      const map = reroot(target[versionKey]);
+      const value = map.get(key);
+      if (value !== undefined) return value;
+    }
+    // Like a record, what is not an entry is looked up on Object.prototype.
+    return Reflect.get(target, key) as unknown;
+  },
+  has(target, key) {
+    return (typeof key === 'string' && reroot(target[versionKey]).has(key)) || key in target;
+  },
+  ownKeys(target) {
+    return [...reroot(target[versionKey]).keys()];
+  },
+  getOwnPropertyDescriptor(target, key) {
+    if (typeof key !== 'string') return undefined;
+    const map = reroot(target[versionKey]);
+    return map.has(key)
+      ? { value: map.get(key), writable: false, enumerable: true, configurable: true }
+      : undefined;
+  },
+  set: () => false,
+  defineProperty: () => false,
+  deleteProperty: () => false,
+  setPrototypeOf: () => false,
+};
+
+function view<V>(version: Version<V>): Table<V> {
+  // The target stays extensible and its one own property configurable, so the traps may
+  // report exactly the entries as its properties.
+  const target = {};
+  Object.defineProperty(target, versionKey, { value: version, configurable: true });
+  return new Proxy(target as Target, handler) as unknown as Table<V>;
+}
+
+function versionOf<V>(table: Table<V>): Version<V> {
+  const version = (table as unknown as Partial<Target>)[versionKey];
+  if (!(version instanceof Version))
+    throw new TypeError('not a table: build one with emptyTable()');
+  return version as Version<V>;
+}
+
+/** A new empty table (each call its own: tables of one chain share their Map). */
 export function emptyTable<V>(): Table<V> {
-  return emptyTableValue;
+  return view(new Version<V>({ kind: 'head', map: new Map() }));
 }
 
-/** The persistent map under a table (for structural checks and bulk reads). */
-export function entriesOf<V>(table: Table<V>): PersistentMap<string, V> {
-  const entries = (table as Held<V>)[entriesKey] as PersistentMap<string, V> | undefined;
-  if (entries === undefined) throw new TypeError('not a table: build one with emptyTable()');
-  return entries;
+/** A copy of a table's entries as a Map (for structural checks and bulk reads). */
+export function entriesOf<V>(table: Table<V>): ReadonlyMap<string, V> {
+  return new Map(reroot(versionOf(table)));
 }
 
-/** A table holding `value` at `key`, sharing everything else with `table`. */
+/** A new version of `table` after `changes`; `table` itself keeps reading as it was. */
+function change<V>(table: Table<V>, changes: Changes<V>): Table<V> {
+  const version = versionOf(table);
+  const map = reroot(version);
+  const inverse: (readonly [string, Slot<V>])[] = [];
+  for (const [key, value] of changes) {
+    inverse.push([key, map.has(key) ? (map.get(key) as V) : absent]);
+    if (value === absent) map.delete(key);
+    else map.set(key, value);
+  }
+  const next = new Version<V>({ kind: 'head', map });
+  // Kept in the order applied: reroot undoes them from the last one back.
+  version.node = { kind: 'diff', changes: inverse, next };
+  return view(next);
+}
+
+/** A table holding `value` at `key`, the rest as in `table`. */
 export function put<V>(table: Table<V>, key: string, value: V): Table<V> {
-  return view(entriesOf(table).set(key, value));
+  return change(table, [[key, value]]);
 }
 
-/** A table holding every pair of `pairs` (a later pair wins), sharing the rest with `table`. */
+/** A table holding every pair of `pairs` (a later pair wins), the rest as in `table`. */
 export function putAll<V>(table: Table<V>, pairs: Iterable<readonly [string, V]>): Table<V> {
-  const entries = entriesOf(table).withMutations((m) => {
-    for (const [key, value] of pairs) m.set(key, value);
-  });
-  return entries === entriesOf(table) ? table : view(entries);
+  const changes = [...pairs];
+  return changes.length === 0 ? table : change(table, changes);
 }
 
-/** A table without `key`, sharing everything else with `table`. */
+/** A table without `key`, the rest as in `table`. */
 export function drop<V>(table: Table<V>, key: string): Table<V> {
-  const entries = entriesOf(table);
-  return entries.has(key) ? view(entries.delete(key)) : table;
+  return key in table ? change<V>(table, [[key, absent]]) : table;
 }
 
 export function sizeOf(table: Table<unknown>): number {
-  return entriesOf(table).size;
+  return reroot(versionOf(table)).size;
 }
 
 /** Entries from a plain record (tests and fixtures build states this way). */
 export function tableOf<V>(record: Readonly<Record<string, V>>): Table<V> {
-  return view(PersistentMap<string, V>(Object.entries(record)));
+  return view(new Version<V>({ kind: 'head', map: new Map(Object.entries(record)) }));
 }
