@@ -101,4 +101,11 @@ export const v2Variants: readonly Variant[] = [
     to: "  clone: 'addDashboard',",
     only: ['v2'],
   },
+  {
+    name: 'v2: an application is listed without defaultDashboardId',
+    file: 'reference/http/v2.ts',
+    from: '          defaultDashboardId: a.defaultDashboardId,\n',
+    to: '',
+    only: ['v2'],
+  },
 ];

@@ -1,0 +1,193 @@
+import { expect } from 'vitest';
+import type { World } from '../../fixtures/world.ts';
+import { conformance, type Conformance } from '../harness/conformance.ts';
+import type { Reply } from '../harness/http.ts';
+import { dashboardsWorld, type Shared } from '../dashboards/world.ts';
+import {
+  APPLICATIONS,
+  EDITOR,
+  dashboardPath,
+  dashboardsPath,
+  finalize,
+  needs,
+  projectUser,
+} from './world.ts';
+
+// §4.16 rows, §2.8 fields and §9, checked only as far as the document goes: every call carries
+// the project-user token in `Authorization: Bearer` (§5 table, v2 calls), every answer is read
+// for the success envelope of the preamble and, wherever it sits in `data`, an object with the
+// §2.8 field names. Nothing here leans on a decided envelope member, path or API-key carrier,
+// so these verdicts hold on any server.
+
+type Json = Record<string, unknown>;
+
+/** Every object anywhere in a JSON value. */
+function objectsIn(value: unknown, out: Json[] = []): Json[] {
+  if (Array.isArray(value)) for (const v of value) objectsIn(v, out);
+  else if (value !== null && typeof value === 'object') {
+    out.push(value as Json);
+    for (const v of Object.values(value)) objectsIn(v, out);
+  }
+  return out;
+}
+
+/** A success in the preamble's envelope; its body. */
+function success(res: Reply, what: string): unknown {
+  expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBe(200);
+  expect((res.body as { status?: unknown }).status, `${what}: the envelope's status`).toBe(
+    'success',
+  );
+  return (res.body as { data?: unknown }).data;
+}
+
+/** The one object of an answer whose `key` holds `value`. */
+function objectWith(data: unknown, key: string, value: unknown, what: string): Json {
+  const found = objectsIn(data).filter((o) => o[key] === value);
+  expect(found, `${what}: one object with ${key} ${String(value)}`).toHaveLength(1);
+  return found[0] as Json;
+}
+
+interface Setting {
+  readonly w: World;
+  readonly board: Shared;
+  readonly bearer: { headers: Record<string, string> };
+  readonly applicationId: string;
+  readonly templateId: string;
+}
+
+/** A finalized account, a project user with editing flags (§2.2) and a space (§7 403). */
+async function setting(t: Conformance): Promise<Setting> {
+  const w = await dashboardsWorld(t, 2);
+  await finalize(t, w);
+  const user = await projectUser(t, w, EDITOR);
+  const bearer = { headers: { authorization: `Bearer ${user.token}` } };
+  const apps = success(await t.http.get(APPLICATIONS, bearer), 'listing applications');
+  const app = objectWith(apps, 'legacyWorkspaceId', w.board.workspaceId, 'the applications');
+  const applicationId = String(app['applicationId']);
+  const listed = success(
+    await t.http.get(dashboardsPath(applicationId), bearer),
+    'listing the dashboards',
+  );
+  const template = objectWith(listed, 'legacyDashboardId', w.board.dashboardId, 'the dashboards');
+  return { w, board: w.board, bearer, applicationId, templateId: String(template['id']) };
+}
+
+/** The user's own dashboards ('dashboard' kind, §2.8) as the user's list shows them. */
+async function ownOf(t: Conformance, s: Setting): Promise<Json[]> {
+  const data = success(await t.http.get(dashboardsPath(s.applicationId), s.bearer), 'the list');
+  return objectsIn(data).filter((o) => o['kind'] === 'dashboard' && typeof o['id'] === 'string');
+}
+
+conformance(
+  [
+    'v2.applications.list.path',
+    'v2.application.fields',
+    'migration.workspace-to-application',
+    'migration.legacy-ids-kept',
+  ],
+  'GET /v2/api/applications with a project-user token lists the application the v1 workspace became, with the four §2.8 fields',
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    await finalize(t, w);
+    const user = await projectUser(t, w, EDITOR);
+    const res = await t.http.get(APPLICATIONS, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    const app = objectWith(
+      success(res, 'GET /v2/api/applications'),
+      'legacyWorkspaceId',
+      w.board.workspaceId,
+      'the applications',
+    );
+    for (const field of ['applicationId', 'name', 'defaultDashboardId', 'legacyWorkspaceId'])
+      expect(Object.keys(app), `the application carries ${field}`).toContain(field);
+    expect(app['applicationId'], 'an application id of its own').not.toBe(w.board.workspaceId);
+  },
+  { needs, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  [
+    'v2.dashboards.list.path',
+    'v2.dashboard.fields',
+    'v2.dashboard.kind-template',
+    'migration.dashboard-to-application-dashboard',
+    'migration.legacy-ids-kept',
+  ],
+  "GET .../dashboards with a project-user token lists the shared v1 dashboard as a 'template' keeping its v1 id",
+  async (t) => {
+    const s = await setting(t);
+    const listed = success(
+      await t.http.get(dashboardsPath(s.applicationId), s.bearer),
+      'GET .../dashboards',
+    );
+    const template = objectWith(listed, 'legacyDashboardId', s.board.dashboardId, 'the list');
+    for (const field of ['id', 'legacyDashboardId', 'kind', 'ownerProjectUserId'])
+      expect(Object.keys(template), `the dashboard carries ${field}`).toContain(field);
+    expect(template['kind'], 'a shared dashboard').toBe('template');
+  },
+  { needs, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  ['v2.dashboards.clone.path', 'v2.dashboard.kind-dashboard', 'auth.v2.user-token-own-space'],
+  "POST .../clone {name} with a project-user token puts a 'dashboard' in that user's space",
+  async (t) => {
+    const s = await setting(t);
+    const before = (await ownOf(t, s)).map((o) => o['id']);
+    const res = await t.http.post(
+      `${dashboardPath(s.applicationId, s.templateId)}/clone`,
+      { name: 'My copy' },
+      s.bearer,
+    );
+    success(res, 'POST .../clone');
+    const made = (await ownOf(t, s)).filter((o) => !before.includes(o['id']));
+    expect(made, "one new 'dashboard' in the user's list").toHaveLength(1);
+    expect(typeof made[0]?.['ownerProjectUserId'], "it is in the user's space").toBe('string');
+  },
+  { needs, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  ['v2.dashboards.create.path', 'v2.dashboard.kind-dashboard', 'auth.v2.user-token-own-space'],
+  "POST .../dashboards {name} with a project-user token creates a 'dashboard' in that user's space",
+  async (t) => {
+    const s = await setting(t);
+    const before = (await ownOf(t, s)).map((o) => o['id']);
+    const res = await t.http.post(dashboardsPath(s.applicationId), { name: 'Mine' }, s.bearer);
+    success(res, 'POST .../dashboards');
+    const made = (await ownOf(t, s)).filter((o) => !before.includes(o['id']));
+    expect(made, "one new 'dashboard' in the user's list").toHaveLength(1);
+    expect(typeof made[0]?.['ownerProjectUserId'], "it is in the user's space").toBe('string');
+  },
+  { needs, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  ['v2.dashboards.append-charts.path'],
+  "POST .../append-charts {sourceDashboardId} with a project-user token changes the user's own dashboard",
+  async (t) => {
+    const s = await setting(t);
+    success(
+      await t.http.post(
+        `${dashboardPath(s.applicationId, s.templateId)}/clone`,
+        { name: 'Work board' },
+        s.bearer,
+      ),
+      'setting up: the user clones the template',
+    );
+    const [mine] = await ownOf(t, s);
+    if (mine === undefined) expect.fail("the clone is not in the user's list");
+    const res = await t.http.post(
+      `${dashboardPath(s.applicationId, String(mine['id']))}/append-charts`,
+      { sourceDashboardId: s.templateId },
+      s.bearer,
+    );
+    success(res, 'POST .../append-charts');
+    const after = (await ownOf(t, s)).find((o) => o['id'] === mine['id']);
+    expect(JSON.stringify(after), "the user's dashboard shows the appended charts").not.toBe(
+      JSON.stringify(mine),
+    );
+  },
+  { needs, parts: ['v2', 'identity'] },
+);
