@@ -1,4 +1,5 @@
 import type { ChartRecord } from '../../spec/machines/dashboards.ts';
+import { chartRows } from '../data/chart-rows.ts';
 import type { ReferenceContext } from '../http/context.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -31,14 +32,23 @@ function configColumns(config: Readonly<Record<string, unknown>>): string[] {
 }
 
 /**
- * The rows a chart shows to the viewer, under row-level security from the token's properties,
- * with the page's controlled filters applied.
+ * The rows a chart shows to the viewer (hooks contract item 3: the chart's sqlOverride under
+ * row-level security from the token's properties), with the page's controlled filters
+ * applied. A chart that cannot load (no SQL, a property row-level security needs is missing)
+ * shows its columns, no rows, and says why.
  */
 export async function loadChartData(
-  _ctx: ReferenceContext,
-  _viewer: Viewer,
+  ctx: ReferenceContext,
+  viewer: Viewer,
   chart: ChartRecord,
-  _filters: readonly RowFilter[],
+  filters: readonly RowFilter[],
 ): Promise<ChartData> {
-  return Promise.resolve({ columns: configColumns(chart.config), rows: [] });
+  const done = await chartRows(ctx, {
+    organizationId: viewer.account.organizationId,
+    chartId: chart.chartId,
+    properties: { ...viewer.properties },
+    filters: filters.map((f) => ({ field: f.field, value: f.value })),
+  });
+  if (done.ok) return { columns: done.columns, rows: done.rows };
+  return { columns: configColumns(chart.config), rows: [], problem: done.error.message };
 }

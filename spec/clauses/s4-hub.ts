@@ -103,6 +103,13 @@ export const s4Hub = defineClauses([
       'A page posts to its parent only addressed to parentOrigin, never to any origin (`*`) or another.',
   },
   {
+    id: 'hub.security.names-are-text',
+    section: '4.17',
+    level: 'security',
+    summary:
+      'Names and properties a page shows are text: markup in them builds no element and runs no script.',
+  },
+  {
     id: 'hub.events.target-origin',
     section: '4.17',
     level: 'unspecified',

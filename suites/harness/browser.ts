@@ -81,6 +81,16 @@ async function browserFor(t: Conformance): Promise<Browser> {
 
 class BrowserMissing extends Error {}
 
+/** The origin of the embedding parent page (the third origin), known before opening a page. */
+export function embedderOrigin(t: Conformance): string {
+  const base = broker();
+  if (base === undefined) {
+    if (REQUIRE()) throw new Error('EAC_REQUIRE_BROWSER=1 and the browser setup did not run');
+    return t.notRun('no browser for the hub pages: the browser setup did not run');
+  }
+  return new URL(base).origin;
+}
+
 /** The hub section of the profile; not-run when the target's profile has none. */
 export function hubProfile(t: Conformance): HubProfile {
   const hub = t.profile.hub;
@@ -118,7 +128,7 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
   const context: BrowserContext = await browser.newContext({
     viewport: { width: 1040, height: 760 },
   });
-  context.setDefaultTimeout(5_000);
+  context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {

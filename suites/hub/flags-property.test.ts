@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { expectedEffective, expectedPermissions } from '../../fixtures/expected/index.ts';
+import type { HubThing } from '../../spec/hub-profile.ts';
+import type { RolePermissions } from '../../spec/schemas/permissions.ts';
+import { openHub } from '../harness/browser.ts';
+import { conformance } from '../harness/conformance.ts';
+import {
+  dashboardPath,
+  expectCount,
+  hubWorld,
+  needsData,
+  parts,
+  viewer,
+  HUB_TIMEOUT,
+} from './world.ts';
+
+// §2.2 as a property: for arbitrary sets of the twenty flags, what the page offers (found
+// through the profile's hub section) is what the flags give, with the defaults and the
+// editing rules of §2.2 (expected values: fixtures/expected).
+
+/** The editing tools, each with the §2.2 flag that offers it. */
+const TOOLS = [
+  ['addChart', 'addChart'],
+  ['addFilter', 'addFilter'],
+  ['createChart', 'createChart'],
+  ['editCharts', 'editCharts'],
+  ['removeChart', 'removeChart'],
+  ['addDashboard', 'addDashboard'],
+] as const satisfies readonly (readonly [HubThing, string])[];
+
+/** Where a thing must be, may be, or must not be, from the flags §2.2 gives a role. */
+function expectations(role: RolePermissions): [HubThing, boolean | 'either'][] {
+  const on = expectedEffective(role);
+  // Without a header, a control the document does not place may have gone with it.
+  const shown = (flag: boolean): boolean | 'either' =>
+    flag ? (on['hideHeader'] ? 'either' : true) : false;
+  return [
+    ['header', !on['hideHeader']],
+    ['download', shown(!on['hideDownloadButton'])],
+    ['tabs', shown(!on['disableTabs'])],
+    ['filterBar', shown(!on['hideFilters'])],
+    // §2.2: the Schedule Report button is in the header.
+    ['scheduleReport', on['enableScheduleReport'] === true && !on['hideHeader']],
+    ['setDefault', shown(on['canSetDefaultDashboard'] === true)],
+    ['duplicate', shown(on['canDuplicateDashboard'] === true)],
+    ['aiInsight', shown(on['aiInsight'] === true)],
+    ['aiCharts', shown(on['aiCharts'] === true)],
+    ['editFromSession', shown(on['canEditChartFromSession'] === true)],
+    ...TOOLS.map(([thing, flag]): [HubThing, boolean | 'either'] => [
+      thing,
+      shown(on[flag] === true),
+    ]),
+    ['drillDown', shown(on['drillDown'] === true)],
+  ];
+}
+
+const flagsArb = fc.record(
+  Object.fromEntries(
+    expectedPermissions.flags.map((f) => [f, fc.option(fc.boolean(), { nil: undefined })]),
+  ),
+  { requiredKeys: [] },
+) as fc.Arbitrary<Record<string, boolean | undefined>>;
+
+conformance(
+  [
+    'permissions.hide-header.effect',
+    'permissions.hide-download-button.effect',
+    'permissions.disable-tabs.effect',
+    'permissions.hide-filters.effect',
+    'permissions.read-only.no-editing-tools',
+    'permissions.drill-down.off-when-read-only',
+    'permissions.editing.grant-flags',
+    'permissions.edit-marketplace.no-effect',
+  ],
+  'for arbitrary sets of the twenty flags, what the page offers follows §2.2',
+  async (t) => {
+    const w = await hubWorld(t, { data: true });
+    await fc.assert(
+      fc.asyncProperty(flagsArb, async (flags) => {
+        const role = Object.fromEntries(
+          Object.entries(flags).filter(([, v]) => v !== undefined),
+        ) as RolePermissions;
+        const v = await viewer(t, w, role);
+        const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: v.token }));
+        await expectCount(
+          view.thing('chart', { title: w.board.chartTitle }),
+          1,
+          'the page shows the chart',
+        );
+        for (const [thing, expected] of expectations(role)) {
+          if (expected === 'either' || !view.names(thing)) continue;
+          const values = thing === 'drillDown' ? { value: 'Anvil' } : undefined;
+          const n = await view.thing(thing, values).count();
+          expect(
+            n > 0,
+            `role ${JSON.stringify(role)}: ${thing} should be ${expected ? 'offered' : 'absent'}`,
+          ).toBe(expected);
+        }
+        await view.page.context().close();
+      }),
+      t.fc(4),
+    );
+  },
+  {
+    timeout: 2 * HUB_TIMEOUT,
+    parts,
+    needs: needsData,
+    relies: ['hub.schedule-report.organization'],
+  },
+);

@@ -1,0 +1,168 @@
+import { expect } from 'vitest';
+import type { HookName } from '../../spec/schemas/hooks.ts';
+import { openHub } from '../harness/browser.ts';
+import { conformance } from '../harness/conformance.ts';
+import { REMOVE, TENANT_FIELDS, tenantToken, v1Post } from '../dashboards/world.ts';
+import {
+  API_KEY,
+  V2_KEY,
+  applicationsOf,
+  byLegacy,
+  dashboardPath as v2DashboardPath,
+  dashboardsOf,
+  finalize,
+  v2Delete,
+} from '../v2/world.ts';
+import {
+  applicationPath,
+  dashboardPath,
+  expectCount,
+  hubWorld,
+  needs,
+  type HubWorld,
+  HUB_TIMEOUT,
+} from './world.ts';
+
+// §4.17 with §9 and §2.8: after finalize the pages take v1 and v2 ids, the v1 dashboard
+// component stays as the migration left it, and a user's copy takes the shared dashboard's
+// place on the page as in the lists: one entry per dashboard.
+const parts = ['hub', 'v2'] as const;
+const migrating: readonly HookName[] = [...needs, 'migration'];
+
+/** The application and the v2 id the hub world's board became at finalize. */
+async function migrated(t: Parameters<Parameters<typeof conformance>[2]>[0], w: HubWorld) {
+  await finalize(t, w);
+  const app = (await applicationsOf(t, w)).find((a) => a.legacyWorkspaceId === w.board.workspaceId);
+  if (app === undefined) expect.fail('no application came from the workspace');
+  const template = byLegacy(
+    await dashboardsOf(t, w, app.applicationId),
+    w.board.dashboardId,
+    'migrated',
+  );
+  return { applicationId: app.applicationId, v2Id: template.id };
+}
+
+conformance(
+  ['hub.ids.v1-and-v2'],
+  'after finalize the pages open a dashboard by its v1 id and by its v2 id',
+  async (t) => {
+    const w = await hubWorld(t);
+    const before = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+    await expectCount(
+      before.thing('chart', { title: w.board.chartTitle }),
+      1,
+      'before finalize, by its v1 id',
+    );
+    await before.page.context().close();
+    const { applicationId, v2Id } = await migrated(t, w);
+    const cases = [
+      ['dashboard page, v1 id', dashboardPath(w.board.dashboardId, { jwt: w.viewer.token })],
+      ['dashboard page, v2 id', dashboardPath(v2Id, { jwt: w.viewer.token })],
+      [
+        'application page, v2 ids',
+        applicationPath(applicationId, { jwt: w.viewer.token, dashboardId: v2Id }),
+      ],
+      [
+        'application page, v2 application with the v1 dashboard id',
+        applicationPath(applicationId, { jwt: w.viewer.token, dashboardId: w.board.dashboardId }),
+      ],
+    ] as const;
+    await Promise.all(
+      cases.map(async ([what, path]) => {
+        const view = await openHub(t, path);
+        await expectCount(
+          view.thing('chart', { title: w.board.chartTitle }),
+          1,
+          `${what}: the dashboard is shown`,
+        );
+        await view.page.context().close();
+      }),
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: migrating, relies: [...V2_KEY, 'hub.v1-component.page'] },
+);
+
+conformance(
+  ['migration.v1-component.frozen'],
+  'after finalize the v1 component keeps showing the dashboard as migrated while the v2 dashboard changes',
+  async (t) => {
+    const w = await hubWorld(t);
+    const { applicationId, v2Id } = await migrated(t, w);
+    const chartId = w.board.charts[0]?.chartId ?? '';
+    const res = await v2Delete(
+      t,
+      w,
+      `${v2DashboardPath(applicationId, v2Id)}/charts/${chartId}`,
+      API_KEY,
+    );
+    expect(res.status, `the host removes the chart through v2: ${res.text.slice(0, 200)}`).toBe(
+      200,
+    );
+    const live = await openHub(t, dashboardPath(v2Id, { jwt: w.viewer.token }));
+    await expectCount(live.thing('filterBar'), 1, 'the v2 dashboard is shown');
+    await expectCount(
+      live.thing('chart', { title: w.board.chartTitle }),
+      0,
+      'the v2 dashboard lost the chart',
+    );
+    await live.page.context().close();
+    const v1 = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+    await expectCount(
+      v1.thing('chart', { title: w.board.chartTitle }),
+      1,
+      'the v1 component still shows it',
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: migrating, relies: [...V2_KEY, 'hub.v1-component.page'] },
+);
+
+conformance(
+  [
+    'dashboards.copy.one-entry',
+    'dashboards.copy.replaces-shared',
+    'migration.register-tenant.after',
+  ],
+  "a user with a copy of a shared dashboard sees one entry for it on the page, the copy's content",
+  async (t) => {
+    const w = await hubWorld(t);
+    const columns = { customer_id: t.faker.string.alphanumeric(10) };
+    const editor = { addChart: true, removeChart: true, canDuplicateDashboard: true };
+    const tenant = await tenantToken(t, w, editor, columns);
+    const chartId = w.board.charts[0]?.chartId ?? '';
+    const removed = await v1Post(t, REMOVE, tenant, {
+      dashboardId: w.board.dashboardId,
+      chartIds: [chartId],
+    });
+    expect(removed.status, `the tenant's edit makes its copy: ${removed.text.slice(0, 200)}`).toBe(
+      200,
+    );
+    const { applicationId } = await migrated(t, w);
+    // §9: register-tenant now answers a project-user token for the same end user.
+    const token = await tenantToken(t, w, editor, columns);
+    const view = await openHub(t, applicationPath(applicationId, { jwt: token }));
+    const nav = view.thing('navigation');
+    await expectCount(
+      view.thingIn(nav, 'navigationEntry', { name: w.board.name }),
+      1,
+      'one entry for the dashboard',
+    );
+    await expectCount(
+      view.thingIn(nav, 'navigationEntry', { name: w.primary.name }),
+      1,
+      'the other dashboard is listed',
+    );
+    await view.thingIn(nav, 'navigationEntry', { name: w.board.name }).click();
+    await expectCount(view.thing('filterBar'), 1, 'the dashboard is shown');
+    await expectCount(
+      view.thing('chart', { title: w.board.chartTitle }),
+      0,
+      "it is the user's copy, without the removed chart",
+    );
+  },
+  {
+    timeout: HUB_TIMEOUT,
+    parts: [...parts, 'tenant-flow', 'v1-dashboards'],
+    needs: migrating,
+    relies: [...V2_KEY, ...TENANT_FIELDS],
+  },
+);

@@ -1,0 +1,228 @@
+import { expect } from 'vitest';
+import type { RolePermissions } from '../../spec/schemas/permissions.ts';
+import type { HookName } from '../../spec/schemas/hooks.ts';
+import {
+  createRole,
+  registerOrganization,
+  registerUser,
+  userToken,
+  type World,
+} from '../../fixtures/world.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import { createChart, createWorkspace, type Shared } from '../dashboards/world.ts';
+import { buildWorld } from '../../fixtures/world.ts';
+
+/**
+ * Worlds of the hub suites (§4.17): an account with a workspace whose dashboard has a
+ * controlled filter and a chart over a small table of known rows, and a project user (§4.5)
+ * with a role of given §2.2 flags and a project-user token (§4.7) for the `jwt` parameter.
+ */
+
+export const parts = ['hub'] as const;
+/** Content and users built through the host hooks (spec/hooks.openapi.yaml). */
+export const needs: readonly HookName[] = [
+  'accounts',
+  'projects',
+  'roles',
+  'workspaces',
+  'dashboards',
+  'charts',
+];
+/** Worlds whose charts load rows from a connection of known rows. */
+export const needsData: readonly HookName[] = [...needs, 'connections'];
+
+/**
+ * The data: sales by region, product and channel. A user sees a row only when its region is
+ * the user's `region` property (row filter of the connection).
+ */
+export const SALES = [
+  { region: 'north', product: 'Anvil', channel: 'online', amount: 10 },
+  { region: 'north', product: 'Anvil', channel: 'store', amount: 5 },
+  { region: 'north', product: 'Bolt', channel: 'online', amount: 7 },
+  { region: 'north', product: 'Crane', channel: 'store', amount: 3 },
+  { region: 'south', product: 'Anvil', channel: 'online', amount: 100 },
+  { region: 'south', product: 'Drill', channel: 'store', amount: 50 },
+] as const;
+export type Sale = (typeof SALES)[number];
+
+/** The chart over SALES: one bar per product, the sum of amount. */
+export const CHART_SQL =
+  'SELECT product, SUM(amount) AS total FROM hub_sales GROUP BY product ORDER BY product';
+
+/** What the chart shows a user of `region`, filtered by channel when given: `product|total`. */
+export function expectedTotals(region: string, channel?: string): string[] {
+  const sums = new Map<string, number>();
+  for (const s of SALES) {
+    if (s.region !== region || (channel !== undefined && s.channel !== channel)) continue;
+    sums.set(s.product, (sums.get(s.product) ?? 0) + s.amount);
+  }
+  return [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([p, n]) => `${p}|${n}`);
+}
+
+/** The control of the dashboard: `filter_channel` filters the channel column. */
+export const CHANNEL = { controlKey: 'channel', field: 'channel', label: 'Channel' } as const;
+
+export interface Board extends Shared {
+  readonly chartTitle: string;
+}
+
+export interface Viewer {
+  readonly userId: string;
+  readonly token: string;
+  readonly roleId?: string;
+}
+
+export interface HubWorld extends World {
+  /** The workspace's primary dashboard (no controls, no charts). */
+  readonly primary: { readonly dashboardId: string; readonly name: string };
+  /** A further dashboard of the workspace: one control, one chart. */
+  readonly board: Board;
+  readonly viewer: Viewer;
+}
+
+async function hook<T>(t: Conformance, path: string, body: unknown, what: string): Promise<T> {
+  const res = await t.http.post(path, body, { base: 'hooks' });
+  const data = (res.body as { data?: T }).data;
+  if (res.status >= 300 || data === undefined)
+    throw new Error(`host hook "${what}" failed: ${res.status} ${res.text.slice(0, 300)}`);
+  return data;
+}
+
+/** A project user on a role of these flags (null: no role), in an organization, with a token. */
+export async function viewer(
+  t: Conformance,
+  w: World,
+  permissions: RolePermissions | null,
+  fields: { properties?: Record<string, unknown>; expiration?: string } = {},
+): Promise<Viewer> {
+  const role = permissions === null ? undefined : await createRole(t, w, permissions);
+  const org = await registerOrganization(t, w);
+  const { userId } = await registerUser(t, w, {
+    ...(role === undefined ? {} : { userRoleId: role.id }),
+    projectOrganizationId: org.projectOrganizationId,
+    properties: fields.properties ?? { region: 'north' },
+  });
+  return {
+    userId,
+    token: await tokenOf(t, w, userId, fields.expiration),
+    ...(role === undefined ? {} : { roleId: role.id }),
+  };
+}
+
+/** A fresh project-user token (§4.7) for a user. */
+export async function tokenOf(
+  t: Conformance,
+  w: World,
+  userId: string,
+  expiration?: string,
+): Promise<string> {
+  const res = await userToken(t, w, userId, expiration);
+  const token = (res.body as { data?: { token?: unknown } }).data?.token;
+  if (res.status !== 200 || typeof token !== 'string')
+    throw new Error(`world building: user-token answered ${res.status} ${res.text.slice(0, 200)}`);
+  return token;
+}
+
+export interface HubWorldOptions {
+  readonly permissions?: RolePermissions | null;
+  /** The dashboard's name (the escaping test gives markup). */
+  readonly boardName?: string;
+  readonly chartTitle?: string;
+  readonly controlLabel?: string;
+  /** Load the chart's rows from a connection holding SALES (needs the connections hook). */
+  readonly data?: boolean;
+  readonly properties?: Record<string, unknown>;
+}
+
+export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): Promise<HubWorld> {
+  const w = await buildWorld(t);
+  const org = w.account.organizationId;
+  if (options.data === true) {
+    await t.hooks.createConnection(org, {
+      name: 'hub sales',
+      table: {
+        name: 'hub_sales',
+        columns: [
+          { name: 'region', type: 'text' },
+          { name: 'product', type: 'text' },
+          { name: 'channel', type: 'text' },
+          { name: 'amount', type: 'integer' },
+        ],
+        rows: SALES.map((s) => ({ ...s })),
+      },
+      rowFilters: [{ column: 'region', property: 'region' }],
+    });
+  }
+  const primaryName = `${t.faker.commerce.department()} overview`;
+  const ws = await createWorkspace(t, w, { dashboardName: primaryName });
+  const boardName = options.boardName ?? `${t.faker.commerce.productAdjective()} sales`;
+  const board = await hook<{ dashboardId: string; name: string }>(
+    t,
+    `/accounts/${org}/workspaces/${ws.workspaceId}/dashboards`,
+    { name: boardName, controls: [{ ...CHANNEL, label: options.controlLabel ?? CHANNEL.label }] },
+    'dashboards',
+  );
+  const chartTitle = options.chartTitle ?? `Sales by product ${t.faker.string.alphanumeric(4)}`;
+  const chart = await createChart(t, w, board.dashboardId, chartTitle, {
+    title: chartTitle,
+    type: 'bar',
+    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
+    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
+    sqlOverride: CHART_SQL,
+  });
+  const v = await viewer(t, w, options.permissions === undefined ? {} : options.permissions, {
+    ...(options.properties !== undefined ? { properties: options.properties } : {}),
+  });
+  return {
+    ...w,
+    primary: { dashboardId: ws.dashboardId, name: primaryName },
+    board: {
+      workspaceId: ws.workspaceId,
+      dashboardId: board.dashboardId,
+      name: boardName,
+      chartTitle,
+      charts: [{ chartId: chart.chartId, name: chartTitle }],
+    },
+    viewer: v,
+  };
+}
+
+/** `/share/dashboard/{id}?…` with the given query parameters (§4.17). */
+export function dashboardPath(
+  dashboardId: string,
+  query: Record<string, string | undefined>,
+): string {
+  return `/share/dashboard/${dashboardId}${queryString(query)}`;
+}
+
+/** `/share/application/{id}?…` (§4.17). */
+export function applicationPath(
+  applicationId: string,
+  query: Record<string, string | undefined>,
+): string {
+  return `/share/application/${applicationId}${queryString(query)}`;
+}
+
+function queryString(query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, v);
+  const s = params.toString();
+  return s === '' ? '' : `?${s}`;
+}
+
+/** Fails unless the locator matches `n` elements, saying what was looked for. */
+export async function expectCount(
+  locator: { count(): Promise<number> },
+  n: number,
+  what: string,
+): Promise<void> {
+  await expect
+    .poll(() => locator.count(), { message: what, timeout: 10_000, interval: 100 })
+    .toBe(n);
+}
+
+/**
+ * Hub tests drive a browser; on a machine shared by other work a page can take seconds to
+ * come, so they get more time than the default before they count as failed.
+ */
+export const HUB_TIMEOUT = 90_000;
