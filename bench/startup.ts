@@ -14,7 +14,7 @@
  * instead (`git clone . DIR` with node_modules linked in): it is built and run there.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +80,29 @@ const KINDS: readonly Kind[] = [
 class StaleBundle extends Error {}
 
 /** Spawn to first answer, in ms; the process is stopped afterwards. */
-async function sample(kind: Kind): Promise<number> {
+/**
+ * CPU time (user + system, every thread) a process has used so far, from /proc; undefined
+ * elsewhere. Less swayed than wall time by what else the machine runs.
+ */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command name: state is field 3, utime 14 and stime 15 (in clock ticks).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Sample {
+  readonly ms: number;
+  readonly cpuMs: number | undefined;
+}
+
+async function sample(kind: Kind): Promise<Sample> {
   const started = performance.now();
   const child = spawn(process.execPath, kind.args, {
     cwd: ROOT,
@@ -109,8 +131,9 @@ async function sample(kind: Kind): Promise<number> {
     const response = await fetch(`${url}${kind.path}`);
     await response.text();
     const ms = performance.now() - started;
+    const cpu = cpuMs(child.pid);
     if (response.status !== 200) throw new Error(`${kind.name} answered ${response.status}`);
-    return ms;
+    return { ms, cpuMs: cpu };
   } finally {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
@@ -134,7 +157,7 @@ function stats(values: readonly number[]) {
 
 const build = buildBundle();
 let rebuilds = 0;
-const times: Record<Kind['name'], number[]> = { bare: [], bundled: [], sources: [] };
+const times: Record<Kind['name'], Sample[]> = { bare: [], bundled: [], sources: [] };
 // One warm-up round, not counted: the first spawn pays for cold file caches.
 for (const kind of KINDS) await sample(kind).catch(() => undefined);
 const loadBefore = loadavg()[0] ?? NaN;
@@ -153,9 +176,13 @@ for (let i = 0; i < SAMPLES; i++) {
   }
 }
 
-const bare = stats(times.bare);
-const bundled = stats(times.bundled);
-const sources = stats(times.sources);
+const wall = (name: Kind['name']) => stats(times[name].map((t) => t.ms));
+const cpu = (name: Kind['name']) => {
+  const known = times[name].map((t) => t.cpuMs).filter((c) => c !== undefined);
+  return known.length === times[name].length ? stats(known) : undefined;
+};
+const [bare, bundled, sources] = [wall('bare'), wall('bundled'), wall('sources')];
+const [bareCpu, bundledCpu, sourcesCpu] = [cpu('bare'), cpu('bundled'), cpu('sources')];
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 const result = {
   benchmark: 'fresh process to first answered request: eac serve vs a bare node:http server',
@@ -171,7 +198,10 @@ const result = {
       after: Math.round((loadavg()[0] ?? NaN) * 100) / 100,
     },
   },
-  project: values.root !== undefined ? `a copy at ${ROOT}` : 'this tree',
+  project: {
+    measured: values.root !== undefined ? `a copy at ${ROOT}` : 'this tree',
+    commit: spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim(),
+  },
   bundle: { inputs: build.inputs, buildMs: build.ms, rebuildsDuringRun: rebuilds },
   ms: { bare, bundled, sources },
   ratioToBare: {
@@ -179,10 +209,23 @@ const result = {
     sources: { median: ratio(sources.median, bare.median), p90: ratio(sources.p90, bare.p90) },
   },
   meetsGoal: bundled.median <= GOAL_RATIO * bare.median,
+  // CPU time each process had used by its first answer (Linux /proc; 10 ms ticks).
+  cpuMs:
+    bareCpu !== undefined && bundledCpu !== undefined && sourcesCpu !== undefined
+      ? {
+          bare: bareCpu,
+          bundled: bundledCpu,
+          sources: sourcesCpu,
+          ratioToBare: {
+            bundled: ratio(bundledCpu.median, bareCpu.median),
+            sources: ratio(sourcesCpu.median, bareCpu.median),
+          },
+        }
+      : 'not measured (no /proc)',
   samplesMs: {
-    bare: times.bare.map(Math.round),
-    bundled: times.bundled.map(Math.round),
-    sources: times.sources.map(Math.round),
+    bare: times.bare.map((t) => Math.round(t.ms)),
+    bundled: times.bundled.map((t) => Math.round(t.ms)),
+    sources: times.sources.map((t) => Math.round(t.ms)),
   },
 };
 mkdirSync(path.join(HERE, 'bench', 'results'), { recursive: true });
