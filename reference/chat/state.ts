@@ -87,3 +87,18 @@ export async function resetChat(
   }
   await state.data.dropAccount(organizationId);
 }
+
+/** Save-from-chat names the connection of the chart it saves (§4.14 connectionId). */
+export function rememberChartConnection(
+  ctx: Pick<ReferenceContext, 'world'>,
+  organizationId: string,
+  chartId: string,
+  connectionId: string | undefined,
+): void {
+  const state = chatState(ctx);
+  if (
+    connectionId !== undefined &&
+    state.data.connection(organizationId, connectionId) !== undefined
+  )
+    state.chartConnections.set(chartId, connectionId);
+}

@@ -162,6 +162,27 @@ describe('chat', () => {
     expect(none.status).toBe(403);
   });
 
+  it("loads a saved chart's rows from the connection save-from-chat named", async () => {
+    const w = await world(sales, []);
+    // A newer connection of the same account holding a table of the same name.
+    const newer = await post(`${hooks}/accounts/${w.org}/connections`, {
+      table: { ...sales, rows: [{ region: 'east', amount: 99, day: '2025-01-01' }] },
+    });
+    expect(newer.status).toBe(201);
+    const token = await w.user({});
+    const chart = result((await chat(w.agentId, token, 'total amount by region')).events);
+    const saved = await postJson<Body>(`${running.url}/v1/api/chart/save-from-chat`, {
+      apiKey: w.apiKey,
+      chartConfig: chart?.chartConfig,
+      connectionId: w.connectionId,
+    });
+    const rows = await post(
+      `${hooks}/accounts/${w.org}/charts/${String(saved.body.data['chartId'])}/data`,
+      { token },
+    );
+    expect(rows.body.data['rows']).toEqual(chart?.chartData);
+  });
+
   it('answers free text with help, never an error', async () => {
     const w = await world(sales, []);
     const said = await chat(w.agentId, await w.user({}), 'what is the meaning of life?');

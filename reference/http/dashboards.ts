@@ -10,6 +10,7 @@ import {
 import { tenantById } from '../../spec/machines/identity.ts';
 import { migratedWrite } from '../../spec/machines/migration.ts';
 import { SaveFromChatBody } from '../../spec/schemas/chart.ts';
+import { rememberChartConnection } from '../chat/state.ts';
 import {
   AppendChartsFromBody,
   CloneDashboardBody,
@@ -378,6 +379,13 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       });
       if (!done.ok) return done;
       if (done.value.kind !== 'chart') return errDone(unexpected());
+      // The connection the chart's SQL reads, for its rows (reference/data/chart-rows.ts).
+      rememberChartConnection(
+        ctx,
+        account.organizationId,
+        done.value.chart.chartId,
+        body.connectionId,
+      );
       return okDone({ chartId: done.value.chart.chartId, name: done.value.chart.name });
     },
   });
