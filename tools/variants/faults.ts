@@ -67,12 +67,12 @@ export const faultsVariants: readonly Variant[] = [
     only: ['identity'],
   },
   {
-    name: 'stale cache: a tenant\u2019s permissions cached at its first v1 write',
+    name: 'stale cache: user-token names the role cached at the user\u2019s first token',
     kind: 'stale-cache',
-    file: 'reference/http/dashboards.ts',
-    from: '      const permissions = tenantById(account.identity, subject)?.permissions ?? null;',
-    to: '      const cache = ((globalThis as any).eacTenantPerms ??= new Map());\n      if (!cache.has(subject)) cache.set(subject, tenantById(account.identity, subject)?.permissions ?? null);\n      const permissions = cache.get(subject);',
-    only: ['dashboards'],
+    file: 'reference/tokens/claims.ts',
+    from: '    rol: user.userRoleId,',
+    to: '    rol: (((globalThis as any).eacRoles ??= new Map()).has(user.id) ? (globalThis as any).eacRoles.get(user.id) : ((globalThis as any).eacRoles.set(user.id, user.userRoleId), user.userRoleId)),',
+    only: ['identity'],
   },
   // Boundaries off by one second.
   {

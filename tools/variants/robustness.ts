@@ -54,4 +54,40 @@ export const robustnessVariants: readonly Variant[] = [
     to: 'values.push(parsed.value);',
     only: ['protocol'],
   },
+  // The generated-request fuzzer (suites/robustness) on its own must catch these.
+  {
+    name: 'fuzzer: JSON bodies of any depth are parsed (a deep body reaches the handlers)',
+    file: 'reference/http/json-body.ts',
+    from: 'if (depth > MAX_JSON_DEPTH) {',
+    to: 'if (depth > Number.POSITIVE_INFINITY) {',
+    only: ['robustness'],
+  },
+  {
+    name: 'fuzzer: a body refused by validation is still written',
+    file: 'reference/http/route.ts',
+    from: '        if (!parsed.ok) return sendError(reply, parsed.error);',
+    to: `        if (!parsed.ok) {
+          const b = (req.body ?? {}) as Record<string, unknown>;
+          const p = req.params as Record<string, string>;
+          if (principal !== undefined && where === 'body' && spec.url.endsWith('register-organization'))
+            ctx.world.identity(principal.account, {
+              type: 'registerOrganization',
+              projectId: String(b['projectId']),
+              newId: crypto.randomUUID(),
+              name: String(b['name']),
+              ...(typeof b['externalId'] === 'string' ? { externalId: b['externalId'] } : {}),
+            });
+          if (principal !== undefined && where === 'body' && spec.url.endsWith('/users/:projectUserId'))
+            ctx.world.identity(principal.account, {
+              type: 'updateUser',
+              projectId: String(p['projectId']),
+              userId: String(p['projectUserId']),
+              name: 'written anyway',
+              properties: b['properties'] as Record<string, unknown>,
+              userRoleId: b['userRoleId'] as string,
+            });
+          return sendError(reply, parsed.error);
+        }`,
+    only: ['robustness'],
+  },
 ];
