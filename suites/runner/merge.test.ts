@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../spec/clauses/index.ts';
 import type { Result, Results } from '../../reports/schema.ts';
 import { PROJECT_ROOT } from './cli.ts';
+import { applyExpectations } from './expectations.ts';
 import { mergeResults, mergeShards, type ShardRun } from './merge.ts';
 import { readResultsFile } from './report-files.ts';
 import { sampleResults } from './sample-results.ts';
@@ -48,6 +49,33 @@ describe('merging shard runs', () => {
     expect(merge([one, { ...one, run: { ...one.run, shard: { index: 2, count: 2 } } }])).toThrow(
       /ran in shard-1 and in shard-1/,
     );
+  });
+
+  it('recounts the gate over all shards; an entry is unused only when no shard used it', () => {
+    const { results, gate } = applyExpectations(
+      sample.results,
+      {
+        expectations: [
+          { test: 'roles/hostile', outcome: 'fail', reason: 'known' },
+          { test: 'nowhere/at-all', outcome: 'fail', reason: 'gone' },
+        ],
+      },
+      '/x/exp.yaml',
+    );
+    const gated = { ...sample, results, gate };
+    const shards = files.map((file, i) => {
+      const shard = shardOf(gated, i + 1, files.length, byFile(file));
+      const used = shard.run.results.some((r) => r.id === 'roles/hostile');
+      return {
+        ...shard,
+        run: {
+          ...shard.run,
+          gate: { ...gate, unused: used ? gate.unused : [...gate.unused, 'test roles/hostile'] },
+        },
+      };
+    });
+    const merged = mergeShards(shards, catalogue, sectionTitles);
+    expect(merged.gate).toEqual(gate);
   });
 
   it('renames a second holder of one id as an unsharded run would (next free -N)', () => {
