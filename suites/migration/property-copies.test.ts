@@ -132,16 +132,21 @@ async function world(t: Conformance): Promise<Omit<Run, 'entries' | 'phase'>> {
 }
 
 /** The ids and layouts a user's list shows, in the phase's API. */
-async function listed(run: Run, user: number): Promise<{ id: string; chartIds: string[] }[]> {
+async function listed(
+  run: Run,
+  user: number,
+): Promise<{ id: string; own: boolean; chartIds: string[] }[]> {
   const token = run.tokens[user] ?? '';
   if (run.phase === 'v1') {
     return (await v1DashboardsOf(run.t, run.w, run.workspaceId, { token })).map((d) => ({
       id: d.id,
+      own: d.tenantId !== null,
       chartIds: d.chartIds,
     }));
   }
   return (await v2DashboardsOf(run.t, run.w, run.applicationId ?? '', { token })).map((d) => ({
     id: d.id,
+    own: d.kind === 'dashboard',
     chartIds: d.chartIds ?? [],
   }));
 }
@@ -267,6 +272,10 @@ async function expectInStep(run: Run, when: string): Promise<void> {
     ).toEqual(entries.map((e) => idOf(run, e)).sort());
     for (const e of entries) {
       const item = seen.find((d) => d.id === idOf(run, e));
+      expect(
+        item?.own,
+        `${when}: user ${u}'s ${e.label} is ${e.own ? 'their own' : 'shared'}`,
+      ).toBe(e.own);
       expect(
         shape(item?.chartIds ?? [], run.known),
         `${when}: user ${u} sees their own edits on ${e.label}`,
