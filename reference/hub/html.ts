@@ -20,8 +20,7 @@ const ESCAPES: Record<string, string> = {
   '"': '&quot;',
   "'": '&#39;',
 };
-export const text = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+export const text = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 const attr = text;
 
 /** A value shown in a cell or a filter input: strings as they are, anything else as JSON. */

@@ -1,0 +1,64 @@
+import type { Variant } from './variant.ts';
+
+/**
+ * Wrong variants of the hub pages (§4.17) and the §2.2 flags a page shows. Each runs the hub
+ * tests citing the clauses it breaks (the browser suite is the slowest of the kit).
+ */
+export const hubVariants: readonly Variant[] = [
+  {
+    name: 'hub: hideHeader ignored (query parameter and role flag)',
+    file: 'reference/hub/html.ts',
+    from: 'const showHeader = !query.hideHeader && !flags.hideHeader;',
+    to: 'const showHeader = true;',
+    only: ['hub.query.hide-header', 'permissions.hide-header'],
+  },
+  {
+    name: 'hub: a download button under hideDownloadButton',
+    file: 'reference/hub/html.ts',
+    from: '!query.hideDownloadButton && !flags.hideDownloadButton\n      ? opener(',
+    to: 'true\n      ? opener(',
+    only: ['hub.query.hide-download-button', 'permissions.hide-download-button'],
+  },
+  {
+    name: 'hub: editing tools under readOnly',
+    file: 'reference/hub/html.ts',
+    from: 'const tools = EDITING_TOOLS.filter(([flag]) => flags[flag])',
+    to: 'const tools = EDITING_TOOLS.filter(([flag]) => flags[flag] || flags.readOnly)',
+    only: ['permissions.read-only'],
+  },
+  {
+    name: 'hub: drill-down under readOnly',
+    file: 'reference/hub/html.ts',
+    from: "if (!flags.drillDown || chart.dimension === undefined) return '';",
+    to: "if ((!flags.drillDown && !flags.readOnly) || chart.dimension === undefined) return '';",
+    only: ['permissions.drill-down'],
+  },
+  {
+    name: "hub: embed:params (and the height) posted to '*'",
+    file: 'reference/hub/client.ts',
+    from: 'window.parent.postMessage(message, cfg.parentOrigin);',
+    to: "window.parent.postMessage(message, '*');",
+    only: ['hub.events'],
+  },
+  {
+    name: 'hub: a dashboard name rendered as HTML',
+    file: 'reference/hub/html.ts',
+    from: '<h2>${text(d.name)}</h2>',
+    to: '<h2>${d.name}</h2>',
+    only: ['hub.security'],
+  },
+  {
+    name: 'hub: an expired jwt shows the dashboard',
+    file: 'reference/hub/viewer.ts',
+    from: 'const verified = await ctx.tokens.verify(jwt, ctx.world.now(account));',
+    to: 'const verified = await ctx.tokens.verify(jwt, 0);',
+    only: ['hub.errors.invalid-token-text'],
+  },
+  {
+    name: "hub: both the shared dashboard and the user's copy listed",
+    file: 'reference/hub/page.ts',
+    from: 'const shown = dashboardsFor(scope.state, id, scope.actor);',
+    to: "const shown = [...dashboardsFor(scope.state, id, { kind: 'api-key' }), ...dashboardsFor(scope.state, id, scope.actor).filter((x) => x.copyOf !== null)];",
+    only: ['dashboards.copy.one-entry'],
+  },
+];
