@@ -143,4 +143,5 @@ if (args.full) {
     `${JSON.stringify(figures, null, 2)}\n`,
   );
 }
-process.exit(problems.length === 0 ? 0 : 1);
+// Not process.exit(): a long report on a pipe would be cut off before it is flushed.
+process.exitCode = problems.length === 0 ? 0 : 1;
