@@ -111,4 +111,12 @@ export const securityVariants: readonly Variant[] = [
     // The model shares this machine, so only a scenario with sibling organizations sees it.
     only: ['security'],
   },
+  // Another account's ids (issue 11 part 4): suites/security/foreign-ids.test.ts.
+  {
+    name: 'another account\u2019s dashboard readable by id (the v2 look-up searches every account)',
+    file: 'reference/http/v2.ts',
+    from: '      const d = resolveFor(account.dashboards, v2Id, actor);',
+    to: "      const d = resolveFor(account.dashboards, v2Id, actor) ?? [...(world as any).accounts.values()].map((acc: any) => resolveFor(acc.dashboards, acc.migration.v2IdOf[params.dashboardId] ?? params.dashboardId, { kind: 'api-key' })).find((x: unknown) => x !== undefined);",
+    only: ['security'],
+  },
 ];
