@@ -30,7 +30,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** Why no acceptor could be had, for the not-run reason. */
 const NONE =
   'no endpoint the document requires to accept a project-user token is available: agent chat ' +
-  '(profile part chat and the agents hook), a v2 call after finalize (part v2 and the ' +
+  '(profile part chat and the agents and connections hooks), a v2 call after finalize (part v2 and the ' +
   'migration hook) or save-from-chat (part v1-dashboards); token liveness is not judged';
 
 /**
@@ -66,10 +66,26 @@ export async function tokenAcceptor(
 ): Promise<Acceptor> {
   const serves = t.profile.serves;
   const { organizationId } = world.account;
-  if (serves.includes('chat') && t.hooks.has('agents')) {
+  if (serves.includes('chat') && t.hooks.has('agents') && t.hooks.has('connections')) {
+    // The agent reads a one-row table with no row filter, so the answer cannot hinge on the
+    // user's properties (row-level security may refuse a user who lacks one, §1, §2.4).
+    const connection = await t.http.post(
+      `/accounts/${organizationId}/connections`,
+      {
+        name: 'liveness',
+        table: { name: 'liveness', columns: [{ name: 'n', type: 'integer' }], rows: [{ n: 1 }] },
+      },
+      { base: 'hooks' },
+    );
+    const connectionId = (connection.body as { data?: { connectionId?: unknown } }).data
+      ?.connectionId;
+    if (connection.status >= 300 || typeof connectionId !== 'string')
+      throw new Error(
+        `host hook "connections" failed: ${connection.status} ${connection.text.slice(0, 300)}`,
+      );
     const made = await t.http.post(
       `/accounts/${organizationId}/projects/${world.projectId}/agents`,
-      { name: 'liveness' },
+      { name: 'liveness', connectionId },
       { base: 'hooks' },
     );
     const agentId = (made.body as { data?: { agentId?: unknown } }).data?.agentId;
