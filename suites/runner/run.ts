@@ -328,6 +328,11 @@ export async function runSuites(
       ...(progress !== undefined ? { onProgress: (counts) => progress.update(counts) } : {}),
     });
     const startedAt = new Date();
+    // Made before the tests run: the hub tests put screenshots of failures in it
+    // (suites/harness/browser.ts reads EAC_REPORT_DIR).
+    const root = path.resolve(place.root, options.report);
+    const runDir = await createRunDir(root, startedAt, seed);
+    process.env['EAC_REPORT_DIR'] = runDir;
     const vitest = await createVitest(
       'test',
       {
@@ -399,8 +404,6 @@ export async function runSuites(
       const gated = applyExpectations(assembled.results, expectations, file);
       run = { ...run, results: gated.results, gate: gated.gate };
     }
-    const root = path.resolve(place.root, options.report);
-    const runDir = await createRunDir(root, startedAt, seed);
     await writeReports(runDir, run);
     let latest: string | undefined;
     try {
