@@ -117,14 +117,6 @@ export const faultsVariants: readonly Variant[] = [
     only: ['identity'],
   },
   {
-    name: 'encoding: a role\u2019s updated_at written at +01:00 instead of UTC',
-    kind: 'encoding',
-    file: 'spec/machines/identity.ts',
-    from: '    updated_at: iso(now),',
-    to: "    updated_at: new Date(now + 3_600_000).toISOString().replace('Z', '+01:00'),",
-    only: ['identity'],
-  },
-  {
     name: 'encoding: expiresAt without its zone (local time, no Z)',
     kind: 'encoding',
     file: 'spec/machines/token.ts',
