@@ -96,6 +96,7 @@ const ANNOUNCED = {
 interface Served {
   readonly url: string;
   readonly hooksUrl: string;
+  readonly hubUrl: string;
   readonly child: ChildProcess;
 }
 
@@ -110,24 +111,27 @@ async function serve(dir: string): Promise<Served> {
   child.stderr.on('data', (chunk: Buffer) => {
     banner += chunk.toString();
   });
-  const address = await new Promise<{ url: string; hooksUrl: string }>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`the reference did not start in 300 s:\n${banner}`));
-    }, 300_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      banner += chunk.toString();
-      const url = /url\s+(http:\/\/\S+)/.exec(banner)?.[1];
-      const hooksUrl = /hooksUrl\s+(http:\/\/\S+)/.exec(banner)?.[1];
-      if (url !== undefined && hooksUrl !== undefined) {
+  const address = await new Promise<{ url: string; hooksUrl: string; hubUrl: string }>(
+    (resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`the reference did not start in 300 s:\n${banner}`));
+      }, 300_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        banner += chunk.toString();
+        const url = /url\s+(http:\/\/\S+)/.exec(banner)?.[1];
+        const hooksUrl = /hooksUrl\s+(http:\/\/\S+)/.exec(banner)?.[1];
+        const hubUrl = /hubUrl\s+(http:\/\/\S+)/.exec(banner)?.[1];
+        if (url !== undefined && hooksUrl !== undefined && hubUrl !== undefined) {
+          clearTimeout(timer);
+          resolve({ url, hooksUrl, hubUrl });
+        }
+      });
+      child.once('exit', (code) => {
         clearTimeout(timer);
-        resolve({ url, hooksUrl });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the reference exited (${String(code)}) before listening:\n${banner}`));
-    });
-  });
+        reject(new Error(`the reference exited (${String(code)}) before listening:\n${banner}`));
+      });
+    },
+  );
   return { ...address, child };
 }
 
@@ -155,7 +159,9 @@ async function runSuites(
           'bin/eac.ts',
           'run',
           ...only.flatMap((o) => ['--only', o]),
-          ...(served !== undefined ? ['--target', served.url, '--hooks', served.hooksUrl] : []),
+          ...(served !== undefined
+            ? ['--target', served.url, '--hooks', served.hooksUrl, '--hub', served.hubUrl]
+            : []),
           '--report',
           'out',
           '--quiet-progress',
