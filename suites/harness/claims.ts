@@ -11,8 +11,10 @@ export const CLAIMS_DECISION = 'tokens.claims' as const;
 /**
  * What a target's project-user token carries at the path its profile names for `name`
  * (§5 rule 8 leaves token contents open, so the profile says where things are). The test
- * ends not-run when the profile names no path, or the token holds nothing there (unless the
- * caller reads an absent claim as "none": then undefined).
+ * ends not-run when the profile names no path. When it names one and the token holds nothing
+ * there, the target contradicts its own profile and the test fails (unless the caller reads an
+ * absent claim as "none": then undefined); a not-run there would hide a server that drops the
+ * claim.
  */
 export function claimAt(
   t: Conformance,
@@ -32,7 +34,9 @@ export function claimAt(
   }
   // A claim left out can mean "none" (no role, say), where the caller says so.
   if (at === undefined && options.absentMeansNone !== true)
-    t.notRun(`the target's token carries nothing at ${path}, where its profile puts ${name}`);
+    throw new Error(
+      `the token carries nothing at ${path}, where the target's profile puts ${name}`,
+    );
   return at;
 }
 
@@ -40,6 +44,9 @@ export function claimAt(
 export function permissionsClaim(t: Conformance, token: string): Record<string, unknown> {
   const perm = claimAt(t, token, 'permissions');
   if (typeof perm !== 'object' || perm === null || Array.isArray(perm))
-    t.notRun(`the target's token carries no object of flags where its profile puts permissions`);
+    throw new Error(
+      `the token carries ${JSON.stringify(perm)}, not an object of flags, where the target's ` +
+        'profile puts permissions',
+    );
   return perm as Record<string, unknown>;
 }

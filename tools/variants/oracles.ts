@@ -34,4 +34,13 @@ export const oraclesVariants: readonly Variant[] = [
     to: '',
     only: ['permissions'],
   },
+  {
+    // A server that drops a claim its own profile names must fail, not end not-run (the
+    // survivor of the first mutation run, bench/results/mutation.json).
+    name: 'oracles: project-user tokens carry no permissions claim',
+    file: 'reference/tokens/claims.ts',
+    from: '    perm: effectivePermissions(role?.permissions ?? null),\n',
+    to: '',
+    only: ['permissions'],
+  },
 ];
