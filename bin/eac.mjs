@@ -21,7 +21,10 @@ async function loadBundle() {
     import('node:module'),
   ]);
   let cachedData;
-  if (!writeCache) {
+  // The cache only for `serve`, whose start-up it is for: V8 compiles functions taken from a
+  // code cache without the script's dynamic-import callback, so an `import()` inside one
+  // (testcontainers for --image) throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on Node 20.
+  if (!writeCache && process.argv[2] === 'serve') {
     try {
       cachedData = readFileSync(CODE_CACHE);
     } catch {
