@@ -182,7 +182,11 @@ conformance(
 );
 
 conformance(
-  ['dashboards.remove-charts.chart-ids-required', 'dashboards.remove-charts.dashboard-id-required'],
+  [
+    'dashboards.remove-charts.chart-ids-required',
+    'dashboards.remove-charts.dashboard-id-required',
+    'limits.chart-ids.min-items',
+  ],
   'remove-charts with no chart id, or no dashboard, is refused and changes nothing',
   async (t) => {
     const w = await dashboardsWorld(t, 2);

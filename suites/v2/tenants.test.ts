@@ -57,6 +57,7 @@ conformance(
     'auth.tenant-jwt.accepted-after-migration',
     'auth.tenant-jwt.translated',
     'migration.register-tenant.after',
+    'tenants.register.after-finalize-project-user-token',
   ],
   "a tenant JWT from before finalize acts on v2 as the tenant's project user, the same user register-tenant's new token names",
   async (t) => {
