@@ -129,11 +129,14 @@ conformance(
 );
 
 conformance(
-  ['auth.clone.carriers'],
+  // Before any finalize, what register-tenant answers is a JWT that clone takes as a tenant's
+  // credential (§9's before column; §5 rule 4).
+  ['auth.clone.carriers', 'migration.register-tenant.before'],
   'clone accepts a tenant JWT and an API key',
   async (t) => {
     const w = await dashboardsWorld(t);
     const token = await tenantToken(t, w, { canDuplicateDashboard: true });
+    expect(token, 'register-tenant answers a JWT').toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     for (const [what, secret] of [
       ['an API key', w.creds().apiKey],
       ['a tenant JWT', token],
