@@ -61,6 +61,28 @@ async function applicationOf(t: Conformance, w: World): Promise<string | undefin
 }
 
 /**
+ * A project agent of the world: one a credentials file lists, or, where the target has the
+ * connections and agents hooks, a new agent of the world's project reading a one-row table
+ * with no row filter, so a genuine token is answered whatever properties its user has
+ * (row-level security may refuse a user who lacks one, §1, §2.4).
+ */
+async function agentOf(t: Conformance, w: World): Promise<string | undefined> {
+  const listed = w.provisioned.agents?.[0];
+  if (listed !== undefined) return listed;
+  if (!t.hooks.has('connections') || !t.hooks.has('agents')) return undefined;
+  const org = w.account.organizationId;
+  const { connectionId } = await t.hooks.createConnection(org, {
+    name: 'forged tokens (eac)',
+    table: { name: 'tally', columns: [{ name: 'n', type: 'integer' }], rows: [{ n: 1 }] },
+  });
+  const { agentId } = await t.hooks.createAgent(org, w.projectId, {
+    name: 'Tally analyst',
+    connectionId,
+  });
+  return agentId;
+}
+
+/**
  * §4.15 chat, the §4.16 v2 calls and save-from-chat (§5 rule 4). Rows that need an
  * application or an agent take it from the world (a credentials file, or hooks that make one);
  * the other v2 writes join the table with the worlds that hold their ids.
@@ -83,9 +105,10 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
   {
     name: 'POST /v1/api/project-agents/{agentId}/chat',
     part: 'chat',
-    request: (_t, w) => {
-      const agentId = w.provisioned.agents?.[0];
-      if (agentId === undefined) return 'the world holds no project agent id';
+    request: async (t, w) => {
+      const agentId = await agentOf(t, w);
+      if (agentId === undefined)
+        return 'the world holds no project agent id (a credentials file lists none, and the target lacks the connections or agents hook)';
       return {
         method: 'POST',
         path: `/v1/api/project-agents/${agentId}/chat`,
