@@ -122,6 +122,9 @@ describe('parseCommand', () => {
     expect(run.kind === 'run' && [run.options.concurrency, run.options.ca]).toEqual([2, 'ca.pem']);
     expect(usageError(['run', '--concurrency', '0'])).toMatch(/--concurrency must be at least 1/);
     expect(usageError(['run', '--concurrency', '65'])).toMatch(/from 0 to 64/);
+    const bail = parseCommand(['run', '--bail']);
+    expect(bail.kind === 'run' && bail.options.bail).toBe(true);
+    expect(run.kind === 'run' && run.options.bail).toBeUndefined();
     expect(parseCommand(['report', '--merge', 'a', 'b', '--out', 'm'])).toEqual({
       kind: 'merge',
       shards: ['a', 'b'],

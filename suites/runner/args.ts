@@ -84,6 +84,8 @@ eac run [options]
   --image-wait PATH     Path on the API port that answers 200 once it serves (default: the
                         hooks' capabilities, or / without hooks)
   --image-env K=V       Environment of the container; repeatable
+  --bail                Stop at the first failing test: tests not yet run are left out of
+                        the reports (a quick yes/no, as the fault catalogue asks)
   --concurrency N       Test files run at once (1..64; default: the number of CPUs, at
                         least 4); 1 runs them one after another
   --ca FILE             An extra certificate authority (PEM) to trust for a target on TLS
@@ -198,6 +200,7 @@ function parseRun(argv: readonly string[]): Command {
     baseline: { type: 'string' },
     shard: { type: 'string' },
     concurrency: { type: 'string' },
+    bail: { type: 'boolean' },
     ca: { type: 'string' },
     image: { type: 'string' },
     'image-ports': { type: 'string' },
@@ -246,6 +249,7 @@ function parseRun(argv: readonly string[]): Command {
     report: nonEmpty('run', '--report', str(values['report'])) ?? 'reports',
     checkDecisions: values['check-decisions'] === true,
     quietProgress: values['quiet-progress'] === true,
+    ...(values['bail'] === true ? { bail: true } : {}),
     ...(target !== undefined ? { target } : {}),
     ...(hub !== undefined ? { hub } : {}),
     ...(hooks !== undefined ? { hooks } : {}),

@@ -59,6 +59,8 @@ export interface RunOptions {
   readonly shard?: Shard;
   /** `--concurrency N`: test files run at once (1: one after another); the config's default. */
   readonly concurrency?: number;
+  /** `--bail`: stop at the first failing test (vitest's bail); later tests are not reported. */
+  readonly bail?: boolean;
   /** `--ca FILE`: an extra certificate authority (PEM) for a target on TLS. */
   readonly ca?: string;
   /** `--image NAME` (with its `--image-*` options): start the target from a container image. */
@@ -342,6 +344,7 @@ export async function runSuites(
         watch: false,
         reporters: [reporter],
         ...(options.concurrency !== undefined ? { maxWorkers: options.concurrency } : {}),
+        ...(options.bail === true ? { bail: 1 } : {}),
       },
       {},
       // Vitest's own chatter goes nowhere; its errors still reach stderr.
