@@ -3,7 +3,7 @@
  * copy of the project, and runs the suites against it. A variant the suites do not catch is
  * a hole in the suites. Figures go to bench/results/wrong-variants.json.
  *
- *   npx tsx tools/wrong-variants.ts [--only NAME] [--suite AREA] [--faults]
+ *   npx tsx tools/wrong-variants.ts [--only NAME] [--suite AREA] [--faults] [--jobs N]
  *
  * The variants live in tools/variants/*.ts, one file per area; each names the `--only`
  * selection that must catch it.
@@ -11,9 +11,13 @@
  * `--faults` (npm run faults) runs the same list as a fault catalogue: each broken reference is
  * started as a server announcing another implementation's name, and the suites judge it as an
  * outside target (`--target`), so probes only record and a fault counts as caught only when a
- * conformance test fails. It prints caught/total per area and writes bench/results/faults.json.
+ * conformance test fails. A fault is judged by the whole suite, in two stages that stop at the
+ * first failing test (`eac run --bail`): first the variant's own selection, then, only when that
+ * passes, every other area; it is missed only when the whole suite passes. Tests that fail on
+ * the unbroken reference (the baseline, a whole-suite run) are left out of every verdict. It
+ * prints caught/total per area and kind and writes bench/results/faults.json.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import {
   cpSync,
@@ -25,10 +29,11 @@ import {
   writeFileSync,
   mkdirSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 
+import { listAreas } from '../suites/runner/only.ts';
 import { loadVariants, type AreaVariant } from './variants/variant.ts';
 
 /** Every variant of tools/variants/*.ts (one file per area, so they can grow apart). */
@@ -40,6 +45,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     suite: { type: 'string' },
     faults: { type: 'boolean' },
+    jobs: { type: 'string' },
     'no-baseline': { type: 'boolean' },
   },
 });
@@ -50,7 +56,7 @@ function scratchCopy(): string {
   cpSync(root, dir, {
     recursive: true,
     filter: (src) =>
-      !/[\\/](node_modules|\.git|reports[\\/]runs|reports[\\/]latest|\.eac-tmp)(?:[\\/]|$)/.test(
+      !/[\\/](node_modules|\.git|\.stryker-tmp|reports[\\/](?:runs|latest|mutation)|\.eac-tmp)(?:[\\/]|$)/.test(
         src.slice(root.length - 1),
       ),
   });
@@ -79,6 +85,10 @@ interface Outcome {
   readonly seconds?: number;
   /** Failing tests left out because they fail on the unbroken reference too (--faults). */
   readonly failingUnbrokenToo?: number;
+  /** --faults: which stage found it (the variant's selection, or the rest of the suite). */
+  readonly caughtIn?: 'selection' | 'rest of the suite';
+  /** --faults: the one-minute load average when the variant started. */
+  readonly loadAverage?: number;
   /** The run itself failed (not a verdict on the variant). */
   readonly error?: string;
 }
@@ -142,52 +152,122 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Runs the suites of `only` in the copy: against the embedded reference, or as a candidate. */
-async function runSuites(
+interface Ran {
+  readonly pass: number;
+  readonly fail: number;
+  readonly failing: readonly string[];
+}
+
+/**
+ * One `eac run` of the selection `only` (everything when empty) in the copy: against the
+ * embedded reference, or against `served` as a candidate; `bail` stops at the first failure.
+ */
+async function runOnce(
   dir: string,
   only: readonly string[],
-): Promise<Omit<Outcome, 'variant' | 'area' | 'file'>> {
-  const started = Date.now();
-  const served = faults ? await serve(dir) : undefined;
+  served: Served | undefined,
+  bail: boolean,
+): Promise<Ran> {
   try {
-    try {
-      execFileSync(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'bin/eac.ts',
-          'run',
-          ...only.flatMap((o) => ['--only', o]),
-          ...(served !== undefined
-            ? ['--target', served.url, '--hooks', served.hooksUrl, '--hub', served.hubUrl]
-            : []),
-          '--report',
-          'out',
-          '--quiet-progress',
-          '--seed',
-          '7',
-        ],
-        { cwd: dir, stdio: 'pipe' },
-      );
-    } catch {
-      /* exit 1 is what a caught variant looks like */
-    }
-  } finally {
-    if (served !== undefined) await stop(served.child);
+    await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bin/eac.ts',
+        'run',
+        ...only.flatMap((o) => ['--only', o]),
+        ...(served !== undefined
+          ? ['--target', served.url, '--hooks', served.hooksUrl, '--hub', served.hubUrl]
+          : []),
+        ...(bail ? ['--bail'] : []),
+        '--report',
+        'out',
+        '--quiet-progress',
+        '--seed',
+        '7',
+      ],
+      { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
+    );
+  } catch {
+    /* exit 1 is what a caught variant looks like */
   }
   const results = JSON.parse(readFileSync(join(dir, 'out', 'latest', 'results.json'), 'utf8')) as {
     summary: { pass: number; fail: number };
     results: { name: string; outcome: string }[];
   };
-  const failing = results.results.filter((r) => r.outcome === 'fail').map((r) => r.name);
   return {
     pass: results.summary.pass,
     fail: results.summary.fail,
-    failing,
-    caught: failing.length > 0,
-    seconds: Math.round((Date.now() - started) / 1000),
+    failing: results.results.filter((r) => r.outcome === 'fail').map((r) => r.name),
   };
+}
+
+/** Failing tests of a run that do not fail on the unbroken reference too. */
+function ownFailures(ran: Ran): string[] {
+  const unbroken = new Set(baseline?.failing ?? []);
+  return ran.failing.filter((f) => !unbroken.has(f));
+}
+
+/**
+ * A selection run against a candidate that stops at the first failure; when the only failures
+ * it saw are the baseline's, it is run again to the end, so a later failure is not lost.
+ */
+async function sharpRun(dir: string, only: readonly string[], served: Served): Promise<Ran> {
+  const ran = await runOnce(dir, only, served, true);
+  return ran.failing.length > 0 && ownFailures(ran).length === 0
+    ? runOnce(dir, only, served, false)
+    : ran;
+}
+
+/** Every area of the suite (folders under suites/), for the second stage of a fault. */
+const allAreas = listAreas(join(root, 'suites'));
+
+/**
+ * The suite's other areas than those a selection names; a selection of clause ids only (tests
+ * spread over areas) leaves every area.
+ */
+function restOf(only: readonly string[], areas: readonly string[]): string[] {
+  return areas.filter((a) => !only.includes(a));
+}
+
+/**
+ * Runs the suites a variant must be caught by: in the default mode its selection against the
+ * embedded reference; with --faults the whole suite against the served copy, in two stages
+ * that each stop at the first failure (the selection, then the rest).
+ */
+async function runSuites(
+  dir: string,
+  only: readonly string[],
+): Promise<Omit<Outcome, 'variant' | 'area' | 'file'>> {
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  if (!faults) {
+    const ran = await runOnce(dir, only, undefined, false);
+    return { ...ran, caught: ran.failing.length > 0, seconds: seconds() };
+  }
+  const loadAverage = Math.round((loadavg()[0] ?? 0) * 10) / 10;
+  const served = await serve(dir);
+  try {
+    const first = await sharpRun(dir, only, served);
+    if (ownFailures(first).length > 0)
+      return { ...first, caught: true, caughtIn: 'selection', seconds: seconds(), loadAverage };
+    const rest = restOf(only, allAreas);
+    if (rest.length === 0) return { ...first, caught: false, seconds: seconds(), loadAverage };
+    const second = await sharpRun(dir, rest, served);
+    const caught = ownFailures(second).length > 0;
+    return {
+      pass: first.pass + second.pass,
+      fail: first.fail + second.fail,
+      failing: [...first.failing, ...second.failing],
+      caught,
+      ...(caught ? { caughtIn: 'rest of the suite' as const } : {}),
+      seconds: seconds(),
+      loadAverage,
+    };
+  } finally {
+    await stop(served.child);
+  }
 }
 
 /** Applies a replacement in the copy; false when the text is not there exactly once. */
@@ -206,18 +286,30 @@ function onlyOf(v: AreaVariant): readonly string[] {
 const chosen = variants.filter((x) => values.only === undefined || x.name.includes(values.only));
 
 /**
- * Before the faults, the unbroken reference as a candidate over every selection the faults
- * use: a failure there would count every fault as caught, so the catalogue stops.
+ * Before the faults, the unbroken reference as a candidate over the whole suite (a fault may be
+ * caught anywhere in it): a test failing there says nothing about a fault.
  */
-let baseline:
-  { readonly pass: number; readonly fail: number; readonly failing: readonly string[] } | undefined;
+let baseline: (Ran & { readonly seconds: number; readonly loadAverage: number }) | undefined;
+const catalogueStarted = Date.now();
+const loadAtStart = loadavg()[0] ?? 0;
 if (faults && values['no-baseline'] !== true) {
   const dir = scratchCopy();
   try {
     if (!patch(dir, ANNOUNCED))
       throw new Error(`cannot rename the implementation in ${ANNOUNCED.file}`);
-    const selections = [...new Set(chosen.flatMap(onlyOf))];
-    baseline = await runSuites(dir, selections);
+    const started = Date.now();
+    const loadAverage = Math.round((loadavg()[0] ?? 0) * 10) / 10;
+    const served = await serve(dir);
+    try {
+      const ran = await runOnce(dir, [], served, false);
+      baseline = {
+        ...ran,
+        seconds: Math.round((Date.now() - started) / 1000),
+        loadAverage,
+      };
+    } finally {
+      await stop(served.child);
+    }
     console.log(
       `baseline (unbroken reference as a candidate): ${baseline.pass} pass, ${baseline.fail} fail`,
     );
@@ -241,7 +333,8 @@ function save(final: boolean): void {
     area: areaOf.get(o.variant) ?? o.area,
   }));
   const byArea = groups(all, (o) => o.area);
-  const byKind = groups(all, (o) => o.kind);
+  const byKind = groups(all, (o) => o.kind ?? 'unclassified');
+  const missed = all.filter((o) => !o.caught).map((o) => o.variant);
   if (faults && final) {
     console.log(
       '\nfault catalogue (the reference as an outside candidate; probes not held to decisions)',
@@ -251,7 +344,9 @@ function save(final: boolean): void {
     for (const [kind, t] of Object.entries(byKind))
       console.log(`  kind ${kind.padEnd(13)} ${t.caught}/${t.total}`);
     console.log(`  ${'all'.padEnd(18)} ${tally(all).caught}/${all.length}`);
+    for (const m of missed) console.log(`  missed: ${m}`);
   }
+  const loads = all.flatMap((o) => (o.loadAverage === undefined ? [] : [o.loadAverage]));
   writeFileSync(
     resultsFile,
     `${JSON.stringify(
@@ -259,10 +354,29 @@ function save(final: boolean): void {
         measuredAt: now,
         mode: faults ? 'outside candidate (--target, decisions not checked)' : 'embedded reference',
         suite: values.suite ?? 'per variant',
-        ...(baseline !== undefined
-          ? { baseline: { pass: baseline.pass, fail: baseline.fail, failing: baseline.failing } }
+        ...(faults
+          ? {
+              judged:
+                'whole suite, in two stages stopping at the first failing test (eac run --bail): the variant\u2019s selection, then every other area; missed only when the whole suite passes',
+            }
           : {}),
+        ...(baseline !== undefined ? { baseline } : {}),
         ...tally(all),
+        ...(faults
+          ? {
+              seconds: Math.round((Date.now() - catalogueStarted) / 1000),
+              loadAverage: {
+                atStart: Math.round(loadAtStart * 10) / 10,
+                atEnd: Math.round((loadavg()[0] ?? 0) * 10) / 10,
+                meanAtVariantStart:
+                  loads.length === 0
+                    ? null
+                    : Math.round((loads.reduce((a, b) => a + b, 0) / loads.length) * 10) / 10,
+              },
+              cores: availableParallelism(),
+              missed,
+            }
+          : {}),
         byArea,
         ...(faults ? { byKind } : {}),
         outcomes: all,
@@ -274,7 +388,8 @@ function save(final: boolean): void {
 }
 
 const outcomes: Outcome[] = [];
-for (const v of chosen) {
+/** Judges one variant in a scratch copy of its own; pushes its outcome. */
+async function judge(v: AreaVariant): Promise<void> {
   const dir = scratchCopy();
   try {
     const named = {
@@ -287,7 +402,7 @@ for (const v of chosen) {
       // The code moved on: say so and go on, so one stale variant does not hide the others.
       outcomes.push({ ...named, pass: 0, fail: 0, failing: [], caught: false, stale: true });
       console.log(`STALE   ${v.name}: the text to replace is not in ${v.file} exactly once`);
-      continue;
+      return;
     }
     if (faults && !patch(dir, ANNOUNCED))
       throw new Error(`cannot rename the implementation in ${ANNOUNCED.file}`);
@@ -305,10 +420,9 @@ for (const v of chosen) {
         error: String(error).slice(0, 300),
       });
       console.log(`ERROR   ${v.name}: ${String(error).slice(0, 200)}`);
-      continue;
+      return;
     }
-    const unbroken = new Set(baseline?.failing ?? []);
-    const own = ran.failing.filter((f) => !unbroken.has(f));
+    const own = ownFailures(ran);
     const outcome = {
       ...named,
       ...ran,
@@ -321,7 +435,7 @@ for (const v of chosen) {
     outcomes.push(outcome);
     save(false);
     console.log(
-      `${outcome.caught ? 'caught ' : 'MISSED '} [${v.area}] ${v.name}: ${outcome.fail} failing`,
+      `${outcome.caught ? 'caught ' : 'MISSED '} [${v.area}] ${v.name}: ${outcome.fail} failing${outcome.caughtIn !== undefined ? ` (${outcome.caughtIn})` : ''}${outcome.seconds !== undefined ? `, ${outcome.seconds} s` : ''}`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -329,11 +443,26 @@ for (const v of chosen) {
 }
 
 /**
+ * `--jobs N` judges N variants at once, each in its own copy with its own server (default 1:
+ * on a loaded machine more jobs only share the same cores).
+ */
+const jobs = Math.max(1, Number.parseInt(values.jobs ?? '1', 10) || 1);
+const queue = [...chosen];
+await Promise.all(
+  Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+    for (let v = queue.shift(); v !== undefined; v = queue.shift()) await judge(v);
+  }),
+);
+
+/**
  * A run of some variants (`--only`) updates their lines and keeps the others' earlier figures,
  * each with the time it was measured; a run of all of them writes the file anew.
  */
 function merged(file: string, measuredAt: string): (Outcome & { measuredAt: string })[] {
-  const fresh = outcomes.map((o) => ({ ...o, measuredAt }));
+  const order = new Map(variants.map((v, i) => [v.name, i]));
+  const fresh = outcomes
+    .map((o) => ({ ...o, measuredAt }))
+    .sort((a, b) => (order.get(a.variant) ?? 0) - (order.get(b.variant) ?? 0));
   if (values.only === undefined || !existsSync(file)) return fresh;
   const before = JSON.parse(readFileSync(file, 'utf8')) as {
     measuredAt: string;
@@ -344,7 +473,6 @@ function merged(file: string, measuredAt: string): (Outcome & { measuredAt: stri
   const kept = before.outcomes
     .filter((o) => known.has(o.variant) && !redone.has(o.variant))
     .map((o) => ({ ...o, measuredAt: o.measuredAt ?? before.measuredAt }));
-  const order = new Map(variants.map((v, i) => [v.name, i]));
   return [...kept, ...fresh].sort(
     (a, b) => (order.get(a.variant) ?? 0) - (order.get(b.variant) ?? 0),
   );

@@ -17,6 +17,7 @@ const HEADER =
 export const securityVariants: readonly Variant[] = [
   {
     name: 'signature not checked',
+    kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
     from: VERIFY,
     to: '      payload = decodeJwt(token);\n',
@@ -24,6 +25,7 @@ export const securityVariants: readonly Variant[] = [
   },
   {
     name: 'alg: none accepted',
+    kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
     from: VERIFY,
     to:
@@ -36,6 +38,7 @@ export const securityVariants: readonly Variant[] = [
   },
   {
     name: 'HS256 token signed with the public key accepted',
+    kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
     from: VERIFY,
     // The public key's PEM taken as an HMAC secret when the header names an HS algorithm.
@@ -49,6 +52,7 @@ export const securityVariants: readonly Variant[] = [
   },
   {
     name: 'a token with an unknown kid verified with the current key',
+    kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
     from: VERIFY,
     // A "legacy" path: a kid the service does not know is checked against the current key in
@@ -63,6 +67,7 @@ export const securityVariants: readonly Variant[] = [
   },
   {
     name: 'a key embedded in the token header (jwk) trusted',
+    kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
     from: VERIFY,
     to:
@@ -75,6 +80,7 @@ export const securityVariants: readonly Variant[] = [
   },
   {
     name: 'keys fetched from the token header (jku) trusted',
+    kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
     from: VERIFY,
     to:
@@ -89,6 +95,7 @@ export const securityVariants: readonly Variant[] = [
   // the model-based run over several projects, organizations and users catch these.
   {
     name: 'sibling: a project lists the roles of every project of the account',
+    kind: 'sibling',
     file: 'reference/http/roles.ts',
     from: 'okDone({ userRoles: rolesOf(identity, params.projectId) })',
     to: 'okDone({ userRoles: Object.values(identity.projects).flatMap((p) => rolesOf(identity, p.projectId)) })',
@@ -96,6 +103,7 @@ export const securityVariants: readonly Variant[] = [
   },
   {
     name: 'sibling: user-token built from the first user of the same organization',
+    kind: 'sibling',
     file: 'reference/http/tokens.ts',
     from: '      const claims = projectUserClaims(account.identity, user);\n      return okDone(',
     to:
@@ -105,6 +113,7 @@ export const securityVariants: readonly Variant[] = [
   },
   {
     name: 'sibling: an externalId resolves to the first organization of its project',
+    kind: 'sibling',
     file: 'spec/machines/identity.ts',
     from: 'const id = state.index.organizationByExternalId.get(projectId)?.get(externalId);',
     to: 'const id = state.index.organizationByExternalId.get(projectId)?.get(externalId) === undefined ? undefined : Object.values(state.organizations).find((o) => o.projectId === projectId)?.projectOrganizationId;',
@@ -114,6 +123,7 @@ export const securityVariants: readonly Variant[] = [
   // Another account's ids (issue 11 part 4): suites/security/foreign-ids.test.ts.
   {
     name: 'another account\u2019s dashboard readable by id (the v2 look-up searches every account)',
+    kind: 'sibling',
     file: 'reference/http/v2.ts',
     from: '      const d = resolveFor(account.dashboards, v2Id, actor);',
     to: "      const d = resolveFor(account.dashboards, v2Id, actor) ?? [...(world as any).accounts.values()].map((acc: any) => resolveFor(acc.dashboards, acc.migration.v2IdOf[params.dashboardId] ?? params.dashboardId, { kind: 'api-key' })).find((x: unknown) => x !== undefined);",

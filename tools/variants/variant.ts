@@ -19,7 +19,7 @@ export interface Variant {
   readonly kind?: FaultKind;
 }
 
-export type FaultKind = 'sibling' | 'stale-cache' | 'boundary' | 'encoding';
+export type FaultKind = 'sibling' | 'stale-cache' | 'boundary' | 'encoding' | 'forged-token';
 
 /** A variant with the area it belongs to: the name of its file in this folder. */
 export interface AreaVariant extends Variant {
