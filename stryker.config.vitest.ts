@@ -1,3 +1,4 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 // Vitest config of mutation mode (stryker.config.json): one project holding the unit tests of
@@ -8,12 +9,30 @@ const include = (
   process.env['EAC_MUTATION_TESTS'] ?? 'spec/machines/**/*.test.ts,suites/*/**/*.test.ts'
 ).split(',');
 
+/**
+ * The machines' unit tests first (no reference to start, a second or two), the suites after:
+ * Stryker bails on the first failing test, so a mutant a unit test kills never pays for the
+ * reference and the suites.
+ */
+class UnitFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const unit = (f: TestSpecification) => (/[\\/]spec[\\/]/.test(f.moduleId) ? 0 : 1);
+    return [...sorted].sort((a, b) => unit(a) - unit(b));
+  }
+}
+
 export default defineConfig({
   test: {
     environment: 'node',
     include,
     exclude: ['node_modules/**', 'suites/runner/**', 'suites/harness/**', 'suites/hub/**'],
     setupFiles: ['tools/mutation-setup.ts'],
+    // One module graph for all the files of a run: the reference starts once per mutant, not
+    // once per test file (Stryker gives every mutant a fresh worker, so nothing leaks from one
+    // mutant to the next; the suites build their own worlds, as they do against one target).
+    isolate: false,
+    sequence: { sequencer: UnitFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -2,29 +2,61 @@
  * Vitest setup file of mutation mode (stryker.config.vitest.ts). Stryker switches mutants on
  * inside the test worker, so the reference the conformance suites judge must run in that
  * worker too, not in the global-setup process where no mutant is ever active. This starts the
- * embedded reference here, once per worker, and hands it to the suites as the target that
- * `inject('eacTarget')` returns (what suites/runner/global-setup.ts provides in a normal run).
+ * embedded reference here, once per worker and only for the suites (the machines' unit tests
+ * do not need it), and hands it to the suites as the target that `inject('eacTarget')`
+ * returns (what suites/runner/global-setup.ts provides in a normal run).
+ *
+ * EAC_MUTATION_TRACE=<file> appends a line per setup and reference start (where the time of a
+ * mutant goes).
  */
-import { afterAll } from 'vitest';
+import { appendFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
+import { beforeEach } from 'vitest';
 import { startEmbedded, type ResolvedTarget } from '../suites/runner/target.ts';
 
-const KEY = Symbol.for('eac.mutation.reference');
-const store = globalThis as unknown as Record<symbol, Promise<ResolvedTarget> | undefined>;
-const started = (store[KEY] ??= startEmbedded(Number(process.env['EAC_SEED'] ?? 7)));
-const resolved = await started;
-
-// The worker's provided context is where inject() reads; there is no public setter for it
-// outside the global setup, so this one test-only file writes the key itself.
 const state = (
-  globalThis as unknown as Record<string, { providedContext: Record<string, unknown> }>
+  globalThis as unknown as Record<
+    string,
+    { providedContext: Record<string, unknown>; filepath?: string } | undefined
+  >
 )['__vitest_worker__'];
 if (state === undefined) throw new Error('mutation setup: not inside a vitest worker');
-state.providedContext['eacTarget'] = resolved.target;
-state.providedContext['eacReplayArgs'] = [];
 
-afterAll(async () => {
-  if (store[KEY] === started) {
-    store[KEY] = undefined;
-    await resolved.close();
-  }
+const trace = process.env['EAC_MUTATION_TRACE'];
+const log = (what: string, extra: Record<string, unknown> = {}) => {
+  if (trace !== undefined)
+    appendFileSync(
+      trace,
+      `${JSON.stringify({ at: Date.now(), pid: process.pid, threadId, what, file: state.filepath, ...extra })}\n`,
+    );
+};
+log('setup');
+
+// Stryker bails on the first failing test, but the cancel reaches the worker after the next
+// file's setup has begun: once a test of this run failed (the mutant is killed), no reference
+// is started for the files left (their tests are skipped, or fail for want of a target).
+const FAILED = Symbol.for('eac.mutation.failed');
+const flags = globalThis as unknown as Record<symbol, boolean | undefined>;
+beforeEach(({ onTestFailed }) => {
+  onTestFailed(() => {
+    flags[FAILED] = true;
+  });
 });
+
+// The suites read the target; the machines' unit tests (spec/) do not.
+if (flags[FAILED] === true) log('skipped: a test failed already');
+else if (!/[\\/]spec[\\/]/.test(state.filepath ?? '')) {
+  // One reference per worker: the config runs the files of a run in one module graph
+  // (isolate: false), and the worker ends with the run, taking the reference with it.
+  const KEY = Symbol.for('eac.mutation.reference');
+  const store = globalThis as unknown as Record<symbol, Promise<ResolvedTarget> | undefined>;
+  const fresh = store[KEY] === undefined;
+  const t0 = Date.now();
+  const resolved = await (store[KEY] ??= startEmbedded(Number(process.env['EAC_SEED'] ?? 7)));
+  log(fresh ? 'started' : 'reused', { ms: Date.now() - t0 });
+
+  // The worker's provided context is where inject() reads; there is no public setter for it
+  // outside the global setup, so this one test-only file writes the key itself.
+  state.providedContext['eacTarget'] = resolved.target;
+  state.providedContext['eacReplayArgs'] = [];
+}

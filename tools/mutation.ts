@@ -19,7 +19,13 @@ import { parseArgs } from 'node:util';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { mutate: { type: 'string' }, tests: { type: 'string' } },
+  options: {
+    mutate: { type: 'string' },
+    tests: { type: 'string' },
+    // Runs every mutant again instead of reusing the incremental file's results.
+    force: { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: '1' },
+  },
 });
 
 const env = {
@@ -40,6 +46,9 @@ const run = spawnSync(
     'run',
     'stryker.config.json',
     ...mutate,
+    '--concurrency',
+    values.concurrency,
+    ...(values.force ? ['--force'] : []),
   ],
   { cwd: root, env, stdio: 'inherit' },
 );
@@ -101,7 +110,7 @@ writeFileSync(
         mutate: values.mutate ?? 'spec/machines/**/*.ts,reference/**/*.ts',
         tests: values.tests ?? 'spec/machines/**/*.test.ts,suites/*/**/*.test.ts',
         seconds,
-        concurrency: 1,
+        concurrency: Number(values.concurrency),
       },
       files: merged,
     },
