@@ -22,8 +22,28 @@ export async function chartRows(
     filters?: { field: string; value: unknown }[];
   },
 ): Promise<ChartRows> {
-  const account = ctx.world.account(input.organizationId);
-  const chart = account?.dashboards.charts[input.chartId];
+  const source = chartSource(ctx, input.organizationId, input.chartId);
+  if (!source.ok) return source;
+  const done = await chatState(ctx).data.query(
+    source.connection,
+    source.sql,
+    input.properties,
+    (input.filters ?? []).map((f) => ({ column: f.field, value: f.value })),
+  );
+  return done.ok ? { ok: true, ...done.value } : done;
+}
+
+export type ChartSource =
+  { ok: true; sql: string; connection: DataConnection } | { ok: false; error: SpecError };
+
+/** A saved chart's `sqlOverride` and the connection it reads (chartRows, drill-down). */
+export function chartSource(
+  ctx: Pick<ReferenceContext, 'world'>,
+  organizationId: string,
+  chartId: string,
+): ChartSource {
+  const account = ctx.world.account(organizationId);
+  const chart = account?.dashboards.charts[chartId];
   if (account === undefined || chart === undefined) {
     return {
       ok: false,
@@ -42,18 +62,11 @@ export async function chartRows(
       }),
     };
   }
-  const state = chatState(ctx);
-  const connection = chartConnection(ctx, account.organizationId, input.chartId, sql);
-  const done = await state.data.query(
-    connection,
-    sql,
-    input.properties,
-    (input.filters ?? []).map((f) => ({ column: f.field, value: f.value })),
-  );
-  return done.ok ? { ok: true, ...done.value } : done;
+  return { ok: true, sql, connection: chartConnection(ctx, account.organizationId, chartId, sql) };
 }
 
-function chartConnection(
+/** The connection a chart reads: save-from-chat's, else the newest naming its table, else the seed. */
+export function chartConnection(
   ctx: Pick<ReferenceContext, 'world'>,
   organizationId: string,
   chartId: string,

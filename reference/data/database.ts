@@ -2,6 +2,7 @@ import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection } from '@duckdb/nod
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { ConnectionColumnType, ConnectionTable, RowFilter } from '../../spec/schemas/hooks.ts';
 import type { Done } from '../store/world.ts';
+import { withoutLocations } from './drill.ts';
 import { ORDERS, ORDERS_ROW_FILTERS, seedStatements } from './seed.ts';
 import {
   bindUserPlaceholders,
@@ -217,6 +218,50 @@ export class DataStore {
     const bound = bindUserPlaceholders(stripTrailingSemicolons(sql), properties);
     if (!bound.ok) return bound;
     return this.guarded(connection, bound.value, properties, filters);
+  }
+
+  /**
+   * Runs an already bound query (its `$n` are the given parameters, numbered from 1) on a
+   * connection for a user, through the same checks and row filters as query(): drill-down
+   * builds its SQL from a chart's parse tree and binds the point's value.
+   */
+  queryBound(
+    connection: DataConnection,
+    bound: BoundSql,
+    properties: Readonly<Record<string, unknown>>,
+    filters: readonly ValueFilter[] = [],
+  ): Promise<Done<QueryRows>> {
+    return this.guarded(connection, bound, properties, filters);
+  }
+
+  /** DuckDB's parse tree of one SELECT (json_serialize_sql), locations zeroed; none: undefined. */
+  async parseTree(sql: string): Promise<unknown> {
+    try {
+      return await this.withConnection(async (c) => {
+        const reader = await c.runAndReadAll(
+          `SELECT json_serialize_sql('${sql.replaceAll("'", "''")}') AS tree`,
+        );
+        const text = reader.getRowObjectsJson()[0]?.['tree'];
+        return typeof text === 'string' ? withoutLocations(JSON.parse(text)) : undefined;
+      });
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The SQL text of a parse tree (json_deserialize_sql); the tree is bound, never spliced. */
+  async treeSql(tree: unknown): Promise<string | undefined> {
+    try {
+      return await this.withConnection(async (c) => {
+        const reader = await c.runAndReadAll('SELECT json_deserialize_sql($1::JSON) AS sql', [
+          JSON.stringify(tree),
+        ]);
+        const sql = reader.getRowObjectsJson()[0]?.['sql'];
+        return typeof sql === 'string' ? sql : undefined;
+      });
+    } catch {
+      return undefined;
+    }
   }
 
   private async guarded(

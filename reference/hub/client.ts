@@ -3,6 +3,7 @@
  *
  * - Navigation: the sidebar links and the tabs show one dashboard at a time.
  * - Openers: a button with `data-opens` shows its dialog or toggles its region.
+ * - §2.2 drillDown: a point's button reloads the page with `drillChart`/`drillValue` set.
  * - §4.17 filter changes: reported to the parent as `embed:params` (decision
  *   hub.events.embed-params.shape), then the page reloads with the new `filter_*` values.
  * - §4.17 autoHeight: the content height goes to the parent as `embed:height`.
@@ -36,6 +37,20 @@ export const CLIENT_SCRIPT = `(() => {
     const target = document.getElementById(b.dataset.closes);
     if (target) target.close();
   }));
+  // §2.2 drillDown: the page reloads showing the rows behind the point (or hiding them again).
+  document.querySelectorAll('button[data-drill-chart]').forEach((b) => b.addEventListener('click', () => {
+    const url = new URL(window.location.href);
+    if (b.getAttribute('aria-expanded') === 'true') {
+      url.searchParams.delete('drillChart');
+      url.searchParams.delete('drillValue');
+    } else {
+      url.searchParams.set('drillChart', b.dataset.drillChart);
+      url.searchParams.set('drillValue', b.dataset.drillValue);
+    }
+    window.location.replace(url.toString());
+  }));
+  const drilled = document.querySelector('[data-drilled]');
+  if (drilled) drilled.focus();
   let applying = false;
   const apply = (form) => {
     if (applying) return;

@@ -1,6 +1,6 @@
 import type { EffectivePermissions } from '../../spec/schemas/permissions.ts';
 import { CLIENT_SCRIPT } from './client.ts';
-import type { ChartView, ControlView, DashboardView, PageView } from './page.ts';
+import type { ChartView, ControlView, DashboardView, DrillView, PageView } from './page.ts';
 import type { PageQuery } from './query.ts';
 
 /**
@@ -118,19 +118,43 @@ function bars(chart: ChartView): string {
   return `<svg role="img" aria-label="${attr(`${chart.title} (${chart.type} chart)`)}" width="400" height="${chart.data.rows.length * 22 + 4}" aria-hidden="false">${rects}</svg>`;
 }
 
-/** §2.2 drillDown: per point, the rows behind it, shown on request. */
+/**
+ * §2.2 drillDown: one button per point of the chart's dimension. A button reloads the page
+ * drilling into its point (client.ts); the page then shows, under the buttons, the rows of the
+ * chart's table behind that point (decision hub.drill-down.rows), or says why this chart
+ * cannot be drilled (decision hub.drill-down.single-table).
+ */
 function drillDown(chart: ChartView, flags: EffectivePermissions, index: string): string {
   if (!flags.drillDown || chart.dimension === undefined) return '';
   const dim = chart.dimension;
-  const values = [...new Set(chart.data.rows.map((r) => shown(r[dim])))];
-  return values
-    .map((value, i) => {
-      const id = `drill-${index}-${i}`;
-      const behind = chart.data.rows.filter((r) => shown(r[dim]) === value);
-      const name = `${NAMES.drillRows} ${value}`;
-      return `<button type="button" data-opens="${id}" aria-expanded="false" aria-controls="${id}">${text(`${NAMES.drillDown} ${value}`)}</button><div id="${id}" role="region" aria-label="${attr(name)}" hidden>${tableOf(chart.data.columns, behind, name)}</div>`;
+  const points = new Map<string, unknown>();
+  for (const r of chart.data.rows) {
+    const key = JSON.stringify(r[dim] ?? null);
+    if (!points.has(key)) points.set(key, r[dim] ?? null);
+  }
+  const drilled = chart.drill === undefined ? undefined : JSON.stringify(chart.drill.value ?? null);
+  const region = `drill-${index}`;
+  const buttons = [...points.entries()]
+    .map(([key, value]) => {
+      const open = key === drilled;
+      return `<button type="button" data-drill-chart="${attr(chart.chartId)}" data-drill-value="${attr(key)}" aria-expanded="${String(open)}"${open ? ` aria-controls="${region}"` : ''}>${text(`${NAMES.drillDown} ${shown(value)}`)}</button>`;
     })
     .join(' ');
+  return `${buttons}${chart.drill === undefined ? '' : drillRegion(chart.drill, region)}`;
+}
+
+function drillRegion(drill: DrillView, id: string): string {
+  const name = `${NAMES.drillRows} ${shown(drill.value ?? null)}`;
+  const open = `<div id="${id}" role="region" aria-label="${attr(name)}" tabindex="-1" data-drilled>`;
+  const { rows } = drill;
+  if (rows.kind === 'unavailable')
+    return `${open}<p>${text(`Drill-down is not available for this chart: ${rows.reason}.`)}</p></div>`;
+  if (rows.kind === 'error') return `${open}<p>${text(rows.error.message)}</p></div>`;
+  const count =
+    rows.rows.length < rows.total
+      ? `Showing the first ${String(rows.rows.length)} of ${String(rows.total)} rows (read-only).`
+      : `${String(rows.total)} ${rows.total === 1 ? 'row' : 'rows'} (read-only).`;
+  return `${open}<p>${text(count)}</p>${tableOf(rows.columns, rows.rows, name)}</div>`;
 }
 
 function chartFigure(chart: ChartView, flags: EffectivePermissions, index: string): string {

@@ -10,7 +10,7 @@ import {
 import { UUID_PATTERN } from '../../spec/schemas/common.ts';
 import type { ReferenceContext } from '../http/context.ts';
 import type { PageQuery } from './query.ts';
-import { loadChartData, type ChartData } from './rows.ts';
+import { loadChartData, loadDrillRows, type ChartData, type DrillRows } from './rows.ts';
 import type { Viewer } from './viewer.ts';
 
 /** §4.17: the two texts of the pages, verbatim. */
@@ -26,6 +26,14 @@ export interface ChartView {
   /** The measure a bar shows. */
   readonly measure?: string;
   readonly data: ChartData;
+  /** The rows behind the point the page drills into, when it drills into one of this chart. */
+  readonly drill?: DrillView;
+}
+
+/** §2.2 drillDown: one point of a chart and what lies behind it. */
+export interface DrillView {
+  readonly value: unknown;
+  readonly rows: DrillRows;
 }
 
 export interface ControlView extends FilterControl {
@@ -154,9 +162,27 @@ async function dashboardView(
       ...(dimension !== undefined ? { dimension } : {}),
       ...(measure !== undefined ? { measure } : {}),
       data: await loadChartData(ctx, viewer, chart, filters),
+      ...(await drillView(ctx, viewer, chart, dimension, filters, query)),
     });
   }
   return { dashboardId: d.dashboardId, name: d.name, controls, charts };
+}
+
+/** The drill-down the page asked for, when it is this chart's and the viewer may drill. */
+async function drillView(
+  ctx: ReferenceContext,
+  viewer: Viewer,
+  chart: ChartRecord,
+  dimension: string | undefined,
+  filters: readonly { field: string; value: unknown }[],
+  query: PageQuery,
+): Promise<{ drill?: DrillView }> {
+  const drill = query.drill;
+  // §2.2: readOnly forces drill-down off, whatever the token's drillDown says.
+  if (!viewer.flags.drillDown || viewer.flags.readOnly) return {};
+  if (drill === undefined || drill.chartId !== chart.chartId || dimension === undefined) return {};
+  const rows = await loadDrillRows(ctx, viewer, chart, dimension, drill.value, filters);
+  return { drill: { value: drill.value, rows } };
 }
 
 async function view(
@@ -177,7 +203,10 @@ async function view(
       applicationName: applicationName(viewer, scope, workspaceId),
       navigation,
       dashboards,
-      activeDashboardId: active.dashboardId,
+      // A drill-down shows the dashboard of its chart (the page reloaded to show it).
+      activeDashboardId:
+        dashboards.find((d) => d.charts.some((c) => c.drill !== undefined))?.dashboardId ??
+        active.dashboardId,
       frozen: scope.frozen,
     },
   };

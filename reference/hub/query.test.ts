@@ -20,6 +20,19 @@ describe('hub query', () => {
     ]);
   });
 
+  it('reads a drill-down point as chart id and JSON value, or not at all', () => {
+    expect(readQuery(new URLSearchParams('drillChart=ABC&drillValue="Anvil"')).drill).toEqual({
+      chartId: 'abc',
+      value: 'Anvil',
+    });
+    expect(readQuery(new URLSearchParams('drillChart=a&drillValue=null')).drill).toEqual({
+      chartId: 'a',
+      value: null,
+    });
+    for (const q of ['drillChart=a&drillValue=Anvil', 'drillValue="x"', 'drillChart=&drillValue=1'])
+      expect(readQuery(new URLSearchParams(q)).drill, q).toBeUndefined();
+  });
+
   it('reads the switches only as the text true', () => {
     expect(readQuery(new URLSearchParams('hideHeader=true&hideDownloadButton=1')).hideHeader).toBe(
       true,

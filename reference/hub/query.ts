@@ -15,6 +15,12 @@ export interface PageQuery {
   readonly parentOrigin?: string;
   /** Accepted and not used by the reference (decision hub.query.db-auth-token.use). */
   readonly dbAuthToken?: string;
+  /**
+   * The chart point whose rows the page shows (§2.2 drillDown): `drillChart=<chartId>` and
+   * `drillValue=<the point's value as JSON>`, set by the page's drill-down buttons (decision
+   * hub.drill-down.rows). Not a §4.17 parameter; a value that is not JSON drills nothing.
+   */
+  readonly drill?: { readonly chartId: string; readonly value: unknown };
 }
 
 export const FILTER_PREFIX = 'filter_';
@@ -48,6 +54,7 @@ export function readQuery(search: URLSearchParams): PageQuery {
   const dashboardId = first('dashboardId');
   const parentOrigin = exactOrigin(first('parentOrigin'));
   const dbAuthToken = first('dbAuthToken');
+  const drill = drillOf(first('drillChart'), first('drillValue'));
   return {
     ...(jwt !== undefined ? { jwt } : {}),
     ...(dashboardId !== undefined ? { dashboardId: dashboardId.toLowerCase() } : {}),
@@ -57,5 +64,18 @@ export function readQuery(search: URLSearchParams): PageQuery {
     autoHeight: first('autoHeight') === 'true',
     ...(parentOrigin !== undefined ? { parentOrigin } : {}),
     ...(dbAuthToken !== undefined ? { dbAuthToken } : {}),
+    ...(drill !== undefined ? { drill } : {}),
   };
+}
+
+function drillOf(
+  chartId: string | undefined,
+  value: string | undefined,
+): PageQuery['drill'] | undefined {
+  if (chartId === undefined || chartId === '' || value === undefined) return undefined;
+  try {
+    return { chartId: chartId.toLowerCase(), value: JSON.parse(value) as unknown };
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import type { ChartRecord } from '../../spec/machines/dashboards.ts';
 import { chartRows } from '../data/chart-rows.ts';
+import { drillDownRows, type DrillRows } from '../data/drill-down.ts';
 import type { ReferenceContext } from '../http/context.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -51,4 +52,28 @@ export async function loadChartData(
   });
   if (done.ok) return { columns: done.columns, rows: done.rows };
   return { columns: configColumns(chart.config), rows: [], problem: done.error.message };
+}
+
+export type { DrillRows };
+
+/**
+ * §2.2 drillDown: the rows of the chart's table behind one point, for this viewer, under the
+ * same row-level security and controlled filters as the chart itself.
+ */
+export function loadDrillRows(
+  ctx: ReferenceContext,
+  viewer: Viewer,
+  chart: ChartRecord,
+  dimension: string,
+  value: unknown,
+  filters: readonly RowFilter[],
+): Promise<DrillRows> {
+  return drillDownRows(ctx, {
+    organizationId: viewer.account.organizationId,
+    chartId: chart.chartId,
+    dimension,
+    value,
+    properties: { ...viewer.properties },
+    filters: filters.map((f) => ({ field: f.field, value: f.value })),
+  });
 }

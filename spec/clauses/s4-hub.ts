@@ -179,7 +179,15 @@ export const s4Hub = defineClauses([
     level: 'unspecified',
     summary: 'What drilling into a chart point shows is left open beyond the data behind it.',
     decision:
-      "One 'Drill down into <value>' button per point of a chart's dimension; it shows a region 'Rows behind <value>' with a table of the rows of the chart's table for that point, under the same row-level security and filters.",
+      "One 'Drill down into <value>' button per point of a chart's dimension. It reloads the page with drillChart=<chartId>&drillValue=<the point's value as JSON>, and the page then shows a region 'Rows behind <value>': a read-only table of the rows of the chart's source table whose dimension expression equals the value (bound, never spliced into the SQL) and that the chart's WHERE keeps, every column of the table, under the same row-level security (the token's properties) and controlled filters as the chart, at most the first 100 with the count of all. The page checks the token and its drillDown (off under readOnly) again on that reload: the address alone shows nothing.",
+  },
+  {
+    id: 'hub.drill-down.single-table',
+    section: '4.17',
+    level: 'unspecified',
+    summary: "Which charts' points can be drilled into is left open.",
+    decision:
+      "A chart whose SQL is one SELECT over one table of its connection (no join, subquery, common table expression, set operation, QUALIFY or SAMPLE), with the dimension a column or expression of its select list that is not an aggregate or window: its drill-down region says 'Drill-down is not available for this chart: <why>.' otherwise. The GROUP BY, HAVING, ORDER BY and LIMIT of the chart do not apply to the rows behind a point.",
   },
   {
     id: 'hub.errors.status',

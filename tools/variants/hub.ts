@@ -34,6 +34,21 @@ export const hubVariants: readonly Variant[] = [
     only: ['permissions.drill-down'],
   },
   {
+    name: "hub: drill-down shows the chart's aggregated rows instead of the rows behind the point",
+    file: 'reference/hub/page.ts',
+    from: 'const rows = await loadDrillRows(ctx, viewer, chart, dimension, drill.value, filters);',
+    to: "const agg = await loadChartData(ctx, viewer, chart, filters); const rows = { kind: 'rows' as const, columns: [...agg.columns], rows: agg.rows.filter((r) => JSON.stringify(r[dimension] ?? null) === JSON.stringify(drill.value ?? null)).map((r) => ({ ...r })), total: 1 };",
+    only: ['permissions.drill-down'],
+  },
+  {
+    name: 'hub: drill-down rows ignore row-level security',
+    file: 'reference/data/drill-down.ts',
+    from: 'data.queryBound(connection, { sql: text, params }, input.properties, filters);',
+    to: 'data.queryBound({ ...connection, rowFilters: [] }, { sql: text, params }, input.properties, filters);',
+    only: ['permissions.drill-down.effect'],
+    kind: 'sibling',
+  },
+  {
     name: "hub: embed:params (and the height) posted to '*'",
     file: 'reference/hub/client.ts',
     from: 'window.parent.postMessage(message, cfg.parentOrigin);',
