@@ -3,7 +3,7 @@
  * copy of the project, and runs the suites against it. A variant the suites do not catch is
  * a hole in the suites. Figures go to bench/results/wrong-variants.json.
  *
- *   npx tsx tools/wrong-variants.ts [--only NAME] [--suite AREA] [--faults] [--jobs N]
+ *   npx tsx tools/wrong-variants.ts [--only NAME] [--area A,B] [--suite AREA] [--faults] [--jobs N]
  *
  * The variants live in tools/variants/*.ts, one file per area; each names the `--only`
  * selection that must catch it.
@@ -46,6 +46,7 @@ const { values } = parseArgs({
     suite: { type: 'string' },
     faults: { type: 'boolean' },
     jobs: { type: 'string' },
+    area: { type: 'string' },
     'no-baseline': { type: 'boolean' },
   },
 });
@@ -283,7 +284,13 @@ function onlyOf(v: AreaVariant): readonly string[] {
   return values.suite !== undefined ? [values.suite] : (v.only ?? ['identity']);
 }
 
-const chosen = variants.filter((x) => values.only === undefined || x.name.includes(values.only));
+/** `--area a,b`: only the variants of those files of tools/variants/. */
+const areas = values.area?.split(',').map((a) => a.trim());
+const chosen = variants.filter(
+  (x) =>
+    (values.only === undefined || x.name.includes(values.only)) &&
+    (areas === undefined || areas.includes(x.area)),
+);
 
 /**
  * Before the faults, the unbroken reference as a candidate over the whole suite (a fault may be
@@ -463,7 +470,7 @@ function merged(file: string, measuredAt: string): (Outcome & { measuredAt: stri
   const fresh = outcomes
     .map((o) => ({ ...o, measuredAt }))
     .sort((a, b) => (order.get(a.variant) ?? 0) - (order.get(b.variant) ?? 0));
-  if (values.only === undefined || !existsSync(file)) return fresh;
+  if ((values.only === undefined && areas === undefined) || !existsSync(file)) return fresh;
   const before = JSON.parse(readFileSync(file, 'utf8')) as {
     measuredAt: string;
     outcomes: (Outcome & { measuredAt?: string })[];
