@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { buildWorld, type World } from '../../fixtures/world.ts';
 import { openHub, tableRows, type HubView } from '../harness/browser.ts';
-import { conformance, type Conformance } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace } from '../dashboards/world.ts';
 import { dashboardPath, expectCount, needsData, parts, viewer, HUB_TIMEOUT } from './world.ts';
 
@@ -23,13 +23,27 @@ const ORDERS = [
 const CHART_SQL =
   'SELECT product, SUM(amount) AS total FROM drill_orders GROUP BY product ORDER BY product';
 
+interface Order {
+  readonly ref: string;
+  readonly region: string;
+  readonly product: string;
+  readonly quantity: number;
+  readonly amount: number;
+}
+
 interface DrillWorld extends World {
   readonly dashboardId: string;
   readonly chartTitle: string;
 }
 
-/** An account whose dashboard holds one chart over ORDERS, a user sees only its region's rows. */
-async function drillWorld(t: Conformance): Promise<DrillWorld> {
+/**
+ * An account whose dashboard holds one chart over ORDERS (and `more` rows), a user sees only
+ * its region's rows; `sql` replaces the chart's SQL.
+ */
+async function drillWorld(
+  t: Conformance,
+  options: { sql?: string; more?: readonly Order[] } = {},
+): Promise<DrillWorld> {
   const w = await buildWorld(t);
   await t.hooks.createConnection(w.account.organizationId, {
     name: 'drill orders',
@@ -42,7 +56,7 @@ async function drillWorld(t: Conformance): Promise<DrillWorld> {
         { name: 'quantity', type: 'integer' },
         { name: 'amount', type: 'integer' },
       ],
-      rows: ORDERS.map((o) => ({ ...o })),
+      rows: [...ORDERS, ...(options.more ?? [])].map((o) => ({ ...o })),
     },
     rowFilters: [{ column: 'region', property: 'region' }],
   });
@@ -53,7 +67,7 @@ async function drillWorld(t: Conformance): Promise<DrillWorld> {
     type: 'bar',
     dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
     measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
-    sqlOverride: CHART_SQL,
+    sqlOverride: options.sql ?? CHART_SQL,
   });
   return { ...w, dashboardId: ws.dashboardId, chartTitle };
 }
@@ -166,4 +180,56 @@ conformance(
     );
   },
   { timeout: HUB_TIMEOUT, parts, needs: needsData, relies: ['hub.drill-down.rows'] },
+);
+
+probe(
+  ['hub.drill-down.single-table'],
+  'drilling into a point of a chart over a join',
+  async (t) => {
+    const w = await drillWorld(t, {
+      sql: 'SELECT a.product, SUM(a.amount) AS total FROM drill_orders a JOIN drill_orders b ON a.ref = b.ref GROUP BY a.product ORDER BY 1',
+    });
+    const north = await viewer(t, w, { drillDown: true }, { properties: { region: 'north' } });
+    const view = await openHub(t, dashboardPath(w.dashboardId, { jwt: north.token }));
+    const control = view.thing('drillDown', { value: 'Anvil' });
+    await expectCount(control, 1, 'a drill-down control for the point Anvil');
+    await control.click();
+    const region = view.thing('drillDownRows', { value: 'Anvil' });
+    await expectCount(region, 1, 'drilling into Anvil shows something');
+    const tables = await region.getByRole('table').count();
+    const said = (await region.innerText()).replace(/\s+/g, ' ').trim();
+    t.observe(
+      `${tables === 0 ? 'no table' : 'a table'}: ${said.slice(0, 300)}`,
+      tables === 0 && /not available/i.test(said),
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: needsData },
+);
+
+/** 120 north orders of one product, more than one drill-down shows. */
+const WIDGETS: readonly Order[] = Array.from({ length: 120 }, (_, i) => ({
+  ref: `ORD-${String(9000 + i)}`,
+  region: 'north',
+  product: 'Widget',
+  quantity: 1,
+  amount: 1,
+}));
+
+probe(
+  ['hub.drill-down.rows'],
+  'drilling into a point with 120 rows behind it',
+  async (t) => {
+    const w = await drillWorld(t, { more: WIDGETS });
+    const north = await viewer(t, w, { drillDown: true }, { properties: { region: 'north' } });
+    const view = await openHub(t, dashboardPath(w.dashboardId, { jwt: north.token }));
+    const widgets = await drillInto(view, 'Widget');
+    const said = (await view.thing('drillDownRows', { value: 'Widget' }).innerText())
+      .split('\n')[0]
+      ?.trim();
+    t.observe(
+      `${String(widgets.rows.length)} rows shown (${String(new Set(widgets.refs).size)} orders); it says: ${said ?? ''}`,
+      widgets.rows.length === 100 && /\b120\b/.test(said ?? ''),
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: needsData },
 );
