@@ -21,6 +21,48 @@ describe('clock', () => {
     expect(issueLifetime(LATEST_INSTANT, '7d').expiresAt).toMatch(/^9999-12-31T/);
   });
 
+  it('freezes at its own now and advances by zero, up to the latest instant exactly', () => {
+    const here = applyClock(realClock, { type: 'freeze' }, 5_000);
+    expect(here.ok && readClock(here.state, 0)).toBe(5_000);
+    if (!here.ok) throw new Error('freeze refused');
+    expect(applyClock(here.state, { type: 'freeze', at: 5_000 }, 0).ok).toBe(true);
+    expect(applyClock(here.state, { type: 'advance', seconds: 0 }, 0).ok).toBe(true);
+    const last = applyClock(
+      here.state,
+      { type: 'advance', seconds: (LATEST_INSTANT - 5_000) / 1000 },
+      0,
+    );
+    expect(last.ok && readClock(last.state, 0)).toBe(LATEST_INSTANT);
+    expect(applyClock(realClock, { type: 'advance', seconds: 0.001 }, LATEST_INSTANT).ok).toBe(
+      false,
+    );
+  });
+
+  // The clock hook (spec/hooks.openapi.yaml) answers refusals in the §7 envelope: a
+  // VALIDATION_ERROR naming the field of the body at fault.
+  it.each([
+    ['freeze into the past', { type: 'freeze', at: 4_999 }, 'at', 'too_small'],
+    ['advance backwards', { type: 'advance', seconds: -0.5 }, 'seconds', 'too_small'],
+    ['advance by NaN', { type: 'advance', seconds: Number.NaN }, 'seconds', 'too_small'],
+    ['freeze past the latest instant', { type: 'freeze', at: LATEST_INSTANT + 1 }, 'at', 'too_big'],
+    ['advance past the latest instant', { type: 'advance', seconds: 1e300 }, 'seconds', 'too_big'],
+  ] as const)(
+    'refuses to %s as a VALIDATION_ERROR naming the field',
+    (_what, command, field, code) => {
+      const r = applyClock(realClock, command, 5_000);
+      if (r.ok) throw new Error('accepted');
+      expect(r.error.code).toBe('VALIDATION_ERROR');
+      expect(r.error.message.trim()).not.toBe('');
+      const issues = (
+        r.error.details as { issues: { path: string[]; message: string; code: string }[] }
+      ).issues;
+      expect(issues).toHaveLength(1);
+      expect(issues[0]?.path).toEqual(['body', field]);
+      expect(issues[0]?.code).toBe(code);
+      expect(issues[0]?.message.trim()).not.toBe('');
+    },
+  );
+
   it('shifts a running clock by the advance', () => {
     const r = applyClock(realClock, { type: 'advance', seconds: 60 }, 1_000);
     expect(r.ok && readClock(r.state, 2_000)).toBe(62_000);
