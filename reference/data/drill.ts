@@ -1,5 +1,5 @@
 /**
- * Drill-down on the parse tree (§2.2 drillDown: "dig into a chart's underlying data"). A saved
+ * Drill-down on the parse tree (§2.2 drillDown: the data behind one point of a chart). A saved
  * chart's SQL aggregates one table; the rows behind one point are that table's rows the chart's
  * WHERE keeps and whose dimension expression equals the point's value. Reading the chart's
  * DuckDB parse tree (json_serialize_sql) rather than its text finds the table and the dimension
