@@ -5,7 +5,7 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { createChart, createWorkspace } from '../dashboards/world.ts';
 import { dashboardPath, expectCount, needsData, parts, viewer, HUB_TIMEOUT } from './world.ts';
 
-// §2.2 drillDown ("dig into a chart's underlying data") on an embedded page (§4.17): drilling
+// §2.2 drillDown on an embedded page (§4.17): drilling
 // into one point of an aggregating chart shows the rows of the chart's table behind that point,
 // as row-level security (§1, §2.4) lets the viewer see them, not the chart's aggregated row.
 
