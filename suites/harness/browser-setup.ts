@@ -6,15 +6,20 @@
  *
  * It serves a small local "broker" (127.0.0.1, ephemeral port):
  * - `GET /browser` launches Debian's chromium once (playwright-core's browser server, never a
- *   downloaded browser) and answers `{wsEndpoint}` or `{problem}`;
+ *   downloaded browser) and answers `{wsEndpoint}` or `{problem}`. The browser server runs in a
+ *   child process of its own, so the protocol traffic of every test worker does not queue on
+ *   the event loop that also serves the embedded reference; the child ends (and closes the
+ *   browser) when this process closes its stdin, even if this process dies;
  * - `GET /parent?src=URL` is the parent page: it records every message it receives (origin and
  *   data) in `window.__eacMessages`, then frames `src`.
  * Test workers connect to that one browser (suites/harness/browser.ts).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import type { BrowserServer } from 'playwright-core';
+import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -56,16 +61,66 @@ window.addEventListener('message', (event) => {
 </body></html>`;
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  let launched: Promise<BrowserServer> | undefined;
-  const launch = async (): Promise<BrowserServer> => {
-    const { chromium } = await import('playwright-core');
-    return chromium.launchServer({
-      executablePath: chromiumPath(),
-      headless: true,
-      args: CHROMIUM_ARGS,
+/**
+ * The child process's program (plain JavaScript: no loader needed): launches the browser
+ * server, prints one JSON line `{wsEndpoint}` or `{problem}`, and closes the browser when its
+ * stdin ends.
+ */
+const BROWSER_SERVER = `
+const { chromium } = require(process.argv[1]);
+chromium.launchServer(JSON.parse(process.argv[2])).then((server) => {
+  process.stdout.write(JSON.stringify({ wsEndpoint: server.wsEndpoint() }) + '\\n');
+  const stop = () => server.close().finally(() => process.exit(0));
+  process.stdin.on('end', stop);
+  process.stdin.resume();
+}, (error) => {
+  process.stdout.write(JSON.stringify({ problem: error instanceof Error ? error.message : String(error) }) + '\\n');
+  process.exit(1);
+});`;
+
+interface Launched {
+  readonly child: ChildProcess;
+  readonly wsEndpoint: string;
+}
+
+/** Starts the browser server's process; rejects with the problem when it does not start. */
+function launch(): Promise<Launched> {
+  const options = { executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS };
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      BROWSER_SERVER,
+      createRequire(import.meta.url).resolve('playwright-core'),
+      JSON.stringify(options),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the browser server exited (${String(code)})`)));
+    lines.once('line', (line) => {
+      const answer = JSON.parse(line) as { wsEndpoint?: string; problem?: string };
+      if (answer.wsEndpoint !== undefined) resolve({ child, wsEndpoint: answer.wsEndpoint });
+      else reject(new Error(answer.problem ?? 'no answer'));
     });
-  };
+  });
+}
+
+/** Closes the browser: its process closes the browser and exits when its stdin ends. */
+async function stop(launched: Launched): Promise<void> {
+  const { child } = launched;
+  if (child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stdin?.end();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let launched: Promise<Launched> | undefined;
   const broker = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://broker');
     if (url.pathname === '/browser') {
@@ -80,10 +135,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       }
       launched ??= launch();
       launched.then(
-        (server) => answer({ wsEndpoint: server.wsEndpoint() }),
+        (server) => answer({ wsEndpoint: server.wsEndpoint }),
         (error: unknown) => {
           launched = undefined;
-          answer({ problem: `the browser did not start: ${String(error)}` });
+          answer({
+            problem: `the browser did not start: ${error instanceof Error ? error.message : String(error)}`,
+          });
         },
       );
       return;
@@ -102,6 +159,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     broker.closeAllConnections();
     await new Promise<void>((resolve) => broker.close(() => resolve()));
-    if (launched !== undefined) await (await launched.catch(() => undefined))?.close();
+    const server = await launched?.catch(() => undefined);
+    if (server !== undefined) await stop(server);
   };
 }

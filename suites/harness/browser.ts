@@ -7,11 +7,28 @@
  * A missing browser is a not-run with the reason, or a failure when EAC_REQUIRE_BROWSER=1 (CI).
  * A failing test leaves a screenshot in `<report dir>/screenshots/<test id>.png` when the runner
  * names the report folder in EAC_REPORT_DIR.
+ *
+ * Cost: a browser context of its own per page made chromium start a renderer process for
+ * nearly every page, the bulk of the suite's CPU on a two-core machine. So each test file (one
+ * worker) keeps one context and reuses its tabs; a test's pages are one visitor. When a test
+ * ends (or closes its last page), whatever its pages left behind is wiped (cookies, the storage
+ * and service workers of every origin they loaded, the tab's session storage, the HTTP cache),
+ * so the next visit starts as a first-time visitor as before. Tests close a page before they
+ * open one for another user, or the same address again.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, onTestFinished } from 'vitest';
-import type { Browser, BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  Dialog,
+  Frame,
+  FrameLocator,
+  Locator,
+  Page,
+  Request,
+} from 'playwright-core';
 import { locatorName, type HubProfile, type HubThing } from '../../spec/hub-profile.ts';
 import type { Conformance } from './conformance.ts';
 import type { EacMeta } from './meta.ts';
@@ -42,6 +59,8 @@ export interface HubView {
   thingIn(within: Locator, name: HubThing, values?: Readonly<Record<string, string>>): Locator;
   /** Whether the profile names this thing. */
   names(name: HubThing): boolean;
+  /** Closes the page before the test ends (the test's last page also wipes what it left). */
+  close(): Promise<void>;
 }
 
 const REQUIRE = () => process.env['EAC_REQUIRE_BROWSER'] === '1';
@@ -117,36 +136,137 @@ export function screenshotPath(reportDir: string, testId: string): string {
   return path.join(reportDir, 'screenshots', `${testId.replace(/[^A-Za-z0-9._-]/g, '_')}.png`);
 }
 
+/** The one context of this test file (this worker), made on first use. */
+let fileContext: Promise<BrowserContext> | undefined;
+
+async function contextOf(browser: Browser): Promise<BrowserContext> {
+  fileContext ??= browser.newContext({ viewport: { width: 1040, height: 760 } }).then((c) => {
+    c.setDefaultTimeout(15_000);
+    c.once('close', () => {
+      fileContext = undefined;
+    });
+    return c;
+  });
+  try {
+    return await fileContext;
+  } catch (error) {
+    fileContext = undefined;
+    throw error;
+  }
+}
+
+/** The pages the running test opened and the origins they loaded (tests of a file run in turn). */
+interface Visit {
+  readonly context: BrowserContext;
+  readonly pages: Page[];
+  readonly origins: Set<string>;
+  /** Pages the test closes itself: the last of them to close wipes first. */
+  readonly closing: Set<Page>;
+  wiped: boolean;
+}
+
+let visit: Visit | undefined;
+
+/**
+ * Pages of ended visits, kept for the next: a new tab costs chromium a renderer process, a
+ * navigation of an open tab on the same site does not. A page comes back here wiped (above)
+ * and with its tab's session storage cleared; the next visit navigates it anew.
+ */
+const idle: Page[] = [];
+/** What a page's visit listens to, taken off when the page goes back to `idle`. */
+const listeners = new WeakMap<Page, () => void>();
+
+async function release(page: Page): Promise<void> {
+  if (page.isClosed() || idle.includes(page)) return;
+  listeners.get(page)?.();
+  const cleared = await Promise.all(
+    page.frames().map((f) =>
+      f.evaluate('sessionStorage.clear()').then(
+        () => true,
+        () => f.url() === 'about:blank',
+      ),
+    ),
+  );
+  if (cleared.every(Boolean) && fileContext !== undefined) idle.push(page);
+  else await page.close().catch(() => undefined);
+}
+
+async function pageOf(context: BrowserContext): Promise<Page> {
+  for (let page = idle.pop(); page !== undefined; page = idle.pop())
+    if (!page.isClosed() && page.context() === context) return page;
+  return context.newPage();
+}
+
+/** Wipes what the visit left in the context, through one of its pages still open. */
+async function wipe(v: Visit, through: Page | undefined): Promise<void> {
+  if (v.wiped) return;
+  v.wiped = true;
+  if (through !== undefined && !through.isClosed()) {
+    const cdp = await v.context.newCDPSession(through);
+    await Promise.all([
+      ...[...v.origins].map((origin) =>
+        cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }),
+      ),
+      cdp.send('Network.clearBrowserCache'),
+    ]);
+    await cdp.detach();
+  }
+  await v.context.clearCookies();
+}
+
+function visitOf(context: BrowserContext): Visit {
+  if (visit !== undefined && visit.context === context && !visit.wiped) return visit;
+  const v: Visit = { context, pages: [], origins: new Set(), closing: new Set(), wiped: false };
+  visit = v;
+  onTestFinished(async ({ task }) => {
+    if (visit === v) visit = undefined;
+    const open = v.pages.filter((p) => !p.isClosed());
+    try {
+      const reportDir = process.env['EAC_REPORT_DIR'];
+      const id = testIdOf(task.meta.eac);
+      const last = open.at(-1);
+      if (task.result?.state === 'fail' && reportDir !== undefined && id !== undefined && last) {
+        const file = screenshotPath(reportDir, id);
+        await mkdir(path.dirname(file), { recursive: true });
+        await last.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+      }
+      await wipe(v, open[0]).catch(async () => {
+        // A context that cannot be wiped is not reused.
+        await context.close().catch(() => undefined);
+      });
+    } finally {
+      await Promise.all(open.map((p) => release(p).catch(() => undefined)));
+    }
+  });
+  return v;
+}
+
 /**
  * Opens `pathAndQuery` of the hub (e.g. `/share/dashboard/ID?jwt=…`) inside the parent page's
- * iframe in a fresh browser context, and closes it when the test ends.
+ * iframe in a fresh page, and closes it when the test ends.
  */
 export async function openHub(t: Conformance, pathAndQuery: string): Promise<HubView> {
   const profile = hubProfile(t);
   const browser = await browserFor(t);
   const base = broker() ?? '';
-  const context: BrowserContext = await browser.newContext({
-    viewport: { width: 1040, height: 760 },
-  });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
+  const context = await contextOf(browser);
+  const v = visitOf(context);
+  const page = await pageOf(context);
+  v.pages.push(page);
+  const onRequest = (request: Request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'http:' || url.protocol === 'https:') v.origins.add(url.origin);
+  };
   const dialogs: string[] = [];
-  page.on('dialog', (dialog) => {
+  const onDialog = (dialog: Dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss().catch(() => undefined);
-  });
-  onTestFinished(async ({ task }) => {
-    try {
-      const reportDir = process.env['EAC_REPORT_DIR'];
-      const id = testIdOf(task.meta.eac);
-      if (task.result?.state === 'fail' && reportDir !== undefined && id !== undefined) {
-        const file = screenshotPath(reportDir, id);
-        await mkdir(path.dirname(file), { recursive: true });
-        await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      }
-    } finally {
-      await context.close().catch(() => undefined);
-    }
+  };
+  page.on('request', onRequest);
+  page.on('dialog', onDialog);
+  listeners.set(page, () => {
+    page.off('request', onRequest);
+    page.off('dialog', onDialog);
   });
   const src = `${t.target.hubUrl}${pathAndQuery}`;
   await page.goto(`${base}/parent?src=${encodeURIComponent(src)}`, { waitUntil: 'load' });
@@ -181,6 +301,15 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
     thing: (name, values) => locate(frame, name, values),
     thingIn: (within, name, values) => locate(within, name, values),
     names: (name) => profile.things[name] !== undefined,
+    close: async () => {
+      v.closing.add(page);
+      try {
+        if (v.pages.every((p) => v.closing.has(p) || p.isClosed())) await wipe(v, page);
+      } finally {
+        v.pages.splice(v.pages.indexOf(page), 1);
+        await release(page);
+      }
+    },
   };
 }
 

@@ -6,8 +6,9 @@ import { openHub, tableRows, type HubView } from '../harness/browser.ts';
 import { conformance } from '../harness/conformance.ts';
 import {
   dashboardPath,
+  dashboardShown,
   expectCount,
-  hubWorld,
+  sharedHubWorld,
   needs,
   needsData,
   parts,
@@ -19,13 +20,26 @@ import {
 // which opens the dashboard inside its application, navigation and tabs included. What a
 // page offers is found through the target profile's hub section (ARIA role and name).
 
-async function pageFor(
-  t: Parameters<Parameters<typeof conformance>[2]>[0],
-  permissions: RolePermissions | null,
-  data = false,
-): Promise<HubView> {
-  const w = await hubWorld(t, { permissions, data });
-  return openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+type T = Parameters<Parameters<typeof conformance>[2]>[0];
+
+/**
+ * Pages of viewers of the file's world on roles of these flags, one at a time: `look` gets
+ * each page once it has rendered, and the page closes before the next viewer's opens (each
+ * viewer a visitor of its own). The viewers are made at once.
+ */
+async function eachPage(
+  t: T,
+  roles: readonly (RolePermissions | null)[],
+  look: (view: HubView, index: number) => Promise<void>,
+): Promise<void> {
+  const w = await sharedHubWorld(t);
+  const viewers = await Promise.all(roles.map((role) => viewer(t, w, role)));
+  for (const [i, v] of viewers.entries()) {
+    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: v.token }));
+    await dashboardShown(view, w);
+    await look(view, i);
+    await view.close();
+  }
 }
 
 interface FlagCase {
@@ -146,18 +160,14 @@ for (const c of CASES) {
     c.clauses,
     c.title,
     async (t) => {
-      const on = await pageFor(t, c.shown);
-      await expectCount(
-        on.thing(c.thing),
-        1,
-        `the page of a role ${JSON.stringify(c.shown)} offers ${c.thing}`,
-      );
-      const off = await pageFor(t, c.hidden);
-      await expectCount(
-        off.thing(c.thing),
-        0,
-        `the page of a role ${JSON.stringify(c.hidden)} offers no ${c.thing}`,
-      );
+      await eachPage(t, [c.shown, c.hidden], async (view, i) => {
+        const role = JSON.stringify(i === 0 ? c.shown : c.hidden);
+        await expectCount(
+          view.thing(c.thing),
+          i === 0 ? 1 : 0,
+          `the page of a role ${role} offers ${i === 0 ? '' : 'no '}${c.thing}`,
+        );
+      });
     },
     { timeout: HUB_TIMEOUT, parts, needs, ...(c.relies !== undefined ? { relies: c.relies } : {}) },
   );
@@ -185,19 +195,22 @@ conformance(
   ],
   'readOnly leaves a role holding every editing flag with no editing tools on the page',
   async (t) => {
-    const editor = await pageFor(t, EDITING);
-    for (const [thing] of TOOLS)
-      await expectCount(editor.thing(thing), 1, `an editing role's page offers ${thing}`);
-    const reader = await pageFor(t, { ...EDITING, readOnly: true });
-    for (const [thing] of TOOLS)
-      await expectCount(reader.thing(thing), 0, `a readOnly role's page offers no ${thing}`);
-    await expectCount(
-      reader.thing('editingTools'),
-      0,
-      "a readOnly role's page has no editing tools at all",
-    );
-    // Existing filters need no permission (§2.2 addFilter): the read-only page keeps its bar.
-    await expectCount(reader.thing('filterBar'), 1, 'the filter bar is still there to use');
+    await eachPage(t, [EDITING, { ...EDITING, readOnly: true }], async (view, i) => {
+      if (i === 0) {
+        for (const [thing] of TOOLS)
+          await expectCount(view.thing(thing), 1, `an editing role's page offers ${thing}`);
+        return;
+      }
+      for (const [thing] of TOOLS)
+        await expectCount(view.thing(thing), 0, `a readOnly role's page offers no ${thing}`);
+      await expectCount(
+        view.thing('editingTools'),
+        0,
+        "a readOnly role's page has no editing tools at all",
+      );
+      // Existing filters need no permission (§2.2 addFilter): the read-only page keeps its bar.
+      await expectCount(view.thing('filterBar'), 1, 'the filter bar is still there to use');
+    });
   },
   { timeout: HUB_TIMEOUT, parts, needs },
 );
@@ -206,8 +219,12 @@ conformance(
   ['permissions.drill-down.effect', 'permissions.default.drill-down'],
   "drillDown shows the rows behind a chart's point; a role without it offers no drill-down",
   async (t) => {
-    const w = await hubWorld(t, { permissions: { drillDown: true }, data: true });
-    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+    const w = await sharedHubWorld(t, { data: true });
+    const [drills, plain] = await Promise.all([
+      viewer(t, w, { drillDown: true }),
+      viewer(t, w, {}),
+    ]);
+    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: drills.token }));
     const drill = view.thing('drillDown', { value: 'Anvil' });
     await expectCount(drill, 1, 'a drill-down control for the point Anvil');
     await drill.click();
@@ -223,8 +240,9 @@ conformance(
       shown.some((r) => /south|100/.test(r)),
       'no row of another region (row-level security)',
     ).toBe(false);
-    const plain = await viewer(t, w, {});
+    await view.close();
     const without = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: plain.token }));
+    await dashboardShown(without, w);
     await expectCount(
       without.thing('drillDown', { value: 'Anvil' }),
       0,
@@ -238,8 +256,9 @@ conformance(
   ['permissions.drill-down.off-when-read-only'],
   'readOnly turns drill-down off although drillDown is on',
   async (t) => {
-    const w = await hubWorld(t, { permissions: { drillDown: true, readOnly: true }, data: true });
-    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+    const w = await sharedHubWorld(t, { data: true });
+    const v = await viewer(t, w, { drillDown: true, readOnly: true });
+    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: v.token }));
     await expectCount(view.thing('chart', { title: w.board.chartTitle }), 1, 'the chart is shown');
     await expectCount(
       view.thing('drillDown', { value: 'Anvil' }),

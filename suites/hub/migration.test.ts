@@ -53,7 +53,7 @@ conformance(
       1,
       'before finalize, by its v1 id',
     );
-    await before.page.context().close();
+    await before.close();
     const { applicationId, v2Id } = await migrated(t, w);
     const cases = [
       ['dashboard page, v1 id', dashboardPath(w.board.dashboardId, { jwt: w.viewer.token })],
@@ -75,7 +75,7 @@ conformance(
           1,
           `${what}: the dashboard is shown`,
         );
-        await view.page.context().close();
+        await view.close();
       }),
     );
   },
@@ -105,7 +105,7 @@ conformance(
       0,
       'the v2 dashboard lost the chart',
     );
-    await live.page.context().close();
+    await live.close();
     const v1 = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
     await expectCount(
       v1.thing('chart', { title: w.board.chartTitle }),

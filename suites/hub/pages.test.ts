@@ -119,7 +119,7 @@ conformance(
           0,
           `${what}: nothing of the dashboard`,
         );
-        await view.page.context().close();
+        await view.close();
       }),
     );
   },
@@ -140,6 +140,7 @@ conformance(
       1,
       'the token opens the page while valid',
     );
+    await fresh.close();
     await t.hooks.advance(org, 5 * 60 + 1);
     const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: token }));
     await expectCount(
@@ -195,7 +196,7 @@ conformance(
           0,
           `${what}: nothing of it`,
         );
-        await view.page.context().close();
+        await view.close();
       }),
     );
   },

@@ -3,6 +3,7 @@ import { openHub } from '../harness/browser.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import {
   dashboardPath,
+  dashboardShown,
   expectCount,
   hubWorld,
   needs,
@@ -51,7 +52,9 @@ conformance(
   async (t) => {
     const w = await hubWorld(t, { permissions: {} });
     const before = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+    await dashboardShown(before, w);
     await expectCount(before.thing('aiInsight'), 0, 'the role has no aiInsight yet');
+    await before.close();
     const res = await t.http.put(
       `/v1/api/projects/${w.projectId}/user-roles/${w.viewer.roleId ?? ''}`,
       {
@@ -83,7 +86,7 @@ conformance(
         .evaluate(
           `(() => { const h = document.querySelector('[role=banner], header'); const b = document.body; return JSON.stringify([getComputedStyle(b).backgroundColor, getComputedStyle(b).color, h && getComputedStyle(h).backgroundColor, h && getComputedStyle(h).color]); })()`,
         );
-      await view.page.context().close();
+      await view.close();
       return String(styles);
     };
     const plain = await look({});

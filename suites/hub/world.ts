@@ -8,6 +8,7 @@ import {
   userToken,
   type World,
 } from '../../fixtures/world.ts';
+import type { HubView } from '../harness/browser.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace, type Shared } from '../dashboards/world.ts';
 import { buildWorld } from '../../fixtures/world.ts';
@@ -185,6 +186,42 @@ export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): P
     },
     viewer: v,
   };
+}
+
+const fileWorlds = new Map<string, Promise<HubWorld>>();
+
+/**
+ * One hub world per test file for the tests that only read it (they add viewers of their own,
+ * never change its content): built by the first test that asks, reused by the next. A test run
+ * alone (a replay) builds it itself.
+ */
+export function sharedHubWorld(
+  t: Conformance,
+  options: Pick<HubWorldOptions, 'data'> = {},
+): Promise<HubWorld> {
+  const key = JSON.stringify(options);
+  let world = fileWorlds.get(key);
+  if (world === undefined) {
+    world = hubWorld(t, options);
+    fileWorlds.set(key, world);
+    void world.catch(() => fileWorlds.delete(key));
+  }
+  return world;
+}
+
+/**
+ * Waits for a positive sign that the hub page has rendered the world's dashboard (its chart,
+ * found through the profile), so that a later absence check counts on a finished page rather
+ * than on one still coming. Without a chart in the profile: the frame's load.
+ */
+export async function dashboardShown(view: HubView, w: Pick<HubWorld, 'board'>): Promise<void> {
+  if (view.names('chart'))
+    await expectCount(
+      view.thing('chart', { title: w.board.chartTitle }),
+      1,
+      'the dashboard is shown',
+    );
+  else await view.hubFrame().waitForLoadState('load');
 }
 
 /** `/share/dashboard/{id}?…` with the given query parameters (§4.17). */
