@@ -14,6 +14,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -37,6 +38,7 @@ const mutate =
   values.mutate !== undefined
     ? ['--mutate', [...values.mutate.split(','), '!**/*.test.ts'].join(',')]
     : [];
+const loadBefore = loadavg()[0] ?? 0;
 const started = Date.now();
 const run = spawnSync(
   'nice',
@@ -98,20 +100,30 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
 const out = join(root, 'bench', 'results', 'mutation.json');
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 const before = existsSync(out)
-  ? (JSON.parse(readFileSync(out, 'utf8')) as { files?: Record<string, unknown> })
+  ? (JSON.parse(readFileSync(out, 'utf8')) as { files?: Record<string, unknown>; runs?: unknown[] })
   : {};
 const merged = { ...(before.files ?? {}), ...files };
+const tested = Object.values(report.files).flatMap((f) => f.mutants).length;
+const lastRun = {
+  at: now,
+  mutate: values.mutate ?? 'spec/machines/**/*.ts,reference/**/*.ts',
+  tests: values.tests ?? 'spec/machines/**/*.test.ts,suites/*/**/*.test.ts',
+  force: values.force,
+  mutantsInReport: tested,
+  seconds,
+  concurrency: Number(values.concurrency),
+  // The 1-minute load average before and after: the machine is shared, so a slice's seconds
+  // say little without it.
+  load: [Math.round(loadBefore * 10) / 10, Math.round((loadavg()[0] ?? 0) * 10) / 10],
+};
 writeFileSync(
   out,
   `${JSON.stringify(
     {
       measuredAt: now,
-      lastRun: {
-        mutate: values.mutate ?? 'spec/machines/**/*.ts,reference/**/*.ts',
-        tests: values.tests ?? 'spec/machines/**/*.test.ts,suites/*/**/*.test.ts',
-        seconds,
-        concurrency: Number(values.concurrency),
-      },
+      lastRun,
+      // Every slice run so far (the newest last), for the seconds a slice takes.
+      runs: [...(before.runs ?? []), lastRun].slice(-50),
       files: merged,
     },
     null,

@@ -118,4 +118,33 @@ describe('table: a persistent map read as a record', () => {
       { seed: 7, numRuns: 300 },
     );
   });
+  it('refuses every write through the record view (strict mode throws)', () => {
+    const t = put(emptyTable<number>(), 'a', 1) as Record<string, number>;
+    expect(() => {
+      t['b'] = 2;
+    }).toThrow(TypeError);
+    expect(() => Object.defineProperty(t, 'b', { value: 2 })).toThrow(TypeError);
+    expect(() => delete t['a']).toThrow(TypeError);
+    expect(() => {
+      Object.setPrototypeOf(t, null);
+    }).toThrow(TypeError);
+    expect({ ...t }).toEqual({ a: 1 });
+    expect(Object.getPrototypeOf(t)).toBe(Object.prototype);
+  });
+
+  it('describes its entries as read-only enumerable properties', () => {
+    const t = put(emptyTable<number>(), 'a', 1);
+    expect(Object.getOwnPropertyDescriptor(t, 'a')).toEqual({
+      value: 1,
+      writable: false,
+      enumerable: true,
+      configurable: true,
+    });
+    expect(Object.getOwnPropertyDescriptor(t, 'b')).toBeUndefined();
+  });
+
+  it('refuses what is not a table', () => {
+    expect(() => entriesOf({ a: 1 })).toThrow(/not a table/);
+    expect(() => sizeOf({})).toThrow(TypeError);
+  });
 });
