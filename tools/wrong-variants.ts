@@ -289,8 +289,15 @@ const areas = values.area?.split(',').map((a) => a.trim());
 const chosen = variants.filter(
   (x) =>
     (values.only === undefined || x.name.includes(values.only)) &&
-    (areas === undefined || areas.includes(x.area)),
+    (areas === undefined || areas.includes(x.area)) &&
+    !(faults && x.decision !== undefined),
 );
+/** `--faults` leaves out the variants that break only a decision of ours (see Variant.decision). */
+const decisionOnly = faults
+  ? variants
+      .filter((x) => x.decision !== undefined)
+      .map((x) => ({ variant: x.name, decision: x.decision }))
+  : [];
 
 /**
  * Before the faults, the unbroken reference as a candidate over the whole suite (a fault may be
@@ -382,6 +389,7 @@ function save(final: boolean): void {
               },
               cores: availableParallelism(),
               missed,
+              decisionOnly,
             }
           : {}),
         byArea,
@@ -475,7 +483,9 @@ function merged(file: string, measuredAt: string): (Outcome & { measuredAt: stri
     measuredAt: string;
     outcomes: (Outcome & { measuredAt?: string })[];
   };
-  const known = new Set(variants.map((v) => v.name));
+  const known = new Set(
+    variants.filter((v) => !(faults && v.decision !== undefined)).map((v) => v.name),
+  );
   const redone = new Set(fresh.map((o) => o.variant));
   const kept = before.outcomes
     .filter((o) => known.has(o.variant) && !redone.has(o.variant))

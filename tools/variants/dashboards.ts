@@ -35,6 +35,7 @@ export const dashboardsVariants: readonly Variant[] = [
   },
   {
     name: 'a write check reads the permissions the token carried (readOnly checked only at issue)',
+    decision: 'dashboards.tenant-permissions.read-at-write',
     file: 'reference/http/dashboards.ts',
     from: 'const permissions = tenantById(account.identity, subject)?.permissions ?? null;',
     to: "const permissions = tenantById(account.identity, subject) && JSON.parse(Buffer.from(String(_req.headers.authorization).split('.')[1] ?? '', 'base64url').toString()).perm;",

@@ -34,6 +34,7 @@ export const robustnessVariants: readonly Variant[] = [
   },
   {
     name: 'refusals on the raw socket do not say Connection: close',
+    decision: 'errors.malformed-http',
     file: 'reference/http/render.ts',
     from: "    'connection: close',\n",
     to: '',
@@ -41,6 +42,7 @@ export const robustnessVariants: readonly Variant[] = [
   },
   {
     name: 'a __proto__ member is called MALFORMED_JSON',
+    decision: 'errors.validation.prototype-keys',
     file: 'reference/http/json-body.ts',
     from: "specError('VALIDATION_ERROR', 'the request body is not valid', {",
     to: "specError('MALFORMED_JSON', 'the request body is not valid', {",
@@ -48,6 +50,7 @@ export const robustnessVariants: readonly Variant[] = [
   },
   {
     name: 'an upper-case organizationId is not a membership',
+    decision: 'errors.validation.uuid-case',
     file: 'reference/http/auth.ts',
     from: 'ctx.world.account(organizationId.toLowerCase())',
     to: 'ctx.world.account(organizationId)',
@@ -55,6 +58,7 @@ export const robustnessVariants: readonly Variant[] = [
   },
   {
     name: 'upper-case UUIDs in path, query and body are looked up as written',
+    decision: 'errors.validation.uuid-case',
     file: 'reference/http/route.ts',
     from: 'values.push(lowerCaseUuids(schema, parsed.value));',
     to: 'values.push(parsed.value);',

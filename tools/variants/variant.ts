@@ -17,6 +17,13 @@ export interface Variant {
    * stale, a boundary off by one, a value encoded wrongly.
    */
   readonly kind?: FaultKind;
+  /**
+   * The decision clause this variant breaks when that is all it breaks: it changes a choice of
+   * ours the document leaves open, which only a probe sees. Against the embedded reference the
+   * probe is held to the decision and catches it; the fault catalogue (`--faults`) judges an
+   * outside candidate, whose probes only record, so it leaves such a variant out of its count.
+   */
+  readonly decision?: string;
 }
 
 export type FaultKind = 'sibling' | 'stale-cache' | 'boundary' | 'encoding' | 'forged-token';
