@@ -54,7 +54,10 @@ export function parentPage(src: string): string {
 window.__eacMessages = [];
 window.addEventListener('message', (event) => {
   const frame = document.getElementById('hub');
-  window.__eacMessages.push({ origin: event.origin, data: event.data, fromHub: !!frame && event.source === frame.contentWindow });
+  // The hub frame is the only frame of the hub's origin on this page, and a message's origin is
+  // set by the browser: that tells a message from the hub apart. Its source cannot: a page that
+  // posts and then navigates at once may be gone when the message arrives (source null).
+  window.__eacMessages.push({ origin: event.origin, data: event.data, fromHub: !!frame && event.origin === new URL(frame.src, location.href).origin });
 });
 </script>
 <iframe id="hub" title="Embedded hub page" src="${escapeAttr(src)}" style="width:1000px;height:700px;border:0"></iframe>

@@ -37,7 +37,7 @@ import type { EacMeta } from './meta.ts';
 export interface ParentMessage {
   readonly origin: string;
   readonly data: unknown;
-  /** Whether it came from the framed hub page. */
+  /** Whether it came from the framed hub page: the only frame of the hub's origin there. */
   readonly fromHub: boolean;
 }
 
