@@ -16,6 +16,17 @@ export type DrillRows =
   | { kind: 'unavailable'; reason: string }
   | { kind: 'error'; error: SpecError };
 
+/** The point a drill-down is asked for, and how the chart's rows are filtered. */
+export interface DrillInput {
+  /** The chart's dimension column (its output name in the chart's rows). */
+  dimension: string;
+  /** The point's value in that column, as the chart's rows hold it. */
+  value: unknown;
+  properties: Readonly<Record<string, unknown>>;
+  filters?: readonly { field: string; value: unknown }[];
+  limit?: number;
+}
+
 /**
  * §2.2 drillDown: the rows of a saved chart's table behind one point, the rows whose dimension
  * expression equals the point's value. They run like the chart's own rows (chartRows): on the
@@ -24,17 +35,7 @@ export type DrillRows =
  */
 export async function drillDownRows(
   ctx: Pick<ReferenceContext, 'world'>,
-  input: {
-    organizationId: string;
-    chartId: string;
-    /** The chart's dimension column (its output name in the chart's rows). */
-    dimension: string;
-    /** The point's value in that column, as the chart's rows hold it. */
-    value: unknown;
-    properties: Readonly<Record<string, unknown>>;
-    filters?: readonly { field: string; value: unknown }[];
-    limit?: number;
-  },
+  input: DrillInput & { organizationId: string; chartId: string },
 ): Promise<DrillRows> {
   const source = chartSource(ctx, input.organizationId, input.chartId);
   if (!source.ok) return { kind: 'error', error: source.error };
@@ -46,13 +47,7 @@ export async function drillQuery(
   data: DataStore,
   connection: DataConnection,
   chartSql: string,
-  input: {
-    dimension: string;
-    value: unknown;
-    properties: Readonly<Record<string, unknown>>;
-    filters?: readonly { field: string; value: unknown }[];
-    limit?: number;
-  },
+  input: DrillInput,
 ): Promise<DrillRows> {
   const bound = bindUserPlaceholders(stripTrailingSemicolons(chartSql), input.properties);
   if (!bound.ok) return { kind: 'error', error: bound.error };
