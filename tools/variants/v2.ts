@@ -82,6 +82,7 @@ export const v2Variants: readonly Variant[] = [
   },
   {
     name: 'migration: registering a tenant again after finalize leaves its role as it was',
+    decision: 'dashboards.tenant-permissions.read-at-write',
     file: 'spec/machines/migration.ts',
     from: "        : { type: 'updateRole', projectId, roleId, permissions: tenant.permissions },",
     to: "        : { type: 'updateRole', projectId, roleId },",
