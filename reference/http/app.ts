@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -111,10 +112,11 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     ),
   );
 
-  app.setErrorHandler((err: FastifyError, req, reply) => {
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
     if (err instanceof RefusedBody) return sendError(reply, err.refusal);
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        await drained(req.raw);
         return sendError(
           reply,
           specError('PAYLOAD_TOO_LARGE', `the body is over ${BODY_LIMIT} bytes`, {
@@ -152,4 +154,43 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
   dashboardRoutes(app, ctx);
   chatRoutes(app, ctx);
   return app;
+}
+
+/** How much of a refused body the reference reads and drops before it closes the socket. */
+const DRAIN_LIMIT = 16 * BODY_LIMIT;
+/** How long it waits for the rest of a refused body before answering anyway. */
+const DRAIN_MS = 10_000;
+
+/**
+ * A body refused by its size while the client is still sending it: read and drop the rest (up
+ * to DRAIN_LIMIT, for at most DRAIN_MS) before answering, so the client's writes complete and
+ * it reads the 413. Answering and closing with the body unread resets the connection, and the
+ * client (or a proxy in front, such as Docker's) loses the answer: a write EPIPE instead of the
+ * §7 envelope.
+ */
+function drained(raw: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (raw.complete || raw.destroyed) {
+      resolve();
+      return;
+    }
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    timer.unref();
+    raw.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_LIMIT) {
+        raw.socket.destroy();
+        done();
+      }
+    });
+    raw.once('end', done);
+    raw.once('close', done);
+    raw.once('error', done);
+    raw.resume();
+  });
 }
