@@ -13,21 +13,12 @@ import {
   parts,
   viewer,
   HUB_TIMEOUT,
+  TOOLS,
 } from './world.ts';
 
 // §2.2 as a property: for arbitrary sets of the twenty flags, what the page offers (found
 // through the profile's hub section) is what the flags give, with the defaults and the
 // editing rules of §2.2 (expected values: fixtures/expected).
-
-/** The editing tools, each with the §2.2 flag that offers it. */
-const TOOLS = [
-  ['addChart', 'addChart'],
-  ['addFilter', 'addFilter'],
-  ['createChart', 'createChart'],
-  ['editCharts', 'editCharts'],
-  ['removeChart', 'removeChart'],
-  ['addDashboard', 'addDashboard'],
-] as const satisfies readonly (readonly [HubThing, string])[];
 
 /** Where a thing must be, may be, or must not be, from the flags §2.2 gives a role. */
 function expectations(role: RolePermissions): [HubThing, boolean | 'either'][] {

@@ -14,6 +14,7 @@ import {
   parts,
   viewer,
   HUB_TIMEOUT,
+  TOOLS,
 } from './world.ts';
 
 // §2.2: the flags whose effect only a page shows, checked on /share/dashboard/{id} (§4.17),
@@ -172,16 +173,6 @@ for (const c of CASES) {
     { timeout: HUB_TIMEOUT, parts, needs, ...(c.relies !== undefined ? { relies: c.relies } : {}) },
   );
 }
-
-/** The editing tools, each with the §2.2 flag that offers it. */
-const TOOLS = [
-  ['addChart', 'addChart'],
-  ['addFilter', 'addFilter'],
-  ['createChart', 'createChart'],
-  ['editCharts', 'editCharts'],
-  ['removeChart', 'removeChart'],
-  ['addDashboard', 'addDashboard'],
-] as const satisfies readonly (readonly [HubThing, string])[];
 
 conformance(
   [

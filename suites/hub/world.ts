@@ -8,6 +8,7 @@ import {
   userToken,
   type World,
 } from '../../fixtures/world.ts';
+import type { HubThing } from '../../spec/hub-profile.ts';
 import type { HubView } from '../harness/browser.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace, type Shared } from '../dashboards/world.ts';
@@ -263,3 +264,13 @@ export async function expectCount(
  * come, so they get more time than the default before they count as failed.
  */
 export const HUB_TIMEOUT = 90_000;
+
+/** The editing tools, each with the §2.2 flag that offers it. */
+export const TOOLS = [
+  ['addChart', 'addChart'],
+  ['addFilter', 'addFilter'],
+  ['createChart', 'createChart'],
+  ['editCharts', 'editCharts'],
+  ['removeChart', 'removeChart'],
+  ['addDashboard', 'addDashboard'],
+] as const satisfies readonly (readonly [HubThing, string])[];
