@@ -26,7 +26,10 @@ export default defineConfig({
   test: {
     environment: 'node',
     include,
-    exclude: ['node_modules/**', 'suites/runner/**', 'suites/harness/**', 'suites/hub/**'],
+    exclude: ['node_modules/**', 'suites/runner/**', 'suites/harness/**'],
+    // The hub suites' browser broker runs in the main process (it serves pages and a browser,
+    // no mutated code); the hub itself is the reference's, started in the worker below.
+    globalSetup: ['suites/harness/browser-setup.ts'],
     setupFiles: ['tools/mutation-setup.ts'],
     // One module graph for all the files of a run: the reference starts once per mutant, not
     // once per test file (Stryker gives every mutant a fresh worker, so nothing leaks from one
