@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyDashboards,
+  copyIdFor,
   dashboardsFor,
   emptyDashboards,
   type Actor,
   type DashboardsCommand,
   type DashboardsState,
+  resolveFor,
+  type WriteKind,
 } from './dashboards.ts';
-import { applyIdentity, emptyIdentity } from './identity.ts';
+import { derivedUuid } from './derived-id.ts';
+import {
+  applyIdentity,
+  emptyIdentity,
+  type IdentityCommand,
+  type IdentityState,
+} from './identity.ts';
+import { iso } from './machine.ts';
 import {
   applyMigration,
   BEFORE_FINALIZE,
@@ -15,7 +25,9 @@ import {
   migratedWrite,
   tenantsProjectIdFor,
   withTenantMapped,
+  type MigrationState,
 } from './migration.ts';
+import { drop } from './table.ts';
 
 const NOW = Date.parse('2026-05-01T08:00:00Z');
 const W = '00000000-0000-4000-8000-00000000aa01';
@@ -55,19 +67,28 @@ function v1World(): DashboardsState {
   );
 }
 
-function finalize(v1: DashboardsState) {
+function finalize(
+  v1: DashboardsState,
+  tenants: readonly { tenantId: string; projectUserId: string }[] = [
+    { tenantId: TENANT, projectUserId: MAPPED_USER },
+  ],
+) {
   const done = applyMigration(
     BEFORE_FINALIZE,
-    {
-      type: 'finalize',
-      dashboards: v1,
-      tenants: [{ tenantId: TENANT, projectUserId: MAPPED_USER }],
-    },
+    { type: 'finalize', dashboards: v1, tenants },
     NOW + 1000,
   );
   if (!done.ok) throw new Error(done.error.code);
   return done.result;
 }
+
+function after(state: MigrationState) {
+  if (state.phase !== 'after') throw new Error('not finalized');
+  return state;
+}
+
+/** The id the dashboards machine gave the tenant's copy of D in v1World (§2.2 rule 3). */
+const TENANT_COPY = copyIdFor(D, tenant);
 
 describe('migration machine', () => {
   it('turns the workspace into an application keeping its id as legacyWorkspaceId', () => {
@@ -131,14 +152,128 @@ describe('migration machine', () => {
     }
   });
 
-  it('refuses a second finalize', () => {
+  it('refuses a second finalize, saying in its details that the account is already after it', () => {
     const { migration } = finalize(v1World());
     const again = applyMigration(
       migration,
       { type: 'finalize', dashboards: emptyDashboards(), tenants: [] },
       NOW,
     );
-    expect(again.ok ? 'ok' : again.error.code).toBe('CONFLICT');
+    if (again.ok) throw new Error('a second finalize was accepted');
+    // Decision states.migration.one-way: finalize happens once. §7: the envelope's message is
+    // required, so the refusal says something; details name the phase the account is in.
+    expect(again.error.code).toBe('CONFLICT');
+    expect(again.error.message).not.toBe('');
+    expect(again.error.details).toEqual({ phase: 'after' });
+  });
+});
+
+describe('ids after finalize (§9: old ids kept as legacy ids beside the new ones)', () => {
+  const PU = '00000000-0000-4000-8000-00000000ee03';
+  const projectUser: Actor = {
+    kind: 'project-user',
+    userId: PU,
+    permissions: { removeChart: true },
+    projectOrganizationId: '00000000-0000-4000-8000-0000000000b1',
+  };
+
+  it('derives each application id and v2 dashboard id from the v1 id it replaces', () => {
+    const m = after(finalize(v1World()).migration);
+    // Finalize stays pure (derived-id.ts): a new id is a function of the v1 id it replaces,
+    // in a namespace of its kind, so the same account finalizes to the same ids every time
+    // and a workspace's application never shares an id with a dashboard made from that UUID.
+    const application = derivedUuid('eac-application', W);
+    const v2 = derivedUuid('eac-v2-dashboard', D);
+    expect(Object.keys(m.applications)).toEqual([application]);
+    expect(m.applicationOf[W]).toBe(application);
+    expect(m.v2IdOf[D]).toBe(v2);
+    // §9: legacyDashboardId of the v2 dashboard is the v1 id.
+    expect(m.legacyIdOf[v2]).toBe(D);
+  });
+
+  it("keeps a project user's copy theirs, under the copy id keyed by the template's v2 id", () => {
+    // Not a copy the reference's v1 routes make (they take an API key or a tenant JWT), but
+    // one the dashboards machine makes: finalize keeps whatever owner a dashboard has.
+    const v1 = run(v1World(), {
+      type: 'removeCharts',
+      dashboardId: D,
+      chartIds: [C],
+      actor: projectUser,
+      via: 'v1',
+    });
+    const { migration, dashboards } = finalize(v1);
+    const m = after(migration);
+    const template = m.v2IdOf[D] ?? '';
+    const v1Copy = copyIdFor(D, projectUser);
+    // The dashboards machine finds a user's copy of a shared dashboard by copyIdFor(shared id,
+    // user) (one copy per user, §2.8): after finalize the shared id is the v2 one.
+    expect(m.v2IdOf[v1Copy]).toBe(copyIdFor(template, projectUser));
+    const seen = resolveFor(dashboards, template, projectUser);
+    expect(seen?.dashboardId).toBe(m.v2IdOf[v1Copy]);
+    expect(seen?.ownerProjectUserId).toBe(PU);
+    expect(seen?.copyOf).toBe(template);
+    expect(seen?.chartIds).toEqual([]);
+    expect(m.legacyIdOf[seen?.dashboardId ?? '']).toBe(v1Copy);
+  });
+
+  it("gives the copy of a tenant the finalize does not map an id derived from the copy's own v1 id", () => {
+    const m = after(finalize(v1World(), []).migration);
+    // No project user to key it to, so the one-copy-per-user id cannot apply: the copy is
+    // named like any other dashboard, from its v1 id.
+    expect(m.v2IdOf[TENANT_COPY]).toBe(derivedUuid('eac-v2-dashboard', TENANT_COPY));
+    expect(m.legacyIdOf[derivedUuid('eac-v2-dashboard', TENANT_COPY)]).toBe(TENANT_COPY);
+  });
+
+  it('gives a copy whose shared dashboard is missing an id of its own and no template', () => {
+    // Not a state the dashboards machine makes (it deletes nothing), but finalize must not
+    // key a copy to a template it has no v2 id for.
+    const v1 = v1World();
+    const { migration, dashboards } = finalize({ ...v1, dashboards: drop(v1.dashboards, D) });
+    const m = after(migration);
+    const id = derivedUuid('eac-v2-dashboard', TENANT_COPY);
+    expect(m.v2IdOf[TENANT_COPY]).toBe(id);
+    expect(dashboards.dashboards[id]?.ownerProjectUserId).toBe(MAPPED_USER);
+    expect(dashboards.dashboards[id]?.copyOf).toBeNull();
+  });
+
+  it('fills in the 410 endpoint with the v2 ids the given v1 ids map to, and only those', () => {
+    const { migration } = finalize(v1World());
+    const m = after(migration);
+    const app = m.applicationOf[W] ?? '';
+    const template = m.v2IdOf[D] ?? '';
+    const copy = m.v2IdOf[TENANT_COPY] ?? '';
+    const endpoint = (write: WriteKind, ids?: { workspaceId?: string; dashboardId?: string }) =>
+      migratedWrite(migration, write, ids)?.details?.['v2Endpoint'];
+    // Decision errors.migrated-to-v2.details: a v1 id that maps to a v2 one is filled in;
+    // where none was given or it maps to nothing, the placeholder stays.
+    expect(endpoint('create', { workspaceId: W })).toBe(
+      `POST /v2/api/applications/${app}/dashboards`,
+    );
+    expect(endpoint('create')).toBe('POST /v2/api/applications/{applicationId}/dashboards');
+    expect(endpoint('addCharts', { workspaceId: W })).toBe(
+      `POST /v2/api/applications/${app}/dashboards/{dashboardId}/charts`,
+    );
+    expect(endpoint('clone', { dashboardId: '00000000-0000-4000-8000-00000000dd99' })).toBe(
+      'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/clone',
+    );
+    // A dashboard alone names its application through the workspace it had at finalize.
+    expect(endpoint('removeCharts', { dashboardId: D })).toBe(
+      `DELETE /v2/api/applications/${app}/dashboards/${template}/charts/{chartId}`,
+    );
+    // The tenant's copy (§2.2 rule 3) is a dashboard of its own in v2.
+    expect(endpoint('appendCharts', { dashboardId: TENANT_COPY })).toBe(
+      `POST /v2/api/applications/${app}/dashboards/${copy}/append-charts`,
+    );
+  });
+
+  it('names the filled-in endpoint in the message too, and when the account was migrated', () => {
+    const { migration } = finalize(v1World());
+    const error = migratedWrite(migration, 'clone', { dashboardId: D });
+    const endpoint = String(error?.details?.['v2Endpoint']);
+    expect(endpoint).not.toContain('{');
+    // Decision errors.migrated-to-v2.details: the message names the endpoint as well.
+    expect(error?.message).toContain(endpoint);
+    expect(error?.details?.['migratedAt']).toBe(iso(NOW + 1000));
   });
 });
 
@@ -146,21 +281,96 @@ describe('tenant users (decision migration.tenant-users)', () => {
   const ORG = '00000000-0000-4000-8000-0000000000a1';
   const USER = '00000000-0000-4000-8000-00000000ee02';
 
-  function withTenant(permissions: Record<string, boolean>) {
-    const done = applyIdentity(
-      emptyIdentity(ORG),
-      {
-        type: 'registerTenant',
-        newTenantId: TENANT,
-        identity: 'key:t1',
-        name: 'Acme',
-        permissions,
-      },
-      NOW,
-    );
-    if (!done.ok) throw new Error(done.error.code);
-    return done.state;
+  function apply(state: IdentityState, ...commands: IdentityCommand[]): IdentityState {
+    let s = state;
+    for (const c of commands) {
+      const done = applyIdentity(s, c, NOW);
+      if (!done.ok) throw new Error(`${c.type}: ${done.error.code}`);
+      s = done.state;
+    }
+    return s;
   }
+
+  function withTenant(permissions: Record<string, boolean>, name: string | null = 'Acme') {
+    return apply(emptyIdentity(ORG), {
+      type: 'registerTenant',
+      newTenantId: TENANT,
+      identity: 'key:t1',
+      ...(name === null ? {} : { name }),
+      permissions,
+    });
+  }
+
+  function mapped(identity: IdentityState, at = NOW) {
+    const done = mapTenantUsers(identity, [{ tenantId: TENANT, projectUserId: USER }], at);
+    if (!done.ok) throw new Error(done.error.code);
+    return done;
+  }
+
+  it('puts the tenant users in one project, each with a role and an organization of its own', () => {
+    const { state } = mapped(withTenant({ addChart: true }));
+    // The ids are derived from the account (and the tenant), so mapping again, or a tenant
+    // registered after finalize, finds the same project, role and organization.
+    const projectId = derivedUuid('eac-migrated-tenants', ORG);
+    const roleId = derivedUuid('eac-tenant-role', ORG, TENANT);
+    const organizationId = derivedUuid('eac-tenant-organization', ORG, TENANT);
+    expect(tenantsProjectIdFor(ORG)).toBe(projectId);
+    // Decision migration.tenant-users: one 'Migrated tenants' project.
+    expect(state.projects[projectId]).toEqual({ projectId, name: 'Migrated tenants' });
+    expect(state.roles[roleId]).toMatchObject({
+      project_id: projectId,
+      name: 'Acme',
+      permissions: { addChart: true },
+    });
+    // ... and a project organization of its own, externalId tenant:<tenantId>.
+    expect(state.organizations[organizationId]).toMatchObject({
+      projectId,
+      externalId: `tenant:${TENANT}`,
+      name: 'Acme',
+    });
+    expect(state.users[USER]).toMatchObject({
+      projectId,
+      name: 'Acme',
+      userRoleId: roleId,
+      projectOrganizationId: organizationId,
+    });
+  });
+
+  it('names the user and organization of a tenant registered without a name after its id', () => {
+    const { state } = mapped(withTenant({ addChart: true }, null));
+    // §8: an organization's name has at least one character (and so does a user's on
+    // update); the tenant id is what the account knows a nameless tenant by.
+    expect(state.users[USER]?.name).toBe(`Tenant ${TENANT}`);
+    const organizationId = state.users[USER]?.projectOrganizationId ?? '';
+    expect(state.organizations[organizationId]?.name).toBe(`Tenant ${TENANT}`);
+  });
+
+  it('uses the project already there under that id and leaves it as it is', () => {
+    const projectId = tenantsProjectIdFor(ORG);
+    const held = apply(withTenant({ addChart: true }), {
+      type: 'createProject',
+      projectId,
+      name: 'Former tenants',
+    });
+    const { state } = mapped(held);
+    expect(state.projects[projectId]).toEqual({ projectId, name: 'Former tenants' });
+    expect(state.users[USER]?.projectId).toBe(projectId);
+  });
+
+  it('refuses, mapping no one, when the project user id is a user of another project', () => {
+    const elsewhere = '00000000-0000-4000-8000-0000000000c1';
+    const taken = apply(
+      withTenant({ addChart: true }),
+      { type: 'createProject', projectId: elsewhere, name: 'Elsewhere' },
+      { type: 'registerUser', projectId: elsewhere, userId: USER, name: 'Someone' },
+    );
+    // Decision U2: a userId names one user of the account; the mapping takes over no one.
+    const done = mapTenantUsers(taken, [{ tenantId: TENANT, projectUserId: USER }], NOW);
+    expect(done.ok ? done.result : done.error).toMatchObject({
+      code: 'CONFLICT',
+      details: { field: 'userId' },
+    });
+  });
 
   it('makes each mapped tenant a project user with its own role and project organization', () => {
     const done = mapTenantUsers(
@@ -203,7 +413,11 @@ describe('tenant users (decision migration.tenant-users)', () => {
     );
     if (!again.ok) throw new Error(again.error.code);
     const user = again.state.users[USER];
-    expect(again.state.roles[user?.userRoleId ?? '']?.permissions).toEqual({ readOnly: true });
+    const role = again.state.roles[user?.userRoleId ?? ''];
+    expect(role?.permissions).toEqual({ readOnly: true });
+    // The same role updated (§3: permissions replaced), not a new one made in its place.
+    expect(role?.created_at).toBe(iso(NOW));
+    expect(role?.updated_at).toBe(iso(NOW + 2));
     expect(Object.keys(again.state.users)).toEqual([USER]);
   });
 
