@@ -57,6 +57,8 @@ export default tseslint.config(
       'spec/types/*.d.ts',
       'bin/*.mjs',
       'lib/*.mjs',
+      // Plain JavaScript that Node loads without tsx (a Stryker plugin).
+      'tools/*.mjs',
       'dist/**',
       'eslint.config.js',
     ],

@@ -87,6 +87,8 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
     killed: detected,
     survived: undetected.filter((m) => m.status === 'Survived').length,
     noCoverage: undetected.filter((m) => m.status === 'NoCoverage').length,
+    // Free-text messages (tools/mutation-ignore.mjs): reported, not scored.
+    ignored: mutants.filter((m) => m.status === 'Ignored').length,
     score: valid === 0 ? null : Math.round((detected / valid) * 1000) / 10,
     undetected: undetected.map(
       (m) =>
@@ -102,7 +104,33 @@ mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 const before = existsSync(out)
   ? (JSON.parse(readFileSync(out, 'utf8')) as { files?: Record<string, unknown>; runs?: unknown[] })
   : {};
-const merged = { ...(before.files ?? {}), ...files };
+const merged = { ...(before.files ?? {}), ...files } as Record<string, FileScore>;
+
+interface FileScore {
+  readonly killed: number;
+  readonly survived: number;
+  readonly noCoverage: number;
+  readonly ignored?: number;
+}
+/** The goals of issue 11 are per folder: the sum over every file measured so far. */
+const folderTotals = (prefix: string) => {
+  const scored = Object.entries(merged).filter(([f]) => f.startsWith(prefix));
+  const sum = (k: keyof FileScore) => scored.reduce((n, [, f]) => n + (f[k] ?? 0), 0);
+  const killed = sum('killed');
+  const undetected = sum('survived') + sum('noCoverage');
+  return {
+    files: scored.length,
+    killed,
+    undetected,
+    ignored: sum('ignored'),
+    score:
+      killed + undetected === 0 ? null : Math.round((killed / (killed + undetected)) * 1000) / 10,
+  };
+};
+const totals = {
+  'spec/machines': folderTotals('spec/machines/'),
+  reference: folderTotals('reference/'),
+};
 const tested = Object.values(report.files).flatMap((f) => f.mutants).length;
 const lastRun = {
   at: now,
@@ -124,6 +152,7 @@ writeFileSync(
       lastRun,
       // Every slice run so far (the newest last), for the seconds a slice takes.
       runs: [...(before.runs ?? []), lastRun].slice(-50),
+      totals,
       files: merged,
     },
     null,
@@ -134,4 +163,6 @@ console.log(`\nmutation run: ${seconds} s; scores in bench/results/mutation.json
 for (const [file, f] of Object.entries(files))
   console.log(`  ${file}: ${String((f as { score: number | null }).score)}%`);
 if (survivors.length > 0) console.log(`undetected:\n  ${survivors.join('\n  ')}`);
+for (const [folder, t] of Object.entries(totals))
+  console.log(`${folder}: ${String(t.score)}% over ${String(t.files)} files measured`);
 process.exitCode = run.status === 0 ? 0 : 1;
