@@ -10,14 +10,14 @@ const include = (
 ).split(',');
 
 /**
- * The machines' unit tests first (no reference to start, a second or two), the suites after:
+ * The unit tests (of the machines and of the reference's modules) first (no reference to start, a second or two), the suites after:
  * Stryker bails on the first failing test, so a mutant a unit test kills never pays for the
  * reference and the suites.
  */
 class UnitFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const unit = (f: TestSpecification) => (/[\\/]spec[\\/]/.test(f.moduleId) ? 0 : 1);
+    const unit = (f: TestSpecification) => (/[\\/](spec|reference)[\\/]/.test(f.moduleId) ? 0 : 1);
     return [...sorted].sort((a, b) => unit(a) - unit(b));
   }
 }

@@ -43,9 +43,9 @@ beforeEach(({ onTestFailed }) => {
   });
 });
 
-// The suites read the target; the machines' unit tests (spec/) do not.
+// The suites read the target; the unit tests (spec/, reference/) do not.
 if (flags[FAILED] === true) log('skipped: a test failed already');
-else if (!/[\\/]spec[\\/]/.test(state.filepath ?? '')) {
+else if (!/[\\/](spec|reference)[\\/]/.test(state.filepath ?? '')) {
   // One reference per worker: the config runs the files of a run in one module graph
   // (isolate: false), and the worker ends with the run, taking the reference with it.
   const KEY = Symbol.for('eac.mutation.reference');
