@@ -109,13 +109,13 @@ const SLICES: Record<string, { mutate: string[]; tests: string[] }> = {
     tests: [...REFERENCE_UNITS, ...suites('dashboards', 'migration', 'v2', 'security')],
   },
   'reference-chat': {
-    mutate: [
-      'reference/chat/*.ts',
-      'reference/http/chat.ts',
-      'reference/hooks/chat.ts',
-      ...each('reference/data/', ['sql', 'database', 'chart-rows', 'seed', 'words']),
-    ],
-    tests: [...REFERENCE_UNITS, ...suites('chat', 'dashboards', 'security')],
+    mutate: ['reference/chat/*.ts', 'reference/http/chat.ts', 'reference/hooks/chat.ts'],
+    tests: [...REFERENCE_UNITS, ...suites('chat', 'security')],
+  },
+  // The analytics data behind charts: the chat's answers and the charts' rows.
+  'reference-data': {
+    mutate: each('reference/data/', ['sql', 'database', 'chart-rows', 'seed', 'words']),
+    tests: [...REFERENCE_UNITS, ...suites('chat', 'dashboards', 'v2')],
   },
   'reference-hub': {
     mutate: ['reference/hub/*.ts', ...each('reference/data/', ['drill', 'drill-down'])],
