@@ -1,0 +1,92 @@
+/**
+ * The slices of mutation testing (tools/mutation.ts, tools/mutation-sample.ts), a whole run
+ * being all of them: each names the code it mutates and the tests that can
+ * kill its mutants (the unit tests of that code and the suites of its area). A slice is one
+ * Stryker run, small enough to finish (Stryker writes no report of an interrupted run); the
+ * incremental file carries every slice's results into the next run.
+ */
+
+/** `dir/{a,b}.ts` spelled out: Stryker and the vitest config both split their lists on commas. */
+const each = (dir: string, names: readonly string[], suffix = '.ts') =>
+  names.map((n) => `${dir}${n}${suffix}`);
+const suites = (...areas: string[]) => each('suites/', areas, '/*.test.ts');
+const UNITS = ['spec/machines/**/*.test.ts'];
+const REFERENCE_UNITS = ['reference/**/*.test.ts'];
+export const SLICES: Record<string, { mutate: string[]; tests: string[] }> = {
+  'machines-identity': {
+    mutate: each('spec/machines/', [
+      'identity',
+      'permissions',
+      'token',
+      'clock',
+      'derived-id',
+      'machine',
+      'table',
+    ]),
+    tests: [...UNITS, ...suites('identity', 'security')],
+  },
+  'machines-dashboards': {
+    mutate: each('spec/machines/', ['dashboards', 'migration']),
+    tests: [...UNITS, ...suites('dashboards', 'migration', 'v2')],
+  },
+  'machines-chat': {
+    mutate: ['spec/machines/chat-stream.ts'],
+    tests: [...UNITS, ...suites('chat')],
+  },
+  // The reference's front door (routing, bodies, credentials, tokens, the store, the hooks'
+  // router) is reached by every suite but the browser's.
+  'reference-core': {
+    mutate: [
+      'reference/server.ts',
+      ...each('reference/http/', [
+        'app',
+        'auth',
+        'route',
+        'json-body',
+        'client-errors',
+        'render',
+        'uuid-case',
+        'context',
+        'users',
+        'roles',
+        'tenants',
+        'tokens',
+        'organizations',
+      ]),
+      'reference/store/*.ts',
+      'reference/tokens/*.ts',
+      ...each('reference/hooks/', ['routes', 'snapshot']),
+    ],
+    tests: [
+      ...REFERENCE_UNITS,
+      ...suites(
+        'identity',
+        'security',
+        'protocol',
+        'robustness',
+        'concurrency',
+        'dashboards',
+        'migration',
+        'v2',
+        'chat',
+      ),
+    ],
+  },
+  'reference-dashboards': {
+    mutate: [...each('reference/http/', ['dashboards', 'v2']), 'reference/hooks/dashboards.ts'],
+    tests: [...REFERENCE_UNITS, ...suites('dashboards', 'migration', 'v2', 'security')],
+  },
+  'reference-chat': {
+    mutate: ['reference/chat/*.ts', 'reference/http/chat.ts', 'reference/hooks/chat.ts'],
+    tests: [...REFERENCE_UNITS, ...suites('chat', 'security')],
+  },
+  // The analytics data behind charts: the chat's answers and the charts' rows.
+  'reference-data': {
+    mutate: each('reference/data/', ['sql', 'database', 'chart-rows', 'seed', 'words']),
+    tests: [...REFERENCE_UNITS, ...suites('chat', 'dashboards', 'v2')],
+  },
+  'reference-hub': {
+    mutate: ['reference/hub/*.ts', ...each('reference/data/', ['drill', 'drill-down'])],
+    tests: [...REFERENCE_UNITS, ...suites('hub')],
+  },
+};
