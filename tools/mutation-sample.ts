@@ -7,9 +7,9 @@
  *
  * The sample is stratified by slice (each slice's share of the sample is its share of the
  * mutants); a slice's mutants are listed by Stryker's own instrumenter with the project's
- * ignorer, so Ignored mutants are never drawn. Stryker mutates exactly the drawn mutants' spans
- * (`file:line:col-line:col`); a span that holds other mutants (a block, a function) runs those
- * too, and they are left out of the estimate. Figures go to bench/results/mutation-sample.json,
+ * ignorer, so Ignored mutants are never drawn. Stryker mutates the drawn mutants' spans
+ * (`file:line:col-line:col`), and the ignorer, told the spans, keeps the other mutants inside
+ * them from running (any that still run are left out of the estimate). Figures go to bench/results/mutation-sample.json,
  * never into the per-file scores of bench/results/mutation.json, and the incremental file of
  * whole runs is left alone.
  */
@@ -159,6 +159,15 @@ for (const [index, name] of sliceNames.entries()) {
   const ranges = drawn.map(
     (m) => `${m.file}:${m.start.line + 1}:${m.start.column}-${m.end.line + 1}:${m.end.column}`,
   );
+  // Only the drawn mutants run, not the others inside their spans (tools/mutation-ignore.mjs).
+  const spansFile = join(root, 'reports', 'mutation', 'sample-spans.json');
+  mkdirSync(join(root, 'reports', 'mutation'), { recursive: true });
+  writeFileSync(
+    spansFile,
+    JSON.stringify(
+      drawn.map((m) => [m.start.line + 1, m.start.column, m.end.line + 1, m.end.column]),
+    ),
+  );
   const t0 = Date.now();
   console.log(`\nmutation sample ${name}: ${String(n)} of ${String(all.length)} mutants`);
   if (values.dry) {
@@ -182,7 +191,11 @@ for (const [index, name] of sliceNames.entries()) {
     ],
     {
       cwd: root,
-      env: { ...process.env, EAC_MUTATION_TESTS: slice.tests.join(',') },
+      env: {
+        ...process.env,
+        EAC_MUTATION_TESTS: slice.tests.join(','),
+        EAC_MUTATION_SAMPLE: spansFile,
+      },
       stdio: 'inherit',
     },
   );
