@@ -188,9 +188,14 @@ export function entry(items: readonly Item[], id: string, what: string): Item {
   return found;
 }
 
-/** What a list shows, for "nothing changed" comparisons: ids, names and layouts. */
+/**
+ * What a list shows, for "nothing changed" comparisons: ids, names and layouts (a dashboard's
+ * charts in their order). The order of the dashboards themselves is left out: the document
+ * does not fix it, and a server may list the same dashboards in another order (ours, after
+ * finalize, breaks ties of equal creation times by the v2 id).
+ */
 export const layoutOf = (items: readonly Item[]) =>
-  JSON.stringify(items.map((d) => [d.id, d.name, d.tenantId, d.chartIds]));
+  JSON.stringify(items.map((d) => JSON.stringify([d.id, d.name, d.tenantId, d.chartIds])).sort());
 
 /**
  * Registers a tenant (§4.9) with these editing permissions and returns its JWT. Field names are
