@@ -7,14 +7,14 @@
  *
  * The sample is stratified by slice (each slice's share of the sample is its share of the
  * mutants); a slice's mutants are listed by Stryker's own instrumenter with the project's
- * ignorer, so Ignored mutants are never drawn. Stryker mutates the drawn mutants' spans
+ * ignorer. Stryker mutates the drawn mutants' spans
  * (`file:line:col-line:col`), and the ignorer, told the spans, keeps the other mutants inside
  * them from running (any that still run are left out of the estimate). Figures go to bench/results/mutation-sample.json,
  * never into the per-file scores of bench/results/mutation.json, and the incremental file of
  * whole runs is left alone.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import fc from 'fast-check';
 
-import { SLICES } from './mutation-slices.ts';
+import { globRegex, SLICES } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -43,14 +43,6 @@ const sliceNames = values.slice.split(',');
 const size = Number(values.size);
 const seed = Number(values.seed);
 
-/** A glob of the slices (`dir/*.ts`, `dir/**\/*.ts`, a plain path) as a regular expression. */
-const globRegex = (glob: string) =>
-  new RegExp(
-    `^${glob
-      .split('**/')
-      .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
-      .join('(?:.*/)?')}$`,
-  );
 const tracked = spawnSync('git', ['ls-files', 'spec/machines', 'reference'], { cwd: root })
   .stdout.toString()
   .split('\n')
@@ -120,7 +112,10 @@ interface ReportMutant {
   readonly mutatorName: string;
   readonly status: string;
   readonly replacement?: string;
-  readonly location: { start: { line: number; column: number } };
+  readonly location: {
+    start: { line: number; column: number };
+    end: { line: number; column: number };
+  };
 }
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
@@ -159,6 +154,11 @@ for (const [index, name] of sliceNames.entries()) {
   const ranges = drawn.map(
     (m) => `${m.file}:${m.start.line + 1}:${m.start.column}-${m.end.line + 1}:${m.end.column}`,
   );
+  if (values.dry) {
+    console.log(`\nmutation sample ${name}: ${String(n)} of ${String(all.length)} mutants`);
+    console.log(ranges.map((r) => `  ${r}`).join('\n'));
+    continue;
+  }
   // Only the drawn mutants run, not the others inside their spans (tools/mutation-ignore.mjs).
   const spansFile = join(root, 'reports', 'mutation', 'sample-spans.json');
   mkdirSync(join(root, 'reports', 'mutation'), { recursive: true });
@@ -168,12 +168,10 @@ for (const [index, name] of sliceNames.entries()) {
       drawn.map((m) => [m.start.line + 1, m.start.column, m.end.line + 1, m.end.column]),
     ),
   );
+  const reportFile = join(root, 'reports', 'mutation', 'mutation.json');
+  rmSync(reportFile, { force: true });
   const t0 = Date.now();
   console.log(`\nmutation sample ${name}: ${String(n)} of ${String(all.length)} mutants`);
-  if (values.dry) {
-    console.log(ranges.map((r) => `  ${r}`).join('\n'));
-    continue;
-  }
   const run = spawnSync(
     'nice',
     [
@@ -199,7 +197,6 @@ for (const [index, name] of sliceNames.entries()) {
       stdio: 'inherit',
     },
   );
-  const reportFile = join(root, 'reports', 'mutation', 'mutation.json');
   if (run.status !== 0 || !existsSync(reportFile)) {
     console.error(`Stryker failed on the sample of ${name} (exit ${String(run.status)})`);
     process.exitCode = 1;
@@ -218,6 +215,8 @@ for (const [index, name] of sliceNames.entries()) {
         r.mutatorName === m.mutatorName &&
         r.location.start.line === m.start.line + 1 &&
         r.location.start.column === m.start.column + 1 &&
+        r.location.end.line === m.end.line + 1 &&
+        r.location.end.column === m.end.column + 1 &&
         (r.replacement ?? '') === m.replacement,
     );
     if (found === undefined) missing += 1;
@@ -227,13 +226,20 @@ for (const [index, name] of sliceNames.entries()) {
       undetectedList.push(
         `${m.file}:${String(m.start.line + 1)}:${String(m.start.column + 1)} ${m.mutatorName} ${found.status} -> ${m.replacement.replace(/\s+/g, ' ').slice(0, 80)}`,
       );
-    }
+    } else missing += 1;
   }
   const judged = killed + undetected;
+  if (judged === 0) {
+    console.error(`no drawn mutant of ${name} was judged`);
+    process.exitCode = 1;
+    continue;
+  }
   const p = judged === 0 ? 0 : killed / judged;
   const weight = all.length / population;
   estimateSum += weight * p;
-  variance += judged === 0 ? 0 : (weight * weight * p * (1 - p)) / judged;
+  // Agresti–Coull's p̃ in the variance: a slice at 0 % or 100 % still adds its uncertainty.
+  const pTilde = (killed + 2) / (judged + 4);
+  variance += (weight * weight * pTilde * (1 - pTilde)) / judged;
   const [low, high] = wilson(killed, judged);
   perSlice.push({
     slice: name,
@@ -242,7 +248,7 @@ for (const [index, name] of sliceNames.entries()) {
     drawn: n,
     killed,
     undetected,
-    // Drawn mutants Stryker did not report (an error, or a position that moved): not judged.
+    // Drawn mutants not judged: not in the report, or reported as an error or ignored.
     notJudged: missing,
     score: Math.round(p * 1000) / 10,
     interval95: [Math.round(low * 1000) / 10, Math.round(high * 1000) / 10],
@@ -251,6 +257,10 @@ for (const [index, name] of sliceNames.entries()) {
 }
 
 if (values.dry) process.exit(0);
+if (process.exitCode === 1) {
+  console.error('a slice failed: no estimate written (the weights would not add up)');
+  process.exit(1);
+}
 const sd = Math.sqrt(variance);
 const summary = {
   measuredAt: new Date().toISOString(),
@@ -260,8 +270,8 @@ const summary = {
   population,
   estimate: Math.round(estimateSum * 1000) / 10,
   interval95: [
-    Math.round((estimateSum - 1.96 * sd) * 1000) / 10,
-    Math.round((estimateSum + 1.96 * sd) * 1000) / 10,
+    Math.round(Math.max(0, estimateSum - 1.96 * sd) * 1000) / 10,
+    Math.round(Math.min(1, estimateSum + 1.96 * sd) * 1000) / 10,
   ],
   seconds: Math.round((Date.now() - started) / 1000),
   concurrency: Number(values.concurrency),

@@ -90,3 +90,12 @@ export const SLICES: Record<string, { mutate: string[]; tests: string[] }> = {
     tests: [...REFERENCE_UNITS, ...suites('hub')],
   },
 };
+
+/** A glob of the slices (`dir/*.ts`, `dir/**\/*.ts`, a plain path) as a regular expression. */
+export const globRegex = (glob: string) =>
+  new RegExp(
+    `^${glob
+      .split('**/')
+      .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+      .join('(?:.*/)?')}$`,
+  );

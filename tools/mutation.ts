@@ -14,12 +14,12 @@
  * with the reason, in bench/results/mutation-equivalent.md.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { SLICES } from './mutation-slices.ts';
+import { globRegex, SLICES } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -68,6 +68,9 @@ function runSlice(slice: Slice): boolean {
     slice.mutate !== undefined
       ? ['--mutate', [...slice.mutate.split(','), '!**/*.test.ts'].join(',')]
       : [];
+  // A failed run writes no report: the one of an earlier run must not pass for this one's.
+  const reportFile = join(root, 'reports', 'mutation', 'mutation.json');
+  rmSync(reportFile, { force: true });
   const loadBefore = loadavg()[0] ?? 0;
   const started = Date.now();
   const run = spawnSync(
@@ -93,8 +96,7 @@ function runSlice(slice: Slice): boolean {
     readonly replacement?: string;
     readonly location: { start: { line: number; column: number } };
   }
-  const reportFile = join(root, 'reports', 'mutation', 'mutation.json');
-  if (!existsSync(reportFile)) {
+  if (run.status !== 0 || !existsSync(reportFile)) {
     console.error(`no report at ${reportFile}: Stryker exited ${String(run.status)}`);
     return false;
   }
@@ -114,7 +116,13 @@ function runSlice(slice: Slice): boolean {
   const now = new Date().toISOString();
   const files: Record<string, unknown> = {};
   const survivors: string[] = [];
-  for (const [file, { mutants }] of Object.entries(report.files)) {
+  // The report also carries every file of the incremental file, as it was when last measured:
+  // only the files this slice mutated are measured now.
+  const globs = (slice.mutate ?? 'spec/machines/**/*.ts,reference/**/*.ts')
+    .split(',')
+    .map((g) => globRegex(g.replace(/:\d[\d:-]*$/, '')));
+  const measured = Object.entries(report.files).filter(([file]) => globs.some((g) => g.test(file)));
+  for (const [file, { mutants }] of measured) {
     const detected = mutants.filter((m) => DETECTED.has(m.status)).length;
     const undetected = mutants.filter((m) => UNDETECTED.has(m.status));
     const valid = detected + undetected.length;
@@ -171,7 +179,7 @@ function runSlice(slice: Slice): boolean {
     'spec/machines': folderTotals('spec/machines/'),
     reference: folderTotals('reference/'),
   };
-  const tested = Object.values(report.files).flatMap((f) => f.mutants).length;
+  const tested = measured.flatMap(([, f]) => f.mutants).length;
   const lastRun = {
     at: now,
     slice: slice.name,
