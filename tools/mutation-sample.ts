@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import fc from 'fast-check';
 
-import { globRegex, SLICES } from './mutation-slices.ts';
+import { globRegex, runStryker, SLICES } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -172,13 +172,8 @@ for (const [index, name] of sliceNames.entries()) {
   rmSync(reportFile, { force: true });
   const t0 = Date.now();
   console.log(`\nmutation sample ${name}: ${String(n)} of ${String(all.length)} mutants`);
-  const run = spawnSync(
-    'nice',
+  const run = runStryker(
     [
-      process.execPath,
-      join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
-      'run',
-      'stryker.config.json',
       '--mutate',
       ranges.join(','),
       '--concurrency',
@@ -187,16 +182,9 @@ for (const [index, name] of sliceNames.entries()) {
       'reports/mutation/sample-incremental.json',
       '--force',
     ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        EAC_MUTATION_TESTS: slice.tests.join(','),
-        EAC_MUTATION_SAMPLE: spansFile,
-      },
-      stdio: 'inherit',
-    },
+    { EAC_MUTATION_TESTS: slice.tests.join(','), EAC_MUTATION_SAMPLE: spansFile },
   );
+
   if (run.status !== 0 || !existsSync(reportFile)) {
     console.error(`Stryker failed on the sample of ${name} (exit ${String(run.status)})`);
     process.exitCode = 1;

@@ -1,3 +1,6 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { join } from 'node:path';
+
 /**
  * The slices of mutation testing (tools/mutation.ts, tools/mutation-sample.ts), a whole run
  * being all of them: each names the code it mutates and the tests that can
@@ -99,3 +102,23 @@ export const globRegex = (glob: string) =>
       .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
       .join('(?:.*/)?')}$`,
   );
+
+const root = join(import.meta.dirname, '..');
+
+/** One Stryker run of the project's config (niced: the machine is shared), output inherited. */
+export function runStryker(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): SpawnSyncReturns<Buffer> {
+  return spawnSync(
+    'nice',
+    [
+      process.execPath,
+      join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
+      'run',
+      'stryker.config.json',
+      ...args,
+    ],
+    { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' },
+  );
+}

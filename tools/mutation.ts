@@ -13,13 +13,12 @@
  * Surviving mutants are printed and listed in the results; those judged equivalent are kept,
  * with the reason, in bench/results/mutation-equivalent.md.
  */
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { globRegex, SLICES } from './mutation-slices.ts';
+import { globRegex, runStryker, SLICES } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -59,10 +58,6 @@ for (const slice of slices) {
 process.exitCode = failed ? 1 : 0;
 
 function runSlice(slice: Slice): boolean {
-  const env = {
-    ...process.env,
-    ...(slice.tests !== undefined ? { EAC_MUTATION_TESTS: slice.tests } : {}),
-  };
   // A slice of the files replaces the config's list; the test files stay excluded.
   const mutate =
     slice.mutate !== undefined
@@ -73,19 +68,9 @@ function runSlice(slice: Slice): boolean {
   rmSync(reportFile, { force: true });
   const loadBefore = loadavg()[0] ?? 0;
   const started = Date.now();
-  const run = spawnSync(
-    'nice',
-    [
-      process.execPath,
-      join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
-      'run',
-      'stryker.config.json',
-      ...mutate,
-      '--concurrency',
-      values.concurrency,
-      ...(values.force ? ['--force'] : []),
-    ],
-    { cwd: root, env, stdio: 'inherit' },
+  const run = runStryker(
+    [...mutate, '--concurrency', values.concurrency, ...(values.force ? ['--force'] : [])],
+    slice.tests !== undefined ? { EAC_MUTATION_TESTS: slice.tests } : {},
   );
   const seconds = Math.round((Date.now() - started) / 1000);
 
