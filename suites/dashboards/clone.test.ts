@@ -4,7 +4,10 @@ import { expectedStrings } from '../../fixtures/expected/index.ts';
 import { buildWorld, registerUser, userToken } from '../../fixtures/world.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, expectSuccess, refusedAs } from '../harness/expect.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import type { Reply } from '../harness/http.ts';
 import {
+  APPEND,
   CLONE,
   CONTENT,
   READ_BACK,
@@ -14,8 +17,13 @@ import {
   dashboardsWorld,
   entry,
   layoutOf,
+  openEndpoint,
+  REMOVE,
   tenantToken,
+  v1AddCharts,
+  v1Create,
   v1Post,
+  type DashboardsWorld,
 } from './world.ts';
 
 // §4.10: clone makes a deep copy of a v1 dashboard. Every test builds its own account with a
@@ -182,6 +190,69 @@ probe(
   },
   { needs: CONTENT, parts: [...parts, 'identity'], relies: READ_BACK },
 );
+
+// The same decision on the other v1 dashboard endpoints (§4.11, §4.12, §4.16, §9), one probe
+// each: a project-user token is answered 403 FORBIDDEN there too, and nothing changes.
+const OTHER_V1: readonly {
+  readonly name: string;
+  readonly send: (t: Conformance, w: DashboardsWorld, token: string) => Promise<Reply>;
+}[] = [
+  {
+    name: 'create',
+    send: (t, w, token) => v1Create(t, token, w.board.workspaceId, 'by a project user'),
+  },
+  {
+    name: 'add-charts',
+    send: (t, w, token) =>
+      v1AddCharts(t, token, w.board.dashboardId, [w.board.charts[0]?.chartId ?? '']),
+  },
+  {
+    name: 'append-charts-from',
+    send: (t, w, token) =>
+      v1Post(t, APPEND, token, {
+        sourceDashboardId: w.board.dashboardId,
+        targetDashboardId: w.board.dashboardId,
+      }),
+  },
+  {
+    name: 'remove-charts',
+    send: (t, w, token) =>
+      v1Post(t, REMOVE, token, {
+        dashboardId: w.board.dashboardId,
+        chartIds: [w.board.charts[0]?.chartId],
+      }),
+  },
+  {
+    name: 'list-workspace-dashboards',
+    send: (t, w, token) =>
+      t.http.get(openEndpoint(t, 'v1ListWorkspaceDashboards').path, {
+        query: { workspaceId: w.board.workspaceId },
+        headers: { authorization: `Bearer ${token}` },
+      }),
+  },
+];
+
+for (const endpoint of OTHER_V1) {
+  probe(
+    ['dashboards.v1-writes.credentials'],
+    `${endpoint.name} with a project-user token`,
+    async (t) => {
+      const w = await dashboardsWorld(t);
+      const { userId } = await registerUser(t, w);
+      const issued = await userToken(t, w, userId);
+      const token = (issued.body as { data?: { token?: string } }).data?.token;
+      if (token === undefined) return t.notRun('no project-user token to try');
+      const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+      const res = await endpoint.send(t, w, token);
+      const unchanged = layoutOf(await dashboardsOf(t, w, w.board.workspaceId)) === before;
+      t.observe(
+        `${describeAnswer(res)}; ${unchanged ? 'nothing changed' : 'the workspace changed'}`,
+        refusedAs(res, 403, 'FORBIDDEN', { reason: 'project-user-token-on-v1' }) && unchanged,
+      );
+    },
+    { needs: CONTENT, parts: [...parts, 'identity'], relies: READ_BACK },
+  );
+}
 
 probe(
   ['dashboards.connection-id.guest'],

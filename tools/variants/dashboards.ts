@@ -56,6 +56,16 @@ export const dashboardsVariants: readonly Variant[] = [
     only: ['dashboards'],
   },
   {
+    // The writer check Stryker's sample found untested on append-charts-from
+    // (reference/http/dashboards.ts:198): a project-user token acts there like a tenant.
+    name: 'append-charts-from lets a project-user token through',
+    file: 'reference/http/dashboards.ts',
+    from: "url: '/v1/api/dashboard/append-charts-from',\n    auth: V1_WRITE,\n    body: AppendChartsFromBody,\n    handle: ({ principal, body, req }) => {\n      const who = v1Writer(principal, req);",
+    to: "url: '/v1/api/dashboard/append-charts-from',\n    auth: V1_WRITE,\n    body: AppendChartsFromBody,\n    handle: ({ principal, body, req }) => {\n      const who = okDone({ account: caller(principal).account, actor: actorOf(caller(principal).account, caller(principal), req) });",
+    only: ['dashboards.v1-writes.credentials'],
+    decision: 'dashboards.v1-writes.credentials',
+  },
+  {
     name: 'remove-charts does not answer 410 after finalize',
     file: 'reference/http/dashboards.ts',
     from: "const gone = migrated(who.value.account, 'removeCharts', { dashboardId: body.dashboardId });",
