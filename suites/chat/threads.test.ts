@@ -82,6 +82,41 @@ conformance(
 );
 
 conformance(
+  ['chat.thread.keeps-context'],
+  'a text answer in between does not wipe the thread: the next follow-up still refines the chart',
+  async (t) => {
+    const w = await chatWorld(t);
+    const user = userOf(w, 0, 0);
+    const thread = t.faker.string.uuid();
+    const ask = async (question: string, what: string) =>
+      expectStream(
+        await chat(t, w.agentId, user.token, chatBody(w.agentId, { question, thread_id: thread })),
+        what,
+      );
+    const first = theChart(
+      await ask('total amount by product', 'the first question'),
+      'the first question',
+    );
+    // Free text: the agent's grammar answers it with text, no chart (README, "Threads").
+    const between = await ask('thank you', 'a free-text turn');
+    expect(between.charts, 'a free-text turn draws no chart').toEqual([]);
+    const refined = theChart(
+      await ask('as a pie chart', 'the follow-up after the text turn'),
+      'the follow-up after the text turn',
+    );
+    expect(refined.chartConfig.type, 'the follow-up changed the type').toBe('pie');
+    expect(refined.chartConfig.measures, 'the measure of the chart before the text turn').toEqual(
+      first.chartConfig.measures,
+    );
+    expect(refined.chartConfig.dimensions, 'the dimension of that chart').toEqual(
+      first.chartConfig.dimensions,
+    );
+    expect(refined.chartData, 'the same rows, drawn another way').toEqual(first.chartData);
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
   ['security.data.rows-of-the-user'],
   "another user reusing a thread_id gets nothing of the first user's rows",
   async (t) => {

@@ -13,6 +13,14 @@ export const chatReferenceVariants: readonly Variant[] = [
     only: ['chat'],
   },
   {
+    // Found by Stryker's sample (reference/http/chat.ts:126): a text turn wiped the thread.
+    name: 'chat: a text answer forgets the thread\u2019s chart',
+    file: 'reference/http/chat.ts',
+    from: "    if (said.kind === 'chart' && threadKey !== undefined) {",
+    to: "    if (said.kind !== 'chart' && threadKey !== undefined) state.threads.delete(threadKey);\n    if (said.kind === 'chart' && threadKey !== undefined) {",
+    only: ['chat.thread.keeps-context'],
+  },
+  {
     name: 'chat: a tool-result before its tool-call',
     file: 'reference/chat/events.ts',
     from: '...[sqlCall, sqlResult, chartCall, chartResult],',
