@@ -34,6 +34,20 @@ function agentVersionOf(answer: ChatAnswer): unknown {
   return undefined;
 }
 
+type Chart = ReturnType<typeof theChart>;
+
+/** "as a pie chart" redrew `first`: the type changed, its measure, dimension and rows did not. */
+function expectRedrawnAsPie(refined: Chart, first: Chart): void {
+  expect(refined.chartConfig.type, 'the follow-up changed the type').toBe('pie');
+  expect(refined.chartConfig.measures, 'the measure of the chart refined').toEqual(
+    first.chartConfig.measures,
+  );
+  expect(refined.chartConfig.dimensions, 'the dimension of the chart refined').toEqual(
+    first.chartConfig.dimensions,
+  );
+  expect(refined.chartData, 'the same rows, drawn another way').toEqual(first.chartData);
+}
+
 conformance(
   ['chat.thread.keeps-context', 'chat.body.thread-id-optional'],
   'a follow-up in the same thread refines the previous chart; in another thread it has nothing to refine',
@@ -58,14 +72,7 @@ conformance(
       expectStream(await chat(t, w.agentId, user.token, followUp), 'the follow-up'),
       'the follow-up in the same thread',
     );
-    expect(refined.chartConfig.type, 'the follow-up changed the type').toBe('pie');
-    expect(refined.chartConfig.measures, 'the measure of the previous chart').toEqual(
-      first.chartConfig.measures,
-    );
-    expect(refined.chartConfig.dimensions, 'the dimension of the previous chart').toEqual(
-      first.chartConfig.dimensions,
-    );
-    expect(refined.chartData, 'the same rows, drawn another way').toEqual(first.chartData);
+    expectRedrawnAsPie(refined, first);
 
     const elsewhere = expectStream(
       await chat(
@@ -104,14 +111,7 @@ conformance(
       await ask('as a pie chart', 'the follow-up after the text turn'),
       'the follow-up after the text turn',
     );
-    expect(refined.chartConfig.type, 'the follow-up changed the type').toBe('pie');
-    expect(refined.chartConfig.measures, 'the measure of the chart before the text turn').toEqual(
-      first.chartConfig.measures,
-    );
-    expect(refined.chartConfig.dimensions, 'the dimension of that chart').toEqual(
-      first.chartConfig.dimensions,
-    );
-    expect(refined.chartData, 'the same rows, drawn another way').toEqual(first.chartData);
+    expectRedrawnAsPie(refined, first);
   },
   { needs: GRAMMAR, parts },
 );

@@ -171,32 +171,16 @@ conformance(
   { needs: CONTENT, parts },
 );
 
-probe(
-  ['dashboards.v1-writes.credentials'],
-  'clone with a project-user token',
-  async (t) => {
-    const w = await dashboardsWorld(t);
-    const { userId } = await registerUser(t, w);
-    const issued = await userToken(t, w, userId);
-    const token = (issued.body as { data?: { token?: string } }).data?.token;
-    if (token === undefined) return t.notRun('no project-user token to try');
-    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
-    const res = await v1Post(t, CLONE, token, { sourceDashboardId: w.board.dashboardId });
-    const unchanged = layoutOf(await dashboardsOf(t, w, w.board.workspaceId)) === before;
-    t.observe(
-      `${describeAnswer(res)}; ${unchanged ? 'nothing changed' : 'the workspace changed'}`,
-      refusedAs(res, 403, 'FORBIDDEN', { reason: 'project-user-token-on-v1' }) && unchanged,
-    );
-  },
-  { needs: CONTENT, parts: [...parts, 'identity'], relies: READ_BACK },
-);
-
-// The same decision on the other v1 dashboard endpoints (§4.11, §4.12, §4.16, §9), one probe
-// each: a project-user token is answered 403 FORBIDDEN there too, and nothing changes.
-const OTHER_V1: readonly {
+// Decision dashboards.v1-writes.credentials on every v1 dashboard endpoint (§4.10–§4.12, §4.16,
+// §9), one probe each: a project-user token is answered 403 FORBIDDEN, and nothing changes.
+const V1_ENDPOINTS: readonly {
   readonly name: string;
   readonly send: (t: Conformance, w: DashboardsWorld, token: string) => Promise<Reply>;
 }[] = [
+  {
+    name: 'clone',
+    send: (t, w, token) => v1Post(t, CLONE, token, { sourceDashboardId: w.board.dashboardId }),
+  },
   {
     name: 'create',
     send: (t, w, token) => v1Create(t, token, w.board.workspaceId, 'by a project user'),
@@ -232,7 +216,7 @@ const OTHER_V1: readonly {
   },
 ];
 
-for (const endpoint of OTHER_V1) {
+for (const endpoint of V1_ENDPOINTS) {
   probe(
     ['dashboards.v1-writes.credentials'],
     `${endpoint.name} with a project-user token`,
