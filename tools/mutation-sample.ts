@@ -6,12 +6,12 @@
  *   npm run mutation:sample -- --slice reference-dashboards,reference-hub --size 300 --seed 1
  *
  * The sample is stratified by slice (each slice's share of the sample is its share of the
- * mutants); a slice's mutants are listed by Stryker's own instrumenter with the project's
- * ignorer. Stryker mutates the drawn mutants' spans
- * (`file:line:col-line:col`), and the ignorer, told the spans, keeps the other mutants inside
- * them from running (any that still run are left out of the estimate). Figures go to bench/results/mutation-sample.json,
- * never into the per-file scores of bench/results/mutation.json, and the incremental file of
- * whole runs is left alone.
+ * mutants); a slice's mutants are listed by Stryker's own instrumenter (the project's ignorer
+ * ignores nothing outside a sampled run, so none is needed here). Stryker mutates the drawn
+ * mutants' spans (`file:line:col-line:col`), and the ignorer, told the spans, keeps the other
+ * mutants inside them from running (any that still run are left out of the estimate). Figures
+ * go to bench/results/mutation-sample.json, never into the per-file scores of
+ * bench/results/mutation.json, and the incremental file of whole runs is left alone.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,10 +73,6 @@ const quiet = {
   isErrorEnabled: () => false,
   isFatalEnabled: () => false,
 };
-const ignorerModule = (await import(join(root, 'tools', 'mutation-ignore.mjs'))) as {
-  strykerPlugins: { value: unknown }[];
-};
-
 async function mutantsOf(files: readonly string[]): Promise<Drawn[]> {
   const instrumenter = new Instrumenter(quiet);
   const result = await instrumenter.instrument(
@@ -84,7 +80,7 @@ async function mutantsOf(files: readonly string[]): Promise<Drawn[]> {
     {
       plugins: null,
       excludedMutations: [],
-      ignorers: ignorerModule.strykerPlugins.map((p) => p.value as never),
+      ignorers: [],
       noHeader: false,
     },
   );
