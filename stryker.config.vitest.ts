@@ -28,8 +28,10 @@ export default defineConfig({
     include,
     exclude: ['node_modules/**', 'suites/runner/**', 'suites/harness/**'],
     // The hub suites' browser broker runs in the main process (it serves pages and a browser,
-    // no mutated code); the hub itself is the reference's, started in the worker below.
-    globalSetup: ['suites/harness/browser-setup.ts'],
+    // no mutated code); so does the switch that starts a fresh reference for each runtime
+    // mutant (tools/mutation-global-setup.ts). Static mutants and the dry run start the
+    // reference in the worker (tools/mutation-setup.ts).
+    globalSetup: ['suites/harness/browser-setup.ts', 'tools/mutation-global-setup.ts'],
     setupFiles: ['tools/mutation-setup.ts'],
     // One module graph for all the files of a run: the reference starts once per mutant, not
     // once per test file (Stryker gives every mutant a fresh worker, so nothing leaks from one

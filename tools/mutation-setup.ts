@@ -12,6 +12,7 @@
 import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { beforeEach } from 'vitest';
+import type { Target } from '../suites/harness/target.ts';
 import { startEmbedded, type ResolvedTarget } from '../suites/runner/target.ts';
 
 const state = (
@@ -43,17 +44,61 @@ beforeEach(({ onTestFailed }) => {
   });
 });
 
+// How Stryker runs this file's tests (stryker-setup.js, provided by its vitest runner): the
+// dry run measures coverage per test; a mutant run switches one mutant on, either before the
+// modules load ("static": its code runs at load or start) or before the tests ("runtime").
+const stryker = state.providedContext as {
+  mode?: 'dry-run' | 'mutant';
+  mutantActivation?: 'static' | 'runtime';
+  activeMutant?: string;
+  hitLimit?: number;
+  eacMutationSwitch?: string;
+};
+
+/**
+ * A runtime mutant is judged by the reference of the test-runner process
+ * (tools/mutation-global-setup.ts), started afresh for it with the same mutant switched on
+ * there: no import and start in this fresh worker. EAC_MUTATION_WORKER_REFERENCE=1 turns that
+ * off (every mutant judged by a reference started here, the way to compare the two).
+ */
+const viaSwitch =
+  stryker.mode === 'mutant' &&
+  stryker.mutantActivation === 'runtime' &&
+  stryker.eacMutationSwitch !== undefined &&
+  process.env['EAC_MUTATION_WORKER_REFERENCE'] !== '1';
+
+async function fromSwitch(url: string): Promise<ResolvedTarget> {
+  const res = await fetch(`${url}/mutant`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ activeMutant: stryker.activeMutant, hitLimit: stryker.hitLimit }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`mutation switch: ${res.status} ${text}`);
+  // Closed by the switch, when the next mutant (or the end of the run) retires it.
+  return { target: JSON.parse(text) as Target, embedded: true, close: async () => {} };
+}
+
 // The suites read the target; the unit tests (spec/, reference/) do not.
 if (flags[FAILED] === true) log('skipped: a test failed already');
 else if (!/[\\/](spec|reference)[\\/]/.test(state.filepath ?? '')) {
   // One reference per worker: the config runs the files of a run in one module graph
-  // (isolate: false), and the worker ends with the run, taking the reference with it.
+  // (isolate: false), and the worker ends with the run, taking the reference with it (or, via
+  // the switch, leaving it to the switch to retire).
   const KEY = Symbol.for('eac.mutation.reference');
   const store = globalThis as unknown as Record<symbol, Promise<ResolvedTarget> | undefined>;
   const fresh = store[KEY] === undefined;
   const t0 = Date.now();
-  const resolved = await (store[KEY] ??= startEmbedded(Number(process.env['EAC_SEED'] ?? 7)));
-  log(fresh ? 'started' : 'reused', { ms: Date.now() - t0 });
+  const resolved = await (store[KEY] ??=
+    viaSwitch && stryker.eacMutationSwitch !== undefined
+      ? fromSwitch(stryker.eacMutationSwitch)
+      : startEmbedded(Number(process.env['EAC_SEED'] ?? 7)));
+  log(fresh ? (viaSwitch ? 'switched' : 'started') : 'reused', {
+    ms: Date.now() - t0,
+    mode: stryker.mode,
+    activation: stryker.mutantActivation,
+    mutant: stryker.activeMutant,
+  });
 
   // The worker's provided context is where inject() reads; there is no public setter for it
   // outside the global setup, so this one test-only file writes the key itself.

@@ -14,10 +14,13 @@ const lines = (file: string): string[] =>
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
 
-let cached: Words | undefined;
-
+/**
+ * Read anew each time (a few small files, once per dataset seeded): nothing kept at the
+ * module's top level, so a reference started afresh in mutation mode shares nothing with the
+ * one before it (reference/module-state.test.ts).
+ */
 export function words(): Words {
-  cached ??= {
+  return {
     organizations: lines('organizations.txt'),
     regions: lines('regions.txt'),
     channels: lines('channels.txt'),
@@ -26,5 +29,4 @@ export function words(): Words {
       return { name, category, price: Number(price) };
     }),
   };
-  return cached;
 }
