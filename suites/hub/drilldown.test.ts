@@ -34,15 +34,29 @@ interface Order {
 interface DrillWorld extends World {
   readonly dashboardId: string;
   readonly chartTitle: string;
+  readonly chartId: string;
+  /** The second chart, over `second`'s SQL, when asked for. */
+  readonly secondChartId?: string;
+}
+
+/** A bar chart of orders by product over `sql` (hook charts). */
+function ordersChart(t: Conformance, w: World, dashboardId: string, title: string, sql: string) {
+  return createChart(t, w, dashboardId, title, {
+    title,
+    type: 'bar',
+    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
+    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
+    sqlOverride: sql,
+  });
 }
 
 /**
  * An account whose dashboard holds one chart over ORDERS (and `more` rows), a user sees only
- * its region's rows; `sql` replaces the chart's SQL.
+ * its region's rows; `sql` replaces the chart's SQL; `second` adds a second chart of that SQL.
  */
 async function drillWorld(
   t: Conformance,
-  options: { sql?: string; more?: readonly Order[] } = {},
+  options: { sql?: string; more?: readonly Order[]; second?: string } = {},
 ): Promise<DrillWorld> {
   const w = await buildWorld(t);
   await t.hooks.createConnection(w.account.organizationId, {
@@ -62,14 +76,18 @@ async function drillWorld(
   });
   const chartTitle = `Orders by product ${t.faker.string.alphanumeric(4)}`;
   const ws = await createWorkspace(t, w, { dashboardName: `${chartTitle} board` });
-  await createChart(t, w, ws.dashboardId, chartTitle, {
-    title: chartTitle,
-    type: 'bar',
-    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
-    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
-    sqlOverride: options.sql ?? CHART_SQL,
-  });
-  return { ...w, dashboardId: ws.dashboardId, chartTitle };
+  const chart = await ordersChart(t, w, ws.dashboardId, chartTitle, options.sql ?? CHART_SQL);
+  const second =
+    options.second === undefined
+      ? undefined
+      : await ordersChart(t, w, ws.dashboardId, `${chartTitle} again`, options.second);
+  return {
+    ...w,
+    dashboardId: ws.dashboardId,
+    chartTitle,
+    chartId: chart.chartId,
+    ...(second === undefined ? {} : { secondChartId: second.chartId }),
+  };
 }
 
 /** The references of the orders a table shows, and its body rows (cells joined by `|`). */
@@ -194,10 +212,12 @@ probe(
     const control = view.thing('drillDown', { value: 'Anvil' });
     await expectCount(control, 1, 'a drill-down control for the point Anvil');
     await control.click();
-    const region = view.thing('drillDownRows', { value: 'Anvil' });
-    await expectCount(region, 1, 'drilling into Anvil shows something');
-    const tables = await region.getByRole('table').count();
-    const said = (await region.innerText()).replace(/\s+/g, ' ').trim();
+    await expectCount(
+      view.thing('drillDownRows', { value: 'Anvil' }),
+      1,
+      'drilling into Anvil shows something',
+    );
+    const { tables, said } = await drillShows(view, 'Anvil');
     t.observe(
       `${tables === 0 ? 'no table' : 'a table'}: ${said.slice(0, 300)}`,
       tables === 0 && /not available/i.test(said),
@@ -205,6 +225,76 @@ probe(
   },
   { timeout: HUB_TIMEOUT, parts, needs: needsData },
 );
+
+/**
+ * Charts whose SQL is not one SELECT over one table of its connection, each beside the plain
+ * chart of the dashboard. Most cannot load rows, so they offer no point to click: the probe
+ * drills into a point of the plain chart and opens the address that led to, the plain chart's
+ * id put to the other chart's, as a client may well do.
+ */
+const NOT_ONE_TABLE = [
+  [
+    'whose SQL holds two statements',
+    `${CHART_SQL}; SELECT product, SUM(amount) AS total FROM drill_orders GROUP BY product`,
+  ],
+  [
+    'whose SQL reads a common table expression named like its table',
+    'WITH drill_orders AS (SELECT * FROM drill_orders WHERE amount < 20) SELECT product, SUM(amount) AS total FROM drill_orders GROUP BY product ORDER BY product',
+  ],
+  [
+    "over a table that is not one of its connection's",
+    'SELECT product, SUM(amount) AS total FROM drill_lines GROUP BY product ORDER BY product',
+  ],
+  [
+    'whose table is named with a schema',
+    'SELECT product, SUM(amount) AS total FROM main.drill_orders GROUP BY product ORDER BY product',
+  ],
+] as const;
+
+for (const [what, sql] of NOT_ONE_TABLE) {
+  probe(
+    ['hub.drill-down.single-table'],
+    `drilling into a point of a chart ${what}`,
+    async (t) => {
+      const w = await drillWorld(t, { second: sql });
+      const north = await viewer(t, w, { drillDown: true }, { properties: { region: 'north' } });
+      const view = await openHub(t, dashboardPath(w.dashboardId, { jwt: north.token }));
+      const plain = view.thing('chart', { title: w.chartTitle });
+      const control = view.thingIn(plain, 'drillDown', { value: 'Anvil' });
+      await expectCount(control, 1, 'a drill-down control for the point Anvil of the plain chart');
+      await control.click();
+      await expectCount(
+        view.thing('drillDownRows', { value: 'Anvil' }),
+        1,
+        'drilling into Anvil of the plain chart shows its rows',
+      );
+      const drilled = new URL(view.hubFrame().url());
+      const turned = `${drilled.pathname}${drilled.search}`
+        .split(w.chartId)
+        .join(w.secondChartId ?? '');
+      const again = await openHub(t, turned);
+      await expectCount(
+        again.thing('chart', { title: w.chartTitle }),
+        1,
+        'the dashboard is shown at the turned address',
+      );
+      const { tables, said } = await drillShows(again, 'Anvil');
+      t.observe(
+        `${tables === 0 ? 'no table' : 'a table'}: ${said.slice(0, 300)}`,
+        tables === 0 && /not available/i.test(said),
+      );
+    },
+    { timeout: HUB_TIMEOUT, parts, needs: needsData },
+  );
+}
+
+/** What the page shows behind a point: how many tables, and its text (none: no region). */
+async function drillShows(view: HubView, value: string): Promise<{ tables: number; said: string }> {
+  const region = view.thing('drillDownRows', { value });
+  if ((await region.count()) === 0) return { tables: 0, said: '(no region of the rows behind it)' };
+  const tables = await region.getByRole('table').count();
+  return { tables, said: (await region.innerText()).replace(/\s+/g, ' ').trim() };
+}
 
 /** 120 north orders of one product, more than one drill-down shows. */
 const WIDGETS: readonly Order[] = Array.from({ length: 120 }, (_, i) => ({

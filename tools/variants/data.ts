@@ -24,4 +24,24 @@ export const dataVariants: readonly Variant[] = [
     to: 'if (!source.ok) return {} as DrillRows;',
     only: ['permissions.drill-down.effect'],
   },
+  {
+    // drill.ts:61 ConditionalExpression -> true: a chart of several statements is drilled
+    // through its first one.
+    name: 'data: a chart of two statements is drilled through its first',
+    file: 'reference/data/drill.ts',
+    from: 'Array.isArray(statements) && statements.length === 1 ? statements[0] : undefined;',
+    to: 'Array.isArray(statements) ? statements[0] : undefined;',
+    only: ['hub.drill-down.single-table'],
+    decision: 'hub.drill-down.single-table',
+  },
+  {
+    // drill.ts:150 ConditionalExpression -> false: a chart over a common table expression is
+    // drilled; one named like its table shows rows the expression left out.
+    name: 'data: a chart over a common table expression is drilled',
+    file: 'reference/data/drill.ts',
+    from: "if (ctes.length > 0) return { ok: false, reason: 'its SQL uses a common table expression' };",
+    to: "if (ctes.length < 0) return { ok: false, reason: 'its SQL uses a common table expression' };",
+    only: ['hub.drill-down.single-table'],
+    decision: 'hub.drill-down.single-table',
+  },
 ];
