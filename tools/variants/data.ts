@@ -44,4 +44,51 @@ export const dataVariants: readonly Variant[] = [
     only: ['hub.drill-down.single-table'],
     decision: 'hub.drill-down.single-table',
   },
+  {
+    // sql.ts:31 ConditionalExpression -> false: a boolean property is bound as its JSON text.
+    name: 'data: a boolean user property is bound as the text true',
+    file: 'reference/data/sql.ts',
+    from: "if (typeof value === 'string' || typeof value === 'boolean') return value;",
+    to: "if (typeof value === 'string') return value;",
+    only: ['resources.properties.bound-not-spliced'],
+    decision: 'resources.properties.bound-not-spliced',
+  },
+  {
+    // sql.ts:84 AssignmentOperator: a block comment turns the SQL copied so far into NaN.
+    name: 'data: a block comment in a chart SQL mangles it',
+    file: 'reference/data/sql.ts',
+    from: 'end + 2;\n      out += sql.slice(i, stop);',
+    to: 'end + 2;\n      out -= sql.slice(i, stop);',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:88 EqualityOperator: a quoted identifier is not skipped, so a ? in it reads as a
+    // parameter and a ' in it opens a literal.
+    name: 'data: quoted identifiers in a chart SQL are read as SQL',
+    file: 'reference/data/sql.ts',
+    from: `while (j < sql.length && !(sql[j] === '"'`,
+    to: `while (j >= sql.length && !(sql[j] === '"'`,
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:233 Regex without ^: a " with " anywhere (a literal) is taken for a leading WITH.
+    name: "data: a chart SQL holding ' with ' is taken for a WITH query",
+    file: 'reference/data/sql.ts',
+    from: 'const lead = /^\\s*WITH\\s+(RECURSIVE\\s+)?/i.exec(',
+    to: 'const lead = /\\s*WITH\\s+(RECURSIVE\\s+)?/i.exec(',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:256 MethodExpression: a leading block comment is not skipped, so a WITH after it
+    // is wrapped as a second WITH.
+    name: 'data: a block comment before WITH is not skipped',
+    file: 'reference/data/sql.ts',
+    from: "} else if (t.startsWith('/*')) {",
+    to: "} else if (t.endsWith('/*')) {",
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
 ];
