@@ -132,6 +132,49 @@ conformance(
   { needs: GRAMMAR, parts },
 );
 
+/** The event types of the reference agent's answers (README, "Answers"), in order. */
+const CHART_ANSWER_TYPES = [
+  'start',
+  'start-step',
+  'tool-call',
+  'tool-result',
+  'tool-call',
+  'tool-result',
+  'finish-step',
+  'start-step',
+  'text-start',
+  'text-delta',
+  'text-end',
+  'finish-step',
+  'finish',
+];
+const ANSWER_TYPES = new Set(CHART_ANSWER_TYPES);
+/** Event types in order, a run of text-delta counted once. */
+const collapsed = (types: readonly string[]) =>
+  types.filter((type, i) => !(type === 'text-delta' && types[i - 1] === 'text-delta'));
+
+conformance(
+  ['events.stream.type-field', 'events.other-types.allowed'],
+  'a chart answer and a text answer stream the event types the reference agent lists, none of them empty',
+  async (t) => {
+    const w = await chatWorld(t);
+    const ask = async (question: string) =>
+      expectStream(
+        await chat(t, w.agentId, userOf(w, 0, 0).token, chatBody(w.agentId, { question })),
+        JSON.stringify(question),
+      );
+    const chart = await ask('total amount by product');
+    expect(collapsed(chart.grammar.types), 'the event types of a chart answer').toEqual(
+      CHART_ANSWER_TYPES,
+    );
+    const text = await ask('thank you');
+    const unknown = text.grammar.types.filter((type) => !ANSWER_TYPES.has(type));
+    expect(unknown, 'types of a text answer the listing does not name').toEqual([]);
+    expect(text.grammar.toolCalls, 'a text answer calls no tool').toEqual([]);
+  },
+  { needs: GRAMMAR, parts },
+);
+
 probe(
   ['events.stream.end'],
   'how a chat stream ends',

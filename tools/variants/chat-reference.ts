@@ -66,4 +66,72 @@ export const chatReferenceVariants: readonly Variant[] = [
     to: '        config: { ...raw, sqlOverride: undefined },',
     only: ['chat'],
   },
+  {
+    // Stryker's sample (reference/chat/agent.ts:27:17): quoting a value answers nothing, so the
+    // look-up of filter values fails and `in <value>` is never recognised.
+    name: 'chat grammar: value filters never recognised (quoting broken)',
+    file: 'reference/chat/agent.ts',
+    from: "const literal = (value: string) => `'${value.replaceAll(\"'\", \"''\")}'`;",
+    to: 'const literal = (_value: string) => undefined as unknown as string;',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Stryker's sample (reference/chat/agent.ts:299:59): only empty phrases are looked up.
+    name: 'chat grammar: value filters never looked up',
+    file: 'reference/chat/agent.ts',
+    from: ".filter((p) => p !== '' && !/^\\d+$/.test(p))",
+    to: ".filter((p) => p === '' && !/^\\d+$/.test(p))",
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Stryker's sample (reference/chat/grammar.ts:60:4): the word `total` emptied matches at the
+    // start of every question, so the first numeric column named is summed.
+    name: 'chat grammar: the first numeric column summed, not the one after "total"',
+    file: 'reference/chat/grammar.ts',
+    from: "  ['total', 'sum'],\n",
+    to: "  ['', 'sum'],\n",
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Stryker's sample (reference/chat/grammar.ts:154:46): `by <date column>` gets no period.
+    name: 'chat grammar: grouping by a date column has no period',
+    file: 'reference/chat/grammar.ts',
+    from: "? { column: hit.column.name, bucket: 'month' }",
+    to: "? { column: hit.column.name, bucket: '' as Bucket }",
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Stryker's sample (reference/chat/grammar.ts:258:59, ConditionalExpression): a follow-up's
+    // value filter drops every earlier filter.
+    name: "chat grammar: a follow-up's value filter drops the thread's other filters",
+    file: 'reference/chat/grammar.ts',
+    from: 'filters.some((g) => g.column === f.column)',
+    to: 'filters.some((g) => g.column === g.column)',
+    only: ['chat.thread.keeps-context'],
+  },
+  {
+    // Stryker's sample (reference/chat/grammar.ts:258:59, EqualityOperator): it keeps the
+    // earlier filters of the same column only.
+    name: "chat grammar: a follow-up's value filter keeps the same column's filter only",
+    file: 'reference/chat/grammar.ts',
+    from: 'filters.some((g) => g.column === f.column)',
+    to: 'filters.some((g) => g.column !== f.column)',
+    only: ['chat.thread.keeps-context'],
+  },
+  {
+    // Stryker's sample (reference/chat/events.ts:41:15): a text answer's finish-step untyped.
+    name: 'chat events: a text answer closes its step with an empty type',
+    file: 'reference/chat/events.ts',
+    from: "      ...textEvents(answer.text),\n      { type: 'finish-step' },",
+    to: "      ...textEvents(answer.text),\n      { type: '' },",
+    only: ['events.stream.type-field'],
+  },
+  {
+    // Stryker's sample (reference/chat/events.ts:84:13): a chart answer's second start-step untyped.
+    name: 'chat events: the text step of a chart answer opens with an empty type',
+    file: 'reference/chat/events.ts',
+    from: "    { type: 'finish-step' },\n    { type: 'start-step' },",
+    to: "    { type: 'finish-step' },\n    { type: '' },",
+    only: ['events.stream.type-field'],
+  },
 ];

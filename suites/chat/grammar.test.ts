@@ -1,0 +1,204 @@
+import { expect } from 'vitest';
+import { buildWorld, registerOrganization } from '../../fixtures/world.ts';
+import { conformance, type Conformance } from '../harness/conformance.ts';
+import { GRAMMAR, chat, chatBody, chatUser, expectStream, parts, theChart } from './world.ts';
+
+// The reference agent's question grammar (README, "The reference agent"): value filters
+// (`in <value>`), the measure named after `total` wherever it stands, grouping `by` a date
+// column, and how a follow-up's value filter adds to or replaces the thread's filters. The
+// expected rows are worked out here from the rows the test loaded; every test needs the
+// capability agent-grammar.
+
+/** One row of the table these tests load: two text columns to filter on, two numbers. */
+interface Row {
+  readonly region: string;
+  readonly channel: string;
+  readonly product: string;
+  readonly quantity: number;
+  readonly amount: number;
+  readonly order_date: string;
+}
+
+interface GrammarWorld {
+  readonly agentId: string;
+  readonly token: string;
+  readonly rows: readonly Row[];
+  readonly regions: readonly [string, string];
+  readonly channels: readonly [string, string];
+}
+
+/**
+ * Two regions by two channels, two products each (eight rows, every product its own): the
+ * quantities are below 100 and the amounts above 10,000, so a sum of the one is never a sum
+ * of the other; each row lies in a year of its own, so any time bucket groups one row. The
+ * values end in a tag of letters and digits, which no word of the grammar matches. The user
+ * sees every row (no row filter).
+ */
+async function grammarWorld(t: Conformance): Promise<GrammarWorld> {
+  const tag = `q${t.faker.string.numeric(6)}`;
+  const regions = [`north-${tag}`, `south-${tag}`] as const;
+  const channels = [`online-${tag}`, `retail-${tag}`] as const;
+  const rows: Row[] = [];
+  for (const region of regions)
+    for (const channel of channels)
+      for (let k = 0; k < 2; k++) {
+        const i = rows.length;
+        rows.push({
+          region,
+          channel,
+          product: `p${String(i)}-${tag}`,
+          quantity: t.faker.number.int({ min: 1, max: 99 }),
+          amount: t.faker.number.int({ min: 10_000, max: 90_000 }),
+          order_date: `${String(2016 + i)}-${String(1 + i).padStart(2, '0')}-15`,
+        });
+      }
+  const w = await buildWorld(t);
+  const { connectionId } = await t.hooks.createConnection(w.account.organizationId, {
+    name: 'grammar (eac)',
+    table: {
+      name: 'orders',
+      columns: [
+        { name: 'region', type: 'text' },
+        { name: 'channel', type: 'text' },
+        { name: 'product', type: 'text' },
+        { name: 'quantity', type: 'number' },
+        { name: 'amount', type: 'number' },
+        { name: 'order_date', type: 'date' },
+      ],
+      rows: rows.map((r) => ({ ...r })),
+    },
+    rowFilters: [],
+  });
+  const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
+    name: 'Grammar analyst',
+    connectionId,
+  });
+  const org = await registerOrganization(t, w, { properties: { tenant: tag } });
+  const user = await chatUser(t, w, org.projectOrganizationId, { tenant: tag, region: tag });
+  return { agentId, token: user.token, rows, regions, channels };
+}
+
+/** `key -> sum of value` over rows. */
+function sums(
+  rows: readonly Row[],
+  key: (r: Row) => string,
+  value: (r: Row) => number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of rows) out[key(r)] = (out[key(r)] ?? 0) + value(r);
+  return out;
+}
+
+/** A chart's rows as `its string value -> its number`, whatever the keys are called. */
+function pairs(rows: readonly Record<string, unknown>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const row of rows) {
+    const values = Object.values(row);
+    const key = values.find((v) => typeof v === 'string');
+    const value = values.find((v) => typeof v === 'number');
+    if (typeof key === 'string' && typeof value === 'number') out[key] = value;
+  }
+  return out;
+}
+
+/** Asks one question (in a thread, when given) and reads the chart it draws. */
+async function chartOf(t: Conformance, w: GrammarWorld, question: string, thread?: string) {
+  const answer = expectStream(
+    await chat(
+      t,
+      w.agentId,
+      w.token,
+      chatBody(w.agentId, { question, ...(thread === undefined ? {} : { thread_id: thread }) }),
+    ),
+    JSON.stringify(question),
+  );
+  return theChart(answer, JSON.stringify(question));
+}
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'a value filter ("in <value>") keeps only the rows holding that value',
+  async (t) => {
+    const w = await grammarWorld(t);
+    const [north] = w.regions;
+    const chart = await chartOf(t, w, `total amount by channel in ${north}`);
+    expect(pairs(chart.chartData), `the totals by channel of the ${north} rows`).toEqual(
+      sums(
+        w.rows.filter((r) => r.region === north),
+        (r) => r.channel,
+        (r) => r.amount,
+      ),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'the column after "total" is the measure, though another numeric column is named first',
+  async (t) => {
+    const w = await grammarWorld(t);
+    // `units` and `revenue` are the grammar's words for quantity and amount.
+    const chart = await chartOf(t, w, 'units by region total revenue');
+    expect(pairs(chart.chartData), 'the total amount by region').toEqual(
+      sums(
+        w.rows,
+        (r) => r.region,
+        (r) => r.amount,
+      ),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'grouping "by" a date column draws one row per period',
+  async (t) => {
+    const w = await grammarWorld(t);
+    const chart = await chartOf(t, w, 'total amount by order date');
+    // Each row lies in a year of its own: whatever the period, one amount a period.
+    const measured = chart.chartData.map((row) =>
+      Object.values(row).filter((v) => typeof v === 'number' && v >= 10_000),
+    );
+    expect(measured.flat().sort(), 'the amounts, one a period').toEqual(
+      w.rows.map((r) => r.amount).sort(),
+    );
+    expect(chart.chartData.length, 'one row a period').toBe(w.rows.length);
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.thread.keeps-context'],
+  "a follow-up's value filter on another column keeps the thread's filter; on the same column it replaces it",
+  async (t) => {
+    const w = await grammarWorld(t);
+    const [north, south] = w.regions;
+    const [online] = w.channels;
+    const byProduct = (rows: readonly Row[]) =>
+      sums(
+        rows,
+        (r) => r.product,
+        (r) => r.amount,
+      );
+
+    const thread = t.faker.string.uuid();
+    const first = await chartOf(t, w, `total amount by product in ${north}`, thread);
+    expect(pairs(first.chartData), `the ${north} rows`).toEqual(
+      byProduct(w.rows.filter((r) => r.region === north)),
+    );
+    const both = await chartOf(t, w, `only ${online}`, thread);
+    expect(pairs(both.chartData), `the ${north} rows of ${online}: both filters hold`).toEqual(
+      byProduct(w.rows.filter((r) => r.region === north && r.channel === online)),
+    );
+
+    const other = t.faker.string.uuid();
+    await chartOf(t, w, `total amount by product in ${north}`, other);
+    const replaced = await chartOf(t, w, `in ${south}`, other);
+    expect(pairs(replaced.chartData), `the ${south} rows: the region filter replaced`).toEqual(
+      byProduct(w.rows.filter((r) => r.region === south)),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);
