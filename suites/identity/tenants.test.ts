@@ -142,11 +142,14 @@ probe(
     const names = Object.keys(claims).sort();
     const perm = claims['perm'] as Record<string, unknown> | undefined;
     t.observe(
-      `claims: ${names.join(', ')}`,
+      `claims: ${names.join(', ')}; data.message ${JSON.stringify(data.message.slice(0, 120))}`,
       claims['kind'] === 'tenant' &&
         claims['org'] === w.account.organizationId &&
         perm?.['readOnly'] === true &&
-        JSON.stringify(claims['meta']) === '{"plan":"pro"}',
+        JSON.stringify(claims['meta']) === '{"plan":"pro"}' &&
+        // The decision's "short sentence": some words, not an empty string.
+        /\w/.test(data.message) &&
+        data.message.length <= 200,
     );
   },
   options,

@@ -9,4 +9,13 @@ export const tenantsVariants: readonly Variant[] = [
     to: '        undefined,\n',
     only: ['identity'],
   },
+  {
+    // Stryker's sample (reference/http/tenants.ts:48:32): the answer's message emptied.
+    name: 'register-tenant answers an empty message',
+    decision: 'tenants.token.claims',
+    file: 'reference/http/tenants.ts',
+    from: "okDone({ message: 'The tenant was registered.', token: issued.token })",
+    to: "okDone({ message: '', token: issued.token })",
+    only: ['tenants.token.claims'],
+  },
 ];
