@@ -94,8 +94,9 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     if (length === '0' || (length === undefined && !chunked)) delete req.headers['content-type'];
     done();
   });
+  // A body of JSON `null` was sent, so it stays null and route() judges it as sent (refused).
   app.addHook('preValidation', (req, _reply, done) => {
-    if (req.body === undefined || req.body === null) req.body = {};
+    if (req.body === undefined) req.body = {};
     done();
   });
 

@@ -215,7 +215,7 @@ probe(
   'how deeply a JSON body may nest',
   async (t) => {
     const w = await buildWorld(t);
-    const register = (levels: number) =>
+    const register = (deep: string) =>
       postRaw(
         t,
         REGISTER_USER,
@@ -227,19 +227,27 @@ probe(
             properties: { nested: MARK },
           },
           MARK,
-          deepArray(levels),
+          deep,
         ),
       );
     // The body is level 1 and properties level 2, so the array adds levels from 3 on.
-    const atLimit = await register(62);
-    const deeper = await register(63);
-    const deepest = await register(DEEP);
+    const atLimit = await register(deepArray(62));
+    const deeper = await register(deepArray(63));
+    const deepest = await register(deepArray(DEEP));
+    // The deep branch after a closed sibling (`[[], [[…]]]`): the depth counts the open
+    // brackets of the branch, not of everything read before it.
+    const afterSibling = (levels: number) => `[[],${deepArray(levels)}]`;
+    const siblingAtLimit = await register(afterSibling(61));
+    const siblingDeeper = await register(afterSibling(62));
     t.observe(
-      `64 levels: ${statusAndCode(atLimit)}; 65 levels: ${describeAnswer(deeper)}; ${DEEP + 2} levels: ${describeAnswer(deepest)}`,
+      `64 levels: ${statusAndCode(atLimit)}; 65 levels: ${describeAnswer(deeper)}; ${DEEP + 2} levels: ${describeAnswer(deepest)}; ` +
+        `after a closed sibling, 64 levels: ${statusAndCode(siblingAtLimit)}; 65 levels: ${describeAnswer(siblingDeeper)}`,
       atLimit.status === 200 &&
         statusAndCode(deeper) === '400 BODY_TOO_DEEP' &&
         statusAndCode(deepest) === '400 BODY_TOO_DEEP' &&
-        detailsOf(deepest)['maxDepth'] === 64,
+        detailsOf(deepest)['maxDepth'] === 64 &&
+        siblingAtLimit.status === 200 &&
+        statusAndCode(siblingDeeper) === '400 BODY_TOO_DEEP',
     );
   },
   { needs, parts: ['identity'] },

@@ -78,4 +78,32 @@ export const robustnessVariants: readonly Variant[] = [
     name: 'fuzzer: a body refused by validation is still written',
     only: ['robustness'],
   },
+  {
+    // Stryker's sample (reference/http/json-body.ts:42:65): a closing bracket resets the depth,
+    // so a too-deep branch after a closed sibling counts one level short and is accepted.
+    name: 'a too-deep branch after a closed sibling is counted short and accepted',
+    decision: 'limits.body-depth',
+    file: 'reference/http/json-body.ts',
+    from: 'depth = Math.max(0, depth - 1);',
+    to: 'depth = Math.min(0, depth - 1);',
+    only: ['limits.body-depth'],
+  },
+  {
+    // Stryker's sample (reference/http/route.ts:83:7): a body that is not an object is spread
+    // into an empty object, so a write whose fields are all optional accepts `[]` and `5`.
+    name: 'a JSON body that is not an object is read as an empty one',
+    decision: 'errors.validation.status',
+    file: 'reference/http/route.ts',
+    from: "  if (key === undefined || typeof input !== 'object' || input === null || Array.isArray(input))\n    return input;",
+    to: '  if (input === undefined || input === null) return input;',
+    only: ['errors.validation.status'],
+  },
+  {
+    name: 'a JSON body of null is read as no body',
+    decision: 'errors.validation.status',
+    file: 'reference/http/route.ts',
+    from: '            ? parseAsSent(schema, input)\n',
+    to: '            ? parse(schema, input, where)\n',
+    only: ['errors.validation.status'],
+  },
 ];
