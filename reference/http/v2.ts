@@ -310,18 +310,17 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
     params: DashboardPath,
     body: V2AppendChartsBody,
     handle: ({ principal, params, body }) =>
-      onDashboard(principal, params, (actor, account) => {
-        if (resolveFor(account.dashboards, body.sourceDashboardId, actor) === undefined)
-          return errDone(notFound('dashboard', 'sourceDashboardId'));
-        return {
-          type: 'appendCharts',
-          sourceDashboardId: body.sourceDashboardId,
-          targetDashboardId: params.dashboardId,
-          batchId: ctx.ids.uuid(),
-          actor,
-          via: 'v2',
-        };
-      }),
+      // Decision v2.refusals.not-found: an unknown source is 404 (details.resource 'dashboard',
+      // field sourceDashboardId) after the write checks on the target, which the machine makes
+      // first, as it does on v1 (a refused caller learns nothing about which dashboards exist).
+      onDashboard(principal, params, (actor) => ({
+        type: 'appendCharts',
+        sourceDashboardId: body.sourceDashboardId,
+        targetDashboardId: params.dashboardId,
+        batchId: ctx.ids.uuid(),
+        actor,
+        via: 'v2',
+      })),
   });
 
   // §4.16 look-up; path decided (v2.dashboards.lookup-path).

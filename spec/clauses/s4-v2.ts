@@ -95,7 +95,7 @@ export const s4V2 = defineClauses([
     summary:
       'What v2 calls answer for an application, dashboard or chart the caller cannot see is left open.',
     decision:
-      '404 NOT_FOUND (details.resource names it), after the credential and write checks; before finalize every application path is 404; removing a chart that is not on the layout is 404.',
+      "404 NOT_FOUND (details.resource names it: 'application', 'dashboard' or 'chart'), after the credential checks; the application and dashboard of the path are looked up before the write checks, a source dashboard (append-charts sourceDashboardId) and a chart of the path after them, so a write refused by its flags or as a template edit (403, 409) is refused as such whatever source or chart it names; before finalize every application path is 404; removing a chart that is not on the layout is 404.",
   },
   {
     id: 'dashboards.v1-create.body',

@@ -109,4 +109,23 @@ export const v2Variants: readonly Variant[] = [
     to: '',
     only: ['v2'],
   },
+  {
+    // What the reference did before (the triage's note on reference/http/v2.ts:314:13): an
+    // unknown source answered 404 before the target's write checks.
+    name: 'v2: an unknown append-charts source is 404 before the write checks',
+    decision: 'v2.refusals.not-found',
+    file: 'reference/http/v2.ts',
+    from: "      onDashboard(principal, params, (actor) => ({\n        type: 'appendCharts',",
+    to: "      onDashboard(principal, params, (actor, account) =>\n        resolveFor(account.dashboards, body.sourceDashboardId, actor) === undefined\n          ? errDone(notFound('dashboard', 'sourceDashboardId'))\n          : ({\n        type: 'appendCharts',",
+    only: ['v2.refusals.not-found'],
+  },
+  {
+    // Stryker's sample (reference/http/v2.ts:315:35; that check is now the machine's).
+    name: 'v2: the 404 for an unknown append-charts source names no resource',
+    decision: 'v2.refusals.not-found',
+    file: 'spec/machines/dashboards.ts',
+    from: "          if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));",
+    to: "          if (source === undefined) return fail(notFound('', 'sourceDashboardId'));",
+    only: ['v2.refusals.not-found'],
+  },
 ];
