@@ -60,7 +60,7 @@ export const s7 = defineClauses([
     level: 'unspecified',
     summary: 'Where the 410 error names its v2 replacement is left open.',
     decision:
-      'The message names it, and details.replacement holds the v2 method and path template, e.g. "POST /v2/api/...".',
+      'The message names it, and details.replacement holds the v2 method and path template, e.g. "POST /v2/api/..."; details.v2Endpoint is that template with {applicationId} and {dashboardId} filled in where the v1 ids the write names map to v2 ones.',
   },
   {
     id: 'errors.codes.full-list',

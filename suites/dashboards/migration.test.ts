@@ -373,3 +373,70 @@ conformance(
     relies: [...READ_BACK, ...V2_KEY],
   },
 );
+
+// §9 list-workspace-dashboards row: after finalize the list answers the application's
+// dashboards, v1 ids where they exist. The list takes a tenant JWT and shows the dashboards as
+// its caller sees them (decisions dashboards.v1-writes.credentials, dashboards.v1-shapes.not-shown);
+// after finalize the tenant's dashboards belong to the project user it became (§5 rule 6), so
+// the same JWT still sees the dashboard the tenant made and its copy of the shared one.
+conformance(
+  ['migration.list-workspace-dashboards.after'],
+  "after finalize, a tenant JWT's list-workspace-dashboards still shows the dashboard the tenant made and its copy in place of the shared one",
+  async (t) => {
+    const w = await dashboardsWorld(t, 2);
+    const token = await tenantToken(t, w, { addDashboard: true, removeChart: true });
+    const made = await v1Create(t, token, w.board.workspaceId, 'Tenant board');
+    const madeId = (made.body as { data?: { dashboardId?: unknown } }).data?.dashboardId;
+    if (made.status !== 200 || typeof madeId !== 'string')
+      expect.fail(`v1 create with the tenant JWT: ${made.status} ${made.text.slice(0, 300)}`);
+    const removed = await v1Post(t, REMOVE, token, {
+      dashboardId: w.board.dashboardId,
+      chartIds: [w.board.charts[0]?.chartId],
+    });
+    expect(removed.status, `the tenant's remove-charts: ${removed.text.slice(0, 300)}`).toBe(200);
+    const seen = async () =>
+      (await dashboardsOf(t, w, w.board.workspaceId, { token }))
+        .map((d) => JSON.stringify([d.id, d.name, d.chartIds]))
+        .sort();
+    const before = await seen();
+    expect(before, 'before finalize the tenant sees the dashboard it made').toContainEqual(
+      expect.stringContaining(madeId),
+    );
+    await finalize(t, w);
+    expect(
+      await seen(),
+      'after finalize the same JWT sees the same dashboards and layouts',
+    ).toEqual(before);
+  },
+  {
+    needs,
+    parts: [...parts, 'tenant-flow'],
+    relies: [...READ_BACK, ...TENANT_FIELDS, 'dashboards.v1-writes.credentials'],
+  },
+);
+
+// Decision errors.migrated-to-v2.details: details.v2Endpoint names the v2 replacement with the
+// application and dashboard ids filled in where the v1 ids map to v2 ones; every write here
+// names a migrated workspace or dashboard, so neither placeholder is left (remove-charts keeps
+// its {chartId}: a v1 remove names several).
+probe(
+  ['errors.migrated-to-v2.details'],
+  "each v1 write's 410 fills the application and dashboard ids into details.v2Endpoint",
+  async (t) => {
+    const { w, other } = await migratedWorld(t);
+    const seen: string[] = [];
+    let filled = true;
+    for (const write of writes) {
+      const res = await write.send(t, w, other);
+      const endpoint = detailsOf(res)['v2Endpoint'];
+      seen.push(`${write.name}: ${describeAnswer(res)} v2Endpoint=${JSON.stringify(endpoint)}`);
+      filled &&=
+        res.status === 410 &&
+        typeof endpoint === 'string' &&
+        /\/v2\/api\/applications\/[0-9a-f-]{36}/i.test(endpoint) &&
+        !/\{(applicationId|dashboardId)\}/.test(endpoint);
+    }
+    t.observe(seen.join('; '), filled);
+  },
+  { needs, parts },
+);

@@ -121,4 +121,27 @@ export const dashboardsVariants: readonly Variant[] = [
     to: 'dashboard_id: primary === undefined ? null : primary.dashboardId,',
     only: ['dashboards'],
   },
+  {
+    name: 'after finalize a tenant JWT on list-workspace-dashboards acts as the tenant, not as its project user',
+    file: 'reference/http/dashboards.ts',
+    from: "account.migration.phase === 'after' ? account.migration.projectUserOf[subject] : undefined;",
+    to: 'undefined;',
+    only: ['migration.list-workspace-dashboards.after'],
+  },
+  {
+    name: 'the 410 of clone after finalize leaves the ids of its v2 endpoint unfilled',
+    decision: 'errors.migrated-to-v2.details',
+    file: 'reference/http/dashboards.ts',
+    from: "migrated(who.value.account, 'clone', { dashboardId: body.sourceDashboardId });",
+    to: "migrated(who.value.account, 'clone', {});",
+    only: ['errors.migrated-to-v2.details'],
+  },
+  {
+    name: 'the 410 of v1 create after finalize leaves the application id of its v2 endpoint unfilled',
+    decision: 'errors.migrated-to-v2.details',
+    file: 'reference/http/dashboards.ts',
+    from: "migrated(who.value.account, 'create', { workspaceId: body.workspaceId });",
+    to: "migrated(who.value.account, 'create', {});",
+    only: ['errors.migrated-to-v2.details'],
+  },
 ];
