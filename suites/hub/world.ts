@@ -134,6 +134,8 @@ export interface HubWorldOptions {
   /** Load the chart's rows from a connection holding SALES (needs the connections hook). */
   readonly data?: boolean;
   readonly properties?: Record<string, unknown>;
+  /** Further controlled filters of the dashboard, after the channel one. */
+  readonly moreControls?: readonly { controlKey: string; field: string; label: string }[];
 }
 
 export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): Promise<HubWorld> {
@@ -161,7 +163,13 @@ export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): P
   const board = await hook<{ dashboardId: string; name: string }>(
     t,
     `/accounts/${org}/workspaces/${ws.workspaceId}/dashboards`,
-    { name: boardName, controls: [{ ...CHANNEL, label: options.controlLabel ?? CHANNEL.label }] },
+    {
+      name: boardName,
+      controls: [
+        { ...CHANNEL, label: options.controlLabel ?? CHANNEL.label },
+        ...(options.moreControls ?? []),
+      ],
+    },
     'dashboards',
   );
   const chartTitle = options.chartTitle ?? `Sales by product ${t.faker.string.alphanumeric(4)}`;

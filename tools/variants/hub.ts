@@ -76,4 +76,47 @@ export const hubVariants: readonly Variant[] = [
     to: "const shown = [...dashboardsFor(scope.state, id, { kind: 'api-key' }), ...dashboardsFor(scope.state, id, scope.actor).filter((x) => x.copyOf !== null)];",
     only: ['dashboards.copy.one-entry'],
   },
+  {
+    // html.ts:74 ConditionalExpression -> false: no control says what it opens.
+    name: 'hub: no control opens its dialog or the sidebar',
+    file: 'reference/hub/html.ts',
+    from: 'opens !== undefined ?',
+    to: 'false ?',
+    only: ['hub.controls.placement', 'permissions.ai-insight.effect'],
+  },
+  {
+    // html.ts:87 StringLiteral: an unset filter input holds a value, posted at the next change.
+    name: 'hub: an unset filter input holds a stray value',
+    file: 'reference/hub/html.ts',
+    from: "const value = 'value' in c ? shown(c.value) : '';",
+    to: "const value = 'value' in c ? shown(c.value) : 'Stryker was here!';",
+    only: ['hub.events.embed-params-shape'],
+    decision: 'hub.events.embed-params-shape',
+  },
+  {
+    // html.ts:209 StringLiteral -> "": set as default opens a dialog of no id.
+    name: 'hub: set as default opens nothing',
+    file: 'reference/hub/html.ts',
+    from: "opener('dlg-default', NAMES.setDefault)",
+    to: "opener('', NAMES.setDefault)",
+    only: ['hub.controls.placement'],
+    decision: 'hub.controls.placement',
+  },
+  {
+    // html.ts:211 StringLiteral -> "": AI insights opens no sidebar.
+    name: 'hub: AI insights opens no sidebar',
+    file: 'reference/hub/html.ts',
+    from: "button(NAMES.aiInsight, 'ai-insights')",
+    to: "button(NAMES.aiInsight, '')",
+    only: ['permissions.ai-insight.effect'],
+  },
+  {
+    // html.ts:222 StringLiteral -> ``: every editing tool opens a dialog of no id.
+    name: 'hub: the editing tools open nothing',
+    file: 'reference/hub/html.ts',
+    from: 'opener(`dlg-tool-${flag}`, name)',
+    to: 'opener(``, name)',
+    only: ['hub.controls.placement'],
+    decision: 'hub.controls.placement',
+  },
 ];

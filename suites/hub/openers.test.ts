@@ -1,0 +1,172 @@
+import { expect } from 'vitest';
+import type { HubThing } from '../../spec/hub-profile.ts';
+import {
+  embedderOrigin,
+  nextHubLoad,
+  openHub,
+  tableRows,
+  type HubView,
+} from '../harness/browser.ts';
+import { conformance, probe } from '../harness/conformance.ts';
+import {
+  CHANNEL,
+  dashboardPath,
+  dashboardShown,
+  expectCount,
+  expectedTotals,
+  hubWorld,
+  needs,
+  needsData,
+  parts,
+  viewer,
+  HUB_TIMEOUT,
+} from './world.ts';
+
+// §2.2 names controls; what clicking one opens is our decision (hub.controls.placement),
+// except for AI insights, whose chat sidebar §2.2 names. What a filter change posts and
+// applies while another filter stays unset is our decision too (hub.events.embed-params-shape,
+// hub.filters.values). The flags tests check that the controls are there; these click them.
+
+/**
+ * The controls whose feature §2.2 does not describe: a dialog stands behind each (decision
+ * hub.controls.placement). The PDF download is described, so it is left out.
+ */
+const DIALOG_CONTROLS: readonly HubThing[] = [
+  'scheduleReport',
+  'setDefault',
+  'duplicate',
+  'aiCharts',
+  'editFromSession',
+  'addChart',
+  'addFilter',
+  'createChart',
+  'createChartSQL',
+  'editCharts',
+  'removeChart',
+  'addDashboard',
+];
+
+/** Whether a dialog shows within a few seconds (a control that opens nothing shows none). */
+async function dialogShown(view: HubView): Promise<boolean> {
+  const dialogs = view.frame.getByRole('dialog');
+  try {
+    await expect.poll(() => dialogs.count(), { timeout: 3_000, interval: 100 }).toBeGreaterThan(0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+probe(
+  ['hub.controls.placement'],
+  'clicking each control whose feature the document does not describe opens a dialog',
+  async (t) => {
+    const w = await hubWorld(t, {
+      permissions: {
+        enableScheduleReport: true,
+        canDuplicateDashboard: true,
+        aiCharts: true,
+        addChart: true,
+        addFilter: true,
+        createChart: true,
+        createChartSQL: true,
+        editCharts: true,
+        removeChart: true,
+        addDashboard: true,
+      },
+    });
+    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+    await dashboardShown(view, w);
+    const opened: string[] = [];
+    const none: string[] = [];
+    for (const thing of DIALOG_CONTROLS) {
+      const control = view.thing(thing);
+      if ((await control.count()) !== 1) {
+        none.push(`${thing} (not offered)`);
+        continue;
+      }
+      await control.click();
+      if (await dialogShown(view)) {
+        opened.push(thing);
+        await view.page.keyboard.press('Escape');
+        await expect
+          .poll(() => view.frame.getByRole('dialog').count(), {
+            message: `the dialog of ${thing} closes`,
+          })
+          .toBe(0);
+      } else none.push(thing);
+    }
+    t.observe(
+      none.length === 0
+        ? 'every control opened a dialog'
+        : `opened a dialog: ${opened.join(', ') || 'none'}; opened none: ${none.join(', ')}`,
+      none.length === 0,
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs },
+);
+
+conformance(
+  ['permissions.ai-insight.effect'],
+  'clicking AI insights opens the AI insights sidebar',
+  async (t) => {
+    const w = await hubWorld(t, { permissions: { aiInsight: true } });
+    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+    await dashboardShown(view, w);
+    // A sidebar is a complementary landmark (how the page marks it is our decision).
+    const sidebars = view.frame.getByRole('complementary');
+    const before = await sidebars.count();
+    const control = view.thing('aiInsight');
+    await expectCount(control, 1, 'the page of a role with aiInsight offers AI insights');
+    await control.click();
+    await expect
+      .poll(() => sidebars.count(), {
+        message: `clicking AI insights shows a sidebar (${String(before)} shown before)`,
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(before);
+  },
+  { timeout: HUB_TIMEOUT, parts, needs, relies: ['hub.controls.placement'] },
+);
+
+/** A second control of the dashboard: the product column. */
+const PRODUCT = { controlKey: 'product', field: 'product', label: 'Product' } as const;
+
+probe(
+  ['hub.events.embed-params-shape', 'hub.filters.values'],
+  'setting one filter while another stays unset posts and applies only the one set',
+  async (t) => {
+    const w = await hubWorld(t, { data: true, moreControls: [PRODUCT] });
+    const parentOrigin = embedderOrigin(t);
+    const v = await viewer(t, w, {});
+    const view = await openHub(
+      t,
+      dashboardPath(w.board.dashboardId, { jwt: v.token, parentOrigin }),
+    );
+    await dashboardShown(view, w);
+    const bar = view.thing('filterBar');
+    const channel = view.thingIn(bar, 'filterInput', { label: CHANNEL.label });
+    const product = view.thingIn(bar, 'filterInput', { label: PRODUCT.label });
+    const unset = [await channel.inputValue(), await product.inputValue()];
+    await channel.fill('store');
+    await nextHubLoad(view, () => channel.press('Enter'));
+    const posted = (await view.messages())
+      .filter((m) => m.fromHub)
+      .map((m) => m.data)
+      .filter(
+        (d) =>
+          typeof d === 'object' && d !== null && (d as { type?: unknown }).type === 'embed:params',
+      );
+    const chart = view.thing('chart', { title: w.board.chartTitle });
+    const rows = await tableRows(chart.getByRole('table'));
+    const expected = { type: 'embed:params', params: { filter_channel: '"store"' } };
+    t.observe(
+      `unset inputs held ${JSON.stringify(unset)}; posted ${JSON.stringify(posted)}; rows ${rows.join('; ')}`,
+      unset.every((u) => u === '') &&
+        posted.length === 1 &&
+        JSON.stringify(posted[0]) === JSON.stringify(expected) &&
+        JSON.stringify(rows) === JSON.stringify(expectedTotals('north', 'store')),
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: needsData },
+);
