@@ -252,6 +252,81 @@ probe(
   { needs: CONTENT, parts },
 );
 
+/** Each v1 dashboard write with a body naming an unknown connectionId, at its path. */
+const CONNECTION_WRITES: readonly {
+  readonly name: string;
+  readonly send: (t: Conformance, w: DashboardsWorld, connectionId: string) => Promise<Reply>;
+}[] = [
+  {
+    name: 'clone',
+    send: (t, w, connectionId) =>
+      v1Post(t, CLONE, w.creds().apiKey, { sourceDashboardId: w.board.dashboardId, connectionId }),
+  },
+  {
+    name: 'append-charts-from',
+    send: (t, w, connectionId) =>
+      v1Post(t, APPEND, w.creds().apiKey, {
+        sourceDashboardId: w.board.dashboardId,
+        targetDashboardId: w.board.dashboardId,
+        connectionId,
+      }),
+  },
+  {
+    name: 'remove-charts',
+    send: (t, w, connectionId) =>
+      v1Post(t, REMOVE, w.creds().apiKey, {
+        dashboardId: w.board.dashboardId,
+        chartIds: [w.board.charts[0]?.chartId],
+        connectionId,
+      }),
+  },
+  {
+    name: 'create',
+    send: (t, w, connectionId) =>
+      v1Post(t, openEndpoint(t, 'v1CreateDashboard').path, w.creds().apiKey, {
+        workspaceId: w.board.workspaceId,
+        name: 'With a connection',
+        connectionId,
+      }),
+  },
+  {
+    name: 'add-charts',
+    send: (t, w, connectionId) =>
+      v1Post(t, openEndpoint(t, 'v1AddCharts').path, w.creds().apiKey, {
+        targetDashboardId: w.board.dashboardId,
+        charts: [w.board.charts[0]?.chartId],
+        connectionId,
+      }),
+  },
+];
+
+// Decision dashboards.connection-id.guest: a connectionId on any v1 dashboard write is refused
+// 404 'connection'; errors.not-found.status adds details.field, as the id came in the body.
+probe(
+  ['dashboards.connection-id.guest', 'errors.not-found.status'],
+  'every v1 dashboard write naming a connection the account does not have is refused 404 connection and changes nothing',
+  async (t) => {
+    const w = await dashboardsWorld(t);
+    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+    const seen: string[] = [];
+    let refused = true;
+    for (const write of CONNECTION_WRITES) {
+      const res = await write.send(t, w, t.faker.string.uuid());
+      seen.push(`${write.name}: ${describeAnswer(res)}`);
+      refused &&= refusedAs(res, 404, 'NOT_FOUND', {
+        resource: 'connection',
+        field: 'connectionId',
+      });
+    }
+    const unchanged = layoutOf(await dashboardsOf(t, w, w.board.workspaceId)) === before;
+    t.observe(
+      `${seen.join('; ')}; ${unchanged ? 'nothing changed' : 'the workspace changed'}`,
+      refused && unchanged,
+    );
+  },
+  { needs: CONTENT, parts, relies: READ_BACK },
+);
+
 conformance(
   ['dashboards.clone.organization-id-hub-jwt', 'auth.hub-jwt.organization-id-required'],
   'clone with a hub-login JWT needs organizationId',

@@ -3,10 +3,17 @@ import { z } from 'zod';
 import { ListWorkspacesResponse } from '../../spec/schemas/dashboard.ts';
 import { buildWorld, type World } from '../../fixtures/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { describeAnswer, expectClientError } from '../harness/expect.ts';
+import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { finalize } from '../v2/world.ts';
-import { CONTENT, LIST_WORKSPACES, TENANT_FIELDS, createWorkspace, tenantToken } from './world.ts';
+import {
+  CONTENT,
+  LIST_WORKSPACES,
+  TENANT_FIELDS,
+  createWorkspace,
+  openEndpoint,
+  tenantToken,
+} from './world.ts';
 
 // §4.13, §2.8: list-workspaces lists every workspace of the organization with its primary
 // dashboard, takes an API key only (§5 rule 4), and two optional filters whose names the
@@ -203,4 +210,20 @@ probe(
     );
   },
   { needs: CONTENT, parts },
+);
+
+// Decision errors.not-found.status: an unknown id is 404 NOT_FOUND naming the resource; the v1
+// list of a workspace's dashboards (path decided, dashboards.v1-shapes.not-shown) names a workspace.
+probe(
+  ['errors.not-found.status', 'dashboards.v1-shapes.not-shown'],
+  'list-workspace-dashboards of a workspace the account does not have is 404 naming a workspace',
+  async (t) => {
+    const w = await buildWorld(t);
+    const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards');
+    const res = await t.http.get(path, {
+      query: { apiKey: w.creds().apiKey, workspaceId: t.faker.string.uuid() },
+    });
+    t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'workspace' }));
+  },
+  { needs: ['accounts'], parts },
 );
