@@ -7,6 +7,7 @@ import {
   API_KEY,
   V2_KEY,
   dashboardsPath,
+  lookUpPath,
   migratedWorld,
   needs,
   parts,
@@ -23,10 +24,9 @@ const relies = [...V2_KEY, 'v2.dashboards.lookup-path'] as const;
 const Found = z.object({ applicationId: z.string(), dashboardId: z.string() });
 
 async function lookUp(t: Conformance, w: World, id: string, as: As = API_KEY) {
-  const stated = t.profile.shapes.endpoints?.lookUpDashboard;
-  if (stated === undefined) t.notRun('the profile names no path for the dashboard look-up');
-  const [, path = ''] = stated.split(' ');
-  const res = await v2Get(t, w, path.replace('{dashboardId}', id), as);
+  const path = lookUpPath(t, id);
+  if (path === undefined) t.notRun('the profile names no path for the dashboard look-up');
+  const res = await v2Get(t, w, path, as);
   const parsed = z.object({ data: Found }).safeParse(res.body);
   if (res.status !== 200 || !parsed.success)
     expect.fail(

@@ -1,26 +1,34 @@
-import { probe, type Conformance } from '../harness/conformance.ts';
-import { describeAnswer, refusedAs, statusAndCode } from '../harness/expect.ts';
+import { expect } from 'vitest';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { describeAnswer, expectClientError, refusedAs, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
+  API_KEY,
   EDITOR,
   V2_KEY,
   dashboardPath,
   dashboardsOf,
   dashboardsPath,
+  entryOf,
+  lookUpPath,
   migratedWorld,
   needs,
   parts,
   projectUser,
   snapshot,
+  v2Delete,
+  v2Get,
   v2Post,
   written,
   type Migrated,
 } from './world.ts';
 
-// Refusals of v2 writes whose shape is ours (§4.16 and §7 leave them open): the 404 for a
-// source dashboard nobody can see, in its order among the write's own refusals, and a JSON
-// body that is not an object on a write whose fields are all optional. Each probe also reads
-// the lists back: a refused write changes nothing (§7).
+// Refusals on v2 whose shape is ours (§4.16 and §7 leave them open): the 404s for what the
+// caller cannot see (details.resource; a source dashboard or a chart of the path only after the
+// write's own refusals), and a JSON body that is not an object on a write whose fields are all
+// optional. The write probes also read the lists back: a refused write changes nothing (§7).
+// And what §7 does fix: no call a client can make, before finalize or by a user with no role,
+// is answered 5xx.
 
 /** What the template list and a user's own list show. */
 async function lists(t: Conformance, m: Migrated, token: string): Promise<string> {
@@ -39,38 +47,102 @@ async function userWithBoard(t: Conformance, m: Migrated, permissions = EDITOR) 
   return { token: user.token, boardId: board.id };
 }
 
-probe(
-  ['v2.refusals.not-found'],
-  'append-charts naming an unknown sourceDashboardId: 404 naming a dashboard, but a write refused as such first',
-  async (t) => {
-    const m = await migratedWorld(t);
-    const editor = await userWithBoard(t, m);
-    const noAddChart = await userWithBoard(t, m, { ...EDITOR, addChart: false });
-    const unknown = t.faker.string.uuid();
-    const append = (token: string, target: string) =>
+/** Two writes that name something besides their target, and the flag §2.2 gives each. */
+const NAMING = [
+  {
+    what: 'append-charts naming an unknown sourceDashboardId',
+    resource: 'dashboard',
+    flag: 'addChart',
+    send: (t: Conformance, m: Migrated, token: string, target: string, unknown: string) =>
       v2Post(
         t,
         m.w,
         `${dashboardPath(m.applicationId, target)}/append-charts`,
         { token },
-        {
-          sourceDashboardId: unknown,
-        },
-      );
-    const before = `${await lists(t, m, editor.token)} ${await lists(t, m, noAddChart.token)}`;
-    const own = await append(editor.token, editor.boardId);
-    const flagless = await append(noAddChart.token, noAddChart.boardId);
-    const template = await append(editor.token, m.template.id);
-    const after = `${await lists(t, m, editor.token)} ${await lists(t, m, noAddChart.token)}`;
-    t.observe(
-      `onto the user's own dashboard: ${describeAnswer(own)}; by a user without addChart: ${describeAnswer(flagless)}; onto a template: ${describeAnswer(template)}; ${after === before ? 'nothing changed' : 'the lists changed'}`,
-      refusedAs(own, 404, 'NOT_FOUND', { resource: 'dashboard' }) &&
-        flagless.status === 403 &&
-        statusAndCode(template) === '409 SHARED_DASHBOARD_READ_ONLY' &&
-        after === before,
-    );
+        { sourceDashboardId: unknown },
+      ),
   },
-  { needs, parts, relies: V2_KEY },
+  {
+    what: 'removing a chart that is not on the layout',
+    resource: 'chart',
+    flag: 'removeChart',
+    send: (t: Conformance, m: Migrated, token: string, target: string, unknown: string) =>
+      v2Delete(t, m.w, `${dashboardPath(m.applicationId, target)}/charts/${unknown}`, { token }),
+  },
+] as const;
+
+for (const c of NAMING) {
+  probe(
+    ['v2.refusals.not-found'],
+    `${c.what}: 404 naming a ${c.resource}, but a write refused as such first`,
+    async (t) => {
+      const m = await migratedWorld(t);
+      const editor = await userWithBoard(t, m);
+      const flagless = await userWithBoard(t, m, { ...EDITOR, [c.flag]: false });
+      const unknown = t.faker.string.uuid();
+      const before = `${await lists(t, m, editor.token)} ${await lists(t, m, flagless.token)}`;
+      const own = await c.send(t, m, editor.token, editor.boardId, unknown);
+      const refused = await c.send(t, m, flagless.token, flagless.boardId, unknown);
+      const template = await c.send(t, m, editor.token, m.template.id, unknown);
+      const after = `${await lists(t, m, editor.token)} ${await lists(t, m, flagless.token)}`;
+      t.observe(
+        `on the user's own dashboard: ${describeAnswer(own)}; by a user without ${c.flag}: ${describeAnswer(refused)}; on a template: ${describeAnswer(template)}; ${after === before ? 'nothing changed' : 'the lists changed'}`,
+        refusedAs(own, 404, 'NOT_FOUND', { resource: c.resource }) &&
+          refused.status === 403 &&
+          statusAndCode(template) === '409 SHARED_DASHBOARD_READ_ONLY' &&
+          after === before,
+      );
+    },
+    { needs, parts, relies: V2_KEY },
+  );
+}
+
+/** Answered 2xx, or refused with a 4xx in the §7 envelope: never a 5xx. */
+function answered(res: Reply, what: string): void {
+  if (res.status >= 400) expectClientError(res, what);
+  else
+    expect(
+      res.status >= 200 && res.status < 300,
+      `${what}: ${res.status} ${res.text.slice(0, 200)}`,
+    ).toBe(true);
+}
+
+conformance(
+  ['errors.client-input.no-server-error', 'errors.envelope.shape'],
+  'v2 calls before finalize, and by a project user with no role after it, are answered 2xx or 4xx in the envelope, never 5xx',
+  async (t) => {
+    const unknown = t.faker.string.uuid();
+    const m = await migratedWorld(t, async ({ w, board }) => {
+      const as = { token: (await projectUser(t, w)).token };
+      const early = 'before finalize, with a project-user token,';
+      answered(await v2Get(t, w, dashboardsPath(unknown), as), `${early} an application's list`);
+      answered(
+        await v2Post(t, w, dashboardsPath(unknown), as, { name: 'Early' }),
+        `${early} a create`,
+      );
+      const look = lookUpPath(t, board.dashboardId);
+      if (look !== undefined) {
+        answered(await v2Get(t, w, look, as), `${early} the look-up of a v1 id`);
+        answered(await v2Get(t, w, look, API_KEY), 'before finalize, the look-up with an API key');
+      }
+    });
+    const as = { token: (await projectUser(t, m.w, null)).token };
+    const roleless = 'a project user with no role:';
+    answered(await v2Get(t, m.w, dashboardsPath(m.applicationId), as), `${roleless} the list`);
+    answered(
+      await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Roleless' }),
+      `${roleless} a create`,
+    );
+    answered(
+      await v2Post(t, m.w, `${dashboardPath(m.applicationId, m.template.id)}/clone`, as, {}),
+      `${roleless} a clone`,
+    );
+    const look = lookUpPath(t, m.template.id);
+    if (look !== undefined) answered(await v2Get(t, m.w, look, as), `${roleless} the look-up`);
+    // What the calls named is still usable: the template list reads (a 5xx fails it).
+    entryOf(await dashboardsOf(t, m.w, m.applicationId), m.template.id, 'the template after them');
+  },
+  { needs, parts, relies: [...V2_KEY, 'v2.dashboards.lookup-path'] },
 );
 
 /** POST with a raw JSON text and a bearer token. */

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { conformance, probe } from '../harness/conformance.ts';
 import { dashboardsWorld } from '../dashboards/world.ts';
-import { statusAndCode } from '../harness/expect.ts';
+import { describeAnswer, refusedAs } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
 import {
   API_KEY,
   V2_KEY,
@@ -10,6 +11,7 @@ import {
   dashboardsOf,
   dashboardsPath,
   entryOf,
+  lookUpPath,
   migratedWorld,
   needs,
   parts,
@@ -204,13 +206,28 @@ probe(
 );
 
 probe(
-  ['v2.refusals.not-found'],
-  'what v2 answers for an unknown application, a dashboard of another application and a chart not on the layout',
+  ['v2.refusals.not-found', 'v2.dashboards.lookup-path'],
+  'what v2 answers for an unknown application (before and after finalize), a dashboard of another application, a chart not on the layout and an unknown look-up id (before and after finalize): 404 naming each',
   async (t) => {
-    const m = await migratedWorld(t);
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const answers = [
+    const rows: [string, Reply, string][] = [];
+    const lookUp = lookUpPath(t, unknown);
+    const m = await migratedWorld(t, async ({ w }) => {
+      rows.push([
+        'an application before finalize',
+        await v2Get(t, w, dashboardsPath(unknown), API_KEY),
+        'application',
+      ]);
+      if (lookUp !== undefined)
+        rows.push(['a look-up before finalize', await v2Get(t, w, lookUp, API_KEY), 'dashboard']);
+    });
+    rows.push([
+      'an unknown application',
       await v2Get(t, m.w, dashboardsPath(unknown), API_KEY),
+      'application',
+    ]);
+    rows.push([
+      'a dashboard of another application',
       await v2Post(
         t,
         m.w,
@@ -218,16 +235,23 @@ probe(
         API_KEY,
         {},
       ),
+      'dashboard',
+    ]);
+    rows.push([
+      'a chart not on the layout',
       await v2Delete(
         t,
         m.w,
         `${dashboardPath(m.applicationId, m.template.id)}/charts/${m.otherTemplate.chartIds?.[0] ?? unknown}`,
         API_KEY,
       ),
-    ];
+      'chart',
+    ]);
+    if (lookUp !== undefined)
+      rows.push(['a look-up of an unknown id', await v2Get(t, m.w, lookUp, API_KEY), 'dashboard']);
     t.observe(
-      answers.map((r) => statusAndCode(r)).join(', '),
-      answers.every((r) => statusAndCode(r) === '404 NOT_FOUND'),
+      rows.map(([what, res]) => `${what}: ${describeAnswer(res)}`).join('; '),
+      rows.every(([, res, resource]) => refusedAs(res, 404, 'NOT_FOUND', { resource })),
     );
   },
   { needs, parts, relies: ['v2.credentials.api-key-carrier'] },

@@ -16,6 +16,7 @@ import {
   dashboardsOf,
   dashboardsPath,
   entryOf,
+  lookUpPath,
   migratedWorld,
   needs,
   parts,
@@ -38,18 +39,33 @@ const NOT_MIGRATED = 'TENANT_NOT_MIGRATED';
 
 conformance(
   ['errors.tenant-not-migrated'],
-  'before finalize a tenant JWT on a v2 call gets 401 TENANT_NOT_MIGRATED',
+  'before finalize a tenant JWT on a v2 call gets 401 TENANT_NOT_MIGRATED: the application list, an application path, the look-up',
   async (t) => {
     const w = await dashboardsWorld(t, 1);
     const token = await tenantToken(t, w, EDITS);
-    expectError(
-      await v2Get(t, w, APPLICATIONS, { token }),
-      documentedStatus(NOT_MIGRATED),
-      'a tenant not mapped yet',
-      NOT_MIGRATED,
-    );
+    // Before finalize no application exists, so any id will do: the credential is refused
+    // before the application is looked up (decision v2.refusals.not-found).
+    const anyId = t.faker.string.uuid();
+    const calls: [string, string | undefined][] = [
+      ['the application list', APPLICATIONS],
+      ["an application's dashboards", dashboardsPath(anyId)],
+      ['the look-up', lookUpPath(t, anyId)],
+    ];
+    for (const [what, path] of calls) {
+      if (path === undefined) continue; // the profile states no look-up path
+      expectError(
+        await v2Get(t, w, path, { token }),
+        documentedStatus(NOT_MIGRATED),
+        `${what} with a tenant not mapped yet`,
+        NOT_MIGRATED,
+      );
+    }
   },
-  { needs, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+  {
+    needs,
+    parts: [...parts, 'tenant-flow'],
+    relies: [...TENANT_FIELDS, 'v2.refusals.not-found', 'v2.dashboards.lookup-path'],
+  },
 );
 
 conformance(

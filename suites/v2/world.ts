@@ -34,6 +34,17 @@ export const dashboardsPath = (applicationId: string) =>
 export const dashboardPath = (applicationId: string, dashboardId: string) =>
   `${dashboardsPath(applicationId)}/${dashboardId}`;
 
+/**
+ * The look-up's path for a dashboard id, where the profile states one (decision
+ * v2.dashboards.lookup-path: the path is open).
+ */
+export function lookUpPath(t: Conformance, dashboardId: string): string | undefined {
+  const stated = t.profile.shapes.endpoints?.lookUpDashboard;
+  if (stated === undefined) return undefined;
+  const [, path = ''] = stated.split(' ');
+  return path.replace('{dashboardId}', dashboardId);
+}
+
 export async function finalize(t: Conformance, w: World): Promise<void> {
   const res = await t.http.post(
     `/accounts/${w.account.organizationId}/migration/finalize`,
