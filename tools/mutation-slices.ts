@@ -83,10 +83,11 @@ export const SLICES: Record<string, { mutate: string[]; tests: string[] }> = {
     mutate: ['reference/chat/*.ts', 'reference/http/chat.ts', 'reference/hooks/chat.ts'],
     tests: [...REFERENCE_UNITS, ...suites('chat', 'security')],
   },
-  // The analytics data behind charts: the chat's answers and the charts' rows.
+  // The analytics data behind charts: the chat's answers, the charts' rows (which the hub's
+  // pages and its chart-data probes read) and the SQL guard (which the security suite attacks).
   'reference-data': {
     mutate: each('reference/data/', ['sql', 'database', 'chart-rows', 'seed', 'words']),
-    tests: [...REFERENCE_UNITS, ...suites('chat', 'dashboards', 'v2')],
+    tests: [...REFERENCE_UNITS, ...suites('chat', 'dashboards', 'v2', 'hub', 'security')],
   },
   'reference-hub': {
     mutate: ['reference/hub/*.ts', ...each('reference/data/', ['drill', 'drill-down'])],
