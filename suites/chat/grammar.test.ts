@@ -1,7 +1,16 @@
 import { expect } from 'vitest';
 import { buildWorld, registerOrganization } from '../../fixtures/world.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import { GRAMMAR, chat, chatBody, chatUser, expectStream, parts, theChart } from './world.ts';
+import {
+  GRAMMAR,
+  chat,
+  chatBody,
+  chatUser,
+  expectStream,
+  pairs,
+  parts,
+  theChart,
+} from './world.ts';
 
 // The reference agent's question grammar (README, "The reference agent"): value filters
 // (`in <value>`), the measure named after `total` wherever it stands, grouping `by` a date
@@ -86,18 +95,6 @@ function sums(
 ): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of rows) out[key(r)] = (out[key(r)] ?? 0) + value(r);
-  return out;
-}
-
-/** A chart's rows as `its string value -> its number`, whatever the keys are called. */
-function pairs(rows: readonly Record<string, unknown>[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const row of rows) {
-    const values = Object.values(row);
-    const key = values.find((v) => typeof v === 'string');
-    const value = values.find((v) => typeof v === 'number');
-    if (typeof key === 'string' && typeof value === 'number') out[key] = value;
-  }
   return out;
 }
 

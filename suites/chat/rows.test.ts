@@ -13,6 +13,7 @@ import {
   expectStream,
   isEventStream,
   leaks,
+  pairs,
   parts,
   salesRows,
   userOf,
@@ -55,18 +56,6 @@ function totalsByProduct(rows: readonly SaleRow[]): Record<string, number> {
   const totals: Record<string, number> = {};
   for (const r of rows) totals[r.product] = (totals[r.product] ?? 0) + r.amount;
   return totals;
-}
-
-/** The same from chart rows: each row's string value against its number, whatever the keys. */
-function pairs(rows: readonly Record<string, unknown>[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const row of rows) {
-    const values = Object.values(row);
-    const key = values.find((v) => typeof v === 'string');
-    const value = values.find((v) => typeof v === 'number');
-    if (typeof key === 'string' && typeof value === 'number') out[key] = value;
-  }
-  return out;
 }
 
 conformance(

@@ -291,3 +291,15 @@ export function leaks(w: ChatWorld, user: ChatUser, rows: readonly Record<string
   for (const row of rows) visit(row);
   return found;
 }
+
+/** A chart's rows as `its string value -> its number`, whatever the keys are called. */
+export function pairs(rows: readonly Record<string, unknown>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const row of rows) {
+    const values = Object.values(row);
+    const key = values.find((v) => typeof v === 'string');
+    const value = values.find((v) => typeof v === 'number');
+    if (typeof key === 'string' && typeof value === 'number') out[key] = value;
+  }
+  return out;
+}
