@@ -91,4 +91,32 @@ export const dataVariants: readonly Variant[] = [
     only: ['resources.data.read-only-sql'],
     decision: 'resources.data.read-only-sql',
   },
+  {
+    // sql.ts:275 StringLiteral 'SHOW_REF' -> "" (whole data slice): a catalog listing in a
+    // subquery is no longer a table reference the guard knows, so it passes and lists every
+    // account's tables and columns.
+    name: "data: SHOW ALL TABLES in a chart's SQL passes the guard",
+    file: 'reference/data/sql.ts',
+    from: "  'SHOW_REF',\n",
+    to: "  '',\n",
+    only: ['security.data.other-organization'],
+  },
+  {
+    // database.ts:125 (filter dropped): a chart made through the charts hook reads the newest
+    // connection of any account holding a table of that name.
+    name: "data: the connections of an organization include every account's",
+    file: 'reference/data/database.ts',
+    from: 'return [...this.connections.values()].filter((c) => c.organizationId === organizationId);',
+    to: 'return [...this.connections.values()];',
+    only: ['security.data.other-organization'],
+  },
+  {
+    // sql.ts:213:38 EqualityOperator === -> !== (whole data slice): a row filter is applied only
+    // to tables holding some other column, so a one-column table is read unfiltered.
+    name: 'data: a one-column table is read without its row filter',
+    file: 'reference/data/sql.ts',
+    from: 'if (!table.columns.some((c) => c.name === rule.column)) continue;',
+    to: 'if (!table.columns.some((c) => c.name !== rule.column)) continue;',
+    only: ['security.data.rows-of-the-user'],
+  },
 ];
