@@ -1,23 +1,13 @@
 import { expect } from 'vitest';
-import type { HookName } from '../../spec/schemas/hooks.ts';
 import { buildWorld, type World } from '../../fixtures/world.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
 import { createChart, createWorkspace } from '../dashboards/world.ts';
-import { parts, viewer } from './world.ts';
+import { needsChartData as needs, parts, viewer } from './world.ts';
 
 // A saved chart's rows (§2.6) never carry another account's data, nor rows its user may not
 // see (§1, §2.4; security.data.*), whatever SQL the chart holds and however tables are named.
 // The rows are read through the chart-data hook, as a page shows them to the token's user.
-
-const needs: readonly HookName[] = [
-  'accounts',
-  'projects',
-  'workspaces',
-  'charts',
-  'connections',
-  'chart-data',
-];
 
 interface Column {
   readonly name: string;

@@ -1,24 +1,14 @@
-import type { HookName } from '../../spec/schemas/hooks.ts';
 import { buildWorld } from '../../fixtures/world.ts';
 import { probe, type Probe } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
 import { createChart, createWorkspace } from '../dashboards/world.ts';
-import { parts, viewer } from './world.ts';
+import { needsChartData as needs, parts, viewer } from './world.ts';
 
 // §2.6: a saved chart loads its data through its sqlOverride, under row-level security (§1,
 // §2.4). Which SQL a chart may run, and how a {{user.<key>}} value reaches it, the document
 // leaves open: these probes hold the reference to its decisions on SQL of ordinary shapes
 // (comments, quoted names, literals, a common table expression) and on a boolean property.
 // The rows are read through the chart-data hook, the rows a page shows the token's user.
-
-const needs: readonly HookName[] = [
-  'accounts',
-  'projects',
-  'workspaces',
-  'charts',
-  'connections',
-  'chart-data',
-];
 
 /** The table, filtered by region from the user's `region` property. */
 const SALES = [

@@ -32,6 +32,15 @@ export const needs: readonly HookName[] = [
 ];
 /** Worlds whose charts load rows from a connection of known rows. */
 export const needsData: readonly HookName[] = [...needs, 'connections'];
+/** Charts over a connection of known rows, read through the chart-data hook (no browser). */
+export const needsChartData: readonly HookName[] = [
+  'accounts',
+  'projects',
+  'workspaces',
+  'charts',
+  'connections',
+  'chart-data',
+];
 
 /**
  * The data: sales by region, product and channel. A user sees a row only when its region is
