@@ -41,6 +41,10 @@ describe('DataStore', () => {
     expect(!missing.ok && missing.error.code).toBe('FORBIDDEN');
     for (const sql of [
       'SELECT * FROM seed.orders',
+      // Literals that look like a comment's start: the guard must read them as text, not skip
+      // the rest of the query (a guard fed the SQL without its quotes would pass these).
+      "SELECT organization, '--' AS c FROM seed.orders",
+      "SELECT organization, '/*' AS c FROM seed.orders",
       "SELECT * FROM read_csv('/etc/passwd')",
       'DELETE FROM orders',
       'SELECT 1; SELECT 2',
