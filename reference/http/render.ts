@@ -61,7 +61,9 @@ export function parse<S extends z.ZodType>(
   input: unknown,
   where: 'body' | 'query' | 'path',
 ): Parsed<z.infer<S>> {
-  const result = schema.safeParse(input ?? {});
+  // Left out is read as `{}`; a JSON `null` was sent, so it is judged as sent (refused like
+  // `[]` or `5` even where every field is optional, decision errors.validation.status).
+  const result = schema.safeParse(input === undefined ? {} : input);
   return result.success
     ? { ok: true, value: result.data }
     : { ok: false, error: validationError(result.error.issues, where) };

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { Done } from '../store/world.ts';
 import { authenticate, type AuthContext, type Carrier, type Principal } from './auth.ts';
-import { parse, sendData, sendError, validationError, type Parsed } from './render.ts';
+import { parse, sendData, sendError } from './render.ts';
 import { lowerCaseUuids } from './uuid-case.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -63,10 +63,7 @@ export function route<
           values.push(undefined);
           continue;
         }
-        const parsed =
-          where === 'body' && input === null
-            ? parseAsSent(schema, input)
-            : parse(schema, input, where);
+        const parsed = parse(schema, input, where);
         if (!parsed.ok) return sendError(reply, parsed.error);
         values.push(lowerCaseUuids(schema, parsed.value));
       }
@@ -80,18 +77,6 @@ export function route<
       return done.ok ? sendData(reply, done.value, spec.status) : sendError(reply, done.error);
     },
   });
-}
-
-/**
- * A JSON body of `null` is a value sent, not a body left out (which `parse` reads as `{}`):
- * judged as sent, it is refused like `[]` or `5` even where every field is optional (decision
- * errors.validation.status), instead of acting as an empty object.
- */
-function parseAsSent(schema: z.ZodType, input: unknown): Parsed<unknown> {
-  const result = schema.safeParse(input);
-  return result.success
-    ? { ok: true, value: result.data }
-    : { ok: false, error: validationError(result.error.issues, 'body') };
 }
 
 function without(input: unknown, key: string | undefined): unknown {

@@ -101,9 +101,9 @@ export const robustnessVariants: readonly Variant[] = [
   {
     name: 'a JSON body of null is read as no body',
     decision: 'errors.validation.status',
-    file: 'reference/http/route.ts',
-    from: '            ? parseAsSent(schema, input)\n',
-    to: '            ? parse(schema, input, where)\n',
+    file: 'reference/http/render.ts',
+    from: 'schema.safeParse(input === undefined ? {} : input)',
+    to: 'schema.safeParse(input ?? {})',
     only: ['errors.validation.status'],
   },
 ];
