@@ -61,11 +61,12 @@ const stryker = state.providedContext as {
  * there: no import and start in this fresh worker. EAC_MUTATION_WORKER_REFERENCE=1 turns that
  * off (every mutant judged by a reference started here, the way to compare the two).
  */
-const viaSwitch =
+const switchUrl =
   stryker.mode === 'mutant' &&
   stryker.mutantActivation === 'runtime' &&
-  stryker.eacMutationSwitch !== undefined &&
-  process.env['EAC_MUTATION_WORKER_REFERENCE'] !== '1';
+  process.env['EAC_MUTATION_WORKER_REFERENCE'] !== '1'
+    ? stryker.eacMutationSwitch
+    : undefined;
 
 async function fromSwitch(url: string): Promise<ResolvedTarget> {
   const res = await fetch(`${url}/mutant`, {
@@ -90,10 +91,10 @@ else if (!/[\\/](spec|reference)[\\/]/.test(state.filepath ?? '')) {
   const fresh = store[KEY] === undefined;
   const t0 = Date.now();
   const resolved = await (store[KEY] ??=
-    viaSwitch && stryker.eacMutationSwitch !== undefined
-      ? fromSwitch(stryker.eacMutationSwitch)
+    switchUrl !== undefined
+      ? fromSwitch(switchUrl)
       : startEmbedded(Number(process.env['EAC_SEED'] ?? 7)));
-  log(fresh ? (viaSwitch ? 'switched' : 'started') : 'reused', {
+  log(fresh ? (switchUrl !== undefined ? 'switched' : 'started') : 'reused', {
     ms: Date.now() - t0,
     mode: stryker.mode,
     activation: stryker.mutantActivation,
