@@ -19,6 +19,7 @@ export default defineConfig({
             'fixtures/**/*.test.ts',
             'bench/**/*.test.ts',
             'bin/**/*.test.ts',
+            'tools/**/*.test.ts',
           ],
         },
       },
