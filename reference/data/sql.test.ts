@@ -35,6 +35,14 @@ describe('bindUserPlaceholders', () => {
     expect(bound.error.details).toEqual({ reason: 'missing-user-property', property: 'b' });
   });
 
+  it('leaves an unclosed string literal as it is, for the parser to refuse', () => {
+    const bound = bindUserPlaceholders("SELECT a FROM t WHERE a <> 'x {{user.a}}", { a: 'q' });
+    expect(bound.ok && bound.value).toEqual({
+      sql: "SELECT a FROM t WHERE a <> 'x {{user.a}}",
+      params: [],
+    });
+  });
+
   it('binds a value that itself looks like a placeholder as plain text', () => {
     const bound = bindUserPlaceholders('SELECT {{user.a}}', { a: '{{user.b}}' });
     expect(bound.ok && bound.value).toEqual({ sql: 'SELECT $1', params: ['{{user.b}}'] });

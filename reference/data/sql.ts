@@ -92,12 +92,20 @@ export function bindUserPlaceholders(
       // Read the literal's content ('' is an escaped quote).
       let j = i + 1;
       let content = '';
+      let closed = false;
       while (j < sql.length) {
         if (sql[j] === "'" && sql[j + 1] === "'") {
           content += "'";
           j += 2;
-        } else if (sql[j] === "'") break;
-        else content += sql[j++];
+        } else if (sql[j] === "'") {
+          closed = true;
+          break;
+        } else content += sql[j++];
+      }
+      if (!closed) {
+        // An unclosed literal is left as it is for the parser to refuse, never closed here.
+        out += sql.slice(i);
+        break;
       }
       i = j + 1;
       out += literalWithPlaceholders(content, (key) => slot(key, true));
