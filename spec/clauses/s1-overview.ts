@@ -35,6 +35,6 @@ export const s1 = defineClauses([
     level: 'unspecified',
     summary: 'Which SQL a saved chart or the agent may run against the data is left open.',
     decision:
-      "One read-only SELECT (or WITH) over the connection's own tables, stopped after 5 s; anything else (several statements, writes, other schemas, table functions, files, parameters of its own) is refused with 400 VALIDATION_ERROR, details.reason 'sql-refused', 'sql-failed' or 'sql-timeout'.",
+      "One read-only SELECT (or WITH) over the connection's own tables, stopped after 5 s; anything else (several statements, writes, other schemas, table functions, files, parameters of its own) is refused with 400 VALIDATION_ERROR, details.reason 'sql-refused' (refused before it runs), 'sql-failed' (the database could not run it, e.g. an unknown column) or 'sql-timeout' (stopped).",
   },
 ]);

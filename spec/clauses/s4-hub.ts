@@ -147,7 +147,7 @@ export const s4Hub = defineClauses([
     level: 'unspecified',
     summary: 'How a controlled filter value applies to the data, and a value that is not JSON.',
     decision:
-      "filter_<controlKey> keeps the rows whose column (the control's field) equals the JSON value, before the chart's SQL runs; the filter bar shows it set (a string as is, other values as JSON). A value that is not JSON, or a key no control has, sets nothing.",
+      "filter_<controlKey> keeps the rows whose column (the control's field) equals the JSON value, before the chart's SQL runs; the filter bar shows it set (a string as is, other values as JSON). A value that is not JSON, or a key no control has, sets nothing. A chart whose table has no column of that field is not filtered by it.",
   },
   {
     id: 'hub.v1-component.page',
