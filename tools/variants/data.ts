@@ -119,4 +119,210 @@ export const dataVariants: readonly Variant[] = [
     to: 'if (!table.columns.some((c) => c.name !== rule.column)) continue;',
     only: ['security.data.rows-of-the-user'],
   },
+  // Chart SQL shapes (bench/results/mutation-equivalent.md, data slice): each a mutant of
+  // reference/data/*.ts, or, where the mutant loops forever and would hold the embedded
+  // reference, an implementer's bug with the same effect that answers.
+  {
+    // sql.ts:78:20 ConditionalExpression -> true: after a -- comment the rest is copied unread,
+    // so a {{user.x}} on a later line stays in the text.
+    name: 'data: chart SQL after a -- comment is copied unread',
+    file: 'reference/data/sql.ts',
+    from: 'const stop = end === -1 ? sql.length : end;',
+    to: 'const stop = true ? sql.length : end;',
+    only: ['resources.properties.bound-not-spliced'],
+    decision: 'resources.properties.bound-not-spliced',
+  },
+  {
+    // sql.ts:78:20 -> false, 78:28 -> +1 loop forever on a -- comment with no newline after it;
+    // this one refuses it instead.
+    name: 'data: chart SQL ending in a -- comment without a newline is refused',
+    file: 'reference/data/sql.ts',
+    from: "const end = sql.indexOf('\\n', i);",
+    to: "const end = sql.indexOf('\\n', i);\n      if (end === -1) return { ok: false, error: specError('VALIDATION_ERROR', 'unterminated comment', { reason: 'sql-refused' }) };",
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:81:16 ConditionalExpression -> false: a block comment is read as SQL, so a ' in it
+    // opens a literal and a ? in it is a parameter.
+    name: 'data: chart SQL block comments are read as SQL',
+    file: 'reference/data/sql.ts',
+    from: "} else if (rest.startsWith('/*')) {",
+    to: '} else if (false) {',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:83:20 ConditionalExpression -> true: after a block comment the rest is copied
+    // unread, so a later {{user.x}} is not bound.
+    name: 'data: chart SQL after a block comment is copied unread',
+    file: 'reference/data/sql.ts',
+    from: 'const stop = end === -1 ? sql.length : end + 2;',
+    to: 'const stop = true ? sql.length : end + 2;',
+    only: ['resources.properties.bound-not-spliced'],
+    decision: 'resources.properties.bound-not-spliced',
+  },
+  {
+    // sql.ts:83:46 end - 2 loops forever on /**/; this off-by-one misses the end of /**/
+    // instead, so what follows it is copied unread.
+    name: 'data: chart SQL /**/ is read as an open comment',
+    file: 'reference/data/sql.ts',
+    from: "const end = sql.indexOf('*/', i + 2);",
+    to: "const end = sql.indexOf('*/', i + 3);",
+    only: ['resources.properties.bound-not-spliced'],
+    decision: 'resources.properties.bound-not-spliced',
+  },
+  {
+    // sql.ts:82:37 i + 2 -> i - 2: the end of a comment is looked for from before its start, so
+    // /*/ closes at once and the rest of the comment is read as SQL.
+    name: 'data: chart SQL /*/ closes a block comment at once',
+    file: 'reference/data/sql.ts',
+    from: "const end = sql.indexOf('*/', i + 2);",
+    to: "const end = sql.indexOf('*/', i - 2);",
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:83:20 -> false loops forever on an unclosed /*; this one drops it, so the query
+    // runs without it.
+    name: 'data: chart SQL an unclosed block comment is dropped',
+    file: 'reference/data/sql.ts',
+    from: 'end + 2;\n      out += sql.slice(i, stop);',
+    to: 'end + 2;\n      if (end !== -1) out += sql.slice(i, stop);',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:88:67 StringLiteral '"' -> '': a quoted name never closes and swallows the rest,
+    // a later {{user.x}} included.
+    name: 'data: chart SQL a quoted name swallows the rest',
+    file: 'reference/data/sql.ts',
+    from: `!(sql[j] === '"' && sql[j + 1] !== '"')`,
+    to: `!(sql[j] === '' && sql[j + 1] !== '"')`,
+    only: ['resources.properties.bound-not-spliced'],
+    decision: 'resources.properties.bound-not-spliced',
+  },
+  {
+    // sql.ts:88:89 StringLiteral '"' -> '': "" in a quoted name is not skipped as one escaped
+    // quote, so the quoting flips for the rest of the SQL.
+    name: 'data: chart SQL escaped quotes in a quoted name are not skipped',
+    file: 'reference/data/sql.ts',
+    from: `j += sql[j] === '"' ? 2 : 1;`,
+    to: `j += sql[j] === '' ? 2 : 1;`,
+    only: ['resources.properties.bound-not-spliced'],
+    decision: 'resources.properties.bound-not-spliced',
+  },
+  {
+    // sql.ts:88:56 sql[j + 1] -> sql[j - 1]: a quoted name ending in an escaped quote skips
+    // its closing quote and swallows the rest.
+    name: 'data: chart SQL a quoted name ending in an escaped quote swallows the rest',
+    file: 'reference/data/sql.ts',
+    from: `sql[j + 1] !== '"')) j +=`,
+    to: `sql[j - 1] !== '"')) j +=`,
+    only: ['resources.properties.bound-not-spliced'],
+    decision: 'resources.properties.bound-not-spliced',
+  },
+  {
+    // sql.ts:88:14 -> true loops forever on an unclosed "; this one closes it silently.
+    name: 'data: chart SQL an unclosed quoted name is closed silently',
+    file: 'reference/data/sql.ts',
+    from: 'out += sql.slice(i, j + 1);',
+    to: 'out += j < sql.length ? sql.slice(i, j + 1) : `${sql.slice(i)}"`;',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:95:14 j <= sql.length, and the reference before this session: an unclosed string
+    // literal is closed, and the repaired query runs.
+    name: 'data: chart SQL an unclosed string literal is closed silently',
+    file: 'reference/data/sql.ts',
+    from: 'if (!closed) {',
+    to: 'if (!closed && false) {',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:104:97 / 109:19: parameters of the chart's own are refused without a reason.
+    name: 'data: chart SQL parameters of its own are refused without a reason',
+    file: 'reference/data/sql.ts',
+    from: "reason: 'sql-refused',",
+    to: "reason: '',",
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:233:16 (RECURSIVE\S+)?: a recursive query is merged as `WITH <tables>, RECURSIVE …`.
+    name: 'data: chart SQL WITH RECURSIVE is merged after the tables',
+    file: 'reference/data/sql.ts',
+    from: '(RECURSIVE\\s+)?/i.exec(',
+    to: '(RECURSIVE\\S+)?/i.exec(',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:233:16 WITH\s: WITH followed by two blanks is cut after one, losing RECURSIVE.
+    name: 'data: chart SQL WITH and RECURSIVE two blanks apart lose RECURSIVE',
+    file: 'reference/data/sql.ts',
+    from: '/^\\s*WITH\\s+(RECURSIVE',
+    to: '/^\\s*WITH\\s(RECURSIVE',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:252:25 /^\s/: leading blanks are stripped one at a time, so an indented comment
+    // before WITH stops the skipping and the query's WITH is not merged.
+    name: 'data: chart SQL leading blanks before a comment are stripped one at a time',
+    file: 'reference/data/sql.ts',
+    from: "const t = s.replace(/^\\s+/, '');",
+    to: "const t = s.replace(/^\\s/, '');",
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // chart-rows.ts:84:71 'i' -> '': a table named in another case finds no connection, and
+    // the chart falls back to the seeded orders.
+    name: 'data: chart SQL table names are matched with their case',
+    file: 'reference/data/chart-rows.ts',
+    from: `"?($|[^A-Za-z0-9_])\`, 'i')`,
+    to: `"?($|[^A-Za-z0-9_])\`, '')`,
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // database.ts:56:67 / 57:13: every SQL refusal loses its reason.
+    name: 'data: chart SQL refusals lose their reason',
+    file: 'reference/data/database.ts',
+    from: "reason: 'sql-refused',",
+    to: "reason: '',",
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // database.ts:362:45 'sql-failed' -> '': what the database refuses loses its reason.
+    name: "data: chart SQL the database's refusals lose their reason",
+    file: 'reference/data/database.ts',
+    from: "interrupted ? 'sql-timeout' : 'sql-failed'",
+    to: "interrupted ? 'sql-timeout' : ''",
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // database.ts:321:61 -> true: a NULL in an integer column reads Number(null), 0.
+    name: 'data: chart SQL a NULL integer reads 0',
+    file: 'reference/data/database.ts',
+    from: "NUMERIC_TEXT.has(types[k] ?? -1) && typeof v === 'string'",
+    to: 'NUMERIC_TEXT.has(types[k] ?? -1)',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // sql.ts:219:11 -> false: a dashboard filter on a column the table lacks is applied
+    // anyway, so the chart errors instead of showing its rows.
+    name: 'data: chart SQL a dashboard filter on a column its table lacks is applied anyway',
+    file: 'reference/data/sql.ts',
+    from: 'if (!table.columns.some((c) => c.name === filter.column)) continue;',
+    to: 'if (false) continue;',
+    only: ['hub.filters.values'],
+    decision: 'hub.filters.values',
+  },
 ];
