@@ -307,6 +307,25 @@ export const dataVariants: readonly Variant[] = [
     decision: 'resources.data.read-only-sql',
   },
   {
+    // database.ts:307:32 () => undefined never stops a slow query (it would run for hours in
+    // the copy); this one stops it only after 30 s.
+    name: 'data: chart SQL a slow query is stopped only after 30 s',
+    file: 'reference/data/database.ts',
+    from: 'export const QUERY_TIMEOUT_MS = 5_000;',
+    to: 'export const QUERY_TIMEOUT_MS = 30_000;',
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
+    // database.ts:362:29 'sql-timeout' -> '': a stopped query loses its reason.
+    name: 'data: chart SQL a stopped query loses its reason',
+    file: 'reference/data/database.ts',
+    from: "interrupted ? 'sql-timeout' : 'sql-failed'",
+    to: "interrupted ? '' : 'sql-failed'",
+    only: ['resources.data.read-only-sql'],
+    decision: 'resources.data.read-only-sql',
+  },
+  {
     // database.ts:321:61 -> true: a NULL in an integer column reads Number(null), 0.
     name: 'data: chart SQL a NULL integer reads 0',
     file: 'reference/data/database.ts',
