@@ -10,7 +10,8 @@ export const sseLine = (event: ChatStreamEvent) => `data: ${JSON.stringify(event
 
 /** Splits text into a few deltas, a handful of words each, that join back to it exactly. */
 export function deltas(text: string, words = 4): string[] {
-  const parts = text.match(/\S+\s*/g) ?? [];
+  // Blanks before the first word ride with it.
+  const parts = text.match(/\s*\S+\s*/g) ?? [];
   const out: string[] = [];
   for (let i = 0; i < parts.length; i += words) out.push(parts.slice(i, i + words).join(''));
   return out.length === 0 ? [text] : out;

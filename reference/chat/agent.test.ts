@@ -1,0 +1,105 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DataConnection } from '../data/database.ts';
+import { ORDERS } from '../data/seed.ts';
+import { sqlFor } from './agent.ts';
+import { deltas } from './events.ts';
+import { chartFor, readQuestion, type ChartSpec } from './grammar.ts';
+
+// The reference agent's own choices that no conformance test can see (the README's grammar is
+// tested through the agent-grammar capability in suites/chat): the SQL it saves with a chart
+// names the row filters, the streamed text joins back to the answer, and the question forms
+// beyond the README's list.
+
+const columns = ORDERS.columns;
+const spec = (question: string) =>
+  chartFor('orders', columns, readQuestion(question, columns), [], undefined) as ChartSpec;
+
+describe('the SQL the agent saves with a chart (sqlOverride)', () => {
+  const connection: DataConnection = {
+    connectionId: 'c1',
+    organizationId: 'o1',
+    name: 'sales',
+    tables: [
+      {
+        name: 'sales',
+        source: 'c_1.sales',
+        columns: [
+          { name: 'tenant', type: 'VARCHAR' },
+          { name: 'vip', type: 'INTEGER' },
+          { name: 'amount', type: 'DOUBLE' },
+        ],
+      },
+    ],
+    rowFilters: [
+      { column: 'tenant', property: 'tenant' },
+      { column: 'vip', property: 'level' },
+      { column: 'region', property: 'region' },
+    ],
+  };
+  const chart: ChartSpec = {
+    table: 'sales',
+    measure: { aggregation: 'sum', column: 'amount' },
+    dimension: { column: 'tenant', bucket: null },
+    top: null,
+    filters: [],
+    year: null,
+    type: null,
+  };
+
+  it("names the connection's row filters on the table's columns as {{user.<key>}}", () => {
+    // Read through a connection without row filters, the saved SQL still says whose rows it
+    // reads; a rule on a column the table lacks is left out.
+    const sql = sqlFor(chart, connection);
+    const where = sql.split('\n').find((line) => line.startsWith('WHERE ')) ?? '';
+    expect(where, sql).toContain("'{{user.tenant}}'");
+    expect(where, sql).toContain("'{{user.level}}'");
+    expect(sql).not.toContain('{{user.region}}');
+  });
+});
+
+describe('the text deltas of an answer', () => {
+  it('join back to the text exactly, whatever it holds', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', '.', '\u00e9') }), (s) => {
+        expect(deltas(s).join('')).toBe(s);
+      }),
+      { seed: 11, numRuns: 300 },
+    );
+    expect(deltas('   ')).toEqual(['   ']);
+    expect(deltas('')).toEqual(['']);
+  });
+
+  it('carry four words each, the last one the rest', () => {
+    expect(deltas('one two three four five six')).toEqual(['one two three four ', 'five six']);
+    expect(deltas('Here is the chart.')).toEqual(['Here is the chart.']);
+    expect(deltas('a  b')).toEqual(['a  b']);
+  });
+});
+
+describe('question forms beyond the README list', () => {
+  it('reads "<year> only" as a year', () => {
+    expect(spec('total amount by region 2024 only').year).toEqual({
+      column: 'order_date',
+      value: 2024,
+    });
+  });
+
+  it('offers the phrase after "is" as a filter value', () => {
+    expect(readQuestion('total amount where channel is online', columns).phrases).toContain(
+      'online',
+    );
+  });
+
+  it('reads a top N of two and three digits', () => {
+    expect(spec('top 12 products by total amount').top).toBe(12);
+    expect(spec('top 100 products by total amount').top).toBe(100);
+  });
+
+  it('sums the numeric column a question names on its own, though a text column comes first', () => {
+    expect(spec('product sales by channel')).toMatchObject({
+      measure: { aggregation: 'sum', column: 'amount' },
+      dimension: { column: 'channel', bucket: null },
+    });
+  });
+});
