@@ -40,13 +40,16 @@ interface GrammarWorld {
  * Two regions by two channels, two products each (eight rows, every product its own): the
  * quantities are below 100 and the amounts above 10,000, so a sum of the one is never a sum
  * of the other; each row lies in a year of its own, so any time bucket groups one row. The
- * values end in a tag of letters and digits, which no word of the grammar matches. The user
- * sees every row (no row filter).
+ * values end in a tag no word of the grammar matches: letters only for the regions, letters
+ * and digits for the rest, the channels beginning with a digit. The user sees every row (no
+ * row filter).
  */
 async function grammarWorld(t: Conformance): Promise<GrammarWorld> {
   const tag = `q${t.faker.string.numeric(6)}`;
-  const regions = [`north-${tag}`, `south-${tag}`] as const;
-  const channels = [`online-${tag}`, `retail-${tag}`] as const;
+  // Region values hold no digit, channel values begin with one: both are values to filter on.
+  const letters = `q${t.faker.string.alpha({ length: 6, casing: 'lower' })}`;
+  const regions = [`north-${letters}`, `south-${letters}`] as const;
+  const channels = [`7online-${tag}`, `8retail-${tag}`] as const;
   const rows: Row[] = [];
   for (const region of regions)
     for (const channel of channels)
@@ -195,6 +198,41 @@ conformance(
     const replaced = await chartOf(t, w, `in ${south}`, other);
     expect(pairs(replaced.chartData), `the ${south} rows: the region filter replaced`).toEqual(
       byProduct(w.rows.filter((r) => r.region === south)),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'grouping "by year" draws one row per year, the year as a number',
+  async (t) => {
+    const w = await grammarWorld(t);
+    const chart = await chartOf(t, w, 'total amount by year');
+    // The README's year bucket is year(): each row names its year; the amounts are above 10,000.
+    const years = chart.chartData.map((row) =>
+      Object.values(row).find((v) => typeof v === 'number' && v < 10_000),
+    );
+    expect(years.sort(), 'the years of the rows, as numbers').toEqual(
+      w.rows.map((r) => Number(r.order_date.slice(0, 4))).sort(),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'a numeric column named on its own is summed, though a text column is named before it',
+  async (t) => {
+    const w = await grammarWorld(t);
+    // `sales` is the grammar's word for amount.
+    const chart = await chartOf(t, w, 'product sales by channel');
+    expect(pairs(chart.chartData), 'the total amount by channel').toEqual(
+      sums(
+        w.rows,
+        (r) => r.channel,
+        (r) => r.amount,
+      ),
     );
   },
   { needs: GRAMMAR, parts },

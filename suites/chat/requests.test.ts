@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { buildWorld } from '../../fixtures/world.ts';
+import { TENANT_FIELDS, tenantToken } from '../dashboards/world.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
+import { describeAnswer, detailsOf, expectClientError, refusedAs } from '../harness/expect.ts';
 import {
   CHAT,
   chat,
@@ -179,6 +180,20 @@ conformance(
   { needs: CHAT, parts },
 );
 
+conformance(
+  ['chat.auth.bearer-required', 'errors.client-input.no-server-error'],
+  "a tenant's JWT, a token the target issued but no project-user token, is refused before any stream",
+  async (t) => {
+    const w = await chatWorld(t);
+    const body = chatBody(w.agentId, { question: 'total amount by product' });
+    expectRefusedBeforeStream(
+      await chat(t, w.agentId, await tenantToken(t, w, undefined), body),
+      'a tenant JWT (§4.9) instead of a project-user token',
+    );
+  },
+  { needs: CHAT, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+);
+
 probe(
   ['auth.credentials.missing', 'auth.token.invalid'],
   'the answers to chat with no token and with a forged one',
@@ -230,7 +245,31 @@ probe(
 );
 
 probe(
-  ['chat.agent.unknown-version'],
+  ['chat.agent.unknown'],
+  "the answer for an agent of another project of the user's own account",
+  async (t) => {
+    const w = await chatWorld(t);
+    const { projectId } = await t.hooks.createProject(w.account.organizationId);
+    const { agentId } = await t.hooks.createAgent(w.account.organizationId, projectId, {
+      connectionId: w.connectionId,
+    });
+    const answer = await chat(
+      t,
+      agentId,
+      userOf(w, 0, 0).token,
+      chatBody(agentId, { question: 'total amount by product' }),
+    );
+    expect(isEventStream(answer.res), "another project's agent answered with a stream").toBe(false);
+    t.observe(
+      describeAnswer(answer.res),
+      refusedAs(answer.res, 404, 'NOT_FOUND', { resource: 'agent' }),
+    );
+  },
+  { needs: CHAT, parts },
+);
+
+probe(
+  ['chat.agent.unknown-version', 'errors.not-found.status'],
   'the answer for an agent version the agent does not have',
   async (t) => {
     const w = await chatWorld(t);
@@ -241,9 +280,13 @@ probe(
       chatBody(w.agentId, { question: 'total amount by product', agent_version: 7 }),
     );
     expect(isEventStream(answer.res), 'an unknown version answered with a stream').toBe(false);
+    // The version came from the body: details.field names it (errors.not-found.status).
+    const field = detailsOf(answer.res)['field'];
     t.observe(
       describeAnswer(answer.res),
-      refusedAs(answer.res, 404, 'NOT_FOUND', { resource: 'agentVersion' }),
+      refusedAs(answer.res, 404, 'NOT_FOUND', { resource: 'agentVersion' }) &&
+        typeof field === 'string' &&
+        field.includes('agent_version'),
     );
   },
   { needs: CHAT, parts },

@@ -134,4 +134,77 @@ export const chatReferenceVariants: readonly Variant[] = [
     to: "    { type: 'finish-step' },\n    { type: '' },",
     only: ['events.stream.type-field'],
   },
+  {
+    // Stryker's sample (reference/chat/token.ts:45:12): a token of another kind (a tenant JWT)
+    // gets no error, and the chat answers 500.
+    name: "chat: a tenant's JWT on chat answers 500",
+    file: 'reference/chat/token.ts',
+    from: "      error: unauthorized('not-a-project-user-token', 'this call takes a project-user token'),\n",
+    to: '',
+    only: ['chat.auth.bearer-required'],
+  },
+  {
+    // Stryker's sample (reference/http/chat.ts:65:7): an agent of another project of the
+    // token's account answers.
+    name: "chat: another project's agent answers the account's users",
+    file: 'reference/http/chat.ts',
+    from: '      agent.projectId !== user.value.projectId\n',
+    to: '      false\n',
+    only: ['chat.agent.unknown'],
+    decision: 'chat.agent.unknown',
+  },
+  {
+    // Stryker's sample (reference/http/chat.ts:74:11): the 404 of an unknown agent_version
+    // no longer names the body field.
+    name: 'chat: an unknown agent_version is refused without its field',
+    file: 'reference/http/chat.ts',
+    from: "          'payload.agent_version',\n",
+    to: "          '',\n",
+    only: ['chat.agent.unknown-version'],
+    decision: 'errors.not-found.status',
+  },
+  {
+    // Stryker's sample (reference/chat/agent.ts:299:72): a phrase without a digit is never
+    // looked up, so `in <value>` on a letters-only value is not recognised.
+    name: 'chat grammar: a value filter without a digit never looked up',
+    file: 'reference/chat/agent.ts',
+    from: "p !== '' && !/^\\d+$/.test(p)",
+    to: "p !== '' && !/^\\D+$/.test(p)",
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Stryker's sample (reference/chat/agent.ts:299:72): a phrase beginning with a digit is
+    // never looked up.
+    name: 'chat grammar: a value filter beginning with a digit never looked up',
+    file: 'reference/chat/agent.ts',
+    from: "p !== '' && !/^\\d+$/.test(p)",
+    to: "p !== '' && !/^\\d+/.test(p)",
+    only: ['chat.thread.keeps-context'],
+  },
+  {
+    // Stryker's sample (reference/chat/agent.ts:68:11): `by year` truncates to dates.
+    name: 'chat grammar: the year bucket draws dates, not years',
+    file: 'reference/chat/agent.ts',
+    from: "        : d.bucket === 'year'\n",
+    to: '        : false\n',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Stryker's sample (reference/chat/grammar.ts:88:24): any column named first is the
+    // measure, so `product sales` sums the text column and the query fails.
+    name: 'chat grammar: the first column named is summed, numeric or not',
+    file: 'reference/chat/grammar.ts',
+    from: 'for (const column of columns.filter(where)) {',
+    to: 'for (const column of columns.filter(() => where !== undefined)) {',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Stryker's sample (reference/http/chat.ts:79:7): an agent made without a connection
+    // looks for a connection of id null, and the chat answers 404.
+    name: 'chat: an agent made without a connection does not reach the seeded orders',
+    file: 'reference/http/chat.ts',
+    from: '      agent.connectionId === null\n',
+    to: '      false\n',
+    only: ['chat.auth.token-scopes-data'],
+  },
 ];
