@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DataConnection } from '../data/database.ts';
+import type { DataConnection, DataStore } from '../data/database.ts';
 import { ORDERS } from '../data/seed.ts';
-import { sqlFor } from './agent.ts';
+import { answer, sqlFor } from './agent.ts';
 import { deltas } from './events.ts';
 import { chartFor, readQuestion, type ChartSpec } from './grammar.ts';
 
@@ -101,5 +101,53 @@ describe('question forms beyond the README list', () => {
       measure: { aggregation: 'sum', column: 'amount' },
       dimension: { column: 'channel', bucket: null },
     });
+  });
+});
+
+describe('filter values named in a question', () => {
+  const seeded: DataConnection = {
+    connectionId: null,
+    organizationId: 'o1',
+    name: 'orders',
+    tables: [ORDERS],
+    rowFilters: [],
+  };
+  /** A data store whose value look-up finds these (column, value) rows, in this order. */
+  const store = (found: readonly (readonly [string, string])[]) =>
+    ({
+      query: (_c: DataConnection, sql: string) =>
+        Promise.resolve({
+          ok: true,
+          value: sql.includes('SELECT DISTINCT')
+            ? { columns: ['c', 'v'], rows: found.map(([c, v]) => ({ c, v })) }
+            : { columns: [], rows: [] },
+        }),
+    }) as unknown as DataStore;
+
+  it('keep the longest value a column matches, one per column, whatever order they are found in', async () => {
+    const north = ['region', 'North'] as const;
+    const america = ['region', 'North America'] as const;
+    const online = ['channel', 'Online'] as const;
+    for (const found of [
+      [north, america, online],
+      [america, north, online],
+      [online, north, america],
+      [north, online, america],
+    ]) {
+      const said = await answer(
+        store(found),
+        seeded,
+        'total amount in north america for online',
+        {},
+        undefined,
+      );
+      expect(said.kind === 'chart' ? [...said.spec.filters] : said, JSON.stringify(found)).toEqual(
+        expect.arrayContaining([
+          { column: 'region', value: 'North America' },
+          { column: 'channel', value: 'Online' },
+        ]),
+      );
+      expect(said.kind === 'chart' && said.spec.filters.length).toBe(2);
+    }
   });
 });
