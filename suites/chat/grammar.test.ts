@@ -237,3 +237,48 @@ conformance(
   },
   { needs: GRAMMAR, parts },
 );
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'a top N of two digits keeps the N largest rows',
+  async (t) => {
+    // Fourteen products of distinct amounts: `top 12` leaves out the two smallest.
+    const tag = `q${t.faker.string.numeric(6)}`;
+    const amounts = t.faker.helpers.uniqueArray(
+      () => t.faker.number.int({ min: 1, max: 9999 }),
+      14,
+    );
+    const rows = amounts.map((amount, i) => ({ product: `p${String(i)}-${tag}`, amount }));
+    const w = await buildWorld(t);
+    const { connectionId } = await t.hooks.createConnection(w.account.organizationId, {
+      name: 'top (eac)',
+      table: {
+        name: 'orders',
+        columns: [
+          { name: 'product', type: 'text' },
+          { name: 'amount', type: 'number' },
+        ],
+        rows,
+      },
+      rowFilters: [],
+    });
+    const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
+      connectionId,
+    });
+    const org = await registerOrganization(t, w, { properties: { tenant: tag } });
+    const user = await chatUser(t, w, org.projectOrganizationId, { tenant: tag, region: tag });
+    const question = 'top 12 product by total amount';
+    const chart = theChart(
+      expectStream(
+        await chat(t, agentId, user.token, chatBody(agentId, { question })),
+        JSON.stringify(question),
+      ),
+      JSON.stringify(question),
+    );
+    const largest = [...rows].sort((a, b) => b.amount - a.amount).slice(0, 12);
+    expect(pairs(chart.chartData), 'the twelve largest products').toEqual(
+      Object.fromEntries(largest.map((r) => [r.product, r.amount])),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);

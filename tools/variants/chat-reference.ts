@@ -207,4 +207,13 @@ export const chatReferenceVariants: readonly Variant[] = [
     to: '      false\n',
     only: ['chat.auth.token-scopes-data'],
   },
+  {
+    // Stryker's sample (reference/chat/grammar.ts:160:20): a top N of one digit only, so
+    // `top 12` is not read at all.
+    name: 'chat grammar: a top N of two digits not read',
+    file: 'reference/chat/grammar.ts',
+    from: '\\s+(\\d{1,3})\\b(?:',
+    to: '\\s+(\\d)\\b(?:',
+    only: ['chat.result.chart-data-rows'],
+  },
 ];
