@@ -11,6 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { DETECTED, UNDETECTED } from './mutation-slices.ts';
+
 const root = join(import.meta.dirname, '..');
 
 export interface LiveMutant {
@@ -25,9 +27,6 @@ interface Header {
   readonly startedAt: string;
   readonly mutants: number;
 }
-
-const DETECTED = new Set(['Killed', 'Timeout']);
-const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 /** The run's header and its judged mutants, from the live file's text. */
 export function readLive(text: string): { header: Header; mutants: LiveMutant[] } {

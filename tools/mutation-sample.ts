@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import fc from 'fast-check';
 
-import { globRegex, runStryker, SLICES } from './mutation-slices.ts';
+import { DETECTED, globRegex, runStryker, SLICES, UNDETECTED } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -113,8 +113,6 @@ interface ReportMutant {
     end: { line: number; column: number };
   };
 }
-const DETECTED = new Set(['Killed', 'Timeout']);
-const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 /** Wilson's 95 % interval of a proportion. */
 function wilson(k: number, n: number): [number, number] {

@@ -9,6 +9,10 @@ import { join } from 'node:path';
  * incremental file carries every slice's results into the next run.
  */
 
+/** Stryker's statuses that count for a score: detected (a timed-out mutant counts as caught), and not. */
+export const DETECTED: ReadonlySet<string> = new Set(['Killed', 'Timeout']);
+export const UNDETECTED: ReadonlySet<string> = new Set(['Survived', 'NoCoverage']);
+
 /** `dir/{a,b}.ts` spelled out: Stryker and the vitest config both split their lists on commas. */
 const each = (dir: string, names: readonly string[], suffix = '.ts') =>
   names.map((n) => `${dir}${n}${suffix}`);

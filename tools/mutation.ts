@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { globRegex, runStryker, SLICES } from './mutation-slices.ts';
+import { DETECTED, globRegex, runStryker, SLICES, UNDETECTED } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -96,8 +96,6 @@ function runSlice(slice: Slice): boolean {
     files: Record<string, { mutants: Mutant[] }>;
   };
 
-  const DETECTED = new Set(['Killed', 'Timeout']);
-  const UNDETECTED = new Set(['Survived', 'NoCoverage']);
   const now = new Date().toISOString();
   const files: Record<string, unknown> = {};
   const survivors: string[] = [];
