@@ -76,6 +76,26 @@ conformance(
 
 conformance(
   ['chat.body.message-shape'],
+  'a long history (70 messages before the question) is taken',
+  async (t) => {
+    const w = await chatWorld(t);
+    // Many small objects side by side: a body wide, not deep, whatever depth limit a server keeps.
+    const messages = Array.from({ length: 70 }, (_, i) =>
+      i % 2 === 0
+        ? { role: 'user', content: `question ${i / 2 + 1}: total amount by product` }
+        : { role: 'assistant', content: 'Here is the total amount by product.' },
+    );
+    messages.push({ role: 'user', content: 'total amount by region' });
+    expectStream(
+      await chat(t, w.agentId, userOf(w, 0, 0).token, chatBody(w.agentId, { messages })),
+      'a history of 70 messages',
+    );
+  },
+  { needs: CHAT, parts },
+);
+
+conformance(
+  ['chat.body.message-shape'],
   'a message whose role is neither user nor assistant, or whose content is no string, is refused',
   async (t) => {
     const w = await chatWorld(t);

@@ -12,8 +12,15 @@ import { accountSnapshot } from './readback.ts';
  * this file says how a cell is sent and judged.
  */
 
-/** The §5 credential fields. */
-export type Creds = { readonly apiKey?: string; readonly organizationId?: string };
+/**
+ * The §5 credential fields. organizationId is a string in every well-formed request; a number
+ * (in a JSON body) or a repeated query parameter (an array) are what a careless or hostile
+ * client sends instead.
+ */
+export type Creds = {
+  readonly apiKey?: string;
+  readonly organizationId?: string | number | readonly string[];
+};
 
 /** Where a request's credentials ride. */
 export interface Carry {

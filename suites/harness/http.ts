@@ -15,7 +15,10 @@ export interface Reply<B = unknown> {
 }
 
 export interface CallOptions {
-  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Query parameters; an array repeats its parameter, once per value. */
+  readonly query?: Readonly<
+    Record<string, string | number | boolean | readonly string[] | undefined>
+  >;
   /** A JSON body (serialised here), unless `raw` is given. */
   readonly body?: unknown;
   /** A body sent as it is, for malformed-input checks. */
@@ -63,7 +66,8 @@ export class Http {
   ): Promise<Reply<B>> {
     const url = new URL(this.baseOf(options.base) + path);
     for (const [k, v] of Object.entries(options.query ?? {})) {
-      if (v !== undefined) url.searchParams.set(k, String(v));
+      if (Array.isArray(v)) for (const each of v as readonly string[]) url.searchParams.append(k, each);
+      else if (v !== undefined) url.searchParams.set(k, String(v));
     }
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     let payload: string | undefined = options.raw;

@@ -314,6 +314,29 @@ const refusals: readonly Refusal[] = [
     },
   },
   {
+    // Not a string where §5 wants an organization's id: a JSON number in a body, the parameter
+    // given twice in a query. Either way it names no organization the key's user belongs to.
+    label: (ep) =>
+      ep.carrier === 'body'
+        ? 'a user-scoped key with a number as organizationId'
+        : 'a user-scoped key with organizationId given twice (another account\u2019s organization)',
+    must: () => ['auth.user-scoped.membership-verified', 'errors.client-input.no-server-error'],
+    stage: async (t, row) => {
+      const mine = await buildWorld(t);
+      const theirs = await buildWorld(t);
+      const organizationId =
+        row.ep.carrier === 'body'
+          ? t.faker.number.int({ min: 1, max: 1e9 })
+          : [theirs.account.organizationId, theirs.account.organizationId];
+      return {
+        on: theirs,
+        staged: await row.stage(t, theirs),
+        carry: inCarrier(row.ep, { apiKey: mine.account.userScopedKey, organizationId }),
+        bystanders: [mine],
+      };
+    },
+  },
+  {
     label: () => 'a user-scoped key naming an organization that does not exist',
     must: () => ['auth.user-scoped.membership-verified'],
     answer: {

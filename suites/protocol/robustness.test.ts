@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { expect } from 'vitest';
@@ -9,6 +10,8 @@ import type { ClauseId } from '../../spec/clauses/index.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, detailsOf, expectClientError, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
+import { authorization } from '../harness/authorization.ts';
+import { APPEND, CLONE, REMOVE, SAVE_FROM_CHAT } from '../dashboards/world.ts';
 import {
   EMBED_TOKEN,
   REGISTER_ORGANIZATION,
@@ -29,6 +32,9 @@ const needs = ['accounts', 'projects'] as const;
 /** How deep the fuzzer's reproducer nests its free-form field. */
 const DEEP = 4500;
 const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+/** More objects side by side than any depth limit worth having, each one level down. */
+const WIDE = 70;
+const wideArray = (n: number) => `[${Array.from({ length: n }, (_, i) => `{"n":${i}}`).join(',')}]`;
 
 /** A JSON body with `deep` spliced in where `marker` stands (built as text: no recursion). */
 function bodyWith(fields: Record<string, unknown>, marker: string, deep: string): string {
@@ -239,10 +245,14 @@ probe(
     const afterSibling = (levels: number) => `[[],${deepArray(levels)}]`;
     const siblingAtLimit = await register(afterSibling(61));
     const siblingDeeper = await register(afterSibling(62));
+    // Wide, not deep: 70 objects side by side, three levels in all.
+    const wide = await register(wideArray(WIDE));
     t.observe(
       `64 levels: ${statusAndCode(atLimit)}; 65 levels: ${describeAnswer(deeper)}; ${DEEP + 2} levels: ${describeAnswer(deepest)}; ` +
-        `after a closed sibling, 64 levels: ${statusAndCode(siblingAtLimit)}; 65 levels: ${describeAnswer(siblingDeeper)}`,
-      atLimit.status === 200 &&
+        `after a closed sibling, 64 levels: ${statusAndCode(siblingAtLimit)}; 65 levels: ${describeAnswer(siblingDeeper)}; ` +
+        `${WIDE} objects side by side: ${statusAndCode(wide)}`,
+      wide.status === 200 &&
+        atLimit.status === 200 &&
         statusAndCode(deeper) === '400 BODY_TOO_DEEP' &&
         statusAndCode(deepest) === '400 BODY_TOO_DEEP' &&
         detailsOf(deepest)['maxDepth'] === 64 &&
@@ -486,6 +496,71 @@ for (const c of [
   );
 }
 
+/**
+ * Opens a connection, sends the head of a POST announcing a body of 100 bytes and the first
+ * few of them, then resets the connection (a TCP RST, as a client that crashes does). The head
+ * asks for `100 Continue`, so the bytes follow once the server has read the head (or after
+ * RAW_TIMEOUT_MS from a server that does not answer that way).
+ */
+async function resetMidBody(t: Conformance, path: string): Promise<void> {
+  const url = new URL(t.target.baseUrl);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const tls = url.protocol === 'https:';
+  const socket: Socket = tls
+    ? tlsConnect({ host: url.hostname, port, servername: url.hostname })
+    : tcpConnect({ host: url.hostname, port });
+  socket.on('error', () => undefined);
+  await once(socket, tls ? 'secureConnect' : 'connect');
+  const base = url.pathname.replace(/\/$/, '');
+  socket.write(
+    `POST ${base}${path} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\n` +
+      'content-length: 100\r\nexpect: 100-continue\r\n\r\n',
+  );
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, RAW_TIMEOUT_MS);
+    socket.once('data', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  const closed = once(socket, 'close');
+  socket.write('{"name": "');
+  socket.resetAndDestroy();
+  await closed;
+}
+
+conformance(
+  ['errors.client-input.no-server-error'],
+  'a client that resets its connection in the middle of a body leaves the server answering the next requests',
+  async (t) => {
+    const w = await buildWorld(t);
+    for (let i = 0; i < 3; i++) {
+      await resetMidBody(t, REGISTER_USER);
+      const res = await t.http.get(rolesPath(w), { query: w.creds() });
+      expect(res.status, `after reset ${i + 1}: ${describeAnswer(res)}`).toBe(200);
+    }
+  },
+  { needs: [...needs, 'roles'], parts: ['identity'] },
+);
+
+// A JSON body of null is no object of fields, whoever sends it. With the key in the
+// authorization header (§5, the dashboard writes) the body holds no credential to refuse first.
+for (const path of [CLONE, APPEND, REMOVE, SAVE_FROM_CHAT]) {
+  conformance(
+    ['errors.client-input.no-server-error', 'errors.envelope.shape'],
+    `${path} with the key in the authorization header and a JSON body of null is refused in the envelope`,
+    async (t) => {
+      const w = await buildWorld(t);
+      const res = await t.http.call('POST', path, {
+        raw: 'null',
+        headers: { 'content-type': 'application/json', ...authorization(t, w.account.orgBoundKey) },
+      });
+      expectClientError(res, `${path} with a body of null`);
+    },
+    { needs, parts: ['v1-dashboards'] },
+  );
+}
+
 probe(
   ['errors.malformed-http'],
   'the status and code of requests that are not well-formed HTTP',
@@ -575,6 +650,41 @@ conformance(
   },
   { needs, parts: ['identity'] },
 );
+
+// Member names JavaScript gives a meaning, at the top of a valid body and valued with what is
+// not an object (a parser that looks inside `constructor` for a `prototype` must not trip on
+// null). The document does not list them, so they are unknown fields: whatever the server
+// makes of them, it answers without a 5xx and registers the user or nobody.
+for (const member of [
+  '"constructor": null',
+  '"constructor": 7',
+  '"prototype": null',
+  '"__proto__": null',
+]) {
+  conformance(
+    ['errors.refused.changes-nothing', 'errors.client-input.no-server-error'],
+    `a register-user body with ${member} beside its fields is never a server error, and a refusal registers nobody`,
+    async (t) => {
+      const w = await buildWorld(t);
+      const userId = t.faker.string.uuid();
+      const before = await userExists(t, w, userId);
+      const fields = JSON.stringify({
+        ...w.creds(),
+        projectId: w.projectId,
+        userId,
+        name: personName(t.faker),
+      });
+      const raw = `{${member},${fields.slice(1)}`;
+      const verdict = judgeAnswer(await postRaw(t, REGISTER_USER, raw), `a body with ${member}`);
+      const after = await userExists(t, w, userId);
+      if (verdict === 'refused')
+        expect(after, 'the refused registration must change nothing').toBe(before);
+      else
+        expect(after, 'an accepted registration registers the user').toBe(`user ${userId} exists`);
+    },
+    { needs, parts: ['identity'] },
+  );
+}
 
 probe(
   ['errors.validation.uuid-case'],

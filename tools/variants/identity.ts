@@ -82,4 +82,13 @@ export const identityVariants: readonly Variant[] = [
     from: "        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),\n        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      if (done.value.kind !== 'user')",
     to: "        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      if (done.value.kind !== 'user')",
   },
+  {
+    // Stryker's core slice (reference/http/auth.ts:79:5): organizationId is lower-cased before
+    // anything checks that it is a string, so a number or a repeated parameter is a 500.
+    name: 'a user-scoped key with an organizationId that is not a string is a server error',
+    file: 'reference/http/auth.ts',
+    from: "    typeof organizationId === 'string'\n      ? ctx.world.account(organizationId.toLowerCase())",
+    to: '    organizationId !== null\n      ? ctx.world.account((organizationId as string).toLowerCase())',
+    only: ['auth.user-scoped.membership-verified'],
+  },
 ];

@@ -106,4 +106,41 @@ export const robustnessVariants: readonly Variant[] = [
     to: 'schema.safeParse(input ?? {})',
     only: ['errors.validation.status'],
   },
+  {
+    // Stryker's core slice (reference/http/json-body.ts:67:7): the prototype-key scan looks
+    // inside a `constructor` member valued null, and the TypeError becomes a 500.
+    name: 'a top-level "constructor": null makes the prototype-key scan throw',
+    file: 'reference/http/json-body.ts',
+    from: '      member !== null &&\n',
+    to: '',
+    only: ['protocol'],
+  },
+  {
+    // Stryker's core slice (reference/http/json-body.ts:42:16): closing brackets never lower
+    // the depth, so a wide body (many objects side by side) counts as deep and is refused.
+    name: 'the body depth counts every object and array, not the nesting',
+    file: 'reference/http/json-body.ts',
+    from: '} else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth = Math.max(0, depth - 1);',
+    to: '} else if (c === CLOSE_OBJECT && c === CLOSE_ARRAY) depth = Math.max(0, depth - 1);',
+    only: ['chat.body.message-shape'],
+  },
+  {
+    // Stryker's core slice (reference/http/route.ts:83:57): with an organization-bound key, a
+    // JSON body of null is destructured to drop organizationId, and the TypeError is a 500.
+    name: 'a JSON body of null beside an organization-bound key is destructured',
+    file: 'reference/http/route.ts',
+    from: "typeof input !== 'object' || input === null || Array.isArray(input)",
+    to: "typeof input !== 'object' || Array.isArray(input)",
+    only: ['protocol'],
+  },
+  {
+    // Stryker's core slice (reference/http/client-errors.ts:66:9): a connection reset has no
+    // refusal to send, but one is written anyway; the throw in the socket's error listener
+    // takes the process down.
+    name: 'a connection reset mid-body is answered with a refusal it does not have',
+    file: 'reference/http/client-errors.ts',
+    from: '    if (refusal === undefined || socket.destroyed || !socket.writable) socket.destroy();',
+    to: '    if (false) socket.destroy();',
+    only: ['protocol'],
+  },
 ];
