@@ -257,6 +257,20 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
   // Loaded lazily: commands that do not need the reference must not pay for (or break on) it.
   const { start } = await import('../../reference/server.ts');
   const running = await start({ hooks: true, seed });
+  // The embedded reference shares this process, where an outside server has its own: an
+  // exception nothing catches (a reference that would crash) must not take the run with it.
+  // It stops the reference, as a crash stops a server, and the run goes on: the tests that
+  // follow fail the way they would against a server that went down, and the cause is printed.
+  let down = false;
+  const crash = (error: unknown) => {
+    if (down) return;
+    down = true;
+    process.stderr.write(
+      `\neac: the embedded reference crashed (an exception nothing caught); it no longer answers:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    running.close().catch(() => undefined);
+  };
+  process.on('uncaughtException', crash);
   try {
     const hooksUrl = running.hooksUrl;
     const capabilities = hooksUrl !== undefined ? await fetchCapabilities(hooksUrl) : undefined;
@@ -270,8 +284,16 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
       seed,
       profile: await readProfile(REFERENCE_PROFILE_FILE),
     };
-    return { target, embedded: true, close: () => running.close() };
+    return {
+      target,
+      embedded: true,
+      close: async () => {
+        process.off('uncaughtException', crash);
+        if (!down) await running.close();
+      },
+    };
   } catch (error) {
+    process.off('uncaughtException', crash);
     await running.close();
     throw error;
   }
