@@ -28,6 +28,7 @@ describe('the SQL the agent saves with a chart (sqlOverride)', () => {
           { name: 'tenant', type: 'VARCHAR' },
           { name: 'vip', type: 'INTEGER' },
           { name: 'amount', type: 'DOUBLE' },
+          { name: 'day', type: 'DATE' },
         ],
       },
     ],
@@ -55,6 +56,51 @@ describe('the SQL the agent saves with a chart (sqlOverride)', () => {
     expect(where, sql).toContain("'{{user.tenant}}'");
     expect(where, sql).toContain("'{{user.level}}'");
     expect(sql).not.toContain('{{user.region}}');
+  });
+
+  it('reads a text column as it is and any other through CAST(... AS VARCHAR), as the data store does', () => {
+    // A property is text: a non-text column compared without the cast fails on a property that
+    // is no number, and the chart becomes a text answer.
+    const where = sqlFor(chart, connection)
+      .split('\n')
+      .find((line) => line.startsWith('WHERE '));
+    expect(where).toBe(
+      `WHERE "tenant" = '{{user.tenant}}' AND CAST("vip" AS VARCHAR) = '{{user.level}}'`,
+    );
+  });
+
+  it('rounds sums and averages to two decimals (README: round(sum(col), 2)), not minimums, maximums or counts', () => {
+    const select = (aggregation: ChartSpec['measure']['aggregation']) =>
+      sqlFor(
+        {
+          ...chart,
+          measure: { aggregation, column: aggregation === 'count' ? null : 'amount' },
+        },
+        connection,
+      ).split('\n')[0];
+    expect(select('sum')).toContain(', round(sum("amount"), 2) AS ');
+    expect(select('avg')).toContain(', round(avg("amount"), 2) AS ');
+    expect(select('min')).toContain(', min("amount") AS ');
+    expect(select('max')).toContain(', max("amount") AS ');
+    expect(select('count')).toContain(', count(*) AS ');
+  });
+
+  it('orders a time series by its period, a top N and any other grouping by the measure', () => {
+    const order = (change: Partial<ChartSpec>) =>
+      sqlFor({ ...chart, ...change }, connection)
+        .split('\n')
+        .slice(3);
+    expect(order({})).toEqual(['GROUP BY 1', 'ORDER BY 2 DESC, 1 LIMIT 1000']);
+    expect(order({ top: 5 })).toEqual(['GROUP BY 1', 'ORDER BY 2 DESC, 1 LIMIT 5']);
+    expect(order({ dimension: { column: 'day', bucket: 'month' } })).toEqual([
+      'GROUP BY 1',
+      'ORDER BY 1',
+    ]);
+    expect(order({ dimension: { column: 'day', bucket: 'month' }, top: 3 })).toEqual([
+      'GROUP BY 1',
+      'ORDER BY 2 DESC, 1 LIMIT 3',
+    ]);
+    expect(order({ dimension: null })).toEqual([]);
   });
 });
 
@@ -149,5 +195,52 @@ describe('filter values named in a question', () => {
       );
       expect(said.kind === 'chart' && said.spec.filters.length).toBe(2);
     }
+  });
+
+  /** A data store whose value look-up fails; the chart query finds no row. */
+  const lookUpFails = {
+    query: (_c: DataConnection, sql: string) =>
+      Promise.resolve(
+        sql.includes('SELECT DISTINCT')
+          ? { ok: false, error: { message: 'look-up failed' } }
+          : { ok: true, value: { columns: [], rows: [] } },
+      ),
+  } as unknown as DataStore;
+
+  it('draw the chart without filters when the value look-up fails', async () => {
+    const said = await answer(
+      lookUpFails,
+      seeded,
+      'total amount by region in north',
+      {},
+      undefined,
+    );
+    expect(said.kind === 'chart' ? said.spec : said).toMatchObject({
+      measure: { aggregation: 'sum', column: 'amount' },
+      filters: [],
+    });
+  });
+});
+
+describe('a chart query that fails', () => {
+  it('gets a text answer that says why, never a broken chart', async () => {
+    const store = {
+      query: (_c: DataConnection, sql: string) =>
+        Promise.resolve(
+          sql.includes('SELECT DISTINCT')
+            ? { ok: true, value: { columns: [], rows: [] } }
+            : { ok: false, error: { message: 'the query ran out of time' } },
+        ),
+    } as unknown as DataStore;
+    const seeded: DataConnection = {
+      connectionId: null,
+      organizationId: 'o1',
+      name: 'orders',
+      tables: [ORDERS],
+      rowFilters: [],
+    };
+    const said = await answer(store, seeded, 'total amount by region', {}, undefined);
+    expect(said.kind).toBe('text');
+    expect(said.text).toContain('the query ran out of time');
   });
 });
