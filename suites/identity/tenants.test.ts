@@ -132,18 +132,22 @@ probe(
   'what a tenant token carries',
   async (t) => {
     const w = await buildWorld(t);
+    // The name §4.9 lists goes along where the profile names its field; the token carries it.
+    const name = t.profile.shapes.registerTenant?.name === undefined ? undefined : 'Acme Analytics';
     const res = await registerTenant(t, w, {
       uniqueKey: 'acme',
       permissions: { readOnly: true },
       metadata: { plan: 'pro' },
+      ...(name === undefined ? {} : { name }),
     });
     const data = expectSuccess(res, Registered, 'registering a tenant');
     const claims = claimsOf(data.token) ?? {};
     const names = Object.keys(claims).sort();
     const perm = claims['perm'] as Record<string, unknown> | undefined;
     t.observe(
-      `claims: ${names.join(', ')}; data.message ${JSON.stringify(data.message.slice(0, 120))}`,
-      claims['kind'] === 'tenant' &&
+      `claims: ${names.join(', ')}; name ${JSON.stringify(claims['name'])}; data.message ${JSON.stringify(data.message.slice(0, 120))}`,
+      (name === undefined || claims['name'] === name) &&
+        claims['kind'] === 'tenant' &&
         claims['org'] === w.account.organizationId &&
         perm?.['readOnly'] === true &&
         JSON.stringify(claims['meta']) === '{"plan":"pro"}' &&

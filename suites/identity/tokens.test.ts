@@ -592,15 +592,16 @@ conformance(
 );
 
 probe(
-  ['tokens.user-token.unknown-user', 'auth.isolation.other-account'],
+  ['tokens.user-token.unknown-user', 'auth.isolation.other-account', 'errors.not-found.status'],
   'the answer of user-token for a userId that is not registered here',
   async (t) => {
     const w = await buildWorld(t);
     for (const [label, userId] of await strangers(t)) {
       const res = await userToken(t, w, userId);
+      // The id came from the body, so details.field names its member (errors.not-found.status).
       t.observe(
         `${label}: ${describeAnswer(res)}`,
-        refusedAs(res, 404, 'NOT_FOUND', { resource: 'user' }),
+        refusedAs(res, 404, 'NOT_FOUND', { resource: 'user', field: 'userId' }),
       );
     }
   },

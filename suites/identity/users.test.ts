@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
+import { ValidationIssue } from '../../spec/schemas/common.ts';
 import { RegisterUserResponse } from '../../spec/schemas/user.ts';
 import { personName } from '../../fixtures/builders.ts';
 import {
@@ -15,6 +16,7 @@ import { USER_UPDATE } from '../harness/endpoints.ts';
 import { updateUserShowing, userAsTokenShows } from '../harness/readback.ts';
 import {
   describeAnswer,
+  detailsOf,
   expectClientError,
   expectSuccess,
   refusedAs,
@@ -130,6 +132,8 @@ probe(
       again.status === 200 &&
         data.success &&
         data.data.userId === first.userId &&
+        // The decision: the message says the user was updated (not registered anew).
+        /updated/i.test(data.data.message) &&
         JSON.stringify(props) === '{}',
     );
   },
@@ -273,7 +277,7 @@ conformance(
 );
 
 probe(
-  ['users.update.payload-and-properties'],
+  ['users.update.payload-and-properties', 'errors.validation.status'],
   'a user update carrying both payload and properties',
   async (t) => {
     const w = await buildWorld(t);
@@ -284,7 +288,13 @@ probe(
       properties: { a: 1 },
       payload: { b: 2 },
     });
-    t.observe(statusAndCode(res), statusAndCode(res) === '400 VALIDATION_ERROR');
+    // A VALIDATION_ERROR of the decisions says what is wrong in details.issues (at least one
+    // {path, message, code}; errors.validation.status).
+    const issues = z.array(ValidationIssue).min(1).safeParse(detailsOf(res)['issues']);
+    t.observe(
+      `${statusAndCode(res)}, ${issues.success ? `issues at ${issues.data.map((i) => i.path.join('.')).join(' and ')}` : 'no well-formed details.issues'}`,
+      statusAndCode(res) === '400 VALIDATION_ERROR' && issues.success,
+    );
   },
   { needs },
 );

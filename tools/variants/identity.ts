@@ -91,4 +91,41 @@ export const identityVariants: readonly Variant[] = [
     to: '    organizationId !== null\n      ? ctx.world.account((organizationId as string).toLowerCase())',
     only: ['auth.user-scoped.membership-verified'],
   },
+  // Stryker's core slice, decisions only a probe sees (bench/results/mutation-equivalent.md).
+  {
+    // reference/http/tenants.ts:21: the tenant's name never reaches the token's name claim.
+    name: 'register-tenant leaves the sent name out of the tenant token',
+    file: 'reference/http/tenants.ts',
+    from: '        ...(body.name === undefined ? {} : { name: body.name }),\n',
+    to: '',
+    only: ['tenants.token.claims'],
+    decision: 'tenants.token.claims',
+  },
+  {
+    // reference/http/users.ts:30:68: re-registering a userId says nothing of an update.
+    name: 're-registering a userId answers an empty message',
+    file: 'reference/http/users.ts',
+    from: "'The user was updated.'",
+    to: "''",
+    only: ['users.register.user-id-reuse'],
+    decision: 'users.register.user-id-reuse',
+  },
+  {
+    // reference/http/users.ts:50:23: payload with properties is refused without saying where.
+    name: 'a user update with payload and properties is refused with no issues',
+    file: 'reference/http/users.ts',
+    from: "              issues: [\n                {\n                  path: ['body', 'payload'],",
+    to: "              issues: [],\n              unused: [\n                {\n                  path: ['body', 'payload'],",
+    only: ['users.update.payload-and-properties'],
+    decision: 'errors.validation.status',
+  },
+  {
+    // reference/http/tokens.ts:22:20: the 404 for an unknown userId names no body member.
+    name: 'user-token for an unknown userId names no field',
+    file: 'reference/http/tokens.ts',
+    from: "field: 'userId'",
+    to: "field: ''",
+    only: ['tokens.user-token.unknown-user'],
+    decision: 'errors.not-found.status',
+  },
 ];
