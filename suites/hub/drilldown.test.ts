@@ -249,6 +249,18 @@ const NOT_ONE_TABLE = [
     'whose table is named with a schema',
     'SELECT product, SUM(amount) AS total FROM main.drill_orders GROUP BY product ORDER BY product',
   ],
+  [
+    'whose SQL filters through a subquery',
+    'SELECT product, SUM(amount) AS total FROM drill_orders WHERE ref IN (SELECT ref FROM drill_orders WHERE amount > 0) GROUP BY product ORDER BY product',
+  ],
+  [
+    'whose SQL keeps rows through QUALIFY',
+    'SELECT product, amount AS total FROM drill_orders QUALIFY row_number() OVER (PARTITION BY product ORDER BY amount) = 1 ORDER BY product',
+  ],
+  [
+    'whose SQL samples its table',
+    'SELECT product, SUM(amount) AS total FROM drill_orders TABLESAMPLE 100% GROUP BY product ORDER BY product',
+  ],
 ] as const;
 
 for (const [what, sql] of NOT_ONE_TABLE) {

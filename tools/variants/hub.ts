@@ -119,4 +119,24 @@ export const hubVariants: readonly Variant[] = [
     only: ['hub.controls.placement'],
     decision: 'hub.controls.placement',
   },
+  {
+    // Stryker's hub sample (reference/data/drill.ts:82:9): the search for what makes a chart
+    // more than one table stops at the first node, so a subquery in WHERE goes unseen.
+    name: 'hub: a chart filtering through a subquery is drilled into',
+    decision: 'hub.drill-down.single-table',
+    file: 'reference/data/drill.ts',
+    from: "    if (typeof v === 'string' && kinds.has(v)) return v;",
+    to: "    if (typeof v === 'string' && kinds.has(v) && v !== 'SUBQUERY') return v;",
+    only: ['hub.drill-down.single-table'],
+  },
+  {
+    // Stryker's hub sample (reference/data/drill.ts:164:7): QUALIFY and SAMPLE no longer stop
+    // a drill-down.
+    name: 'hub: a chart with QUALIFY or sampling its table is drilled into',
+    decision: 'hub.drill-down.single-table',
+    file: 'reference/data/drill.ts',
+    from: "  if (node['qualify'] != null || node['sample'] != null || from['sample'] != null)",
+    to: '  if (false)',
+    only: ['hub.drill-down.single-table'],
+  },
 ];
