@@ -106,4 +106,22 @@ export const s4Chat = defineClauses([
     decision:
       "404 NOT_FOUND with details.resource 'agentVersion', as a JSON answer before any stream starts.",
   },
+  {
+    id: 'chat.body.agent-version-not-a-version',
+    section: '4.15',
+    level: 'unspecified',
+    summary:
+      'The answer when payload.agent_version is a number that cannot be a version (0, negative, fractional) is left open.',
+    decision:
+      '400 VALIDATION_ERROR with the issue on payload.agent_version, before any stream starts; a whole number from 1 that the agent lacks is chat.agent.unknown-version.',
+  },
+  {
+    id: 'chat.body.no-user-message',
+    section: '4.15',
+    level: 'unspecified',
+    summary:
+      'The answer when messages holds no message of role user (empty, or assistant messages only) is left open.',
+    decision:
+      '400 VALIDATION_ERROR with the issue on messages, before any stream starts; otherwise the question is the last message of role user.',
+  },
 ]);

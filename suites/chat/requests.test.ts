@@ -312,6 +312,67 @@ probe(
   { needs: CHAT, parts },
 );
 
+/** The paths of a refusal's details.issues, as JSON (`[]` without them). */
+function issuePaths(answer: ChatAnswer): string {
+  const issues = detailsOf(answer.res)['issues'];
+  return JSON.stringify(
+    Array.isArray(issues) ? issues.map((i: unknown) => (i as { path?: unknown }).path) : [],
+  );
+}
+
+probe(
+  ['chat.body.agent-version-not-a-version', 'errors.validation.status'],
+  'the answer for an agent_version that cannot be a version: 0, negative, fractional',
+  async (t) => {
+    const w = await chatWorld(t);
+    const token = userOf(w, 0, 0).token;
+    const seen: string[] = [];
+    let decided = true;
+    for (const version of [0, -1, 1.5]) {
+      const answer = await chat(
+        t,
+        w.agentId,
+        token,
+        chatBody(w.agentId, { question: 'total amount by product', agent_version: version }),
+      );
+      seen.push(`${String(version)}: ${describeAnswer(answer.res)} ${issuePaths(answer)}`);
+      decided &&=
+        refusedAs(answer.res, 400, 'VALIDATION_ERROR') &&
+        issuePaths(answer) === JSON.stringify([['body', 'payload', 'agent_version']]);
+    }
+    t.observe(seen.join('; '), decided);
+  },
+  { needs: CHAT, parts },
+);
+
+probe(
+  ['chat.body.no-user-message', 'errors.validation.status'],
+  'the answer for a history without a message of role user: empty, or assistant messages only',
+  async (t) => {
+    const w = await chatWorld(t);
+    const token = userOf(w, 0, 0).token;
+    const seen: string[] = [];
+    let decided = true;
+    for (const [what, messages] of [
+      ['no message', []],
+      ['assistant messages only', [{ role: 'assistant', content: 'total amount by product' }]],
+    ] as const) {
+      const answer = await chat(
+        t,
+        w.agentId,
+        token,
+        chatBody(w.agentId, { messages: [...messages] }),
+      );
+      seen.push(`${what}: ${describeAnswer(answer.res)} ${issuePaths(answer)}`);
+      decided &&=
+        refusedAs(answer.res, 400, 'VALIDATION_ERROR') &&
+        issuePaths(answer) === JSON.stringify([['body', 'messages']]);
+    }
+    t.observe(seen.join('; '), decided);
+  },
+  { needs: CHAT, parts },
+);
+
 conformance(
   ['chat.auth.token-scopes-data', 'auth.isolation.other-account-refused'],
   "a token of one account cannot chat with another account's agent",

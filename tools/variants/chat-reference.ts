@@ -216,4 +216,43 @@ export const chatReferenceVariants: readonly Variant[] = [
     to: '\\s+(\\d)\\b(?:',
     only: ['chat.result.chart-data-rows'],
   },
+  {
+    // Whole chat run (reference/http/chat.ts:53:35): an agent_version of 0 or 1.5 is taken
+    // for a version the agent lacks (404) instead of refused as no version (400).
+    name: 'chat: an agent_version that cannot be a version is looked up',
+    file: 'reference/http/chat.ts',
+    from: '(!Number.isSafeInteger(version) || version < 1)',
+    to: '(!Number.isSafeInteger(version) && version < 1)',
+    only: ['chat.body.agent-version-not-a-version'],
+    decision: 'chat.body.agent-version-not-a-version',
+  },
+  {
+    // Whole chat run (reference/http/chat.ts:56:17): the 400 for such a version names no field.
+    name: 'chat: the refusal of an agent_version that cannot be a version has no issue path',
+    file: 'reference/http/chat.ts',
+    from: "invalid(['body', 'payload', 'agent_version'],",
+    to: 'invalid([],',
+    only: ['chat.body.agent-version-not-a-version'],
+    decision: 'chat.body.agent-version-not-a-version',
+  },
+  {
+    // Whole chat run (reference/http/chat.ts:46:58): the last message is the question, whatever
+    // its role, so a history of assistant messages only is answered.
+    name: 'chat: a history without a user message answers its last message',
+    file: 'reference/http/chat.ts',
+    from: ".find((m) => m.role === 'user');",
+    to: '.find(() => true);',
+    only: ['chat.body.no-user-message'],
+    decision: 'chat.body.no-user-message',
+  },
+  {
+    // Whole chat run (reference/http/chat.ts:50:17): the 400 for a history without a user
+    // message names no field.
+    name: 'chat: the refusal of a history without a user message has no issue path',
+    file: 'reference/http/chat.ts',
+    from: "invalid(['body', 'messages'],",
+    to: 'invalid([],',
+    only: ['chat.body.no-user-message'],
+    decision: 'chat.body.no-user-message',
+  },
 ];
