@@ -40,15 +40,16 @@ interface GrammarWorld {
  * Two regions by two channels, two products each (eight rows, every product its own): the
  * quantities are below 100 and the amounts above 10,000, so a sum of the one is never a sum
  * of the other; each row lies in a year of its own, so any time bucket groups one row. The
- * values end in a tag no word of the grammar matches: letters only for the regions, letters
- * and digits for the rest, the channels beginning with a digit. The user sees every row (no
- * row filter).
+ * values end in a tag no word of the grammar matches: letters and an apostrophe only for the
+ * regions, letters and digits for the rest, the channels beginning with a digit. The user sees
+ * every row (no row filter).
  */
 async function grammarWorld(t: Conformance): Promise<GrammarWorld> {
   const tag = `q${t.faker.string.numeric(6)}`;
   // Region values hold no digit, channel values begin with one: both are values to filter on.
+  // The region values hold an apostrophe (a value of a text column, as `o'hara` would be).
   const letters = `q${t.faker.string.alpha({ length: 6, casing: 'lower' })}`;
-  const regions = [`north-${letters}`, `south-${letters}`] as const;
+  const regions = [`north'${letters}`, `south'${letters}`] as const;
   const channels = [`7online-${tag}`, `8retail-${tag}`] as const;
   const rows: Row[] = [];
   for (const region of regions)
@@ -279,6 +280,105 @@ conformance(
     expect(pairs(chart.chartData), 'the twelve largest products').toEqual(
       Object.fromEntries(largest.map((r) => [r.product, r.amount])),
     );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.fields'],
+  "a chart's chartConfig lists its value and year filters and carries the six format strings",
+  async (t) => {
+    const w = await grammarWorld(t);
+    const [north] = w.regions;
+    // The north rows lie in 2016 to 2019, one a year.
+    const chart = await chartOf(t, w, `total amount by channel in ${north} only 2017`);
+    const config = chart.chartConfig as Record<string, unknown>;
+    expect(config['filters'], 'chartConfig.filters: the value filter and the year').toEqual(
+      expect.arrayContaining([
+        { field: 'region', value: north },
+        { field: 'order_date', value: '2017' },
+      ]),
+    );
+    expect((config['filters'] as unknown[]).length, 'chartConfig.filters: no other filter').toBe(2);
+    const format = (config['format'] ?? {}) as Record<string, unknown>;
+    for (const member of [
+      'label',
+      'formatOptions',
+      'formatLocale',
+      'labelSuffix',
+      'labelPrefix',
+      'dateFormat',
+    ])
+      expect(typeof format[member], `chartConfig.format.${member} (§2.6: a string)`).toBe('string');
+    expect(pairs(chart.chartData), `the ${north} rows of 2017`).toEqual(
+      sums(
+        w.rows.filter((r) => r.region === north && r.order_date.startsWith('2017')),
+        (r) => r.channel,
+        (r) => r.amount,
+      ),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'totals and averages are rounded to two decimals (README: round(sum(col), 2))',
+  async (t) => {
+    // Six products of two rows each, amounts in thousandths whose sum never ends in 0.
+    const tag = `q${t.faker.string.numeric(6)}`;
+    const rows: { product: string; amount: number }[] = [];
+    for (let p = 0; p < 6; p++) {
+      const a = t.faker.number.int({ min: 1_000, max: 99_999 });
+      let b = t.faker.number.int({ min: 1_000, max: 99_999 });
+      if ((a + b) % 10 === 0) b += 1;
+      for (const k of [a, b]) rows.push({ product: `p${String(p)}-${tag}`, amount: k / 1000 });
+    }
+    const w = await buildWorld(t);
+    const { connectionId } = await t.hooks.createConnection(w.account.organizationId, {
+      name: 'rounding (eac)',
+      table: {
+        name: 'orders',
+        columns: [
+          { name: 'product', type: 'text' },
+          { name: 'amount', type: 'number' },
+        ],
+        rows,
+      },
+      rowFilters: [],
+    });
+    const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
+      connectionId,
+    });
+    const org = await registerOrganization(t, w, { properties: { tenant: tag } });
+    const user = await chatUser(t, w, org.projectOrganizationId, { tenant: tag, region: tag });
+    for (const [question, of] of [
+      ['total amount by product', (xs: number[]) => xs.reduce((x, y) => x + y, 0)],
+      ['average amount by product', (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length],
+    ] as const) {
+      const chart = theChart(
+        expectStream(
+          await chat(t, agentId, user.token, chatBody(agentId, { question })),
+          JSON.stringify(question),
+        ),
+        JSON.stringify(question),
+      );
+      const got = pairs(chart.chartData);
+      expect(Object.keys(got).sort(), `${question}: one row a product`).toEqual(
+        [...new Set(rows.map((r) => r.product))].sort(),
+      );
+      for (const [product, value] of Object.entries(got)) {
+        const exact = of(rows.filter((r) => r.product === product).map((r) => r.amount));
+        expect(
+          Math.abs(value - exact),
+          `${question}, ${product}: ${String(exact)} rounded`,
+        ).toBeLessThanOrEqual(0.005 + 1e-9);
+        expect(
+          Math.abs(value * 100 - Math.round(value * 100)),
+          `${question}, ${product}: ${String(value)} has at most two decimals`,
+        ).toBeLessThan(1e-6);
+      }
+    }
   },
   { needs: GRAMMAR, parts },
 );

@@ -255,4 +255,63 @@ export const chatReferenceVariants: readonly Variant[] = [
     only: ['chat.body.no-user-message'],
     decision: 'chat.body.no-user-message',
   },
+  {
+    // Whole chat run (reference/chat/agent.ts:27:62): quoting drops apostrophes, so a value
+    // holding one (`o'hara`) is looked up without it, never found, and not filtered on.
+    name: 'chat grammar: a value with an apostrophe never found',
+    file: 'reference/chat/agent.ts',
+    from: "`'${value.replaceAll(\"'\", \"''\")}'`",
+    to: '`\'${value.replaceAll("\'", "")}\'`',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/agent.ts:177:14): chartConfig.filters stays empty.
+    name: "chat grammar: chartConfig.filters lists none of the chart's filters",
+    file: 'reference/chat/agent.ts',
+    from: '      ...spec.filters.map((f) => ({ field: f.column, value: f.value })),\n',
+    to: '',
+    only: ['chat.result.fields'],
+  },
+  {
+    // Whole chat run (reference/chat/agent.ts:179:11): the year is not listed as a filter.
+    name: 'chat grammar: chartConfig.filters leaves the year out',
+    file: 'reference/chat/agent.ts',
+    from: '...(spec.year === null ? [] : [',
+    to: '...(true ? [] : [',
+    only: ['chat.result.fields'],
+  },
+  {
+    // Whole chat run (reference/chat/agent.ts:168:13): chartConfig.format is an empty object.
+    name: 'chat grammar: chartConfig.format without its members',
+    file: 'reference/chat/agent.ts',
+    from: '    format: {\n      label: titleOf(spec),',
+    to: '    format: {},\n    formatMembers: {\n      label: titleOf(spec),',
+    only: ['chat.result.fields'],
+  },
+  {
+    // Whole chat run (reference/chat/agent.ts:58:9): sums and averages are not rounded.
+    name: 'chat grammar: sums and averages not rounded',
+    file: 'reference/chat/agent.ts',
+    from: ": m.aggregation === 'sum' || m.aggregation === 'avg'",
+    to: ': false',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/agent.ts:58:54): averages are not rounded.
+    name: 'chat grammar: averages not rounded',
+    file: 'reference/chat/agent.ts',
+    from: "|| m.aggregation === 'avg'",
+    to: "|| m.aggregation === ''",
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/agent.ts:302:41): the phrases are joined without commas,
+    // so adjacent literals make one string and only a question offering a single phrase is
+    // filtered (`in <value> only 2017` offers three).
+    name: 'chat grammar: filter phrases looked up as one string',
+    file: 'reference/chat/agent.ts',
+    from: "const list = wanted.map(literal).join(', ');",
+    to: "const list = wanted.map(literal).join('');",
+    only: ['chat.result.fields'],
+  },
 ];
