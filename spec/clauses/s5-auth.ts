@@ -58,7 +58,8 @@ export const s5 = defineClauses([
     section: '5',
     level: 'unspecified',
     summary: 'The answer to a call carrying no credential at all is left open.',
-    decision: "401 UNAUTHORIZED with details.reason 'missing-credentials'.",
+    decision:
+      "401 UNAUTHORIZED with details.reason 'missing-credentials'. An empty apiKey or an empty authorization header is no credential.",
   },
   {
     id: 'auth.api-key.unknown',

@@ -76,7 +76,7 @@ export const s7 = defineClauses([
     level: 'unspecified',
     summary: 'The status and code for an invalid body, query or path are left open.',
     decision:
-      '400 VALIDATION_ERROR with details.issues = [{path: (string|number)[], message, code}]; a URL that cannot be decoded gets the same.',
+      '400 VALIDATION_ERROR with details.issues = [{path: (string|number)[], message, code}], each path starting with the part of the request that failed (body, query or path) and naming array positions as numbers; a URL that cannot be decoded gets the same.',
   },
   {
     id: 'errors.malformed-json',
@@ -127,7 +127,7 @@ export const s7 = defineClauses([
     summary:
       'The answer to a request that is not well-formed HTTP (request line, conflicting or repeated framing headers, a bad chunk, no Host) is left open.',
     decision:
-      '400 MALFORMED_REQUEST in the §7 envelope with details.cause (the parser error code, or missing-host), sent with Connection: close; the connection is then closed.',
+      '400 MALFORMED_REQUEST in the §7 envelope with details.cause (the parser error code, or missing-host), sent with Connection: close; the connection is then closed. Only HTTP/1.1 needs Host: an HTTP/1.0 request without it is answered as usual.',
   },
   {
     id: 'errors.not-found.status',
