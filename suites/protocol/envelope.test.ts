@@ -4,8 +4,12 @@ import { UUID_PATTERN, ValidationIssue } from '../../spec/schemas/common.ts';
 import { buildWorld, createRole, registerOrganization } from '../../fixtures/world.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { REGISTER_ORGANIZATION as registerOrg, rolePath, rolesPath } from '../harness/paths.ts';
+import { authorization } from '../harness/authorization.ts';
+import type { Reply } from '../harness/http.ts';
+import { CLONE, LIST_WORKSPACES, REMOVE } from '../dashboards/world.ts';
 import {
   describeAnswer,
+  detailsOf,
   expectClientError,
   expectError,
   refusedAs,
@@ -150,6 +154,57 @@ conformance(
   },
 );
 
+/** The paths of a reply's details.issues, each as it was sent, or undefined without them. */
+function issuePaths(res: Reply): (string | number)[][] | undefined {
+  const issues = z.array(ValidationIssue).min(1).safeParse(detailsOf(res)['issues']);
+  return issues.success ? issues.data.map((i) => i.path) : undefined;
+}
+
+probe(['errors.validation.status'], 'the details of a URL the server cannot decode', async (t) => {
+  const res = await t.http.call('GET', '/v1/api/projects/%ZZ/user-roles');
+  const paths = issuePaths(res);
+  t.observe(
+    `${statusAndCode(res)}, ${paths === undefined ? 'no well-formed details.issues' : `issues at ${JSON.stringify(paths)}`}`,
+    statusAndCode(res) === '400 VALIDATION_ERROR' &&
+      paths !== undefined &&
+      paths.every((p) => p[0] === 'path'),
+  );
+});
+
+probe(
+  ['errors.validation.status'],
+  'where the issues of a bad path id, query parameter and array element point',
+  async (t) => {
+    const w = await buildWorld(t);
+    const path = await t.http.get(rolesPath({ projectId: 'not-a-uuid' }), { query: w.creds() });
+    const query = await t.http.get(LIST_WORKSPACES, {
+      query: { ...w.creds(), projectId: 'not-a-uuid' },
+    });
+    // The first of two chart ids is no UUID: the issue names its position, 0.
+    const element = await t.http.post(
+      REMOVE,
+      { dashboardId: t.faker.string.uuid(), chartIds: ['not-a-uuid', t.faker.string.uuid()] },
+      { headers: authorization(t, w.account.orgBoundKey) },
+    );
+    const answers = [
+      ['path', path, ['path', 'projectId']],
+      ['query', query, ['query', 'projectId']],
+      ['array element', element, ['body', 'chartIds', 0]],
+    ] as const;
+    t.observe(
+      answers
+        .map(([what, res]) => `${what}: ${statusAndCode(res)} ${JSON.stringify(issuePaths(res))}`)
+        .join('; '),
+      answers.every(
+        ([, res, expected]) =>
+          statusAndCode(res) === '400 VALIDATION_ERROR' &&
+          JSON.stringify(issuePaths(res)) === JSON.stringify([expected]),
+      ),
+    );
+  },
+  { needs, parts: ['v1-dashboards'] },
+);
+
 probe(
   ['errors.malformed-json'],
   'a DELETE that says application/json but sends no body',
@@ -160,6 +215,70 @@ probe(
       headers: { 'content-type': 'application/json' },
     });
     t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'role' }));
+  },
+  { needs },
+);
+
+probe(
+  ['errors.malformed-json', 'errors.unsupported-media-type'],
+  'a DELETE that says text/plain but sends no body and no framing header',
+  async (t) => {
+    const w = await buildWorld(t);
+    // Zero bytes are no body whatever the type says, so the role's 404 comes, not a 415.
+    const res = await t.http.call('DELETE', rolePath(w, t.faker.string.uuid()), {
+      query: w.creds(),
+      headers: { 'content-type': 'text/plain' },
+    });
+    t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'role' }));
+  },
+  { needs },
+);
+
+probe(
+  ['errors.malformed-json', 'errors.unsupported-media-type'],
+  'a POST with content-length 0 that says text/plain, the key in the authorization header',
+  async (t) => {
+    const w = await buildWorld(t);
+    // Zero bytes read as {} whatever the type says: the clone's answer to an empty JSON object
+    // (its own validation refusal), not a 415.
+    const post = (contentType: string) =>
+      t.http.call('POST', CLONE, {
+        raw: '',
+        headers: { 'content-type': contentType, ...authorization(t, w.account.orgBoundKey) },
+      });
+    const text = await post('text/plain');
+    const json = await post('application/json');
+    t.observe(
+      `text/plain: ${statusAndCode(text)}; application/json: ${statusAndCode(json)}`,
+      statusAndCode(json) === '400 VALIDATION_ERROR' && statusAndCode(text) === statusAndCode(json),
+    );
+  },
+  { needs, parts: ['v1-dashboards'] },
+);
+
+probe(
+  ['errors.validation.prototype-keys', 'errors.unknown-fields'],
+  'members named constructor or prototype that are not constructor.prototype',
+  async (t) => {
+    const w = await buildWorld(t);
+    const fields = JSON.stringify({ ...w.creds(), projectId: w.projectId, name: 'Near misses' });
+    // Only __proto__, and prototype inside constructor, are refused; these are unknown fields.
+    const members = ['"x": {"prototype": 1}', '"constructor": {}', '"constructor": "x"'];
+    const answers: [string, Reply][] = [];
+    for (const member of members) {
+      const raw = `{${member},${fields.slice(1)}`;
+      answers.push([
+        member,
+        await t.http.call('POST', registerOrg, {
+          raw,
+          headers: { 'content-type': 'application/json' },
+        }),
+      ]);
+    }
+    t.observe(
+      answers.map(([member, res]) => `${member}: ${statusAndCode(res)}`).join('; '),
+      answers.every(([, res]) => res.status === 200),
+    );
   },
   { needs },
 );

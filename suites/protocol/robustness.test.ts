@@ -720,3 +720,39 @@ probe(
   },
   { needs: [...needs, 'roles'], parts: ['identity'] },
 );
+
+// --- added by coregaps: the details the malformed-HTTP decision names --------------------
+
+/** `error.details` of a raw answer's §7 envelope, or an empty object. */
+const rawDetails = (answer: RawAnswer): Record<string, unknown> => {
+  try {
+    return ErrorEnvelope.safeParse(JSON.parse(answer.body)).data?.error.details ?? {};
+  } catch {
+    return {};
+  }
+};
+
+probe(
+  ['errors.malformed-http'],
+  'the details.cause of requests that are not well-formed HTTP, and HTTP/1.0 without Host',
+  async (t) => {
+    const seen: string[] = [];
+    let all = true;
+    for (const c of rawCases) {
+      const [answer] = await rawExchange(t, [c.request]);
+      if (answer === undefined) continue;
+      const cause = rawDetails(answer)['cause'];
+      seen.push(`${c.what}: cause ${JSON.stringify(cause)}`);
+      // The parser's own code for what it refused; missing-host where Host alone is missing.
+      all &&= c.what.includes('without Host')
+        ? cause === 'missing-host'
+        : typeof cause === 'string' && cause.length > 0 && cause !== 'missing-host';
+    }
+    // HTTP/1.0 does not require Host (RFC 9112 §3.2 asks it of HTTP/1.1), so the request is
+    // answered as any other: here the 404 of a path the service does not have.
+    const [old] = await rawExchange(t, ['GET {base}/v1/api/no-such-endpoint HTTP/1.0\r\n\r\n']);
+    if (old === undefined) expect.fail('expected an answer to an HTTP/1.0 request');
+    seen.push(`HTTP/1.0 without Host: ${rawStatusAndCode(old)}`);
+    t.observe(seen.join('; '), all && rawStatusAndCode(old) === '404 ROUTE_NOT_FOUND');
+  },
+);
