@@ -471,13 +471,15 @@ function expectEnvelope(answer: RawAnswer, what: string): ErrorEnvelope {
   return parsed.data;
 }
 
-const codeOf = (answer: RawAnswer) => {
+/** The §7 error of a raw answer's body, or undefined when the body is not that envelope. */
+const rawError = (answer: RawAnswer) => {
   try {
-    return ErrorEnvelope.safeParse(JSON.parse(answer.body)).data?.error.code;
+    return ErrorEnvelope.safeParse(JSON.parse(answer.body)).data?.error;
   } catch {
     return undefined;
   }
 };
+const codeOf = (answer: RawAnswer) => rawError(answer)?.code;
 const rawStatusAndCode = (a: RawAnswer) => `${a.status} ${codeOf(a) ?? '(no code)'}`;
 const closes = (a: RawAnswer) => /close/i.test(a.headers['connection'] ?? '');
 
@@ -724,13 +726,7 @@ probe(
 // --- added by coregaps: the details the malformed-HTTP decision names --------------------
 
 /** `error.details` of a raw answer's §7 envelope, or an empty object. */
-const rawDetails = (answer: RawAnswer): Record<string, unknown> => {
-  try {
-    return ErrorEnvelope.safeParse(JSON.parse(answer.body)).data?.error.details ?? {};
-  } catch {
-    return {};
-  }
-};
+const rawDetails = (answer: RawAnswer): Record<string, unknown> => rawError(answer)?.details ?? {};
 
 probe(
   ['errors.malformed-http'],
