@@ -92,10 +92,10 @@ async function grammarWorld(t: Conformance): Promise<GrammarWorld> {
 }
 
 /** `key -> sum of value` over rows. */
-function sums(
-  rows: readonly Row[],
-  key: (r: Row) => string,
-  value: (r: Row) => number,
+function sums<R>(
+  rows: readonly R[],
+  key: (r: R) => string,
+  value: (r: R) => number,
 ): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of rows) out[key(r)] = (out[key(r)] ?? 0) + value(r);
@@ -379,6 +379,140 @@ conformance(
         ).toBeLessThan(1e-6);
       }
     }
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'the column right after "by" is the dimension, though a column listed before it in the table is named later',
+  async (t) => {
+    const w = await grammarWorld(t);
+    // region comes before channel in the table; the question names it after `by channel`.
+    const chart = await chartOf(t, w, 'total amount by channel and region');
+    expect(pairs(chart.chartData), 'the total amount by channel').toEqual(
+      sums(
+        w.rows,
+        (r) => r.channel,
+        (r) => r.amount,
+      ),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'a grammar word not followed by what it needs is passed over: "count by channel highest first" counts by channel',
+  async (t) => {
+    const w = await grammarWorld(t);
+    // `highest` names a measure only with a numeric column after it; here it has none.
+    const chart = await chartOf(t, w, 'count by channel highest first');
+    expect(pairs(chart.chartData), 'the number of rows of each channel').toEqual(
+      sums(
+        w.rows,
+        (r) => r.channel,
+        () => 1,
+      ),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'a column named sales is itself where the table has no amount column, and runs of blanks count as one',
+  async (t) => {
+    // Two regions of three rows each; whole numbers, so an average has at most two decimals.
+    const tag = `q${t.faker.string.numeric(6)}`;
+    const rows = ['east', 'west'].flatMap((region) =>
+      [0, 1, 2].map(() => ({
+        region: `${region}-${tag}`,
+        sales: t.faker.number.int({ min: 1, max: 9999 }),
+      })),
+    );
+    const w = await buildWorld(t);
+    const { connectionId } = await t.hooks.createConnection(w.account.organizationId, {
+      name: 'sales (eac)',
+      table: {
+        name: 'orders',
+        columns: [
+          { name: 'region', type: 'text' },
+          { name: 'sales', type: 'number' },
+        ],
+        rows,
+      },
+      rowFilters: [],
+    });
+    const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
+      connectionId,
+    });
+    const org = await registerOrganization(t, w, { properties: { tenant: tag } });
+    const user = await chatUser(t, w, org.projectOrganizationId, { tenant: tag, region: tag });
+    const ask = async (question: string) =>
+      pairs(
+        theChart(
+          expectStream(
+            await chat(t, agentId, user.token, chatBody(agentId, { question })),
+            JSON.stringify(question),
+          ),
+          JSON.stringify(question),
+        ).chartData,
+      );
+    // README: `sales` means `amount` only where an amount column exists.
+    expect(await ask('total sales by region'), 'the total sales by region').toEqual(
+      sums(
+        rows,
+        (r) => r.region,
+        (r) => r.sales,
+      ),
+    );
+    const totals = sums(
+      rows,
+      (r) => r.region,
+      (r) => r.sales,
+    );
+    const averages = await ask('average   sales by region');
+    expect(Object.keys(averages).sort(), 'one average a region').toEqual(
+      Object.keys(totals).sort(),
+    );
+    for (const [region, total] of Object.entries(totals))
+      expect(averages[region], `the average sales of ${region} (blanks between words)`).toBeCloseTo(
+        total / 3,
+        2,
+      );
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  '"by" followed by no column is passed over: "how many rows sorted by size" counts them all',
+  async (t) => {
+    const w = await grammarWorld(t);
+    const chart = await chartOf(t, w, 'how many rows sorted by size');
+    const counts = chart.chartData.flatMap((row) =>
+      Object.values(row).filter((v) => typeof v === 'number'),
+    );
+    expect(counts, 'one count, of every row').toEqual([w.rows.length]);
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  'the column after a top N is the dimension only when no "by" names one: "top 2 product by channel" ranks channels',
+  async (t) => {
+    const w = await grammarWorld(t);
+    // Four rows a channel, one a product: the counts by channel are 4 and 4.
+    const chart = await chartOf(t, w, 'top 2 product by channel');
+    expect(pairs(chart.chartData), 'the number of rows of each channel').toEqual(
+      sums(
+        w.rows,
+        (r) => r.channel,
+        () => 1,
+      ),
+    );
   },
   { needs: GRAMMAR, parts },
 );

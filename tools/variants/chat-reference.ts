@@ -314,4 +314,58 @@ export const chatReferenceVariants: readonly Variant[] = [
     to: "const list = wanted.map(literal).join('');",
     only: ['chat.result.fields'],
   },
+  {
+    // Whole chat run (reference/chat/grammar.ts:91:46): the first column in table order named
+    // anywhere after `by` wins, not the one right after it.
+    name: 'chat grammar: the dimension is the first column of the table named after "by"',
+    file: 'reference/chat/grammar.ts',
+    from: '(best === undefined || m.index < best.index)',
+    to: '(best === undefined || false)',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/grammar.ts:109:9): the synonyms apply on every table, so
+    // on a table with a sales column and no amount, `sales` names nothing.
+    name: 'chat grammar: sales means amount even where no amount column exists',
+    file: 'reference/chat/grammar.ts',
+    from: 'if (columns.some((c) => c.name === word)) text = text.replace(re, word);',
+    to: 'if (true) text = text.replace(re, word);',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/grammar.ts:107:14): runs of blanks are kept, so after
+    // `average` two blanks stand before the column, which is then not taken as its measure.
+    name: 'chat grammar: runs of blanks kept',
+    file: 'reference/chat/grammar.ts',
+    from: "    .replace(/\\s+/g, ' ')} `;",
+    to: "    .replace(/\\s/g, ' ')} `;",
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/grammar.ts:126:9): an aggregation word without a numeric
+    // column after it throws, and the whole question gets a text answer.
+    name: 'chat grammar: a measure word without its column breaks the question',
+    file: 'reference/chat/grammar.ts',
+    from: 'if (hit !== undefined && hit.index <= 1) {\n      measure =',
+    to: 'if (true && hit!.index <= 1) {\n      measure =',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/grammar.ts:152:9): `by` followed by no column throws, and
+    // the whole question gets a text answer.
+    name: 'chat grammar: "by" without a column breaks the question',
+    file: 'reference/chat/grammar.ts',
+    from: 'if (hit !== undefined && hit.index <= 1) {\n      dimension = isDate',
+    to: 'if (true && hit!.index <= 1) {\n      dimension = isDate',
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/grammar.ts:163:9): the column after a top N replaces the
+    // dimension `by` named.
+    name: 'chat grammar: the column after a top N overrides "by"',
+    file: 'reference/chat/grammar.ts',
+    from: '    if (dimension === undefined) {\n      const hit = columnAt(topMatch[2]',
+    to: '    if (true) {\n      const hit = columnAt(topMatch[2]',
+    only: ['chat.result.chart-data-rows'],
+  },
 ];
