@@ -142,6 +142,34 @@ describe('question forms beyond the README list', () => {
     expect(spec('top 100 products by total amount').top).toBe(100);
   });
 
+  it('offers every phrase of one to four words after a filter word, each once', () => {
+    expect(readQuestion('total amount in a b c d e', columns).phrases).toEqual([
+      'a',
+      'a b',
+      'a b c',
+      'a b c d',
+    ]);
+    expect(readQuestion('total amount in a b', columns).phrases).toEqual(['a', 'a b']);
+  });
+
+  it('drops the filters on "without filter" as on "without filters"', () => {
+    expect(readQuestion('as a bar chart without filter', columns).clearFilters).toBe(true);
+    expect(readQuestion('as a bar chart without filters', columns).clearFilters).toBe(true);
+  });
+
+  it('counts a dimension or a top N named alone, with no chart before', () => {
+    expect(spec('by channel')).toMatchObject({
+      measure: { aggregation: 'count', column: null },
+      dimension: { column: 'channel', bucket: null },
+      top: null,
+    });
+    expect(spec('top 5')).toMatchObject({
+      measure: { aggregation: 'count', column: null },
+      dimension: null,
+      top: 5,
+    });
+  });
+
   it('sums the numeric column a question names on its own, though a text column comes first', () => {
     expect(spec('product sales by channel')).toMatchObject({
       measure: { aggregation: 'sum', column: 'amount' },
