@@ -7,6 +7,7 @@ import {
   CHAT,
   chat,
   chatBody,
+  chatPath,
   chatWorld,
   expectStream,
   isEventStream,
@@ -367,6 +368,37 @@ probe(
       decided &&=
         refusedAs(answer.res, 400, 'VALIDATION_ERROR') &&
         issuePaths(answer) === JSON.stringify([['body', 'messages']]);
+    }
+    t.observe(seen.join('; '), decided);
+  },
+  { needs: CHAT, parts },
+);
+
+probe(
+  ['auth.header.format'],
+  'which authorization headers around a valid project-user token chat takes',
+  async (t) => {
+    const w = await chatWorld(t);
+    const token = userOf(w, 0, 0).token;
+    const body = chatBody(w.agentId, { question: 'total amount by product' });
+    const seen: string[] = [];
+    let decided = true;
+    // `Bearer <JWT>` is the form; the blanks between scheme and token are one or more (RFC 9110
+    // 1*SP) and the scheme's case does not matter; anything before the scheme or after the token
+    // is not that form.
+    for (const [what, header, takes] of [
+      ['two blanks after Bearer', `Bearer  ${token}`, true],
+      ['bearer in lower case', `bearer ${token}`, true],
+      ['a word before Bearer', `Token Bearer ${token}`, false],
+      ['a letter glued before Bearer', `XBearer ${token}`, false],
+      ['a word after the token', `Bearer ${token} extra`, false],
+    ] as const) {
+      const res = await t.http.post(chatPath(w.agentId), body, {
+        headers: { accept: 'text/event-stream', authorization: header },
+      });
+      const streamed = res.status === 200 && isEventStream(res);
+      seen.push(`${what}: ${streamed ? 'a stream' : describeAnswer(res)}`);
+      decided &&= takes ? streamed : refusedAs(res, 401, 'UNAUTHORIZED');
     }
     t.observe(seen.join('; '), decided);
   },

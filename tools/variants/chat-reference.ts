@@ -368,4 +368,34 @@ export const chatReferenceVariants: readonly Variant[] = [
     to: '    if (true) {\n      const hit = columnAt(topMatch[2]',
     only: ['chat.result.chart-data-rows'],
   },
+  {
+    // Whole chat run (reference/chat/token.ts:21:13, `\s` for `\s+`): `Bearer` followed by
+    // two blanks is refused.
+    name: 'chat: one blank only after Bearer on chat',
+    file: 'reference/chat/token.ts',
+    from: "/^\\s*Bearer\\s+(\\S+)\\s*$/i.exec(header ?? '')",
+    to: "/^\\s*Bearer\\s(\\S+)\\s*$/i.exec(header ?? '')",
+    only: ['auth.header.format'],
+    decision: 'auth.header.format',
+  },
+  {
+    // Whole chat run (reference/chat/token.ts:21:13, no `^`): a header with a word before
+    // `Bearer` is taken.
+    name: 'chat: anything before Bearer on chat',
+    file: 'reference/chat/token.ts',
+    from: "/^\\s*Bearer\\s+(\\S+)\\s*$/i.exec(header ?? '')",
+    to: "/\\s*Bearer\\s+(\\S+)\\s*$/i.exec(header ?? '')",
+    only: ['auth.header.format'],
+    decision: 'auth.header.format',
+  },
+  {
+    // Whole chat run (reference/chat/token.ts:21:13, no `$`): a header with a word after the
+    // token is taken.
+    name: 'chat: anything after the chat token',
+    file: 'reference/chat/token.ts',
+    from: "/^\\s*Bearer\\s+(\\S+)\\s*$/i.exec(header ?? '')",
+    to: "/^\\s*Bearer\\s+(\\S+)\\s*/i.exec(header ?? '')",
+    only: ['auth.header.format'],
+    decision: 'auth.header.format',
+  },
 ];
