@@ -29,6 +29,14 @@ function expectRefusedBeforeStream(answer: ChatAnswer, what: string): void {
   expect(answer.stream.events.length, `${what}: events were streamed`).toBe(0);
 }
 
+/** The paths of a refusal's details.issues, as JSON (`[]` without them). */
+function issuePaths(answer: ChatAnswer): string {
+  const issues = detailsOf(answer.res)['issues'];
+  return JSON.stringify(
+    Array.isArray(issues) ? issues.map((i: unknown) => (i as { path?: unknown }).path) : [],
+  );
+}
+
 conformance(
   ['chat.body.messages-required'],
   'a chat request without messages is refused before any stream',
@@ -156,7 +164,8 @@ probe(
     );
     t.observe(
       `${describeAnswer(answer.res)} ${issues}`,
-      refusedAs(answer.res, 400, 'VALIDATION_ERROR') && issues.includes('agent_id'),
+      refusedAs(answer.res, 400, 'VALIDATION_ERROR') &&
+        issuePaths(answer) === JSON.stringify([['body', 'payload', 'agent_id']]),
     );
   },
   { needs: CHAT, parts },
@@ -170,7 +179,49 @@ probe(
     const body = chatBody(w.agentId);
     delete body['messages'];
     const answer = await chat(t, w.agentId, userOf(w, 0, 0).token, body);
-    t.observe(describeAnswer(answer.res), refusedAs(answer.res, 400, 'VALIDATION_ERROR'));
+    t.observe(
+      `${describeAnswer(answer.res)} ${issuePaths(answer)}`,
+      refusedAs(answer.res, 400, 'VALIDATION_ERROR') &&
+        issuePaths(answer) === JSON.stringify([['body', 'messages']]),
+    );
+  },
+  { needs: CHAT, parts },
+);
+
+conformance(
+  ['chat.stream.path', 'errors.client-input.no-server-error'],
+  'a chat request whose path agentId is not a UUID is refused before any stream',
+  async (t) => {
+    const w = await chatWorld(t);
+    expectRefusedBeforeStream(
+      await chat(
+        t,
+        'not-a-uuid',
+        userOf(w, 0, 0).token,
+        chatBody(w.agentId, { question: 'total amount by product' }),
+      ),
+      'agentId not-a-uuid',
+    );
+  },
+  { needs: CHAT, parts },
+);
+
+probe(
+  ['errors.validation.status'],
+  'the answer for a chat path agentId that is not a UUID',
+  async (t) => {
+    const w = await chatWorld(t);
+    const answer = await chat(
+      t,
+      'not-a-uuid',
+      userOf(w, 0, 0).token,
+      chatBody(w.agentId, { question: 'total amount by product' }),
+    );
+    t.observe(
+      `${describeAnswer(answer.res)} ${issuePaths(answer)}`,
+      refusedAs(answer.res, 400, 'VALIDATION_ERROR') &&
+        issuePaths(answer) === JSON.stringify([['path', 'agentId']]),
+    );
   },
   { needs: CHAT, parts },
 );
@@ -312,14 +363,6 @@ probe(
   },
   { needs: CHAT, parts },
 );
-
-/** The paths of a refusal's details.issues, as JSON (`[]` without them). */
-function issuePaths(answer: ChatAnswer): string {
-  const issues = detailsOf(answer.res)['issues'];
-  return JSON.stringify(
-    Array.isArray(issues) ? issues.map((i: unknown) => (i as { path?: unknown }).path) : [],
-  );
-}
 
 probe(
   ['chat.body.agent-version-not-a-version', 'errors.validation.status'],

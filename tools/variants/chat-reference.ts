@@ -398,4 +398,43 @@ export const chatReferenceVariants: readonly Variant[] = [
     only: ['auth.header.format'],
     decision: 'auth.header.format',
   },
+  {
+    // Whole chat run (reference/http/chat.ts:36:9): a path agentId that is no UUID is not
+    // refused, and the chat fails on the missing path value.
+    name: 'chat: a path agentId that is no UUID is not refused',
+    file: 'reference/http/chat.ts',
+    from: '    if (!path.ok) return sendError(reply, path.error);',
+    to: '    if (false) return sendError(reply, path.error);',
+    only: ['chat.stream.path'],
+  },
+  {
+    // Whole chat run (reference/http/chat.ts:35:46): the issue of a bad path id does not say
+    // it is in the path.
+    name: 'chat: the issue of a bad path agentId without its place',
+    file: 'reference/http/chat.ts',
+    from: "parse(ChatPath, req.params, 'path')",
+    to: "parse(ChatPath, req.params, '')",
+    only: ['chat'],
+    decision: 'errors.validation.status',
+  },
+  {
+    // Whole chat run (reference/http/chat.ts:37:44): the issues of a bad body do not say they
+    // are in the body.
+    name: 'chat: the issues of a bad chat body without their place',
+    file: 'reference/http/chat.ts',
+    from: "parse(ChatBody, req.body, 'body')",
+    to: "parse(ChatBody, req.body, '')",
+    only: ['chat'],
+    decision: 'errors.validation.status',
+  },
+  {
+    // Whole chat run (reference/http/chat.ts:44:18): the agent_id mismatch issue is not placed
+    // in the body.
+    name: 'chat: the agent_id mismatch issue without its place',
+    file: 'reference/http/chat.ts',
+    from: "invalid(['body', 'payload', 'agent_id'],",
+    to: "invalid(['', 'payload', 'agent_id'],",
+    only: ['chat.body.agent-id-mismatch'],
+    decision: 'chat.body.agent-id-mismatch',
+  },
 ];
