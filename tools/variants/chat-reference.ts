@@ -437,4 +437,13 @@ export const chatReferenceVariants: readonly Variant[] = [
     only: ['chat.body.agent-id-mismatch'],
     decision: 'chat.body.agent-id-mismatch',
   },
+  {
+    // Whole chat run (reference/http/chat.ts:101:7): requests without a thread_id share one
+    // thread per user, so a bare follow-up refines the last chart.
+    name: 'chat: requests without a thread_id share a thread',
+    file: 'reference/http/chat.ts',
+    from: '      body.value.thread_id === undefined\n        ? undefined\n',
+    to: '      false\n        ? undefined\n',
+    only: ['chat.thread.keeps-context'],
+  },
 ];
