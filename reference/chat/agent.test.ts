@@ -152,6 +152,10 @@ describe('question forms beyond the README list', () => {
     expect(readQuestion('total amount in a b', columns).phrases).toEqual(['a', 'a b']);
   });
 
+  it('reads a bare "sum" as a sum', () => {
+    expect(spec('sum amount by region').measure).toEqual({ aggregation: 'sum', column: 'amount' });
+  });
+
   it('drops the filters on "without filter" as on "without filters"', () => {
     expect(readQuestion('as a bar chart without filter', columns).clearFilters).toBe(true);
     expect(readQuestion('as a bar chart without filters', columns).clearFilters).toBe(true);

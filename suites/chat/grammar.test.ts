@@ -533,3 +533,60 @@ conformance(
   },
   { needs: GRAMMAR, parts },
 );
+
+conformance(
+  ['chat.result.fields'],
+  "the README's chart type words give chartConfig.type",
+  async (t) => {
+    const w = await grammarWorld(t);
+    for (const [word, type] of [
+      ['bar', 'bar'],
+      ['column', 'bar'],
+      ['line', 'line'],
+      ['trend', 'line'],
+      ['pie', 'pie'],
+      ['donut', 'pie'],
+      ['area', 'area'],
+      ['table', 'table'],
+      ['number', 'number'],
+      ['kpi', 'number'],
+      ['scatter', 'scatter'],
+    ] as const) {
+      const chart = await chartOf(t, w, `total amount by channel as a ${word} chart`);
+      expect((chart.chartConfig as { type?: unknown }).type, `"${word}"`).toBe(type);
+    }
+  },
+  { needs: GRAMMAR, parts },
+);
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  "the README's measure words each give their aggregation, wherever a numeric column stands first",
+  async (t) => {
+    const w = await grammarWorld(t);
+    const of = (pick: (xs: number[]) => number) => {
+      const out: Record<string, number> = {};
+      for (const region of w.regions)
+        out[region] = pick(w.rows.filter((r) => r.region === region).map((r) => r.amount));
+      return out;
+    };
+    const total = of((xs) => xs.reduce((a, b) => a + b, 0));
+    // Four whole amounts a region: an average has at most two decimals.
+    const average = of((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
+    const highest = of((xs) => Math.max(...xs));
+    const lowest = of((xs) => Math.min(...xs));
+    // `units` (quantity) comes first: the word before `revenue` still names the measure.
+    for (const [question, expected] of [
+      ['units by region sum of revenue', total],
+      ['units by region average revenue', average],
+      ['units by region avg revenue', average],
+      ['units by region mean revenue', average],
+      ['units by region max revenue', highest],
+      ['units by region highest revenue', highest],
+      ['units by region min revenue', lowest],
+      ['units by region lowest revenue', lowest],
+    ] as const)
+      expect(pairs((await chartOf(t, w, question)).chartData), question).toEqual(expected);
+  },
+  { needs: GRAMMAR, parts },
+);

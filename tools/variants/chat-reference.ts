@@ -446,4 +446,29 @@ export const chatReferenceVariants: readonly Variant[] = [
     to: '      false\n        ? undefined\n',
     only: ['chat.thread.keeps-context'],
   },
+  {
+    // Whole chat run (reference/chat/grammar.ts:51:40): `line` and `trend` give type ''.
+    name: 'chat grammar: the line type word gives no type',
+    file: 'reference/chat/grammar.ts',
+    from: "[/\\b(line|lines|trend|over time)\\b/, 'line'],",
+    to: "[/\\b(line|lines|trend|over time)\\b/, '' as ChartType],",
+    only: ['chat.result.fields'],
+  },
+  {
+    // Whole chat run (reference/chat/grammar.ts:61:4): the word `sum of` emptied matches at the
+    // start of every question, so a numeric column standing first is summed.
+    name: 'chat grammar: the first numeric column summed, not the one after "average"',
+    file: 'reference/chat/grammar.ts',
+    from: "  ['sum of', 'sum'],\n",
+    to: "  ['', 'sum'],\n",
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/grammar.ts:61:14): `sum of` gives no aggregation.
+    name: 'chat grammar: "sum of" gives no aggregation',
+    file: 'reference/chat/grammar.ts',
+    from: "  ['sum of', 'sum'],\n",
+    to: "  ['sum of', '' as Aggregation],\n",
+    only: ['chat.result.chart-data-rows'],
+  },
 ];
