@@ -152,6 +152,18 @@ describe('question forms beyond the README list', () => {
     expect(readQuestion('total amount in a b', columns).phrases).toEqual(['a', 'a b']);
   });
 
+  it('reads "minimum" and "maximum" in full, and "annual" as the year bucket', () => {
+    expect(spec('minimum amount by region').measure).toEqual({
+      aggregation: 'min',
+      column: 'amount',
+    });
+    expect(spec('maximum amount by region').measure).toEqual({
+      aggregation: 'max',
+      column: 'amount',
+    });
+    expect(spec('annual total amount').dimension).toEqual({ column: 'order_date', bucket: 'year' });
+  });
+
   it('reads a bare "sum" as a sum', () => {
     expect(spec('sum amount by region').measure).toEqual({ aggregation: 'sum', column: 'amount' });
   });

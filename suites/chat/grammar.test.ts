@@ -590,3 +590,26 @@ conformance(
   },
   { needs: GRAMMAR, parts },
 );
+
+conformance(
+  ['chat.result.chart-data-rows'],
+  '"by week" draws one row per week, and "units" means quantity',
+  async (t) => {
+    const w = await grammarWorld(t);
+    // Each row lies in a year of its own: one week a row.
+    const weekly = await chartOf(t, w, 'total amount by week');
+    const amounts = weekly.chartData.flatMap((row) =>
+      Object.values(row).filter((v) => typeof v === 'number' && v >= 10_000),
+    );
+    expect(amounts.sort(), 'the amounts, one a week').toEqual(w.rows.map((r) => r.amount).sort());
+    const units = await chartOf(t, w, 'total units by region');
+    expect(pairs(units.chartData), 'the total quantity by region').toEqual(
+      sums(
+        w.rows,
+        (r) => r.region,
+        (r) => r.quantity,
+      ),
+    );
+  },
+  { needs: GRAMMAR, parts },
+);

@@ -471,4 +471,20 @@ export const chatReferenceVariants: readonly Variant[] = [
     to: "  ['sum of', '' as Aggregation],\n",
     only: ['chat.result.chart-data-rows'],
   },
+  {
+    // Whole chat run (reference/chat/grammar.ts:76:41): `by week` gets bucket ''.
+    name: 'chat grammar: the week bucket gives no period',
+    file: 'reference/chat/grammar.ts',
+    from: "|\\bweekly\\b/, 'week'],",
+    to: "|\\bweekly\\b/, '' as Bucket],",
+    only: ['chat.result.chart-data-rows'],
+  },
+  {
+    // Whole chat run (reference/chat/grammar.ts:100:26): `units` no longer means quantity.
+    name: 'chat grammar: units do not mean quantity',
+    file: 'reference/chat/grammar.ts',
+    from: "[/\\b(units|items)\\b/g, 'quantity'],",
+    to: "[/\\b(units|items)\\b/g, ''],",
+    only: ['chat.result.chart-data-rows'],
+  },
 ];
