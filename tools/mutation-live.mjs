@@ -39,6 +39,7 @@ class LiveReporter {
     const line = {
       file: relative(process.cwd(), result.fileName),
       line: result.location.start.line,
+      // Stryker's positions, as in its reports: line and column both count from 1.
       column: result.location.start.column,
       mutator: result.mutatorName,
       replacement: String(result.replacement ?? '')
