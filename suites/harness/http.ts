@@ -66,7 +66,8 @@ export class Http {
   ): Promise<Reply<B>> {
     const url = new URL(this.baseOf(options.base) + path);
     for (const [k, v] of Object.entries(options.query ?? {})) {
-      if (Array.isArray(v)) for (const each of v as readonly string[]) url.searchParams.append(k, each);
+      if (Array.isArray(v))
+        for (const each of v as readonly string[]) url.searchParams.append(k, each);
       else if (v !== undefined) url.searchParams.set(k, String(v));
     }
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
