@@ -115,7 +115,8 @@ function runSlice(slice: Slice): boolean {
       killed: detected,
       survived: undetected.filter((m) => m.status === 'Survived').length,
       noCoverage: undetected.filter((m) => m.status === 'NoCoverage').length,
-      // Free-text messages (tools/mutation-ignore.mjs): reported, not scored.
+      // Mutants a `// Stryker disable` comment marks as equivalent or free text (with its reason
+      // in the code and in bench/results/mutation-equivalent.md): reported, not scored.
       ignored: mutants.filter((m) => m.status === 'Ignored').length,
       score: valid === 0 ? null : Math.round((detected / valid) * 1000) / 10,
       undetected: undetected.map(
@@ -156,6 +157,12 @@ function runSlice(slice: Slice): boolean {
       ignored: sum('ignored'),
       score:
         killed + undetected === 0 ? null : Math.round((killed / (killed + undetected)) * 1000) / 10,
+      // The same with every ignored mutant counted as undetected: what the score would be had no
+      // mutant been judged equivalent or free text.
+      scoreCountingIgnored:
+        killed + undetected === 0
+          ? null
+          : Math.round((killed / (killed + undetected + sum('ignored'))) * 1000) / 10,
     };
   };
   const totals = {
