@@ -158,6 +158,15 @@ export const s4Hub = defineClauses([
       '/share/dashboard/{v1 dashboard id} and /share/application/{v1 workspace id}: they show the v1 state as finalize froze it (as the tenant the user came from saw it). v2 ids show the live dashboards; in a v2 application page a v1 dashboardId names the v2 dashboard it became.',
   },
   {
+    id: 'hub.chart.unloadable',
+    section: '4.17',
+    level: 'unspecified',
+    summary:
+      'What a page shows in place of the rows of a chart that cannot load them (§2.6: saved without its sqlOverride) is left open.',
+    decision:
+      "The chart's table heads one column per field its chartConfig names, dimensions before measures, each field once, holds no row, and a line beside it says why.",
+  },
+  {
     id: 'hub.schedule-report.organization',
     section: '4.17',
     level: 'unspecified',

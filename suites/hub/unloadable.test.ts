@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { openHub } from '../harness/browser.ts';
-import { conformance, type Conformance } from '../harness/conformance.ts';
+import { openHub, tableRows } from '../harness/browser.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { SAVE_FROM_CHAT, v1AddCharts, v1Post } from '../dashboards/world.ts';
 import {
   dashboardPath,
@@ -24,8 +24,15 @@ function configWithoutSql(t: Conformance): Record<string, unknown> {
   return {
     title: `Products without SQL ${t.faker.string.alphanumeric(4)}`,
     type: 'bar',
-    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
-    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
+    dimensions: [
+      { name: 'product', field: 'product', label: 'Product', format: '' },
+      { name: 'region', field: 'region', label: 'Region', format: '' },
+    ],
+    // A measure over a field a dimension already names, as a count of products would be.
+    measures: [
+      { name: 'total', field: 'total', label: 'Total', format: '' },
+      { name: 'products', field: 'product', label: 'Products', format: '' },
+    ],
   };
 }
 
@@ -34,10 +41,13 @@ function configWithoutSql(t: Conformance): Record<string, unknown> {
  * holds a chart saved from chat without sqlOverride; not-run when the target refuses to save
  * such a chart (the document does not say a chartConfig must hold one).
  */
-async function worldWithUnloadable(t: Conformance): Promise<HubWorld & { savedChartId: string }> {
+async function worldWithUnloadable(
+  t: Conformance,
+): Promise<HubWorld & { savedChartId: string; savedTitle: string }> {
   const w = await hubWorld(t, { data: true, permissions: { drillDown: true } });
   const key = w.creds().apiKey;
-  const save = await v1Post(t, SAVE_FROM_CHAT, key, { chartConfig: configWithoutSql(t) });
+  const chartConfig = configWithoutSql(t);
+  const save = await v1Post(t, SAVE_FROM_CHAT, key, { chartConfig });
   expect(
     save.status,
     `save-from-chat without sqlOverride: ${save.text.slice(0, 300)}`,
@@ -47,7 +57,7 @@ async function worldWithUnloadable(t: Conformance): Promise<HubWorld & { savedCh
     t.notRun(`the target refuses a chartConfig without sqlOverride (${String(save.status)})`);
   const added = await v1AddCharts(t, key, w.board.dashboardId, [chartId]);
   expect(added.status, `add-charts of the saved chart: ${added.text.slice(0, 300)}`).toBe(200);
-  return { ...w, savedChartId: chartId };
+  return { ...w, savedChartId: chartId, savedTitle: String(chartConfig['title']) };
 }
 
 /** The status the hub answers for a page address, read without a browser. */
@@ -97,6 +107,39 @@ conformance(
     ).toBeLessThan(500);
     const again = await openHub(t, turned);
     await dashboardShown(again, w);
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: needsData },
+);
+
+probe(
+  ['hub.chart.unloadable'],
+  'what a page shows for a chart saved from chat without sqlOverride',
+  async (t) => {
+    const w = await worldWithUnloadable(t);
+    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+    if (!view.names('chart')) t.notRun('the hub profile names no chart to look for');
+    const chart = view.thing('chart', { title: w.savedTitle });
+    await expectCount(chart, 1, 'the chart saved without sqlOverride is on the page');
+    const table = chart.getByRole('table');
+    const shown = {
+      tables: await table.count(),
+      columns: (await table.getByRole('columnheader').allInnerTexts()).map((c) => c.trim()),
+      rows: (await table.count()) === 1 ? await tableRows(table) : [],
+      // Whatever else the chart's figure says beside its title and table.
+      saysWhy:
+        (await chart.innerText())
+          .replace(w.savedTitle, '')
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l !== '' && !['product', 'region', 'total'].includes(l)).length > 0,
+    };
+    t.observe(
+      JSON.stringify(shown),
+      shown.tables === 1 &&
+        JSON.stringify(shown.columns) === JSON.stringify(['product', 'region', 'total']) &&
+        shown.rows.length === 0 &&
+        shown.saysWhy,
+    );
   },
   { timeout: HUB_TIMEOUT, parts, needs: needsData },
 );

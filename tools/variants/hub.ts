@@ -139,4 +139,23 @@ export const hubVariants: readonly Variant[] = [
     to: '  if (false)',
     only: ['hub.drill-down.single-table'],
   },
+  {
+    // Stryker's hub run (reference/hub/rows.ts:29:40): a field named by a dimension and a
+    // measure heads two columns of a chart that cannot load.
+    name: 'hub: an unloadable chart heads a repeated field twice',
+    decision: 'hub.chart.unloadable',
+    file: 'reference/hub/rows.ts',
+    from: "if (typeof field === 'string' && !out.includes(field)) out.push(field);",
+    to: "if (typeof field === 'string') out.push(field);",
+    only: ['hub.chart.unloadable'],
+  },
+  {
+    // Stryker's hub run (reference/hub/rows.ts:23:21): measures before dimensions.
+    name: 'hub: an unloadable chart heads its measures first',
+    decision: 'hub.chart.unloadable',
+    file: 'reference/hub/rows.ts',
+    from: "for (const key of ['dimensions', 'measures'])",
+    to: "for (const key of ['measures', 'dimensions'])",
+    only: ['hub.chart.unloadable'],
+  },
 ];
