@@ -121,7 +121,7 @@ async function tokenPrincipal(ctx: AuthContext, token: string): Promise<Done<Pri
   const verified = await ctx.tokens.verify(token, ctx.world.now(account));
   if (!verified.ok) return verified;
   const via = verified.claims.kind === 'tenant' ? 'tenant-token' : 'project-user-token';
-  if (via === '' && account.identity.users[verified.sub] === undefined) {
+  if (via === 'project-user-token' && account.identity.users[verified.sub] === undefined) {
     return fail(
       unauthorized(
         'invalid-token',
