@@ -158,4 +158,13 @@ export const hubVariants: readonly Variant[] = [
     to: "for (const key of ['measures', 'dimensions'])",
     only: ['hub.chart.unloadable'],
   },
+  {
+    // §5 rule 6 (reference/hub/viewer.ts:36-37): any token of the account opens the pages, a
+    // tenant JWT included.
+    name: 'hub: a tenant JWT opens the pages',
+    file: 'reference/hub/viewer.ts',
+    from: "  if (!verified.ok || verified.claims.kind !== 'project-user') return undefined;\n  if (account.identity.users[verified.sub] === undefined) return undefined;",
+    to: '  if (!verified.ok) return undefined;',
+    only: ['auth.hub.project-user-token-only'],
+  },
 ];
