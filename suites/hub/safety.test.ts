@@ -101,6 +101,21 @@ conformance(
   { timeout: HUB_TIMEOUT, parts, needs },
 );
 
+conformance(
+  ['hub.query.db-auth-token'],
+  'a page given a dbAuthToken beside its jwt opens the dashboard',
+  async (t) => {
+    const w = await hubWorld(t);
+    const token = `db-${t.faker.string.alphanumeric(24)}`;
+    const view = await openHub(
+      t,
+      dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, dbAuthToken: token }),
+    );
+    await dashboardShown(view, w);
+  },
+  { timeout: HUB_TIMEOUT, parts, needs },
+);
+
 probe(
   ['hub.query.db-auth-token-use'],
   'a dbAuthToken is accepted, changes nothing shown and never appears on the page',

@@ -167,4 +167,12 @@ export const hubVariants: readonly Variant[] = [
     to: '  if (!verified.ok) return undefined;',
     only: ['auth.hub.project-user-token-only'],
   },
+  {
+    // §4.17 dbAuthToken: a page given one reads it as its credential in place of the jwt.
+    name: 'hub: a dbAuthToken stands in for the jwt',
+    file: 'reference/hub/query.ts',
+    from: "  const jwt = first('jwt');",
+    to: "  const jwt = first('dbAuthToken') ?? first('jwt');",
+    only: ['hub.query.db-auth-token'],
+  },
 ];
