@@ -50,7 +50,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make the hub user owning a user-scoped key a member of this account too */
+        /**
+         * Make the hub user owning a user-scoped key a member of this account too
+         * @description From then on the key acts on this account when `organizationId` names it (§5 rule 1). A `userScopedKey` that is no user-scoped key (unknown, or organization-bound) answers 404 NOT_FOUND, `details.resource` `apiKey`.
+         */
         post: operations["addAccountMember"];
         delete?: never;
         options?: never;
@@ -203,7 +206,7 @@ export interface paths {
         put?: never;
         /**
          * Load the rows a saved chart shows to the user of a project-user token
-         * @description Runs the chart's `sqlOverride` (§2.6) under row-level security: each `{{user.<key>}}` is bound from the token's user properties, and the connection's row filters apply. A token that is invalid or expired, or a property the SQL or a row filter needs and the user lacks, is refused in the §7 envelope; never an unfiltered answer.
+         * @description Runs the chart's `sqlOverride` (§2.6) under row-level security: each `{{user.<key>}}` is bound from the token's user properties, and the connection's row filters apply. A token that is invalid or expired, or a property the SQL or a row filter needs and the user lacks, is refused in the §7 envelope; never an unfiltered answer. A token that is no project-user token, or whose user no longer exists, is refused 401; a token of another account answers 404 NOT_FOUND as for an unknown chart. Each of `filters` keeps only the table rows whose column `field` equals `value`, as a dashboard filter does.
          */
         post: operations["readChartData"];
         delete?: never;
@@ -367,7 +370,7 @@ export interface paths {
         put?: never;
         /**
          * Drop everything the account holds except its keys and clock
-         * @description Projects, users, roles, dashboards, connections, agents, chat threads, chat rate-limit windows and the rest are removed.
+         * @description Projects, users, roles, dashboards, connections, agents, chat threads, chat rate-limit windows and the rest are removed. Afterwards the account's snapshot equals the one it had when created, and a token issued before the reset to a user or tenant it removed is refused on the API and on chat as an invalid token (401 UNAUTHORIZED, `details.reason` `invalid-token`). Other accounts keep everything, their chat threads and rate-limit windows included.
          */
         post: operations["resetAccount"];
         delete?: never;
@@ -427,6 +430,7 @@ export interface components {
         };
         Account: {
             organizationId: components["schemas"]["Uuid"];
+            /** @description The name sent, else one the implementation chooses. */
             name: string;
             /** @description The hub user owning userScopedKey; a member of this organization only. */
             hubUserId: components["schemas"]["Uuid"];
@@ -476,6 +480,7 @@ export interface components {
         };
         ClockState: {
             now: components["schemas"]["Timestamp"];
+            /** @description False for a new account's running clock; true from a freeze on (advancing a frozen clock keeps it frozen). */
             frozen: boolean;
         };
         /** @description The clock right after a freeze, which always reports it frozen. */
@@ -491,6 +496,7 @@ export interface components {
         };
         Project: {
             projectId: components["schemas"]["Uuid"];
+            /** @description The name sent, else one the implementation chooses. */
             name: string;
         };
         /** @description A v1 workspace and the id of its primary dashboard. */
@@ -518,8 +524,10 @@ export interface components {
         };
         Agent: {
             agentId: components["schemas"]["Uuid"];
+            /** @description The name sent, else one the implementation chooses. */
             name: string;
             projectId: components["schemas"]["Uuid"];
+            /** @description The connection the agent reaches; absent when it reaches the seeded dataset. */
             connectionId?: components["schemas"]["Uuid"];
             /** @description The latest version. */
             version: number;
@@ -715,7 +723,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The account or another id on the path is unknown (NOT_FOUND); on /capabilities, the target offers no hooks at all. */
+        /** @description The account or another id the call names is unknown (NOT_FOUND, `details.resource` the kind of the unknown id: account, project, agent, connection, chart, apiKey); on /capabilities, the target offers no hooks at all. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
