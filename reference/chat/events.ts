@@ -40,7 +40,11 @@ export function answerEvents(
     return [
       ...textEvents(answer.text),
       { type: 'finish-step' },
-      { type: 'finish', payload: { finishReason: 'stop' } },
+      {
+        type: 'finish',
+        // Stryker disable next-line ObjectLiteral,StringLiteral: free text: finish payload, in neither the document nor the README
+        payload: { finishReason: 'stop' },
+      },
     ];
   }
   const { agentVersion } = context;
@@ -48,8 +52,10 @@ export function answerEvents(
     type: 'tool-call',
     payload: {
       toolName: 'generateSql',
+      // Stryker disable next-line StringLiteral: free text: toolCallId, a member neither §6 nor the README names
       toolCallId: 'call-sql',
       agentVersion,
+      // Stryker disable next-line ObjectLiteral: free text: args, a member neither §6 nor the README names
       args: { question: context.question },
     },
   };
@@ -57,19 +63,28 @@ export function answerEvents(
     type: 'tool-result',
     payload: {
       toolName: 'generateSql',
+      // Stryker disable next-line StringLiteral: free text: toolCallId, a member neither §6 nor the README names
       toolCallId: 'call-sql',
       agentVersion,
+      // Stryker disable next-line ObjectLiteral: free text: generateSql's result members; the README fixes none
       result: { sql: answer.sql, agentVersion },
     },
   };
   const chartCall: ChatStreamEvent = {
     type: 'tool-call',
-    payload: { toolName: 'generateChart', toolCallId: 'call-chart', args: { sql: answer.sql } },
+    payload: {
+      toolName: 'generateChart',
+      // Stryker disable next-line StringLiteral: free text: toolCallId, a member neither §6 nor the README names
+      toolCallId: 'call-chart',
+      // Stryker disable next-line ObjectLiteral: free text: args, a member neither §6 nor the README names
+      args: { sql: answer.sql },
+    },
   };
   const chartResult: ChatStreamEvent = {
     type: 'tool-result',
     payload: {
       toolName: 'generateChart',
+      // Stryker disable next-line StringLiteral: free text: toolCallId, a member neither §6 nor the README names
       toolCallId: 'call-chart',
       result: {
         chartConfig: answer.chartConfig,
@@ -85,6 +100,10 @@ export function answerEvents(
     { type: 'start-step' },
     ...textEvents(answer.text),
     { type: 'finish-step' },
-    { type: 'finish', payload: { finishReason: 'stop' } },
+    {
+      type: 'finish',
+      // Stryker disable next-line ObjectLiteral,StringLiteral: free text: finish payload, in neither the document nor the README
+      payload: { finishReason: 'stop' },
+    },
   ];
 }
