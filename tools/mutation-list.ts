@@ -100,7 +100,14 @@ export async function listMutants(
     // The last results of this file, queued per key in the order of the file.
     const last = new Map<string, string[]>();
     const before = incremental.files[name];
-    for (const m of before?.mutants ?? []) {
+    // In the order of the file, as the current mutants are taken (the report lists them
+    // otherwise), so the n-th of equal keys meets the n-th.
+    const earlier = [...(before?.mutants ?? [])].sort(
+      (a, b) =>
+        a.location.start.line - b.location.start.line ||
+        a.location.start.column - b.location.start.column,
+    );
+    for (const m of earlier) {
       const k = key(m.mutatorName, m.replacement ?? '', textAt(before!.source, m.location, 1));
       last.set(k, [...(last.get(k) ?? []), m.status]);
     }
