@@ -1,4 +1,4 @@
-import { specError } from '../../spec/errors.ts';
+import { specError, type AuthReason } from '../../spec/errors.ts';
 import type { ReferenceContext } from '../http/context.ts';
 import type { AccountRecord, Done } from '../store/world.ts';
 import { TokenService } from '../tokens/jwt.ts';
@@ -13,7 +13,7 @@ export interface ProjectUserCaller {
   readonly properties: Readonly<Record<string, unknown>>;
 }
 
-const unauthorized = (reason: string, message: string) =>
+const unauthorized = (reason: AuthReason, message: string) =>
   specError('UNAUTHORIZED', message, { reason });
 
 /** The token of an `Authorization: Bearer` header, if any. */
@@ -57,8 +57,10 @@ export async function projectUserOf(
   if (verified.claims.kind !== 'project-user') {
     return {
       ok: false,
+      // Decision auth.token.invalid: a token of the service of another kind (a tenant JWT) is
+      // no token for this call.
       error: unauthorized(
-        'not-a-project-user-token',
+        'invalid-token',
         // Stryker disable next-line StringLiteral: free text: the 401's message (§7 fixes status, code and reason)
         'this call takes a project-user token',
       ),

@@ -75,7 +75,7 @@ export const s5 = defineClauses([
     summary:
       'The answer to a bearer token that is malformed, badly signed or expired is left open.',
     decision:
-      "401 UNAUTHORIZED with details.reason 'invalid-token', or 'token-expired' once past exp.",
+      "401 UNAUTHORIZED with details.reason 'invalid-token', or 'token-expired' once past exp; a token of the service of another kind than the call takes (a tenant JWT on chat) is 'invalid-token' too.",
   },
 
   // rule 1

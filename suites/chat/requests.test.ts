@@ -267,6 +267,21 @@ conformance(
 );
 
 probe(
+  ['auth.token.invalid'],
+  "the answer to chat with a tenant's JWT, a token of the service but of another kind",
+  async (t) => {
+    const w = await chatWorld(t);
+    const body = chatBody(w.agentId, { question: 'total amount by product' });
+    const tenant = await chat(t, w.agentId, await tenantToken(t, w, undefined), body);
+    t.observe(
+      describeAnswer(tenant.res),
+      refusedAs(tenant.res, 401, 'UNAUTHORIZED', { reason: 'invalid-token' }),
+    );
+  },
+  { needs: CHAT, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+);
+
+probe(
   ['auth.credentials.missing', 'auth.token.invalid'],
   'the answers to chat with no token and with a forged one',
   async (t) => {
