@@ -53,7 +53,6 @@ export function chartSource(
         'NOT_FOUND',
         // Stryker disable next-line StringLiteral: free text: the chart-data hook's 404 message
         'no chart with that id here',
-        // Stryker disable next-line ObjectLiteral,StringLiteral: free text: the details of a hook's 404
         { resource: 'chart', field: 'chartId' },
       ),
     };
@@ -66,7 +65,6 @@ export function chartSource(
         'CONFLICT',
         // Stryker disable next-line StringLiteral: free text: the problem's wording the hub shows
         'the chart holds no sqlOverride, so it has no data to load',
-        // Stryker disable next-line ObjectLiteral,StringLiteral: free text: the details of the hook's answer
         { reason: 'chart-without-sql' },
       ),
     };
