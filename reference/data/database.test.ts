@@ -55,6 +55,22 @@ describe('DataStore', () => {
     }
   });
 
+  it('lets through the kinds of table reference a read-only query may use', async () => {
+    // Each of these reaches a kind the guard allows besides a plain table: none (EMPTY), a
+    // VALUES list, a subquery, a join and a PIVOT; the guard refuses every other kind.
+    for (const sql of [
+      'SELECT 1 AS total',
+      'SELECT * FROM (VALUES (1, 2)) v(a, b)',
+      'SELECT n FROM (SELECT count(*) AS n FROM orders) s',
+      'SELECT a.organization FROM orders a JOIN orders b ON a.organization = b.organization LIMIT 1',
+      "SELECT * FROM orders PIVOT (count(*) FOR organization IN ('Acme'))",
+      'SELECT * FROM orders UNPIVOT (v FOR k IN (organization))',
+    ]) {
+      const done = await data.query(seeded, sql, { organization: 'Acme' });
+      expect(done.ok ? 'ran' : done.error.message, sql).toBe('ran');
+    }
+  });
+
   it("holds a connection's own table behind its row filters", async () => {
     const made = await data.createConnection('org-a', 'c1', {
       table: {

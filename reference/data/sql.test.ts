@@ -115,6 +115,13 @@ describe('refusalOfTree', () => {
       refusalOfTree(tree({ type: 'TABLE_FUNCTION', alias: '', function: {} }), ['orders']),
     ).toMatch(/table_function/);
   });
+  it('refuses a kind of table reference it does not know, and allows the read-only ones', () => {
+    const ref = (type: string) => ({ type, alias: '' });
+    expect(refusalOfTree(tree(ref('SOME_NEW_REF')), ['orders'])).toMatch(/some_new_ref/);
+    expect(refusalOfTree(tree(ref('SHOW_REF')), ['orders'])).toMatch(/show_ref/);
+    for (const type of ['EMPTY', 'EXPRESSION_LIST', 'PIVOT', 'SUBQUERY', 'JOIN'])
+      expect(refusalOfTree(tree(ref(type)), ['orders']), type).toBeUndefined();
+  });
   it('refuses anything but one statement', () => {
     expect(refusalOfTree({ error: true, error_message: 'no' }, [])).toMatch(/read-only/);
     expect(refusalOfTree({ error: false, statements: [{}, {}] }, [])).toMatch(/exactly one/);
