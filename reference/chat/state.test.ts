@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type RunningReference } from '../server.ts';
-import { postJson } from '../test-client.ts';
+import { describe, expect, it } from 'vitest';
+import { postJson, referenceForTests, type Envelope } from '../test-client.ts';
 
-type Body = {
-  status: string;
-  data: Record<string, unknown>;
-  error?: { message: string; code?: string; details?: Record<string, unknown> };
-};
+type Body = Envelope;
 type Event = { type: string; payload?: Record<string, unknown> };
 
 // The reset hook (spec/hooks.openapi.yaml, tag reset): everything one account holds goes, its
@@ -14,13 +9,7 @@ type Event = { type: string; payload?: Record<string, unknown> };
 // stay, tokens issued to the users and tenants it removed are refused afterwards, and no other
 // account sees any of it.
 describe('reset hook', () => {
-  let running: RunningReference;
-  let hooks: string;
-  beforeAll(async () => {
-    running = await start({ hooks: true, seed: 23 });
-    hooks = running.hooksUrl ?? '';
-  });
-  afterAll(() => running.close());
+  const ref = referenceForTests({ hooks: true, seed: 23 });
   const post = (url: string, body: unknown) => postJson<Body>(url, body);
 
   const sales = (rows: { region: string; amount: number; day: string }[]) => ({
@@ -38,37 +27,37 @@ describe('reset hook', () => {
   ];
 
   const snapshot = async (org: string) => {
-    const res = await fetch(`${hooks}/accounts/${org}/snapshot`);
+    const res = await fetch(`${ref.hooks}/accounts/${org}/snapshot`);
     expect(res.status).toBe(200);
     return JSON.stringify(((await res.json()) as Body).data['state']);
   };
 
   /** An account with a frozen clock, a project, a connection, an agent, a user and a tenant. */
   async function account() {
-    const made = (await post(`${hooks}/accounts`, {})).body.data;
+    const made = (await post(`${ref.hooks}/accounts`, {})).body.data;
     const org = String(made['organizationId']);
     const apiKey = String(made['orgBoundKey']);
     const empty = await snapshot(org);
     // Ten seconds into a clock minute, so a rate window stays the same window.
-    const clock = await post(`${hooks}/accounts/${org}/clock/freeze`, {
+    const clock = await post(`${ref.hooks}/accounts/${org}/clock/freeze`, {
       at: '2031-05-01T00:00:10.000Z',
     });
     expect(clock.status).toBe(200);
     const projectId = String(
-      (await post(`${hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
+      (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
     );
     const connectionId = String(
-      (await post(`${hooks}/accounts/${org}/connections`, { table: sales(rowsOld) })).body.data[
+      (await post(`${ref.hooks}/accounts/${org}/connections`, { table: sales(rowsOld) })).body.data[
         'connectionId'
       ],
     );
     const agentId = String(
-      (await post(`${hooks}/accounts/${org}/projects/${projectId}/agents`, { connectionId })).body
-        .data['agentId'],
+      (await post(`${ref.hooks}/accounts/${org}/projects/${projectId}/agents`, { connectionId }))
+        .body.data['agentId'],
     );
     const pog = String(
       (
-        await post(`${running.url}/v1/api/projects/register-organization`, {
+        await post(`${ref.url}/v1/api/projects/register-organization`, {
           apiKey,
           projectId,
           name: 'Org',
@@ -76,7 +65,7 @@ describe('reset hook', () => {
       ).body.data['projectOrganizationId'],
     );
     const user = async () => {
-      const registered = await post(`${running.url}/v1/api/projects/register-user`, {
+      const registered = await post(`${ref.url}/v1/api/projects/register-user`, {
         apiKey,
         projectId,
         name: 'U',
@@ -84,14 +73,14 @@ describe('reset hook', () => {
         projectOrganizationId: pog,
       });
       expect(registered.status).toBe(200);
-      const token = await post(`${running.url}/v1/api/projects/user-token`, {
+      const token = await post(`${ref.url}/v1/api/projects/user-token`, {
         apiKey,
         userId: registered.body.data['userId'],
       });
       expect(token.status).toBe(200);
       return String(token.body.data['token']);
     };
-    const tenant = await post(`${running.url}/v1/api/tenant/register-tenant`, {
+    const tenant = await post(`${ref.url}/v1/api/tenant/register-tenant`, {
       apiKey,
       uniqueKey: 'acme',
     });
@@ -109,7 +98,7 @@ describe('reset hook', () => {
   }
 
   async function chat(agentId: string, token: string, content: string, threadId?: string) {
-    const res = await fetch(`${running.url}/v1/api/project-agents/${agentId}/chat`, {
+    const res = await fetch(`${ref.url}/v1/api/project-agents/${agentId}/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({
@@ -164,11 +153,11 @@ describe('reset hook', () => {
       expect(batch.map((r) => r.status)).toEqual(Array.from({ length: 30 }, () => 200));
     }
     expect((await chat(b.agentId, bBusy, 'hi')).status, 'the window is full').toBe(429);
-    const newer = await post(`${hooks}/accounts/${b.org}/connections`, {
+    const newer = await post(`${ref.hooks}/accounts/${b.org}/connections`, {
       table: sales([{ region: 'east', amount: 99, day: '2025-01-01' }]),
     });
     expect(newer.status).toBe(201);
-    const saved = await post(`${running.url}/v1/api/chart/save-from-chat`, {
+    const saved = await post(`${ref.url}/v1/api/chart/save-from-chat`, {
       apiKey: b.apiKey,
       chartConfig: chartOf(first.events)?.chartConfig,
       connectionId: b.connectionId,
@@ -177,36 +166,35 @@ describe('reset hook', () => {
     expect(saved.status).toBe(200);
     const chartId = String(saved.body.data['chartId']);
     const bRows = async () =>
-      (await post(`${hooks}/accounts/${b.org}/charts/${chartId}/data`, { token: bUser })).body.data[
-        'rows'
-      ];
+      (await post(`${ref.hooks}/accounts/${b.org}/charts/${chartId}/data`, { token: bUser })).body
+        .data['rows'];
     expect(await bRows()).toEqual(chartOf(first.events)?.chartData);
     const bBefore = await snapshot(b.org);
-    const aClock = (await (await fetch(`${hooks}/accounts/${a.org}/clock`)).json()) as Body;
+    const aClock = (await (await fetch(`${ref.hooks}/accounts/${a.org}/clock`)).json()) as Body;
 
-    const reset = await post(`${hooks}/accounts/${a.org}/reset`, {});
+    const reset = await post(`${ref.hooks}/accounts/${a.org}/reset`, {});
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({ status: 'success', data: { organizationId: a.org, reset: true } });
 
     // A holds nothing: the snapshot of a new account, no agent, no connection.
     expect(await snapshot(a.org), 'A holds what it held when created').toBe(a.empty);
     const versions = await post(
-      `${hooks}/accounts/${a.org}/projects/${a.projectId}/agents/${a.agentId}/versions`,
+      `${ref.hooks}/accounts/${a.org}/projects/${a.projectId}/agents/${a.agentId}/versions`,
       {},
     );
     expect(versions.status, "A's agent is gone").toBe(404);
     // A's keys and clock stay.
     const projectId = String(
-      (await post(`${hooks}/accounts/${a.org}/projects`, {})).body.data['projectId'],
+      (await post(`${ref.hooks}/accounts/${a.org}/projects`, {})).body.data['projectId'],
     );
-    const org = await post(`${running.url}/v1/api/projects/register-organization`, {
+    const org = await post(`${ref.url}/v1/api/projects/register-organization`, {
       apiKey: a.apiKey,
       projectId,
       name: 'Again',
     });
     expect(org.status, "A's organization-bound key still works").toBe(200);
-    expect(await (await fetch(`${hooks}/accounts/${a.org}/clock`)).json()).toEqual(aClock);
-    const agent = await post(`${hooks}/accounts/${a.org}/projects/${projectId}/agents`, {
+    expect(await (await fetch(`${ref.hooks}/accounts/${a.org}/clock`)).json()).toEqual(aClock);
+    const agent = await post(`${ref.hooks}/accounts/${a.org}/projects/${projectId}/agents`, {
       connectionId: a.connectionId,
     });
     expect(agent.status, "A's connection is gone").toBe(404);
@@ -229,19 +217,19 @@ describe('reset hook', () => {
     const a = await account();
     const token = await a.user();
     expect((await chat(a.agentId, token, 'hi')).status).toBe(200);
-    const before = await fetch(`${running.url}/v2/api/applications`, {
+    const before = await fetch(`${ref.url}/v2/api/applications`, {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(before.status).toBe(200);
-    expect((await post(`${hooks}/accounts/${a.org}/reset`, {})).status).toBe(200);
+    expect((await post(`${ref.hooks}/accounts/${a.org}/reset`, {})).status).toBe(200);
 
     const chatted = await chat(a.agentId, token, 'hi');
     expectInvalidToken(chatted.status, chatted.error, 'chat with a removed user');
-    const v2 = await fetch(`${running.url}/v2/api/applications`, {
+    const v2 = await fetch(`${ref.url}/v2/api/applications`, {
       headers: { authorization: `Bearer ${token}` },
     });
     expectInvalidToken(v2.status, (await v2.json()) as Body, 'v2 with a removed user');
-    const saved = await fetch(`${running.url}/v1/api/chart/save-from-chat`, {
+    const saved = await fetch(`${ref.url}/v1/api/chart/save-from-chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: a.tenantToken },
       body: JSON.stringify({ chartConfig: { type: 'bar' }, name: 'X' }),
@@ -251,7 +239,7 @@ describe('reset hook', () => {
   });
 
   it('answers 404 NOT_FOUND for an unknown account', async () => {
-    const res = await post(`${hooks}/accounts/00000000-0000-4000-8000-000000000000/reset`, {});
+    const res = await post(`${ref.hooks}/accounts/00000000-0000-4000-8000-000000000000/reset`, {});
     expect(res.status).toBe(404);
     expect(res.body.error?.code).toBe('NOT_FOUND');
     expect(res.body.error?.details?.['resource']).toBe('account');

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type RunningReference } from '../server.ts';
-import { postJson } from '../test-client.ts';
+import { describe, expect, it } from 'vitest';
+import { postJson, referenceForTests, type Envelope } from '../test-client.ts';
 
-type Body = {
-  status: string;
-  data: Record<string, unknown>;
-  error?: { message: string; code?: string; details?: Record<string, unknown> };
-};
+type Body = Envelope;
 type Answer = { status: number; body: Body };
 
 // What spec/hooks.openapi.yaml says of the connections hook's column types and refusals, and
 // of the chart-data hook's edges: a blank sqlOverride, which connection a chart reads, filters
 // holding arrays, null or an unknown field, and the reasons of a refused SQL.
 describe('connections and chart-data hooks, as the hooks contract words them', () => {
-  let running: RunningReference;
-  let hooks: string;
-  beforeAll(async () => {
-    running = await start({ hooks: true, seed: 43 });
-    hooks = running.hooksUrl ?? '';
-  });
-  afterAll(() => running.close());
+  const ref = referenceForTests({ hooks: true, seed: 43 });
   const post = (url: string, body: unknown) => postJson<Body>(url, body);
   const expectInvalid = (res: Answer, what: string) => {
     expect(res.status, what).toBe(400);
@@ -29,21 +18,21 @@ describe('connections and chart-data hooks, as the hooks contract words them', (
 
   /** An account with one project user (no properties) and helpers for connections and charts. */
   async function account() {
-    const made = (await post(`${hooks}/accounts`, {})).body.data;
+    const made = (await post(`${ref.hooks}/accounts`, {})).body.data;
     const org = String(made['organizationId']);
     const apiKey = String(made['orgBoundKey']);
     const projectId = String(
-      (await post(`${hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
+      (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
     );
     const pog = (
-      await post(`${running.url}/v1/api/projects/register-organization`, {
+      await post(`${ref.url}/v1/api/projects/register-organization`, {
         apiKey,
         projectId,
         name: 'Org',
       })
     ).body.data['projectOrganizationId'];
     const userId = (
-      await post(`${running.url}/v1/api/projects/register-user`, {
+      await post(`${ref.url}/v1/api/projects/register-user`, {
         apiKey,
         projectId,
         name: 'U',
@@ -52,17 +41,17 @@ describe('connections and chart-data hooks, as the hooks contract words them', (
       })
     ).body.data['userId'];
     const token = String(
-      (await post(`${running.url}/v1/api/projects/user-token`, { apiKey, userId })).body.data[
-        'token'
-      ],
+      (await post(`${ref.url}/v1/api/projects/user-token`, { apiKey, userId })).body.data['token'],
     );
     const dashboardId = String(
-      (await post(`${hooks}/accounts/${org}/workspaces`, { name: 'W' })).body.data['dashboardId'],
+      (await post(`${ref.hooks}/accounts/${org}/workspaces`, { name: 'W' })).body.data[
+        'dashboardId'
+      ],
     );
-    const connect = (body: unknown) => post(`${hooks}/accounts/${org}/connections`, body);
+    const connect = (body: unknown) => post(`${ref.hooks}/accounts/${org}/connections`, body);
     /** A chart made by the charts hook (not saved from chat) holding the given sqlOverride. */
     const chart = async (sqlOverride: string) => {
-      const res = await post(`${hooks}/accounts/${org}/dashboards/${dashboardId}/charts`, {
+      const res = await post(`${ref.hooks}/accounts/${org}/dashboards/${dashboardId}/charts`, {
         name: 'C',
         chartConfig: { type: 'table', sqlOverride },
       });
@@ -70,7 +59,7 @@ describe('connections and chart-data hooks, as the hooks contract words them', (
       return String(res.body.data['chartId']);
     };
     const read = async (sqlOverride: string, filters?: unknown) =>
-      post(`${hooks}/accounts/${org}/charts/${await chart(sqlOverride)}/data`, {
+      post(`${ref.hooks}/accounts/${org}/charts/${await chart(sqlOverride)}/data`, {
         token,
         ...(filters === undefined ? {} : { filters }),
       });

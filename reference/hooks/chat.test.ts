@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type RunningReference } from '../server.ts';
-import { postJson } from '../test-client.ts';
+import { describe, expect, it } from 'vitest';
+import { postJson, referenceForTests, type Envelope } from '../test-client.ts';
 
-type Body = {
-  status: string;
-  data: Record<string, unknown>;
-  error?: { message: string; code?: string; details?: Record<string, unknown> };
-};
+type Body = Envelope;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOBODY = '00000000-0000-4000-8000-000000000000';
@@ -15,13 +10,7 @@ const aUuid: unknown = expect.stringMatching(UUID);
 // The chat and data hooks of spec/hooks.openapi.yaml (connections, agents and their versions,
 // chart-data): each answer's shape, what it builds, and its refusals.
 describe('chat hooks', () => {
-  let running: RunningReference;
-  let hooks: string;
-  beforeAll(async () => {
-    running = await start({ hooks: true, seed: 29 });
-    hooks = running.hooksUrl ?? '';
-  });
-  afterAll(() => running.close());
+  const ref = referenceForTests({ hooks: true, seed: 29 });
   const post = (url: string, body: unknown) => postJson<Body>(url, body);
   type Answer = { status: number; body: Body };
   const expectNotFound = (res: Answer, resource: string) => {
@@ -50,15 +39,15 @@ describe('chat hooks', () => {
   };
 
   async function account() {
-    const made = (await post(`${hooks}/accounts`, {})).body.data;
+    const made = (await post(`${ref.hooks}/accounts`, {})).body.data;
     const org = String(made['organizationId']);
     const apiKey = String(made['orgBoundKey']);
     const projectId = String(
-      (await post(`${hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
+      (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
     );
     const pog = String(
       (
-        await post(`${running.url}/v1/api/projects/register-organization`, {
+        await post(`${ref.url}/v1/api/projects/register-organization`, {
           apiKey,
           projectId,
           name: 'Org',
@@ -67,7 +56,7 @@ describe('chat hooks', () => {
     );
     const user = async (properties: Record<string, unknown>) => {
       const userId = (
-        await post(`${running.url}/v1/api/projects/register-user`, {
+        await post(`${ref.url}/v1/api/projects/register-user`, {
           apiKey,
           projectId,
           name: 'U',
@@ -76,16 +65,16 @@ describe('chat hooks', () => {
         })
       ).body.data['userId'];
       return String(
-        (await post(`${running.url}/v1/api/projects/user-token`, { apiKey, userId })).body.data[
+        (await post(`${ref.url}/v1/api/projects/user-token`, { apiKey, userId })).body.data[
           'token'
         ],
       );
     };
     /** A saved chart of the account: the hooks' own, holding the given sqlOverride. */
     const chart = async (sqlOverride?: string) => {
-      const ws = await post(`${hooks}/accounts/${org}/workspaces`, { name: 'W' });
+      const ws = await post(`${ref.hooks}/accounts/${org}/workspaces`, { name: 'W' });
       const made = await post(
-        `${hooks}/accounts/${org}/dashboards/${String(ws.body.data['dashboardId'])}/charts`,
+        `${ref.hooks}/accounts/${org}/dashboards/${String(ws.body.data['dashboardId'])}/charts`,
         {
           name: 'C',
           chartConfig: { type: 'table', ...(sqlOverride === undefined ? {} : { sqlOverride }) },
@@ -98,7 +87,7 @@ describe('chat hooks', () => {
   }
 
   it('are announced', async () => {
-    const caps = (await (await fetch(`${hooks}/capabilities`)).json()) as Body;
+    const caps = (await (await fetch(`${ref.hooks}/capabilities`)).json()) as Body;
     expect(caps.data['hooks']).toEqual(
       expect.arrayContaining(['agents', 'connections', 'chart-data', 'agent-grammar']),
     );
@@ -106,7 +95,7 @@ describe('chat hooks', () => {
 
   it('create a connection holding the given table, or the seeded dataset', async () => {
     const { org } = await account();
-    const given = await post(`${hooks}/accounts/${org}/connections`, {
+    const given = await post(`${ref.hooks}/accounts/${org}/connections`, {
       name: 'Warehouse',
       table: sales,
     });
@@ -115,7 +104,7 @@ describe('chat hooks', () => {
       status: 'success',
       data: { connectionId: aUuid, tables: ['sales'] },
     });
-    const seeded = await post(`${hooks}/accounts/${org}/connections`, {});
+    const seeded = await post(`${ref.hooks}/accounts/${org}/connections`, {});
     expect(seeded.status).toBe(201);
     expect(seeded.body.data['tables'], "the implementation's seeded tables").toEqual(
       expect.arrayContaining([expect.any(String)]),
@@ -126,33 +115,33 @@ describe('chat hooks', () => {
   it('refuse a connection whose table or row filters are not valid, and an unknown account', async () => {
     const { org } = await account();
     expectInvalid(
-      await post(`${hooks}/accounts/${org}/connections`, {
+      await post(`${ref.hooks}/accounts/${org}/connections`, {
         table: { ...sales, rows: [{ region: 'north', amount: 'ten' }] },
       }),
       'a value that does not fit its column',
     );
     expectInvalid(
-      await post(`${hooks}/accounts/${org}/connections`, {
+      await post(`${ref.hooks}/accounts/${org}/connections`, {
         table: sales,
         rowFilters: [{ column: 'nowhere', property: 'region' }],
       }),
       'a row filter on no column of the table',
     );
     expectInvalid(
-      await post(`${hooks}/accounts/${org}/connections`, { table: { name: 'x' } }),
+      await post(`${ref.hooks}/accounts/${org}/connections`, { table: { name: 'x' } }),
       'a table without columns',
     );
-    expectNotFound(await post(`${hooks}/accounts/${NOBODY}/connections`, {}), 'account');
+    expectNotFound(await post(`${ref.hooks}/accounts/${NOBODY}/connections`, {}), 'account');
   });
 
   it('create an agent at version 1, naming its connection only when it has one', async () => {
     const { org, projectId } = await account();
     const connectionId = String(
-      (await post(`${hooks}/accounts/${org}/connections`, { table: sales })).body.data[
+      (await post(`${ref.hooks}/accounts/${org}/connections`, { table: sales })).body.data[
         'connectionId'
       ],
     );
-    const withConnection = await post(`${hooks}/accounts/${org}/projects/${projectId}/agents`, {
+    const withConnection = await post(`${ref.hooks}/accounts/${org}/projects/${projectId}/agents`, {
       name: 'Sales bot',
       connectionId,
     });
@@ -165,7 +154,7 @@ describe('chat hooks', () => {
       version: 1,
       versions: [1],
     });
-    const seeded = await post(`${hooks}/accounts/${org}/projects/${projectId}/agents`, {});
+    const seeded = await post(`${ref.hooks}/accounts/${org}/projects/${projectId}/agents`, {});
     expect(seeded.status).toBe(201);
     expect(seeded.body.data).toEqual({
       agentId: aUuid,
@@ -180,25 +169,27 @@ describe('chat hooks', () => {
     const a = await account();
     const b = await account();
     const theirs = String(
-      (await post(`${hooks}/accounts/${b.org}/connections`, { table: sales })).body.data[
+      (await post(`${ref.hooks}/accounts/${b.org}/connections`, { table: sales })).body.data[
         'connectionId'
       ],
     );
     expectNotFound(
-      await post(`${hooks}/accounts/${NOBODY}/projects/${a.projectId}/agents`, {}),
+      await post(`${ref.hooks}/accounts/${NOBODY}/projects/${a.projectId}/agents`, {}),
       'account',
     );
     expectNotFound(
-      await post(`${hooks}/accounts/${a.org}/projects/${b.projectId}/agents`, {}),
+      await post(`${ref.hooks}/accounts/${a.org}/projects/${b.projectId}/agents`, {}),
       'project',
     );
     for (const connectionId of [theirs, NOBODY])
       expectNotFound(
-        await post(`${hooks}/accounts/${a.org}/projects/${a.projectId}/agents`, { connectionId }),
+        await post(`${ref.hooks}/accounts/${a.org}/projects/${a.projectId}/agents`, {
+          connectionId,
+        }),
         'connection',
       );
     expectInvalid(
-      await post(`${hooks}/accounts/${a.org}/projects/${a.projectId}/agents`, {
+      await post(`${ref.hooks}/accounts/${a.org}/projects/${a.projectId}/agents`, {
         connectionId: 'not-a-uuid',
       }),
       'a connectionId that is no UUID',
@@ -209,11 +200,11 @@ describe('chat hooks', () => {
     const a = await account();
     const b = await account();
     const agentId = String(
-      (await post(`${hooks}/accounts/${a.org}/projects/${a.projectId}/agents`, {})).body.data[
+      (await post(`${ref.hooks}/accounts/${a.org}/projects/${a.projectId}/agents`, {})).body.data[
         'agentId'
       ],
     );
-    const versions = `${hooks}/accounts/${a.org}/projects/${a.projectId}/agents/${agentId}/versions`;
+    const versions = `${ref.hooks}/accounts/${a.org}/projects/${a.projectId}/agents/${agentId}/versions`;
     const v2 = await post(versions, { note: 'second' });
     expect(v2.status).toBe(201);
     expect(v2.body).toEqual({
@@ -226,22 +217,22 @@ describe('chat hooks', () => {
       versions: [1, 2, 3],
     });
     const other = String(
-      (await post(`${hooks}/accounts/${a.org}/projects`, {})).body.data['projectId'],
+      (await post(`${ref.hooks}/accounts/${a.org}/projects`, {})).body.data['projectId'],
     );
     expectNotFound(
       await post(
-        `${hooks}/accounts/${a.org}/projects/${a.projectId}/agents/${NOBODY}/versions`,
+        `${ref.hooks}/accounts/${a.org}/projects/${a.projectId}/agents/${NOBODY}/versions`,
         {},
       ),
       'agent',
     );
     expectNotFound(
-      await post(`${hooks}/accounts/${a.org}/projects/${other}/agents/${agentId}/versions`, {}),
+      await post(`${ref.hooks}/accounts/${a.org}/projects/${other}/agents/${agentId}/versions`, {}),
       'agent',
     );
     expectNotFound(
       await post(
-        `${hooks}/accounts/${b.org}/projects/${b.projectId}/agents/${agentId}/versions`,
+        `${ref.hooks}/accounts/${b.org}/projects/${b.projectId}/agents/${agentId}/versions`,
         {},
       ),
       'agent',
@@ -249,14 +240,14 @@ describe('chat hooks', () => {
     // A's project and agent under B's account.
     expectNotFound(
       await post(
-        `${hooks}/accounts/${b.org}/projects/${a.projectId}/agents/${agentId}/versions`,
+        `${ref.hooks}/accounts/${b.org}/projects/${a.projectId}/agents/${agentId}/versions`,
         {},
       ),
       'agent',
     );
     expectNotFound(
       await post(
-        `${hooks}/accounts/${NOBODY}/projects/${a.projectId}/agents/${agentId}/versions`,
+        `${ref.hooks}/accounts/${NOBODY}/projects/${a.projectId}/agents/${agentId}/versions`,
         {},
       ),
       'account',
@@ -266,12 +257,12 @@ describe('chat hooks', () => {
 
   it('load chart rows under the row filters, narrowed by filters', async () => {
     const w = await account();
-    await post(`${hooks}/accounts/${w.org}/connections`, {
+    await post(`${ref.hooks}/accounts/${w.org}/connections`, {
       table: sales,
       rowFilters: [{ column: 'region', property: 'region' }],
     });
     const chartId = await w.chart('SELECT region, SUM(amount) AS total FROM sales GROUP BY region');
-    const data = `${hooks}/accounts/${w.org}/charts/${chartId}/data`;
+    const data = `${ref.hooks}/accounts/${w.org}/charts/${chartId}/data`;
     const north = await w.user({ region: 'north' });
     const rows = await post(data, { token: north });
     expect(rows.status).toBe(200);
@@ -290,12 +281,12 @@ describe('chat hooks', () => {
     expect(filtered.body.data['rows'], 'a filter narrows, never widens').toEqual([]);
 
     const open = await account();
-    await post(`${hooks}/accounts/${open.org}/connections`, { table: sales });
+    await post(`${ref.hooks}/accounts/${open.org}/connections`, { table: sales });
     const all = await open.chart(
       'SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY region',
     );
     const token = await open.user({});
-    const openData = `${hooks}/accounts/${open.org}/charts/${all}/data`;
+    const openData = `${ref.hooks}/accounts/${open.org}/charts/${all}/data`;
     expect((await post(openData, { token })).body.data['rows']).toEqual([
       { region: 'north', total: 15 },
       { region: 'south', total: 7 },
@@ -310,10 +301,10 @@ describe('chat hooks', () => {
   it("refuse chart rows for a bad token, another account's token, a chart without SQL, a bad body", async () => {
     const w = await account();
     const other = await account();
-    await post(`${hooks}/accounts/${w.org}/connections`, { table: sales });
+    await post(`${ref.hooks}/accounts/${w.org}/connections`, { table: sales });
     const chartId = await w.chart('SELECT COUNT(*) AS n FROM sales');
-    const data = `${hooks}/accounts/${w.org}/charts/${chartId}/data`;
-    const tenant = await post(`${running.url}/v1/api/tenant/register-tenant`, {
+    const data = `${ref.hooks}/accounts/${w.org}/charts/${chartId}/data`;
+    const tenant = await post(`${ref.url}/v1/api/tenant/register-tenant`, {
       apiKey: w.apiKey,
       uniqueKey: 'acme',
     });
@@ -328,14 +319,18 @@ describe('chat hooks', () => {
     }
     expectNotFound(await post(data, { token: await other.user({}) }), 'chart');
     expectNotFound(
-      await post(`${hooks}/accounts/${w.org}/charts/${NOBODY}/data`, { token: await w.user({}) }),
+      await post(`${ref.hooks}/accounts/${w.org}/charts/${NOBODY}/data`, {
+        token: await w.user({}),
+      }),
       'chart',
     );
     expectNotFound(
-      await post(`${hooks}/accounts/${NOBODY}/charts/${chartId}/data`, { token: await w.user({}) }),
+      await post(`${ref.hooks}/accounts/${NOBODY}/charts/${chartId}/data`, {
+        token: await w.user({}),
+      }),
       'account',
     );
-    const bare = await post(`${hooks}/accounts/${w.org}/charts/${await w.chart()}/data`, {
+    const bare = await post(`${ref.hooks}/accounts/${w.org}/charts/${await w.chart()}/data`, {
       token: await w.user({}),
     });
     expect(bare.status).toBe(409);

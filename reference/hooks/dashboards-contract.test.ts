@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type RunningReference } from '../server.ts';
-import { postJson } from '../test-client.ts';
+import { describe, expect, it } from 'vitest';
+import { postJson, referenceForTests, type Envelope } from '../test-client.ts';
 
-type Body = {
-  status: string;
-  data: Record<string, unknown>;
-  error?: { message: string; code?: string; details?: Record<string, unknown> };
-};
+type Body = Envelope;
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';
 
@@ -14,15 +9,10 @@ const NOBODY = '00000000-0000-4000-8000-000000000000';
 // happy path (reference/hooks/dashboards.test.ts): their defaults, and a 404 in the §7 envelope
 // naming the unknown parent, with nothing made.
 describe('dashboards and charts hooks, as the hooks contract words them', () => {
-  let running: RunningReference;
-  let hooks: string;
-  beforeAll(async () => {
-    running = await start({ hooks: true, seed: 41 });
-    hooks = running.hooksUrl ?? '';
-  });
-  afterAll(() => running.close());
+  const ref = referenceForTests({ hooks: true, seed: 41 });
   const post = (url: string, body: unknown) => postJson<Body>(url, body);
-  const snapshot = async (org: string) => (await fetch(`${hooks}/accounts/${org}/snapshot`)).text();
+  const snapshot = async (org: string) =>
+    (await fetch(`${ref.hooks}/accounts/${org}/snapshot`)).text();
   const expectNotFound = (res: { status: number; body: Body }, resource: string) => {
     expect(res.status, `unknown ${resource}`).toBe(404);
     expect(res.body.status).toBe('error');
@@ -32,9 +22,9 @@ describe('dashboards and charts hooks, as the hooks contract words them', () => 
   };
 
   async function account() {
-    const made = (await post(`${hooks}/accounts`, {})).body.data;
+    const made = (await post(`${ref.hooks}/accounts`, {})).body.data;
     const org = String(made['organizationId']);
-    const ws = (await post(`${hooks}/accounts/${org}/workspaces`, { name: 'Sales' })).body.data;
+    const ws = (await post(`${ref.hooks}/accounts/${org}/workspaces`, { name: 'Sales' })).body.data;
     return {
       org,
       key: String(made['orgBoundKey']),
@@ -45,7 +35,7 @@ describe('dashboards and charts hooks, as the hooks contract words them', () => 
 
   it('a dashboard made without controls has none', async () => {
     const { org, workspaceId } = await account();
-    const made = await post(`${hooks}/accounts/${org}/workspaces/${workspaceId}/dashboards`, {
+    const made = await post(`${ref.hooks}/accounts/${org}/workspaces/${workspaceId}/dashboards`, {
       name: 'Plain',
     });
     expect(made.status).toBe(201);
@@ -59,17 +49,19 @@ describe('dashboards and charts hooks, as the hooks contract words them', () => 
     const other = await account();
     const before = await snapshot(org);
     expectNotFound(
-      await post(`${hooks}/accounts/${org}/workspaces/${NOBODY}/dashboards`, { name: 'Lost' }),
+      await post(`${ref.hooks}/accounts/${org}/workspaces/${NOBODY}/dashboards`, { name: 'Lost' }),
       'workspace',
     );
     expectNotFound(
-      await post(`${hooks}/accounts/${org}/workspaces/${other.workspaceId}/dashboards`, {
+      await post(`${ref.hooks}/accounts/${org}/workspaces/${other.workspaceId}/dashboards`, {
         name: 'Theirs',
       }),
       'workspace',
     );
     expectNotFound(
-      await post(`${hooks}/accounts/${NOBODY}/workspaces/${NOBODY}/dashboards`, { name: 'Lost' }),
+      await post(`${ref.hooks}/accounts/${NOBODY}/workspaces/${NOBODY}/dashboards`, {
+        name: 'Lost',
+      }),
       'account',
     );
     expect(await snapshot(org), 'refused: nothing made').toBe(before);
@@ -77,14 +69,14 @@ describe('dashboards and charts hooks, as the hooks contract words them', () => 
 
   it('a chart made without chartConfig has {title: name}, as the v1 list shows it', async () => {
     const { org, key, workspaceId, dashboardId } = await account();
-    const made = await post(`${hooks}/accounts/${org}/dashboards/${dashboardId}/charts`, {
+    const made = await post(`${ref.hooks}/accounts/${org}/dashboards/${dashboardId}/charts`, {
       name: 'Revenue',
     });
     expect(made.status).toBe(201);
     const chartId = String(made.body.data['chartId']);
     const listed = (await (
       await fetch(
-        `${running.url}/v1/api/dashboard/list-workspace-dashboards?apiKey=${key}&workspaceId=${workspaceId}`,
+        `${ref.url}/v1/api/dashboard/list-workspace-dashboards?apiKey=${key}&workspaceId=${workspaceId}`,
       )
     ).json()) as { data: { dashboards: { id: string; charts: unknown[] }[] } };
     expect(listed.data.dashboards.find((d) => d.id === dashboardId)?.charts).toEqual([
@@ -97,17 +89,17 @@ describe('dashboards and charts hooks, as the hooks contract words them', () => 
     const other = await account();
     const before = await snapshot(org);
     expectNotFound(
-      await post(`${hooks}/accounts/${org}/dashboards/${NOBODY}/charts`, { name: 'Orphan' }),
+      await post(`${ref.hooks}/accounts/${org}/dashboards/${NOBODY}/charts`, { name: 'Orphan' }),
       'dashboard',
     );
     expectNotFound(
-      await post(`${hooks}/accounts/${org}/dashboards/${other.dashboardId}/charts`, {
+      await post(`${ref.hooks}/accounts/${org}/dashboards/${other.dashboardId}/charts`, {
         name: 'Theirs',
       }),
       'dashboard',
     );
     expectNotFound(
-      await post(`${hooks}/accounts/${NOBODY}/dashboards/${NOBODY}/charts`, { name: 'Lost' }),
+      await post(`${ref.hooks}/accounts/${NOBODY}/dashboards/${NOBODY}/charts`, { name: 'Lost' }),
       'account',
     );
     expect(await snapshot(org), 'refused: no orphan chart').toBe(before);

@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type RunningReference } from '../server.ts';
-import { postJson } from '../test-client.ts';
+import { describe, expect, it } from 'vitest';
+import { postJson, referenceForTests, type Envelope } from '../test-client.ts';
 
-type Body = {
-  status: string;
-  data: Record<string, unknown>;
-  error?: { message: string; code?: string; details?: Record<string, unknown> };
-};
+type Body = Envelope;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOBODY = '00000000-0000-4000-8000-000000000000';
@@ -17,20 +12,14 @@ const aTimestamp: unknown = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d
 // The account, members, projects, roles, clock and snapshot hooks as spec/hooks.openapi.yaml
 // describes them: their answers, their refusals and what they change.
 describe('account hooks', () => {
-  let running: RunningReference;
-  let hooks: string;
-  beforeAll(async () => {
-    running = await start({ hooks: true, seed: 5 });
-    hooks = running.hooksUrl ?? '';
-  });
-  afterAll(() => running.close());
+  const ref = referenceForTests({ hooks: true, seed: 5 });
   const post = (url: string, body: unknown) => postJson<Body>(url, body);
   const get = async (url: string) => {
     const res = await fetch(url);
     return { status: res.status, body: (await res.json()) as Body };
   };
   const account = async (body: unknown = {}) => {
-    const made = await post(`${hooks}/accounts`, body);
+    const made = await post(`${ref.hooks}/accounts`, body);
     expect(made.status).toBe(201);
     return made.body.data;
   };
@@ -62,14 +51,14 @@ describe('account hooks', () => {
     const b = await account();
     const org = String(a['organizationId']);
     const projectId = String(
-      (await post(`${hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
+      (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
     );
     const roles = () =>
       get(
-        `${running.url}/v1/api/projects/${projectId}/user-roles?apiKey=${String(b['userScopedKey'])}&organizationId=${org}`,
+        `${ref.url}/v1/api/projects/${projectId}/user-roles?apiKey=${String(b['userScopedKey'])}&organizationId=${org}`,
       );
     expect((await roles()).status, "B's hub user is no member of A yet").toBe(403);
-    const added = await post(`${hooks}/accounts/${org}/members`, {
+    const added = await post(`${ref.hooks}/accounts/${org}/members`, {
       userScopedKey: b['userScopedKey'],
     });
     expect(added.status).toBe(200);
@@ -84,33 +73,36 @@ describe('account hooks', () => {
     const a = await account();
     const org = String(a['organizationId']);
     for (const userScopedKey of ['no-such-key', a['orgBoundKey']])
-      expectNotFound(await post(`${hooks}/accounts/${org}/members`, { userScopedKey }), 'apiKey');
-    const res = await post(`${hooks}/accounts/${org}/members`, {});
+      expectNotFound(
+        await post(`${ref.hooks}/accounts/${org}/members`, { userScopedKey }),
+        'apiKey',
+      );
+    const res = await post(`${ref.hooks}/accounts/${org}/members`, {});
     expect(res.status, 'a body without userScopedKey').toBe(400);
     expect(res.body.error?.code).toBe('VALIDATION_ERROR');
     expectNotFound(
-      await post(`${hooks}/accounts/${NOBODY}/members`, { userScopedKey: a['userScopedKey'] }),
+      await post(`${ref.hooks}/accounts/${NOBODY}/members`, { userScopedKey: a['userScopedKey'] }),
       'account',
     );
   });
 
   it('creates projects named as asked or with a name of their own', async () => {
     const org = String((await account())['organizationId']);
-    const named = await post(`${hooks}/accounts/${org}/projects`, { name: 'Shop' });
+    const named = await post(`${ref.hooks}/accounts/${org}/projects`, { name: 'Shop' });
     expect(named.status).toBe(201);
     expect(named.body.data).toEqual({ projectId: aUuid, name: 'Shop' });
-    const unnamed = (await post(`${hooks}/accounts/${org}/projects`, {})).body.data;
+    const unnamed = (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data;
     expect(String(unnamed['name']).length, 'Project.name is a non-empty string').toBeGreaterThan(0);
-    expectNotFound(await post(`${hooks}/accounts/${NOBODY}/projects`, {}), 'account');
+    expectNotFound(await post(`${ref.hooks}/accounts/${NOBODY}/projects`, {}), 'account');
   });
 
   it('creates a role the role list shows, and refuses an unknown project or bad permissions', async () => {
     const a = await account();
     const org = String(a['organizationId']);
     const projectId = String(
-      (await post(`${hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
+      (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
     );
-    const made = await post(`${hooks}/accounts/${org}/projects/${projectId}/roles`, {
+    const made = await post(`${ref.hooks}/accounts/${org}/projects/${projectId}/roles`, {
       name: 'Viewer',
       permissions: { addChart: true, readOnly: false },
     });
@@ -125,14 +117,14 @@ describe('account hooks', () => {
       updated_at: made.body.data['created_at'],
     });
     const listed = await get(
-      `${running.url}/v1/api/projects/${projectId}/user-roles?apiKey=${String(a['orgBoundKey'])}`,
+      `${ref.url}/v1/api/projects/${projectId}/user-roles?apiKey=${String(a['orgBoundKey'])}`,
     );
     expect(JSON.stringify(listed.body)).toContain(String(made.body.data['id']));
     expectNotFound(
-      await post(`${hooks}/accounts/${org}/projects/${NOBODY}/roles`, { name: 'X' }),
+      await post(`${ref.hooks}/accounts/${org}/projects/${NOBODY}/roles`, { name: 'X' }),
       'project',
     );
-    const bad = await post(`${hooks}/accounts/${org}/projects/${projectId}/roles`, {
+    const bad = await post(`${ref.hooks}/accounts/${org}/projects/${projectId}/roles`, {
       name: 'X',
       permissions: { addChart: 'yes' },
     });
@@ -142,47 +134,47 @@ describe('account hooks', () => {
 
   it('reads a running clock as not frozen, then frozen from a freeze on, advancing exactly', async () => {
     const org = String((await account())['organizationId']);
-    const running0 = await get(`${hooks}/accounts/${org}/clock`);
+    const running0 = await get(`${ref.hooks}/accounts/${org}/clock`);
     expect(running0.status).toBe(200);
     expect(running0.body.data['frozen'], 'a new account runs on real time').toBe(false);
-    const moved = await post(`${hooks}/accounts/${org}/clock/advance`, { seconds: 60 });
+    const moved = await post(`${ref.hooks}/accounts/${org}/clock/advance`, { seconds: 60 });
     expect(moved.body.data['frozen'], 'advancing a running clock does not freeze it').toBe(false);
-    const frozen = await post(`${hooks}/accounts/${org}/clock/freeze`, {
+    const frozen = await post(`${ref.hooks}/accounts/${org}/clock/freeze`, {
       at: '2032-02-03T04:05:06.000Z',
     });
     expect(frozen.body).toEqual({
       status: 'success',
       data: { now: '2032-02-03T04:05:06.000Z', frozen: true },
     });
-    const advanced = await post(`${hooks}/accounts/${org}/clock/advance`, { seconds: 1.5 });
+    const advanced = await post(`${ref.hooks}/accounts/${org}/clock/advance`, { seconds: 1.5 });
     expect(advanced.body.data).toEqual({ now: '2032-02-03T04:05:07.500Z', frozen: true });
-    expect((await get(`${hooks}/accounts/${org}/clock`)).body.data).toEqual(advanced.body.data);
+    expect((await get(`${ref.hooks}/accounts/${org}/clock`)).body.data).toEqual(advanced.body.data);
   });
 
   it('refuses to move the clock back, and keeps serving the account after', async () => {
     const org = String((await account())['organizationId']);
-    await post(`${hooks}/accounts/${org}/clock/freeze`, { at: '2032-02-03T04:05:06.000Z' });
+    await post(`${ref.hooks}/accounts/${org}/clock/freeze`, { at: '2032-02-03T04:05:06.000Z' });
     for (const [path, body] of [
       ['freeze', { at: '2032-02-03T04:05:05.999Z' }],
       ['advance', { seconds: -1 }],
     ] as const) {
-      const res = await post(`${hooks}/accounts/${org}/clock/${path}`, body);
+      const res = await post(`${ref.hooks}/accounts/${org}/clock/${path}`, body);
       expect(res.status, path).toBe(400);
       expect(res.body.error?.code, path).toBe('VALIDATION_ERROR');
     }
-    const after = await get(`${hooks}/accounts/${org}/clock`);
+    const after = await get(`${ref.hooks}/accounts/${org}/clock`);
     expect(after.status, 'a refused clock command changed nothing').toBe(200);
     expect(after.body.data).toEqual({ now: '2032-02-03T04:05:06.000Z', frozen: true });
-    expectNotFound(await get(`${hooks}/accounts/${NOBODY}/clock`), 'account');
+    expectNotFound(await get(`${ref.hooks}/accounts/${NOBODY}/clock`), 'account');
   });
 
   it('prints a snapshot canonically: members by name, collections sorted by id, no clock', async () => {
     const org = String((await account())['organizationId']);
     // Created out of name order, so insertion order is neither name nor id order.
     for (const name of ['c', 'b', 'a', 'e', 'd'])
-      await post(`${hooks}/accounts/${org}/projects`, { name });
+      await post(`${ref.hooks}/accounts/${org}/projects`, { name });
     const read = async () => {
-      const res = await get(`${hooks}/accounts/${org}/snapshot`);
+      const res = await get(`${ref.hooks}/accounts/${org}/snapshot`);
       expect(res.status).toBe(200);
       expect(res.body.data['organizationId']).toBe(org);
       return res.body.data['state'];
@@ -221,7 +213,7 @@ describe('account hooks', () => {
     };
     walk(state, 'state');
     expect(collections, 'five projects make a collection').toBeGreaterThan(0);
-    await post(`${hooks}/accounts/${org}/clock/advance`, { seconds: 3600 });
+    await post(`${ref.hooks}/accounts/${org}/clock/advance`, { seconds: 3600 });
     expect(JSON.stringify(await read()), 'the clock is no part of it').toBe(JSON.stringify(state));
   });
 });
