@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import type { Logger } from '@stryker-mutator/api/logging';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 
+import type { LiveMutant } from './mutation-live.ts';
 import { UNDETECTED } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -34,15 +35,12 @@ interface Reported {
   readonly location: Location;
   readonly status: string;
 }
-export interface Listed {
-  readonly file: string;
-  /** From 1, as Stryker's reports give them (line and column). */
-  readonly line: number;
-  readonly column: number;
-  readonly mutator: string;
-  readonly replacement: string;
-  /** The last result (Killed, Survived, ...), Ignored (with its reason) or `new`. */
-  readonly status: string;
+/** A mutant as the live file gives it (lines and columns from 1); its status is the last
+ * result (Killed, Survived, ...), Ignored (with the comment's reason) or `new`. */
+export interface Listed extends LiveMutant {
+  /** Where the mutated node ends (line from 1, column from 1, exclusive). */
+  readonly endLine: number;
+  readonly endColumn: number;
   readonly reason?: string;
 }
 
@@ -124,8 +122,10 @@ export async function listMutants(
         file: name,
         line: m.location.start.line + 1,
         column: m.location.start.column + 1,
+        endLine: m.location.end.line + 1,
+        endColumn: m.location.end.column + 1,
         mutator: m.mutatorName,
-        replacement: m.replacement.replace(/\s+/g, ' ').slice(0, 80),
+        replacement: m.replacement,
         status: m.status === 'Ignored' ? 'Ignored' : (previous ?? 'new'),
         ...(m.statusReason !== undefined ? { reason: m.statusReason } : {}),
       });
@@ -160,7 +160,7 @@ if (process.argv[1] === import.meta.filename) {
   else
     for (const m of shown)
       console.log(
-        `${m.file}:${m.line}:${m.column} ${m.mutator} -> ${m.replacement} [${m.status}]${m.reason !== undefined ? ` (${m.reason})` : ''}`,
+        `${m.file}:${m.line}:${m.column} ${m.mutator} -> ${m.replacement.replace(/\s+/g, ' ').slice(0, 80)} [${m.status}]${m.reason !== undefined ? ` (${m.reason})` : ''}`,
       );
   const count = (s: (m: Listed) => boolean) => all.filter(s).length;
   console.error(
