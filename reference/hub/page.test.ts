@@ -250,6 +250,35 @@ describe('hub pages over HTTP', () => {
       }
     });
 
+    it('refuses a tenant JWT even when a project user has the id its subject names', async () => {
+      const a = await account();
+      const tenant = await api('/v1/api/tenant/register-tenant', {
+        apiKey: a.key,
+        name: 'Tenant',
+        tenantColumns: { customer_id: 'c-2' },
+      });
+      const jwt = String(tenant['token']);
+      const payload = JSON.parse(
+        Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'),
+      ) as { sub?: unknown };
+      const org = await api('/v1/api/projects/register-organization', {
+        apiKey: a.key,
+        projectId: a.projectId,
+        name: 'Customer',
+      });
+      await api('/v1/api/projects/register-user', {
+        apiKey: a.key,
+        projectId: a.projectId,
+        name: 'Same id',
+        properties: { region: 'north' },
+        projectOrganizationId: org['projectOrganizationId'],
+        userId: payload.sub,
+      });
+      const res = await page(`/share/dashboard/${a.boardId}`, { jwt });
+      expect(res.status).toBe(401);
+      expect(alert(res.html)).toBe(INVALID);
+    });
+
     it('refuses a token once its lifetime is over (§5 rule 5: 1h by default), on the account clock', async () => {
       const a = await account();
       const { token } = await viewer(a, {});
