@@ -409,8 +409,16 @@ describe('hub html: what the §2.2 flags and §4.17 parameters show', () => {
   });
 
   it('hides the header for hideHeader=true and for the hideHeader flag, not for other values', () => {
-    expect(render({ query: 'hideHeader=true' }).things('header')).toEqual([]);
-    expect(render({ flags: flagsOf({ hideHeader: true }) }).things('header')).toEqual([]);
+    for (const p of [
+      render({ query: 'hideHeader=true' }),
+      render({ flags: flagsOf({ hideHeader: true }) }),
+    ]) {
+      expect(p.things('header')).toEqual([]);
+      // Nothing stands in its place: no text of the page lies outside its parts.
+      const body = [...all(p.root)].find((e) => e.tag === 'body')!;
+      for (const part of [body, ...p.find('main')])
+        expect(part.children.filter((c) => typeof c === 'string' && c.trim() !== '')).toEqual([]);
+    }
     expect(render({ query: 'hideHeader=false' }).things('header').length).toBe(1);
     expect(render({ query: 'hideDownloadButton=true' }).things('header').length).toBe(1);
   });
@@ -422,6 +430,8 @@ describe('hub html: what the §2.2 flags and §4.17 parameters show', () => {
     ]) {
       expect(p.things('download')).toEqual([]);
       expect(actions(p)).toEqual([]);
+      for (const main of p.find('main'))
+        expect(main.children.filter((c) => typeof c === 'string' && c.trim() !== '')).toEqual([]);
     }
     expect(render({ query: 'hideHeader=true' }).things('download').length).toBe(1);
   });
