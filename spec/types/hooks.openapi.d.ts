@@ -137,7 +137,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a shared v1 dashboard in a workspace */
+        /**
+         * Create a shared v1 dashboard in a workspace
+         * @description Without `controls` the dashboard has none (`controls: []`). A workspace the account does not hold answers 404 NOT_FOUND, `details.resource` `workspace`.
+         */
         post: operations["createDashboard"];
         delete?: never;
         options?: never;
@@ -159,7 +162,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a chart at the end of a shared dashboard's layout */
+        /**
+         * Create a chart at the end of a shared dashboard's layout
+         * @description Without `chartConfig` the chart's configuration is `{title: <name>}`. A dashboard the account does not hold answers 404 NOT_FOUND, `details.resource` `dashboard`, and leaves no chart behind.
+         */
         post: operations["createChart"];
         delete?: never;
         options?: never;
@@ -181,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Create a data connection of the account, optionally holding one given table
-         * @description Without `table`, the connection reaches the implementation's own seeded dataset (the reference's `orders`, with its documented default row filter). With `table`, it holds exactly that table and its rows. Each row filter lets a user see a row only when the row's `column` equals the user's property `property` (from the project-user token's properties; `{{user.<key>}}` of §1 and §2.4). The connection belongs to the account; an id of another account is unknown to every call that takes one.
+         * @description Without `table`, the connection reaches the implementation's own seeded dataset (the reference's `orders`, with its documented default row filter). With `table`, it holds exactly that table and its rows. Each row filter lets a user see a row only when the row's `column` equals the user's property `property` (from the project-user token's properties; `{{user.<key>}}` of §1 and §2.4). The connection belongs to the account; an id of another account is unknown to every call that takes one. Column types: `text` holds strings, `integer` safe integers, `number` finite numbers, `date` a calendar day as `YYYY-MM-DD`, `boolean` true or false; any column holds null. A chart reads them back as JSON strings, numbers, `YYYY-MM-DD` strings, booleans and null. Refused with 400 VALIDATION_ERROR, making nothing: a value that does not fit its column, a row key naming no column, a column named twice (names compare without regard to case), a row filter naming a column the table lacks (without `table`, one the seeded dataset lacks).
          */
         post: operations["createConnection"];
         delete?: never;
@@ -206,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Load the rows a saved chart shows to the user of a project-user token
-         * @description Runs the chart's `sqlOverride` (§2.6) under row-level security: each `{{user.<key>}}` is bound from the token's user properties, and the connection's row filters apply. A token that is invalid or expired, or a property the SQL or a row filter needs and the user lacks, is refused in the §7 envelope; never an unfiltered answer. A token that is no project-user token, or whose user no longer exists, is refused 401; a token of another account answers 404 NOT_FOUND as for an unknown chart. Each of `filters` keeps only the table rows whose column `field` equals `value`, as a dashboard filter does.
+         * @description Runs the chart's `sqlOverride` (§2.6) under row-level security: each `{{user.<key>}}` is bound from the token's user properties, and the connection's row filters apply. A token that is invalid or expired, or a property the SQL or a row filter needs and the user lacks, is refused in the §7 envelope; never an unfiltered answer. A token that is no project-user token, or whose user no longer exists, is refused 401; a token of another account answers 404 NOT_FOUND as for an unknown chart. Each of `filters` keeps only the table rows whose column `field` equals `value`, as a dashboard filter does; an array `value` keeps the rows equal to any of its items, an empty array or null keeps none, and a filter whose `field` the table lacks is ignored. A blank `sqlOverride` counts as none (409). A chart saved from chat reads the connection it was saved with; any other reads the account's newest connection holding a table its SQL names (names compare without regard to case), else the seeded dataset. SQL that is refused answers 400 VALIDATION_ERROR, `details.reason` `sql-refused` (refused before it runs) or `sql-failed` (the database could not run it) or `sql-timeout`.
          */
         post: operations["readChartData"];
         delete?: never;

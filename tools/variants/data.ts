@@ -92,13 +92,13 @@ export const dataVariants: readonly Variant[] = [
     decision: 'resources.data.read-only-sql',
   },
   {
-    // sql.ts:275 StringLiteral 'SHOW_REF' -> "" (whole data slice): a catalog listing in a
-    // subquery is no longer a table reference the guard knows, so it passes and lists every
-    // account's tables and columns.
+    // Once sql.ts:275 StringLiteral 'SHOW_REF' -> "" (whole data slice); the guard now allows
+    // only the kinds it lists, so the same hole is a catalog listing allowed among them: it
+    // passes in a subquery and lists every account's tables and columns.
     name: "data: SHOW ALL TABLES in a chart's SQL passes the guard",
     file: 'reference/data/sql.ts',
-    from: "  'SHOW_REF',\n",
-    to: "  '',\n",
+    from: "  'SUBQUERY',\n",
+    to: "  'SUBQUERY',\n  'SHOW_REF',\n",
     only: ['security.data.other-organization'],
   },
   {
