@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { EffectivePermissions, PermissionFlag } from '../../spec/schemas/permissions.ts';
+import {
+  PERMISSION_FLAGS,
+  type EffectivePermissions,
+  type PermissionFlag,
+} from '../../spec/schemas/permissions.ts';
 import { renderMessage, renderPage, shown, text } from './html.ts';
 import type { ChartView, DashboardView, PageView } from './page.ts';
 import { readQuery, type PageQuery } from './query.ts';
@@ -164,32 +168,9 @@ class Page {
 
 /* ---------- views ---------- */
 
-const FLAGS = [
-  'addChart',
-  'addFilter',
-  'createChart',
-  'createChartSQL',
-  'editCharts',
-  'removeChart',
-  'disableTabs',
-  'hideHeader',
-  'hideDownloadButton',
-  'aiCharts',
-  'editMarketplace',
-  'readOnly',
-  'aiInsight',
-  'drillDown',
-  'enableScheduleReport',
-  'canDuplicateDashboard',
-  'canSetDefaultDashboard',
-  'canEditChartFromSession',
-  'hideFilters',
-  'addDashboard',
-] as const satisfies readonly PermissionFlag[];
-
 /** §2.2 flags: all off but the ones given. */
 const flagsOf = (on: Partial<Record<PermissionFlag, boolean>> = {}): EffectivePermissions =>
-  Object.fromEntries(FLAGS.map((f) => [f, on[f] === true])) as EffectivePermissions;
+  Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, on[f] === true])) as EffectivePermissions;
 
 const SALES: ChartView = {
   chartId: 'c-sales',
@@ -459,7 +440,7 @@ describe('hub html: what the §2.2 flags and §4.17 parameters show', () => {
   });
 
   it('opens a dialog named as its control for each control whose feature is not described; AI insights opens a sidebar (decision hub.controls.placement)', () => {
-    const every = Object.fromEntries(FLAGS.map((f) => [f, true]));
+    const every = Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, true]));
     const p = render({
       flags: flagsOf({ ...every, hideHeader: false, hideDownloadButton: false, readOnly: false }),
     });
