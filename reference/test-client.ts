@@ -55,3 +55,54 @@ export async function postJson<T>(
   });
   return { status: res.status, body: (await res.json()) as T };
 }
+
+/**
+ * A fresh account made through the hooks, with one project and one project organization, and
+ * a way to register a user in it and get that user's token: the world most of the reference's
+ * hook tests start from.
+ */
+export async function hookAccount(ref: { readonly url: string; readonly hooks: string }): Promise<{
+  org: string;
+  apiKey: string;
+  projectId: string;
+  projectOrganizationId: string;
+  /** Registers a user (with the given properties) in the organization; answers its token. */
+  userToken: (properties?: Record<string, unknown>) => Promise<string>;
+}> {
+  const post = async (url: string, body: unknown, expected: number): Promise<Envelope['data']> => {
+    const res = await postJson<Envelope>(url, body);
+    if (res.status !== expected) {
+      throw new Error(`${url} answered ${String(res.status)}: ${JSON.stringify(res.body)}`);
+    }
+    return res.body.data;
+  };
+  const made = await post(`${ref.hooks}/accounts`, {}, 201);
+  const org = String(made['organizationId']);
+  const apiKey = String(made['orgBoundKey']);
+  const projectId = String(
+    (await post(`${ref.hooks}/accounts/${org}/projects`, {}, 201))['projectId'],
+  );
+  const projectOrganizationId = String(
+    (
+      await post(
+        `${ref.url}/v1/api/projects/register-organization`,
+        { apiKey, projectId, name: 'Org' },
+        200,
+      )
+    )['projectOrganizationId'],
+  );
+  const userToken = async (properties: Record<string, unknown> = {}) => {
+    const registered = await post(
+      `${ref.url}/v1/api/projects/register-user`,
+      { apiKey, projectId, name: 'U', properties, projectOrganizationId },
+      200,
+    );
+    const token = await post(
+      `${ref.url}/v1/api/projects/user-token`,
+      { apiKey, userId: registered['userId'] },
+      200,
+    );
+    return String(token['token']);
+  };
+  return { org, apiKey, projectId, projectOrganizationId, userToken };
+}

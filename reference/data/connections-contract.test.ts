@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postJson, referenceForTests, type Envelope } from '../test-client.ts';
+import { hookAccount, postJson, referenceForTests, type Envelope } from '../test-client.ts';
 
 type Body = Envelope;
 type Answer = { status: number; body: Body };
@@ -18,31 +18,8 @@ describe('connections and chart-data hooks, as the hooks contract words them', (
 
   /** An account with one project user (no properties) and helpers for connections and charts. */
   async function account() {
-    const made = (await post(`${ref.hooks}/accounts`, {})).body.data;
-    const org = String(made['organizationId']);
-    const apiKey = String(made['orgBoundKey']);
-    const projectId = String(
-      (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
-    );
-    const pog = (
-      await post(`${ref.url}/v1/api/projects/register-organization`, {
-        apiKey,
-        projectId,
-        name: 'Org',
-      })
-    ).body.data['projectOrganizationId'];
-    const userId = (
-      await post(`${ref.url}/v1/api/projects/register-user`, {
-        apiKey,
-        projectId,
-        name: 'U',
-        properties: {},
-        projectOrganizationId: pog,
-      })
-    ).body.data['userId'];
-    const token = String(
-      (await post(`${ref.url}/v1/api/projects/user-token`, { apiKey, userId })).body.data['token'],
-    );
+    const { org, userToken } = await hookAccount(ref);
+    const token = await userToken();
     const dashboardId = String(
       (await post(`${ref.hooks}/accounts/${org}/workspaces`, { name: 'W' })).body.data[
         'dashboardId'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postJson, referenceForTests, type Envelope } from '../test-client.ts';
+import { hookAccount, postJson, referenceForTests, type Envelope } from '../test-client.ts';
 
 type Body = Envelope;
 
@@ -39,37 +39,7 @@ describe('chat hooks', () => {
   };
 
   async function account() {
-    const made = (await post(`${ref.hooks}/accounts`, {})).body.data;
-    const org = String(made['organizationId']);
-    const apiKey = String(made['orgBoundKey']);
-    const projectId = String(
-      (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data['projectId'],
-    );
-    const pog = String(
-      (
-        await post(`${ref.url}/v1/api/projects/register-organization`, {
-          apiKey,
-          projectId,
-          name: 'Org',
-        })
-      ).body.data['projectOrganizationId'],
-    );
-    const user = async (properties: Record<string, unknown>) => {
-      const userId = (
-        await post(`${ref.url}/v1/api/projects/register-user`, {
-          apiKey,
-          projectId,
-          name: 'U',
-          properties,
-          projectOrganizationId: pog,
-        })
-      ).body.data['userId'];
-      return String(
-        (await post(`${ref.url}/v1/api/projects/user-token`, { apiKey, userId })).body.data[
-          'token'
-        ],
-      );
-    };
+    const { org, apiKey, projectId, userToken: user } = await hookAccount(ref);
     /** A saved chart of the account: the hooks' own, holding the given sqlOverride. */
     const chart = async (sqlOverride?: string) => {
       const ws = await post(`${ref.hooks}/accounts/${org}/workspaces`, { name: 'W' });
