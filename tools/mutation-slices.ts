@@ -62,7 +62,7 @@ export const SLICES: Record<string, { mutate: string[]; tests: string[] }> = {
       ]),
       'reference/store/*.ts',
       'reference/tokens/*.ts',
-      ...each('reference/hooks/', ['routes', 'snapshot']),
+      ...each('reference/hooks/', ['account', 'routes', 'snapshot']),
     ],
     tests: [
       ...REFERENCE_UNITS,

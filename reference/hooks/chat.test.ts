@@ -13,11 +13,14 @@ describe('chat hooks', () => {
   const ref = referenceForTests({ hooks: true, seed: 29 });
   const post = (url: string, body: unknown) => postJson<Body>(url, body);
   type Answer = { status: number; body: Body };
-  const expectNotFound = (res: Answer, resource: string) => {
+  const expectNotFound = (res: Answer, resource: string, field?: string) => {
     expect(res.status, `unknown ${resource}`).toBe(404);
     expect(res.body.status).toBe('error');
     expect(res.body.error?.code, `unknown ${resource}`).toBe('NOT_FOUND');
     expect(res.body.error?.details?.['resource'], `unknown ${resource}`).toBe(resource);
+    if (field !== undefined) {
+      expect(res.body.error?.details?.['field'], `unknown ${resource}`).toBe(field);
+    }
   };
   const expectInvalid = (res: Answer, what: string) => {
     expect(res.status, what).toBe(400);
@@ -101,7 +104,11 @@ describe('chat hooks', () => {
       await post(`${ref.hooks}/accounts/${org}/connections`, { table: { name: 'x' } }),
       'a table without columns',
     );
-    expectNotFound(await post(`${ref.hooks}/accounts/${NOBODY}/connections`, {}), 'account');
+    expectNotFound(
+      await post(`${ref.hooks}/accounts/${NOBODY}/connections`, {}),
+      'account',
+      'organizationId',
+    );
   });
 
   it('create an agent at version 1, naming its connection only when it has one', async () => {
@@ -146,10 +153,12 @@ describe('chat hooks', () => {
     expectNotFound(
       await post(`${ref.hooks}/accounts/${NOBODY}/projects/${a.projectId}/agents`, {}),
       'account',
+      'organizationId',
     );
     expectNotFound(
       await post(`${ref.hooks}/accounts/${a.org}/projects/${b.projectId}/agents`, {}),
       'project',
+      'projectId',
     );
     for (const connectionId of [theirs, NOBODY])
       expectNotFound(
@@ -157,6 +166,7 @@ describe('chat hooks', () => {
           connectionId,
         }),
         'connection',
+        'connectionId',
       );
     expectInvalid(
       await post(`${ref.hooks}/accounts/${a.org}/projects/${a.projectId}/agents`, {
@@ -195,10 +205,12 @@ describe('chat hooks', () => {
         {},
       ),
       'agent',
+      'agentId',
     );
     expectNotFound(
       await post(`${ref.hooks}/accounts/${a.org}/projects/${other}/agents/${agentId}/versions`, {}),
       'agent',
+      'agentId',
     );
     expectNotFound(
       await post(
@@ -206,6 +218,7 @@ describe('chat hooks', () => {
         {},
       ),
       'agent',
+      'agentId',
     );
     // A's project and agent under B's account.
     expectNotFound(
@@ -214,6 +227,7 @@ describe('chat hooks', () => {
         {},
       ),
       'agent',
+      'agentId',
     );
     expectNotFound(
       await post(
@@ -221,6 +235,7 @@ describe('chat hooks', () => {
         {},
       ),
       'account',
+      'organizationId',
     );
     expect((await post(versions, {})).body.data['version'], 'refusals published nothing').toBe(4);
   });
@@ -287,18 +302,20 @@ describe('chat hooks', () => {
       expect(res.status, what).toBe(401);
       expect(res.body.error?.code, what).toBe('UNAUTHORIZED');
     }
-    expectNotFound(await post(data, { token: await other.user({}) }), 'chart');
+    expectNotFound(await post(data, { token: await other.user({}) }), 'chart', 'chartId');
     expectNotFound(
       await post(`${ref.hooks}/accounts/${w.org}/charts/${NOBODY}/data`, {
         token: await w.user({}),
       }),
       'chart',
+      'chartId',
     );
     expectNotFound(
       await post(`${ref.hooks}/accounts/${NOBODY}/charts/${chartId}/data`, {
         token: await w.user({}),
       }),
       'account',
+      'organizationId',
     );
     const bare = await post(`${ref.hooks}/accounts/${w.org}/charts/${await w.chart()}/data`, {
       token: await w.user({}),

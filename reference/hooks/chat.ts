@@ -1,5 +1,5 @@
+import { hookNotFound, withHookAccount } from './account.ts';
 import type { FastifyInstance } from 'fastify';
-import { specError } from '../../spec/errors.ts';
 import {
   AccountPath,
   ChartDataBody,
@@ -29,14 +29,6 @@ export const CHAT_HOOKS: readonly HookName[] = [
   'agent-grammar',
 ];
 
-const notFound = (resource: string, field: string) =>
-  specError(
-    'NOT_FOUND',
-    // Stryker disable next-line StringLiteral: free text: a hook's 404 message
-    `no ${resource} with that id here`,
-    { resource, field },
-  );
-
 export const agentView = (a: AgentRecord) => ({
   agentId: a.agentId,
   name: a.name,
@@ -52,10 +44,7 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
   const withAccount = async <T>(
     organizationId: string,
     fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
-  ): Promise<Done<T>> => {
-    const account = world.account(organizationId);
-    return account === undefined ? errDone(notFound('account', 'organizationId')) : fn(account);
-  };
+  ): Promise<Done<T>> => withHookAccount(world, organizationId, fn);
 
   route(app, ctx, {
     method: 'POST',
@@ -93,12 +82,12 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
         if (a.identity.projects[params.projectId] === undefined)
-          return errDone(notFound('project', 'projectId'));
+          return errDone(hookNotFound('project', 'projectId'));
         if (
           body.connectionId !== undefined &&
           state.data.connection(a.organizationId, body.connectionId) === undefined
         )
-          return errDone(notFound('connection', 'connectionId'));
+          return errDone(hookNotFound('connection', 'connectionId'));
         const agent: AgentRecord = {
           agentId: ctx.ids.uuid(),
           organizationId: a.organizationId,
@@ -129,7 +118,7 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
           agent.organizationId !== params.organizationId ||
           agent.projectId !== params.projectId
         )
-          return errDone(notFound('agent', 'agentId'));
+          return errDone(hookNotFound('agent', 'agentId'));
         agent.versions.push(agent.versions.length + 1);
         const { agentId, version, versions } = agentView(agent);
         return okDone({ agentId, version, versions });
@@ -146,7 +135,7 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
       withAccount(params.organizationId, async (a) => {
         const user = await projectUserOf(ctx, body.token);
         if (!user.ok) return user;
-        if (user.value.account !== a) return errDone(notFound('chart', 'chartId'));
+        if (user.value.account !== a) return errDone(hookNotFound('chart', 'chartId'));
         const rows = await chartRows(ctx, {
           organizationId: a.organizationId,
           chartId: params.chartId,

@@ -13,12 +13,19 @@ describe('dashboards and charts hooks, as the hooks contract words them', () => 
   const post = (url: string, body: unknown) => postJson<Body>(url, body);
   const snapshot = async (org: string) =>
     (await fetch(`${ref.hooks}/accounts/${org}/snapshot`)).text();
-  const expectNotFound = (res: { status: number; body: Body }, resource: string) => {
+  const expectNotFound = (
+    res: { status: number; body: Body },
+    resource: string,
+    field?: string,
+  ) => {
     expect(res.status, `unknown ${resource}`).toBe(404);
     expect(res.body.status).toBe('error');
     expect(res.body.error?.code).toBe('NOT_FOUND');
     expect(typeof res.body.error?.message).toBe('string');
     expect(res.body.error?.details?.['resource'], `unknown ${resource}`).toBe(resource);
+    if (field !== undefined) {
+      expect(res.body.error?.details?.['field'], `unknown ${resource}`).toBe(field);
+    }
   };
 
   async function account() {
@@ -51,18 +58,21 @@ describe('dashboards and charts hooks, as the hooks contract words them', () => 
     expectNotFound(
       await post(`${ref.hooks}/accounts/${org}/workspaces/${NOBODY}/dashboards`, { name: 'Lost' }),
       'workspace',
+      'workspaceId',
     );
     expectNotFound(
       await post(`${ref.hooks}/accounts/${org}/workspaces/${other.workspaceId}/dashboards`, {
         name: 'Theirs',
       }),
       'workspace',
+      'workspaceId',
     );
     expectNotFound(
       await post(`${ref.hooks}/accounts/${NOBODY}/workspaces/${NOBODY}/dashboards`, {
         name: 'Lost',
       }),
       'account',
+      'organizationId',
     );
     expect(await snapshot(org), 'refused: nothing made').toBe(before);
   });
@@ -91,16 +101,19 @@ describe('dashboards and charts hooks, as the hooks contract words them', () => 
     expectNotFound(
       await post(`${ref.hooks}/accounts/${org}/dashboards/${NOBODY}/charts`, { name: 'Orphan' }),
       'dashboard',
+      'dashboardId',
     );
     expectNotFound(
       await post(`${ref.hooks}/accounts/${org}/dashboards/${other.dashboardId}/charts`, {
         name: 'Theirs',
       }),
       'dashboard',
+      'dashboardId',
     );
     expectNotFound(
       await post(`${ref.hooks}/accounts/${NOBODY}/dashboards/${NOBODY}/charts`, { name: 'Lost' }),
       'account',
+      'organizationId',
     );
     expect(await snapshot(org), 'refused: no orphan chart').toBe(before);
   });

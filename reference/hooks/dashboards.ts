@@ -1,6 +1,6 @@
+import { hookNotFound, withHookAccount } from './account.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { specError } from '../../spec/errors.ts';
 import { tenantProjectUserId } from '../../spec/machines/identity.ts';
 import { Uuid } from '../../spec/schemas/common.ts';
 import {
@@ -35,20 +35,8 @@ export function dashboardHookRoutes(
   prefix: string,
 ): void {
   const { world } = ctx;
-  const withAccount = <T>(organizationId: string, fn: (a: AccountRecord) => Done<T>) => {
-    const account = world.account(organizationId);
-    return account === undefined
-      ? errDone(
-          specError(
-            'NOT_FOUND',
-            // Stryker disable next-line StringLiteral: free text: a host hook's 404 message
-            'no account with that organization id',
-            // Stryker disable next-line ObjectLiteral,StringLiteral: free text: a host hook's 404 details
-            { resource: 'account' },
-          ),
-        )
-      : fn(account);
-  };
+  const withAccount = <T>(organizationId: string, fn: (a: AccountRecord) => Done<T>) =>
+    withHookAccount(world, organizationId, fn);
   const host = { actor: { kind: 'api-key' }, via: 'hook' } as const;
 
   // A workspace and its primary dashboard (§2.8: a workspace is listed with one).
@@ -128,15 +116,7 @@ export function dashboardHookRoutes(
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
         if (a.dashboards.dashboards[params.dashboardId] === undefined) {
-          return errDone(
-            specError(
-              'NOT_FOUND',
-              // Stryker disable next-line StringLiteral: free text: a host hook's 404 message
-              'no dashboard with that id here',
-              // Stryker disable next-line ObjectLiteral,StringLiteral: free text: a host hook's 404 details
-              { resource: 'dashboard', field: 'dashboardId' },
-            ),
-          );
+          return errDone(hookNotFound('dashboard', 'dashboardId'));
         }
         const chartId = ctx.ids.uuid();
         const made = world.dashboards(a, {

@@ -24,12 +24,19 @@ describe('account hooks', () => {
     return made.body.data;
   };
   /** 404 NOT_FOUND in the §7 envelope naming the kind of the unknown id. */
-  const expectNotFound = (res: { status: number; body: Body }, resource: string) => {
+  const expectNotFound = (
+    res: { status: number; body: Body },
+    resource: string,
+    field?: string,
+  ) => {
     expect(res.status, `unknown ${resource}`).toBe(404);
     expect(res.body.status).toBe('error');
     expect(res.body.error?.message).toEqual(aString);
     expect(res.body.error?.code).toBe('NOT_FOUND');
     expect(res.body.error?.details?.['resource']).toBe(resource);
+    if (field !== undefined) {
+      expect(res.body.error?.details?.['field'], `unknown ${resource}`).toBe(field);
+    }
   };
 
   it('creates an account named as asked, or with a name of its own', async () => {
@@ -76,6 +83,7 @@ describe('account hooks', () => {
       expectNotFound(
         await post(`${ref.hooks}/accounts/${org}/members`, { userScopedKey }),
         'apiKey',
+        'userScopedKey',
       );
     const res = await post(`${ref.hooks}/accounts/${org}/members`, {});
     expect(res.status, 'a body without userScopedKey').toBe(400);
@@ -83,6 +91,7 @@ describe('account hooks', () => {
     expectNotFound(
       await post(`${ref.hooks}/accounts/${NOBODY}/members`, { userScopedKey: a['userScopedKey'] }),
       'account',
+      'organizationId',
     );
   });
 
@@ -93,7 +102,11 @@ describe('account hooks', () => {
     expect(named.body.data).toEqual({ projectId: aUuid, name: 'Shop' });
     const unnamed = (await post(`${ref.hooks}/accounts/${org}/projects`, {})).body.data;
     expect(String(unnamed['name']).length, 'Project.name is a non-empty string').toBeGreaterThan(0);
-    expectNotFound(await post(`${ref.hooks}/accounts/${NOBODY}/projects`, {}), 'account');
+    expectNotFound(
+      await post(`${ref.hooks}/accounts/${NOBODY}/projects`, {}),
+      'account',
+      'organizationId',
+    );
   });
 
   it('creates a role the role list shows, and refuses an unknown project or bad permissions', async () => {
@@ -165,7 +178,7 @@ describe('account hooks', () => {
     const after = await get(`${ref.hooks}/accounts/${org}/clock`);
     expect(after.status, 'a refused clock command changed nothing').toBe(200);
     expect(after.body.data).toEqual({ now: '2032-02-03T04:05:06.000Z', frozen: true });
-    expectNotFound(await get(`${ref.hooks}/accounts/${NOBODY}/clock`), 'account');
+    expectNotFound(await get(`${ref.hooks}/accounts/${NOBODY}/clock`), 'account', 'organizationId');
   });
 
   it('prints a snapshot canonically: members by name, collections sorted by id, no clock', async () => {

@@ -1,5 +1,5 @@
+import { hookNotFound, withHookAccount } from './account.ts';
 import type { FastifyInstance } from 'fastify';
-import { specError } from '../../spec/errors.ts';
 import { iso } from '../../spec/machines/machine.ts';
 import {
   AccountPath,
@@ -44,19 +44,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
   const withAccount = <T>(
     organizationId: string,
     fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
-  ) => {
-    const account = world.account(organizationId);
-    return account === undefined
-      ? errDone(
-          specError(
-            'NOT_FOUND',
-            // Stryker disable next-line StringLiteral: free text: the message of a host hook's refusal
-            'no account with that organization id',
-            { resource: 'account' },
-          ),
-        )
-      : fn(account);
-  };
+  ) => withHookAccount(world, organizationId, fn);
   const clockView = (a: AccountRecord) => ({
     now: iso(world.now(a)),
     frozen: a.clock.frozenAt !== null,
@@ -97,18 +85,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
       withAccount(params.organizationId, (a) => {
         const owner = world.keyOwner(body.userScopedKey);
         if (owner?.kind !== 'user-scoped') {
-          return errDone(
-            specError(
-              'NOT_FOUND',
-              // Stryker disable next-line StringLiteral: free text: the message of a host hook's refusal
-              'no user-scoped key like that',
-              {
-                resource: 'apiKey',
-                // Stryker disable next-line StringLiteral: free text: the details of a host hook's refusal
-                field: 'userScopedKey',
-              },
-            ),
-          );
+          return errDone(hookNotFound('apiKey', 'userScopedKey'));
         }
         owner.hubUser.memberships.add(a.organizationId);
         return okDone({ organizationId: a.organizationId, hubUserId: owner.hubUser.hubUserId });

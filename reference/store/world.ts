@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { specError, type SpecError } from '../../spec/errors.ts';
+import type { SpecError } from '../../spec/errors.ts';
 import {
   applyClock,
   readClock,
@@ -172,8 +172,3 @@ export class World {
 /** What a store operation gives back: a value, or the typed error the machine refused with. */
 export type Done<R> =
   { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: SpecError };
-
-// Stryker disable next-line ArrowFunction: equivalent: nothing calls accountNotFound
-export const accountNotFound = () =>
-  // Stryker disable next-line StringLiteral,ObjectLiteral: equivalent: nothing calls accountNotFound
-  specError('NOT_FOUND', 'no account with that organization id', { resource: 'account' });

@@ -729,7 +729,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The account or another id the call names is unknown (NOT_FOUND, `details.resource` the kind of the unknown id: account, project, agent, connection, chart, apiKey); on /capabilities, the target offers no hooks at all. */
+        /** @description The account or another id the call names is unknown (NOT_FOUND, `details.resource` the kind of the unknown id: account, project, agent, connection, chart, apiKey, and `details.field`, where present, the path or body field that named it); on /capabilities, the target offers no hooks at all. */
         NotFound: {
             headers: {
                 [name: string]: unknown;

@@ -1,0 +1,25 @@
+import { specError, type SpecError } from '../../spec/errors.ts';
+import { errDone } from '../http/route.ts';
+import type { AccountRecord, Done, World } from '../store/world.ts';
+
+/**
+ * A host hook's 404 (spec/hooks.openapi.yaml, response NotFound): `details.resource` the kind
+ * of the unknown id and `details.field` the path or body field that named it.
+ */
+export const hookNotFound = (resource: string, field: string): SpecError =>
+  specError(
+    'NOT_FOUND',
+    // Stryker disable next-line StringLiteral: free text: a host hook's 404 message
+    `no ${resource} with that ${field} here`,
+    { resource, field },
+  );
+
+/** Runs `fn` on the account the path names, or answers the hooks' 404 for an unknown one. */
+export function withHookAccount<T>(
+  world: World,
+  organizationId: string,
+  fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
+): Done<T> | Promise<Done<T>> {
+  const account = world.account(organizationId);
+  return account === undefined ? errDone(hookNotFound('account', 'organizationId')) : fn(account);
+}
