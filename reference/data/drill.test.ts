@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStore, type DataConnection } from './database.ts';
+import { specError } from '../../spec/errors.ts';
 import { drillQuery, type DrillRows } from './drill-down.ts';
 
 const data = new DataStore({ rows: 10 });
@@ -69,6 +70,16 @@ describe('drill-down of a saved chart', () => {
         await drillQuery(data, sales, sql, { dimension: 'p', value: 'Anvil', properties: north }),
       ),
     ).toEqual([1, 2]);
+    // A table alias spelled like the rewrite's own names changes nothing.
+    for (const alias of ['__eac_drill_where', '__eac_drill_point', '__eac_drill_table']) {
+      const aliased = `SELECT "${alias}".product AS p, SUM(amount) AS total FROM sales AS "${alias}" WHERE amount > 1 GROUP BY 1`;
+      const done = await drillQuery(data, sales, aliased, {
+        dimension: 'p',
+        value: 'Anvil',
+        properties: north,
+      });
+      expect(ids(done), alias).toEqual([1, 2]);
+    }
     const filtered = await drillQuery(data, sales, BY_PRODUCT, {
       dimension: 'product',
       value: 'Anvil',
@@ -182,5 +193,79 @@ describe('drill-down of a saved chart', () => {
       properties: {},
     });
     expect(done.kind === 'error' && done.error.code).toBe('FORBIDDEN');
+  });
+});
+
+/** The store drillQuery talks to, with some of its answers replaced (a fault, a hand-made tree). */
+function storeWith(over: Partial<Pick<DataStore, 'parseTree' | 'treeSql' | 'queryBound'>>) {
+  return {
+    parseTree: (sql: string) => data.parseTree(sql),
+    treeSql: (tree: unknown) => data.treeSql(tree),
+    queryBound: (...args: Parameters<DataStore['queryBound']>) => data.queryBound(...args),
+    ...over,
+  } as unknown as DataStore;
+}
+
+/** Queries that would all answer one row: whatever runs, nothing stops it but drillQuery. */
+const anyQuery: DataStore['queryBound'] = () =>
+  Promise.resolve({ ok: true, value: { columns: ['id', 'n'], rows: [{ id: 1, n: 1 }] } });
+
+describe('drill-down when a step fails', () => {
+  const BY_PRODUCT = 'SELECT product, SUM(amount) AS total FROM sales GROUP BY product ORDER BY 2';
+  const point = { dimension: 'product', value: 'Anvil', properties: north };
+
+  it("refuses a user without a property the chart's {{user.x}} reads", async () => {
+    const mine = `SELECT product, count(*) AS n FROM sales WHERE channel = '{{user.channel}}' GROUP BY 1`;
+    const done = await drillQuery(data, sales, mine, point);
+    expect(done.kind === 'error' && done.error.code).toBe('FORBIDDEN');
+  });
+
+  it('says drill-down is not available for a chart DuckDB cannot read or that holds no statement', async () => {
+    for (const sql of ['SELEC product FROM sales', '', ';']) {
+      const done = await drillQuery(data, sales, sql, point);
+      expect(done.kind, `${sql}: ${JSON.stringify(done)}`).toBe('unavailable');
+    }
+    for (const tree of [undefined, { error: false, statements: [{}] }, { statements: [null] }]) {
+      const store = storeWith({
+        parseTree: (sql) => (sql === BY_PRODUCT ? Promise.resolve(tree) : data.parseTree(sql)),
+      });
+      const done = await drillQuery(store, sales, BY_PRODUCT, point);
+      expect(done.kind, `${JSON.stringify(tree)}: ${JSON.stringify(done)}`).toBe('unavailable');
+    }
+  });
+
+  it('runs nothing for a chart it cannot drill, nor when the drill-down query cannot be written', async () => {
+    const join =
+      'SELECT a.product, count(*) AS n FROM sales a JOIN sales b ON a.id = b.id GROUP BY 1';
+    const rewriting = storeWith({
+      treeSql: () => Promise.resolve('SELECT * FROM sales'),
+      queryBound: anyQuery,
+    });
+    expect((await drillQuery(rewriting, sales, join, point)).kind).toBe('unavailable');
+    const unwritable = storeWith({
+      treeSql: () => Promise.resolve(undefined),
+      queryBound: anyQuery,
+    });
+    expect((await drillQuery(unwritable, sales, BY_PRODUCT, point)).kind).toBe('unavailable');
+  });
+
+  it('answers no rows when the count or the rows fail: unavailable for a refused query, else the error', async () => {
+    const refused = specError('VALIDATION_ERROR', 'refused');
+    const forbidden = specError('FORBIDDEN', 'no property');
+    for (const [failing, error, kind] of [
+      [0, refused, 'unavailable'],
+      [1, refused, 'unavailable'],
+      [0, forbidden, 'error'],
+      [1, forbidden, 'error'],
+    ] as const) {
+      let call = 0;
+      const store = storeWith({
+        queryBound: (...args) =>
+          call++ === failing ? Promise.resolve({ ok: false, error }) : anyQuery(...args),
+      });
+      const done = await drillQuery(store, sales, BY_PRODUCT, point);
+      expect(done.kind, `query ${String(failing)} ${error.code}`).toBe(kind);
+      if (done.kind === 'error') expect(done.error).toEqual(error);
+    }
   });
 });
