@@ -109,10 +109,51 @@ const IMPLICIT: Record<string, string> = {
 };
 const roleOf = (el: El) => el.attrs.get('role') ?? IMPLICIT[el.tag];
 
+/** The elements whose own text a page shows; any other element holds elements only. */
+const HOLDS_TEXT = new Set([
+  'title',
+  'style',
+  'script',
+  'h1',
+  'h2',
+  'p',
+  'label',
+  'button',
+  'a',
+  'figcaption',
+  'caption',
+  'th',
+  'td',
+  'text',
+]);
+
+/** Text lying loose in an element that holds elements only (a toolbar, a list, a table row). */
+const strayText = (root: El): string[] =>
+  [root, ...all(root)]
+    .filter((e) => !HOLDS_TEXT.has(e.tag))
+    .flatMap((e) => e.children.filter((c): c is string => typeof c === 'string'))
+    .filter((c) => c.trim() !== '');
+
+/** The attributes naming another element of the page by id. */
+const REFERENCES = ['aria-controls', 'aria-labelledby', 'data-opens', 'data-closes', 'for'];
+
 class Page {
   readonly root: El;
   constructor(readonly html: string) {
     this.root = parse(html);
+    // Every page: no text outside the elements that hold it, and ids that name one element each.
+    expect(strayText(this.root), 'text outside its elements').toEqual([]);
+    const ids = [...all(this.root)].flatMap((e) => e.attrs.get('id') ?? []);
+    for (const id of ids) expect(id, 'an id').toMatch(/^\S+$/);
+    expect(new Set(ids).size, 'ids unique').toBe(ids.length);
+    for (const e of all(this.root)) {
+      for (const a of REFERENCES) {
+        const id = e.attrs.get(a);
+        if (id !== undefined) expect(ids, `${e.tag} ${a}="${id}"`).toContain(id);
+      }
+      const href = e.attrs.get('href');
+      if (href?.startsWith('#') === true) expect(ids, `a href="${href}"`).toContain(href.slice(1));
+    }
   }
   byId(id: string): El | undefined {
     return [...all(this.root)].find((e) => e.attrs.get('id') === id);
@@ -389,6 +430,26 @@ describe('hub html: what the §2.2 flags and §4.17 parameters show', () => {
     expect(p.things('editingTools')).toEqual([]);
   });
 
+  it('names the shown dashboard in the header (§2.2: the dashboard header), whichever it is', () => {
+    const header = (activeDashboardId: string) =>
+      render({ view: { ...VIEW, activeDashboardId } })
+        .one('header')
+        .children.map((c) => (typeof c === 'string' ? c : textOf(c)));
+    expect(header(BOARD.dashboardId)).toEqual(['Analytics app', 'Board']);
+    expect(header(OVERVIEW.dashboardId)).toEqual(['Analytics app', 'Overview']);
+  });
+
+  it('renders a view that shows none of its dashboards: the header names the application alone', () => {
+    for (const view of [
+      { ...VIEW, activeDashboardId: 'd-none' },
+      { ...VIEW, dashboards: [], activeDashboardId: 'd-none' },
+    ]) {
+      const p = render({ view });
+      expect(clean(textOf(p.one('header')))).toBe('Analytics app');
+      expect(p.find('tabpanel')).toEqual([]);
+    }
+  });
+
   it('hides the header for hideHeader=true and for the hideHeader flag, not for other values', () => {
     for (const p of [
       render({ query: 'hideHeader=true' }),
@@ -537,8 +598,14 @@ describe('hub html: what the §2.2 flags and §4.17 parameters show', () => {
     expect(input('Channel').attrs.has('data-set')).toBe(true);
     expect(input('Region').attrs.has('data-set')).toBe(false);
     expect(p.find('button', undefined, bar).length).toBe(1);
-    // A dashboard without controls has no filter bar; hideFilters takes every one away.
-    expect(p.find('search', undefined, panelOf(p, OVERVIEW))).toEqual([]);
+    // A dashboard without controls has no filter bar, shown or not; hideFilters takes every one away.
+    for (const view of [VIEW, { ...VIEW, activeDashboardId: OVERVIEW.dashboardId }]) {
+      const shownOrNot = [...all(panelOf(render({ view }), OVERVIEW))];
+      expect(shownOrNot.filter((e) => roleOf(e) === 'search')).toEqual([]);
+    }
+    expect(
+      render({ view: { ...VIEW, activeDashboardId: OVERVIEW.dashboardId } }).things('filterBar'),
+    ).toEqual([]);
     const hidden = render({ flags: flagsOf({ hideFilters: true }) });
     expect(hidden.things('filterBar')).toEqual([]);
     expect(hidden.things('filterInput', { label: 'Channel' })).toEqual([]);
@@ -566,6 +633,17 @@ describe('hub html: charts', () => {
     const heads = [...all(tables[0]!)].filter((e) => e.tag === 'th');
     expect(heads.map((h) => h.attrs.get('scope'))).toEqual(['col', 'col']);
     expect(p.find('status', undefined, figure)).toEqual([]);
+  });
+
+  it('shows each chart of a dashboard as its own figure, in order', () => {
+    const second: ChartView = { ...SALES, chartId: 'c-second', title: 'Second chart' };
+    const p = render({
+      view: { ...VIEW, dashboards: [{ ...BOARD, charts: [SALES, second] }] },
+      flags: flagsOf({ drillDown: true }),
+    });
+    const figures = p.find('figure');
+    expect(figures.map((f) => p.nameOf(f))).toEqual([SALES.title, 'Second chart']);
+    for (const f of figures) expect(p.find('table', undefined, f).length).toBe(1);
   });
 
   it('draws one bar per row, its length in proportion to the value, each inside the picture', () => {
