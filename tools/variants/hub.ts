@@ -77,15 +77,15 @@ export const hubVariants: readonly Variant[] = [
     only: ['dashboards.copy.one-entry'],
   },
   {
-    // html.ts:74 ConditionalExpression -> false: no control says what it opens.
+    // html.ts button(): no control says what it opens.
     name: 'hub: no control opens its dialog or the sidebar',
     file: 'reference/hub/html.ts',
-    from: 'opens !== undefined ?',
-    to: 'false ?',
+    from: 'data-opens="${attr(opens)}" aria-haspopup="dialog"',
+    to: 'aria-haspopup="dialog"',
     only: ['hub.controls.placement', 'permissions.ai-insight.effect'],
   },
   {
-    // html.ts:87 StringLiteral: an unset filter input holds a value, posted at the next change.
+    // html.ts StringLiteral: an unset filter input holds a value, posted at the next change.
     name: 'hub: an unset filter input holds a stray value',
     file: 'reference/hub/html.ts',
     from: "const value = 'value' in c ? shown(c.value) : '';",
@@ -94,7 +94,7 @@ export const hubVariants: readonly Variant[] = [
     decision: 'hub.events.embed-params-shape',
   },
   {
-    // html.ts:209 StringLiteral -> "": set as default opens a dialog of no id.
+    // html.ts StringLiteral -> "": set as default opens a dialog of no id.
     name: 'hub: set as default opens nothing',
     file: 'reference/hub/html.ts',
     from: "opener('dlg-default', NAMES.setDefault)",
@@ -103,7 +103,7 @@ export const hubVariants: readonly Variant[] = [
     decision: 'hub.controls.placement',
   },
   {
-    // html.ts:211 StringLiteral -> "": AI insights opens no sidebar.
+    // html.ts StringLiteral -> "": AI insights opens no sidebar.
     name: 'hub: AI insights opens no sidebar',
     file: 'reference/hub/html.ts',
     from: "button(NAMES.aiInsight, 'ai-insights')",
@@ -111,7 +111,7 @@ export const hubVariants: readonly Variant[] = [
     only: ['permissions.ai-insight.effect'],
   },
   {
-    // html.ts:222 StringLiteral -> ``: every editing tool opens a dialog of no id.
+    // html.ts StringLiteral -> ``: every editing tool opens a dialog of no id.
     name: 'hub: the editing tools open nothing',
     file: 'reference/hub/html.ts',
     from: 'opener(`dlg-tool-${flag}`, name)',
