@@ -558,4 +558,214 @@ describe('hub pages over HTTP', () => {
       expect(other.html).not.toContain('aria-label="Rows behind ');
     });
   });
+
+  describe('what a page says of its application and charts', () => {
+    it('names the application in the header of both pages, and opens the dashboard page on the very dashboard asked for', async () => {
+      const a = await world();
+      const { token: jwt } = await viewer(a, {});
+      for (const path of [
+        `/share/dashboard/${a.boardId}`,
+        `/share/dashboard/${a.primaryId}`,
+        `/share/application/${a.workspaceId}`,
+      ]) {
+        const { html } = await page(path, { jwt });
+        expect(html, path).toContain('<header role="banner"><h1>Sales</h1>');
+      }
+      // §4.17: the primary dashboard has no chart; its page still shows it, not the Board.
+      const primary = await page(`/share/dashboard/${a.primaryId}`, { jwt });
+      expect(sections(primary.html).shown).toEqual([a.primaryId]);
+    });
+
+    it("names each chart by its config's title, else its name, and draws the bars of its measure under its type", async () => {
+      const a = await account();
+      const { token: jwt } = await viewer(a, {});
+      const field = (f: string) => ({ name: f, field: f, label: f, format: '' });
+      const drawn = { dimensions: [field('product')], measures: [field('total')] };
+      const charts: [string, Record<string, unknown> | undefined][] = [
+        ['Chart name', { title: 'Shown title', type: 'line', ...drawn, sqlOverride: CHART_SQL }],
+        ['Untitled chart', { type: 'bar', ...drawn, sqlOverride: CHART_SQL }],
+        ['Empty title', { title: '', type: 'bar', ...drawn, sqlOverride: CHART_SQL }],
+        ['Untyped', { title: 'Untyped', ...drawn, sqlOverride: CHART_SQL }],
+        ['Bare', undefined],
+        ['No fields', { title: 'No fields', dimensions: [], measures: [] }],
+      ];
+      for (const [name, chartConfig] of charts)
+        await hook(`/accounts/${a.org}/dashboards/${a.boardId}/charts`, {
+          name,
+          ...(chartConfig === undefined ? {} : { chartConfig }),
+        });
+      const { status, html } = await page(`/share/dashboard/${a.boardId}`, { jwt });
+      expect(status).toBe(200);
+      for (const title of ['Shown title', 'Untitled chart', 'Empty title', 'Untyped', 'Bare'])
+        expect(figure(html, title), title).toBeDefined();
+      expect(figure(html, 'No fields')).toBeDefined();
+      expect(figure(html, 'Chart name')).toBeUndefined();
+      expect(html).not.toContain('aria-label=""');
+      // The bars: an image named by the chart's title and type, one bar per row.
+      const image = (title: string) =>
+        /<svg role="img" aria-label="([^"]*)"/.exec(figure(html, title) ?? '')?.[1];
+      expect(image('Shown title')).toBe('Shown title (line chart)');
+      expect(image('Untitled chart')).toBe('Untitled chart (bar chart)');
+      expect(image('Untyped')).toMatch(/^Untyped \(/);
+      expect(image('Untyped')).not.toContain('undefined');
+      expect(image('Bare')).toBeUndefined();
+    });
+  });
+
+  describe('drilling by address alone (decision hub.drill-down.rows)', () => {
+    it('keeps the application page on its primary dashboard when the token may not drill, or the chart has no dimension', async () => {
+      const a = await account();
+      await hook(`/accounts/${a.org}/dashboards/${a.boardId}/charts`, { name: 'Bare' });
+      const { html: before } = await page(`/share/application/${a.workspaceId}`, {
+        jwt: (await viewer(a, { drillDown: true })).token,
+      });
+      const bare = /aria-label="Bare" data-chart-id="([^"]+)"/.exec(before)?.[1] ?? '';
+      expect(bare).not.toBe('');
+      const cases = [
+        [{}, a.chartId],
+        [{ drillDown: true, readOnly: true }, a.chartId],
+        [{ drillDown: true }, bare],
+      ] as const;
+      for (const [permissions, drillChart] of cases) {
+        const { token: jwt } = await viewer(a, permissions);
+        const res = await page(`/share/application/${a.workspaceId}`, {
+          jwt,
+          drillChart,
+          drillValue: '"Anvil"',
+        });
+        const what = `${JSON.stringify(permissions)} ${drillChart}`;
+        expect(res.status, what).toBe(200);
+        expect(sections(res.html).shown, what).toEqual([a.primaryId]);
+        expect(res.html, what).not.toContain('aria-label="Rows behind ');
+      }
+    });
+  });
+
+  describe('after finalize (§9; decision hub.v1-component.page)', () => {
+    const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+    async function v1(path: string, token: string, body: unknown) {
+      const res = await fetch(`${ref.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(token) },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+      return ((await res.json()) as { data: Record<string, unknown> }).data;
+    }
+    const tenant = async (a: Account, customer: string) =>
+      String(
+        (
+          await api('/v1/api/tenant/register-tenant', {
+            apiKey: a.key,
+            name: customer,
+            tenantColumns: { customer_id: customer },
+            permissions: { addDashboard: true, removeChart: true },
+          })
+        )['token'],
+      );
+
+    /**
+     * A workspace whose primary dashboard holds a chart, with a dashboard listed before it (one
+     * instant, a smaller id); tenant one made its copy of the primary without the chart and a
+     * dashboard of its own; then the account is finalized.
+     */
+    async function migrated() {
+      const made = await hook('/accounts', {});
+      const org = String(made['organizationId']);
+      const key = String(made['orgBoundKey']);
+      await hook(`/accounts/${org}/clock/freeze`, {});
+      const { projectId } = await hook(`/accounts/${org}/projects`, {});
+      const ws = await hook(`/accounts/${org}/workspaces`, {
+        name: 'Sales',
+        dashboardName: 'Overview',
+      });
+      const workspaceId = String(ws['workspaceId']);
+      const primaryId = String(ws['dashboardId']);
+      const chart = await hook(`/accounts/${org}/dashboards/${primaryId}/charts`, {
+        name: 'Overview chart',
+      });
+      let earlier = false;
+      for (let i = 0; i < 64 && !earlier; i++) {
+        const d = await hook(`/accounts/${org}/workspaces/${workspaceId}/dashboards`, {
+          name: 'Extra',
+        });
+        earlier = String(d['dashboardId']).localeCompare(primaryId) < 0;
+      }
+      expect(earlier, 'a dashboard listed before the primary').toBe(true);
+      const a = { org, key, projectId: String(projectId), workspaceId } as Account;
+      await v1('/v1/api/dashboard/remove-charts', await tenant(a, 'one'), {
+        dashboardId: primaryId,
+        chartIds: [chart['chartId']],
+      });
+      await v1('/v1/api/dashboard/create', await tenant(a, 'one'), { workspaceId, name: 'Mine' });
+      await tenant(a, 'two');
+      const done = await hook(`/accounts/${org}/migration/finalize`, {});
+      const apps = done['applications'] as { applicationId: string; legacyWorkspaceId: string }[];
+      const applicationId = apps.find((x) => x.legacyWorkspaceId === workspaceId)?.applicationId;
+      return { a, primaryId, applicationId: String(applicationId) };
+    }
+
+    /** The names of the page's dashboards (each once), the shown one, and whether it holds the chart. */
+    function seenOn(html: string) {
+      return {
+        names: [
+          ...new Set([...html.matchAll(/<section [^>]*><h2>([^<]*)<\/h2>/g)].map((m) => m[1]!)),
+        ].sort(),
+        shown: /<h2>([^<]*)<\/h2>/.exec(shownSection(html))?.[1],
+        chart: figure(shownSection(html), 'Overview chart') !== undefined,
+      };
+    }
+
+    it("shows the v1 component as each user saw it at finalize: the tenant's copy and own dashboard to the user the tenant became", async () => {
+      const { a, primaryId } = await migrated();
+      const one = await tenant(a, 'one');
+      const two = await tenant(a, 'two');
+      const plain = (await viewer(a, {})).token;
+      for (const path of [
+        `/share/application/${a.workspaceId}`,
+        `/share/application/${a.workspaceId.toUpperCase()}`,
+      ]) {
+        const res = await page(path, { jwt: one });
+        expect(res.status, path).toBe(200);
+        const seen = seenOn(res.html);
+        expect(seen.names, path).toEqual(['Extra', 'Mine', 'Overview']);
+        expect({ shown: seen.shown, chart: seen.chart }, path).toEqual({
+          shown: 'Overview',
+          chart: false,
+        });
+        expect(res.html).toContain('<header role="banner"><h1>Sales</h1>');
+      }
+      for (const jwt of [two, plain]) {
+        const res = await page(`/share/application/${a.workspaceId}`, { jwt });
+        expect(res.status).toBe(200);
+        expect(seenOn(res.html)).toEqual({
+          names: expect.not.arrayContaining(['Mine']) as unknown,
+          shown: 'Overview',
+          chart: true,
+        });
+      }
+      const copy = await page(`/share/dashboard/${primaryId}`, { jwt: one });
+      expect({ shown: seenOn(copy.html).shown, chart: seenOn(copy.html).chart }).toEqual({
+        shown: 'Overview',
+        chart: false,
+      });
+    });
+
+    it('shows the live application by its v2 id, with the dashboards the tenant made now in its user’s space, and a v1 dashboardId naming its v2 dashboard', async () => {
+      const { a, primaryId, applicationId } = await migrated();
+      const one = await tenant(a, 'one');
+      const live = await page(`/share/application/${applicationId}`, { jwt: one });
+      expect(live.status).toBe(200);
+      const seen = seenOn(live.html);
+      expect(seen.names).toEqual(['Extra', 'Mine', 'Overview']);
+      expect({ shown: seen.shown, chart: seen.chart }).toEqual({ shown: 'Overview', chart: false });
+      const plain = (await viewer(a, {})).token;
+      const byV1 = await page(`/share/application/${applicationId}`, {
+        jwt: plain,
+        dashboardId: primaryId,
+      });
+      expect(byV1.status).toBe(200);
+      expect(seenOn(byV1.html)).toEqual({ names: ['Overview'], shown: 'Overview', chart: true });
+    });
+  });
 });
