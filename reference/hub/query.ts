@@ -28,12 +28,19 @@ export const FILTER_PREFIX = 'filter_';
 /** The origin `text` names exactly, or undefined when it is not a bare http(s) origin. */
 export function exactOrigin(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
+  const bare = text.replace(/\/$/, '');
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return url.origin === bare ? url.origin : undefined;
+}
+
+/** The value of a JSON text, or null when the text is not JSON. */
+function jsonOf(text: string): { readonly value: unknown } | null {
   try {
-    const url = new URL(text);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    return url.origin === text.replace(/\/$/, '') ? url.origin : undefined;
+    return { value: JSON.parse(text) as unknown };
   } catch {
-    return undefined;
+    return null;
   }
 }
 
@@ -44,17 +51,15 @@ export function readQuery(search: URLSearchParams): PageQuery {
     if (!name.startsWith(FILTER_PREFIX) || name.length === FILTER_PREFIX.length) continue;
     const key = name.slice(FILTER_PREFIX.length);
     if (filters.has(key)) continue;
-    try {
-      filters.set(key, JSON.parse(value) as unknown);
-    } catch {
-      // Decision hub.filters.values: a value that is not JSON sets nothing.
-    }
+    const parsed = jsonOf(value);
+    // Decision hub.filters.values: a value that is not JSON sets nothing.
+    if (parsed !== null) filters.set(key, parsed.value);
   }
   const jwt = first('jwt');
   const dashboardId = first('dashboardId');
   const parentOrigin = exactOrigin(first('parentOrigin'));
   const dbAuthToken = first('dbAuthToken');
-  const drill = drillOf(first('drillChart'), first('drillValue'));
+  const drill = drillOf(search.get('drillChart'), search.get('drillValue'));
   return {
     ...(jwt !== undefined ? { jwt } : {}),
     ...(dashboardId !== undefined ? { dashboardId: dashboardId.toLowerCase() } : {}),
@@ -68,14 +73,8 @@ export function readQuery(search: URLSearchParams): PageQuery {
   };
 }
 
-function drillOf(
-  chartId: string | undefined,
-  value: string | undefined,
-): PageQuery['drill'] | undefined {
-  if (chartId === undefined || chartId === '' || value === undefined) return undefined;
-  try {
-    return { chartId: chartId.toLowerCase(), value: JSON.parse(value) as unknown };
-  } catch {
-    return undefined;
-  }
+function drillOf(chartId: string | null, value: string | null): PageQuery['drill'] | undefined {
+  if (chartId === null || chartId === '' || value === null) return undefined;
+  const point = jsonOf(value);
+  return point === null ? undefined : { chartId: chartId.toLowerCase(), value: point.value };
 }
