@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { referenceForTests } from '../test-client.ts';
+
+// Who opens a hub page (§4.17, §5 rule 6): a project user's token whose user still exists.
+// The hooks contract's reset removes the users of an account and keeps its keys, so the
+// tokens issued before it are still signed right; they are refused like any invalid token.
+
+const INVALID = 'Invalid or missing token.';
+const NOBODY = '00000000-0000-4000-8000-000000000000';
+
+describe('hub viewer', () => {
+  const ref = referenceForTests({ hooks: true, seed: 1312 });
+
+  async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = (await res.json()) as { data?: Record<string, unknown> };
+    if (answer.data === undefined) throw new Error(`${url}: ${res.status}`);
+    return answer.data;
+  }
+
+  it("refuses a token whose user the account's reset removed, as an invalid token", async () => {
+    const made = await post(`${ref.hooks}/accounts`, {});
+    const org = String(made['organizationId']);
+    const apiKey = String(made['orgBoundKey']);
+    const { projectId } = await post(`${ref.hooks}/accounts/${org}/projects`, {});
+    const customer = await post(`${ref.url}/v1/api/projects/register-organization`, {
+      apiKey,
+      projectId,
+      name: 'Customer',
+    });
+    const { userId } = await post(`${ref.url}/v1/api/projects/register-user`, {
+      apiKey,
+      projectId,
+      name: 'Viewer',
+      projectOrganizationId: customer['projectOrganizationId'],
+    });
+    const { token } = await post(`${ref.url}/v1/api/projects/user-token`, { apiKey, userId });
+    const open = async () => {
+      const res = await fetch(
+        `${ref.running.hubUrl}/share/dashboard/${NOBODY}?jwt=${String(token)}`,
+      );
+      return {
+        status: res.status,
+        alert: /<p role="alert">(.*?)<\/p>/.exec(await res.text())?.[1],
+      };
+    };
+    // Before the reset the token opens pages: the id is what is not found.
+    expect((await open()).status).toBe(404);
+    await post(`${ref.hooks}/accounts/${org}/reset`, {});
+    expect(await open()).toEqual({ status: 401, alert: INVALID });
+  });
+});
