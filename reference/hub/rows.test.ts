@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { referenceForTests } from '../test-client.ts';
+
+// What a chart shows when it cannot load (decision hub.chart.unloadable): its config's fields
+// as the head of an empty table. A config may name dimensions only, measures only, or neither
+// (§2.6: both lists are optional).
+
+describe('hub rows of an unloadable chart', () => {
+  const ref = referenceForTests({ hooks: true, seed: 1313 });
+
+  async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = (await res.json()) as { data?: Record<string, unknown> };
+    if (answer.data === undefined) throw new Error(`${url}: ${res.status}`);
+    return answer.data;
+  }
+
+  it('heads the table with the fields the config names, whichever lists it has', async () => {
+    const made = await post(`${ref.hooks}/accounts`, {});
+    const org = String(made['organizationId']);
+    const apiKey = String(made['orgBoundKey']);
+    const { projectId } = await post(`${ref.hooks}/accounts/${org}/projects`, {});
+    const ws = await post(`${ref.hooks}/accounts/${org}/workspaces`, { name: 'Sales' });
+    const boardId = String(ws['dashboardId']);
+    const field = (f: string) => ({ name: f, field: f, label: f, format: '' });
+    const configs: Record<string, Record<string, unknown>> = {
+      'Dimensions only': { dimensions: [field('region')] },
+      'Measures only': { measures: [field('total')] },
+      Neither: {},
+    };
+    for (const [title, config] of Object.entries(configs))
+      await post(`${ref.hooks}/accounts/${org}/dashboards/${boardId}/charts`, {
+        name: title,
+        chartConfig: { title, type: 'bar', ...config },
+      });
+    const customer = await post(`${ref.url}/v1/api/projects/register-organization`, {
+      apiKey,
+      projectId,
+      name: 'Customer',
+    });
+    const { userId } = await post(`${ref.url}/v1/api/projects/register-user`, {
+      apiKey,
+      projectId,
+      name: 'Viewer',
+      projectOrganizationId: customer['projectOrganizationId'],
+    });
+    const { token } = await post(`${ref.url}/v1/api/projects/user-token`, { apiKey, userId });
+    const res = await fetch(
+      `${ref.running.hubUrl}/share/dashboard/${boardId}?jwt=${String(token)}`,
+    );
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const head = (title: string) => {
+      const at = html.indexOf(`<figure role="figure" aria-label="${title}"`);
+      expect(at, title).toBeGreaterThan(-1);
+      const fig = html.slice(at, html.indexOf('</figure>', at));
+      return [...fig.matchAll(/<th\b[^>]*>(.*?)<\/th>/g)].map((m) => m[1]);
+    };
+    expect(head('Dimensions only')).toEqual(['region']);
+    expect(head('Measures only')).toEqual(['total']);
+    expect(head('Neither')).toEqual([]);
+  });
+});
