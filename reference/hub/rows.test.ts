@@ -3,7 +3,7 @@ import { referenceForTests } from '../test-client.ts';
 
 // What a chart shows when it cannot load (decision hub.chart.unloadable): its config's fields
 // as the head of an empty table. A config may name dimensions only, measures only, or neither
-// (§2.6: both lists are optional).
+// (§2.6: both lists are optional), and a reference in them may lack its field.
 
 describe('hub rows of an unloadable chart', () => {
   const ref = referenceForTests({ hooks: true, seed: 1313 });
@@ -28,7 +28,8 @@ describe('hub rows of an unloadable chart', () => {
     const boardId = String(ws['dashboardId']);
     const field = (f: string) => ({ name: f, field: f, label: f, format: '' });
     const configs: Record<string, Record<string, unknown>> = {
-      'Dimensions only': { dimensions: [field('region')] },
+      // A field reference may name no field (§2.6): it heads no column.
+      'Dimensions only': { dimensions: [{ name: 'unnamed' }, field('region')] },
       'Measures only': { measures: [field('total')] },
       Neither: {},
     };
