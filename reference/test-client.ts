@@ -106,3 +106,14 @@ export async function hookAccount(ref: { readonly url: string; readonly hooks: s
   };
   return { org, apiKey, projectId, projectOrganizationId, userToken };
 }
+
+/**
+ * A JSON POST that must succeed: answers the success envelope's `data`, and throws with the
+ * status and the answer otherwise (for a test's set-up, where a refusal is the test's bug).
+ */
+export async function postData(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await postJson<Partial<Envelope>>(url, body);
+  if (res.status >= 300 || res.body.data === undefined)
+    throw new Error(`${url}: ${String(res.status)} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}

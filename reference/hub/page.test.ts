@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referenceForTests } from '../test-client.ts';
+import { postData, referenceForTests } from '../test-client.ts';
 
 // The hub pages (§4.17) as plain HTTP serves them, without a browser: which token opens
 // which page, which dashboards and rows a page holds, what the §2.2 flags of the token's role
@@ -81,17 +81,7 @@ function drillRegion(html: string, value: string): string | undefined {
 describe('hub pages over HTTP', () => {
   const ref = referenceForTests({ hooks: true, seed: 1217 });
 
-  async function send(url: string, body: unknown): Promise<Record<string, unknown>> {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer = (await res.json()) as { data?: Record<string, unknown> };
-    if (res.status >= 300 || answer.data === undefined)
-      throw new Error(`${url}: ${res.status} ${JSON.stringify(answer)}`);
-    return answer.data;
-  }
+  const send = postData;
   const hook = (path: string, body: unknown) => send(`${ref.hooks}${path}`, body);
   const api = (path: string, body: unknown) => send(`${ref.url}${path}`, body);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referenceForTests } from '../test-client.ts';
+import { postData, referenceForTests } from '../test-client.ts';
 
 // What a chart shows when it cannot load (decision hub.chart.unloadable): its config's fields
 // as the head of an empty table. A config may name dimensions only, measures only, or neither
@@ -8,16 +8,7 @@ import { referenceForTests } from '../test-client.ts';
 describe('hub rows of an unloadable chart', () => {
   const ref = referenceForTests({ hooks: true, seed: 1313 });
 
-  async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer = (await res.json()) as { data?: Record<string, unknown> };
-    if (answer.data === undefined) throw new Error(`${url}: ${res.status}`);
-    return answer.data;
-  }
+  const post = postData;
 
   it('heads the table with the fields the config names, whichever lists it has', async () => {
     const made = await post(`${ref.hooks}/accounts`, {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referenceForTests } from '../test-client.ts';
+import { postData, referenceForTests } from '../test-client.ts';
 
 // Who opens a hub page (§4.17, §5 rule 6): a project user's token whose user still exists.
 // The hooks contract's reset removes the users of an account and keeps its keys, so the
@@ -11,16 +11,7 @@ const NOBODY = '00000000-0000-4000-8000-000000000000';
 describe('hub viewer', () => {
   const ref = referenceForTests({ hooks: true, seed: 1312 });
 
-  async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer = (await res.json()) as { data?: Record<string, unknown> };
-    if (answer.data === undefined) throw new Error(`${url}: ${res.status}`);
-    return answer.data;
-  }
+  const post = postData;
 
   it("refuses a token whose user the account's reset removed, as an invalid token", async () => {
     const made = await post(`${ref.hooks}/accounts`, {});
