@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postData, referenceForTests } from '../test-client.ts';
+import { hookAccount, postData, referenceForTests } from '../test-client.ts';
 
 // What a chart shows when it cannot load (decision hub.chart.unloadable): its config's fields
 // as the head of an empty table. A config may name dimensions only, measures only, or neither
@@ -11,10 +11,7 @@ describe('hub rows of an unloadable chart', () => {
   const post = postData;
 
   it('heads the table with the fields the config names, whichever lists it has', async () => {
-    const made = await post(`${ref.hooks}/accounts`, {});
-    const org = String(made['organizationId']);
-    const apiKey = String(made['orgBoundKey']);
-    const { projectId } = await post(`${ref.hooks}/accounts/${org}/projects`, {});
+    const { org, userToken } = await hookAccount(ref);
     const ws = await post(`${ref.hooks}/accounts/${org}/workspaces`, { name: 'Sales' });
     const boardId = String(ws['dashboardId']);
     const field = (f: string) => ({ name: f, field: f, label: f, format: '' });
@@ -29,18 +26,7 @@ describe('hub rows of an unloadable chart', () => {
         name: title,
         chartConfig: { title, type: 'bar', ...config },
       });
-    const customer = await post(`${ref.url}/v1/api/projects/register-organization`, {
-      apiKey,
-      projectId,
-      name: 'Customer',
-    });
-    const { userId } = await post(`${ref.url}/v1/api/projects/register-user`, {
-      apiKey,
-      projectId,
-      name: 'Viewer',
-      projectOrganizationId: customer['projectOrganizationId'],
-    });
-    const { token } = await post(`${ref.url}/v1/api/projects/user-token`, { apiKey, userId });
+    const token = await userToken();
     const res = await fetch(
       `${ref.running.hubUrl}/share/dashboard/${boardId}?jwt=${String(token)}`,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postData, referenceForTests } from '../test-client.ts';
+import { hookAccount, postData, referenceForTests } from '../test-client.ts';
 
 // Who opens a hub page (§4.17, §5 rule 6): a project user's token whose user still exists.
 // The hooks contract's reset removes the users of an account and keeps its keys, so the
@@ -14,22 +14,8 @@ describe('hub viewer', () => {
   const post = postData;
 
   it("refuses a token whose user the account's reset removed, as an invalid token", async () => {
-    const made = await post(`${ref.hooks}/accounts`, {});
-    const org = String(made['organizationId']);
-    const apiKey = String(made['orgBoundKey']);
-    const { projectId } = await post(`${ref.hooks}/accounts/${org}/projects`, {});
-    const customer = await post(`${ref.url}/v1/api/projects/register-organization`, {
-      apiKey,
-      projectId,
-      name: 'Customer',
-    });
-    const { userId } = await post(`${ref.url}/v1/api/projects/register-user`, {
-      apiKey,
-      projectId,
-      name: 'Viewer',
-      projectOrganizationId: customer['projectOrganizationId'],
-    });
-    const { token } = await post(`${ref.url}/v1/api/projects/user-token`, { apiKey, userId });
+    const { org, userToken } = await hookAccount(ref);
+    const token = await userToken();
     const open = async () => {
       const res = await fetch(
         `${ref.running.hubUrl}/share/dashboard/${NOBODY}?jwt=${String(token)}`,
