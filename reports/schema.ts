@@ -79,6 +79,11 @@ export const ObservationSchema = z.object({
   matchesDecision: z.boolean(),
   /** Method and path template of the last request before the observation. */
   endpoint: z.string().optional(),
+  /**
+   * `probe-error`: the probe itself broke while recording on a foreign target (an answer it
+   * could not read, a set-up the target answered otherwise): reported and counted, never a fail.
+   */
+  kind: z.literal('probe-error').optional(),
 });
 export type ReportedObservation = z.infer<typeof ObservationSchema>;
 
@@ -286,6 +291,8 @@ export const SummarySchema = z.object({
   notRun: z.number().int().nonnegative(),
   probe: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
+  /** Probes that broke while recording on a foreign target (an observation of kind probe-error). */
+  probeErrors: z.number().int().nonnegative().default(0),
 });
 export type Summary = z.infer<typeof SummarySchema>;
 

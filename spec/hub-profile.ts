@@ -46,6 +46,8 @@ export const HUB_THINGS = [
   'duplicate',
   /** The AI insights sidebar's opener (§2.2 aiInsight). */
   'aiInsight',
+  /** The AI insights sidebar itself, once opened (§2.2 aiInsight). */
+  'aiInsightSidebar',
   /** Create charts by asking AI (§2.2 aiCharts). */
   'aiCharts',
   /** Edit a chart from the agent chat session (§2.2 canEditChartFromSession). */
@@ -81,11 +83,51 @@ const MessageShape = z
   })
   .strict();
 
+/** The one placeholder each thing's name may hold; the others hold none. */
+export const HUB_PLACEHOLDERS: Partial<Record<HubThing, string>> = {
+  navigationEntry: 'name',
+  filterInput: 'label',
+  chart: 'title',
+  drillDown: 'value',
+  drillDownRows: 'value',
+};
+
+const thingsWithPlaceholders = z.strictObject(things).superRefine((stated, ctx) => {
+  for (const [thing, locator] of Object.entries(stated) as [HubThing, HubLocator | undefined][]) {
+    const allowed = HUB_PLACEHOLDERS[thing];
+    for (const [, key] of locator?.name?.matchAll(/\{(\w+)\}/g) ?? []) {
+      if (key !== allowed)
+        ctx.addIssue({
+          code: 'custom',
+          path: [thing, 'name'],
+          message: allowed
+            ? `the name of ${thing} may hold {${allowed}} only, not {${key}}`
+            : `the name of ${thing} holds no placeholder, not {${key}}`,
+        });
+    }
+  }
+});
+
 export const HubProfile = z
   .object({
-    things: z.strictObject(things).default({}),
+    things: thingsWithPlaceholders.default({}),
     /** §4.17 autoHeight: the message carrying the content height. */
     heightMessage: MessageShape.optional(),
+    /**
+     * §4.17: the `embed:params` message; `field` names the member holding the filters as an
+     * object `filter_<controlKey>` -> the JSON text (the type is always 'embed:params').
+     */
+    paramsMessage: MessageShape.optional(),
+    /**
+     * §9: which page shows a v1 dashboard as it was at finalize (the "v1 dashboard component"):
+     * the dashboard page for a v1 dashboard id, and the application page for a v1 workspace id.
+     */
+    v1Component: z.enum(['dashboard-and-application-pages', 'dashboard-page']).optional(),
+    /**
+     * §2.2 enableScheduleReport: which organizations have scheduled reports enabled: `all`, or
+     * `none` (the Schedule Report control then never shows).
+     */
+    scheduledReports: z.enum(['all', 'none']).optional(),
   })
   .strict();
 export type HubProfile = z.infer<typeof HubProfile>;

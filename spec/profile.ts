@@ -93,6 +93,28 @@ export const TokenClaimsShape = z
   })
   .strict();
 
+/** Names of the members of a v1 dashboard list item beyond §2.8's id, tenantId, ownerProjectUserId. */
+export const V1DashboardShape = z
+  .object({
+    /** The dashboard's name. */
+    name: Name.optional(),
+    /** The workspace holding it. */
+    workspaceId: Name.optional(),
+    /** The chart ids of its layout, in layout order (an array of strings). */
+    chartIds: Name.optional(),
+  })
+  .strict();
+
+/** Names of the members of a list-workspaces item. */
+export const WorkspaceItemShape = z
+  .object({
+    workspaceId: Name.optional(),
+    name: Name.optional(),
+    dashboardId: Name.optional(),
+    dashboardName: Name.optional(),
+  })
+  .strict();
+
 export const ProfileShapes = z
   .object({
     embedToken: EmbedTokenShape.optional(),
@@ -104,6 +126,11 @@ export const ProfileShapes = z
         v1AddCharts: Endpoint.optional(),
         v1ListWorkspaceDashboards: Endpoint.optional(),
         lookUpDashboard: Endpoint.optional(),
+        /**
+         * A read of one dashboard's chart ids in layout order, a route of the target's own,
+         * `{dashboardId}` in its path; answers the success envelope with `data.chartIds`.
+         */
+        dashboardCharts: Endpoint.optional(),
       })
       .strict()
       .optional(),
@@ -114,12 +141,45 @@ export const ProfileShapes = z
       .optional(),
     /**
      * §5: how an API key travels in the `authorization` header (clone, append-charts-from,
-     * remove-charts, save-from-chat): `bearer` is `Bearer <key>`, `raw` is the bare key.
+     * remove-charts, save-from-chat): `bearer` is `Bearer <key>`, `raw` is the bare key, `both`
+     * accepts either (the suites then send the `Bearer` form).
      */
-    authorizationHeader: z.enum(['bearer', 'raw']).optional(),
+    authorizationHeader: z.enum(['bearer', 'raw', 'both']).optional(),
     /** The JSON Web Key Set of the keys the target signs tokens with: a path or a URL. */
     jwks: z.string().min(1).optional(),
     tokenClaims: TokenClaimsShape.optional(),
+    /**
+     * §2.8 shows a v1 dashboard record with id, tenantId and ownerProjectUserId only: the names of
+     * the further members a list-workspace-dashboards item carries, when it carries them.
+     */
+    v1Dashboard: V1DashboardShape.optional(),
+    /** §2.8, §4.13: member names of a list-workspaces item (the document shows none). */
+    workspaceItem: WorkspaceItemShape.optional(),
+    /**
+     * Success statuses of calls whose status the document does not show (§4.16's v2 calls, the
+     * v1 calls it names without a shape), by `METHOD /path` as the document or `endpoints`
+     * spells it. The suites accept any 2xx with the success envelope there; this states which.
+     */
+    successStatuses: z.record(Endpoint, z.number().int().min(200).max(299)).optional(),
+    /**
+     * §4.9: which registrations name the same tenant. `columns`: the split columns and schema
+     * (or the deprecated unique key) alone; `columns-and-name`: the display name too.
+     */
+    tenantIdentity: z.enum(['columns', 'columns-and-name']).optional(),
+  })
+  .strict();
+
+/** §4.15 and §6: where a chat answer shows what the document leaves open. */
+export const ChatProfile = z
+  .object({
+    /**
+     * Where an answer reports the agent version that answered: the `type` of the event that
+     * carries it and a JSON pointer into that event's JSON (e.g. `/payload/agentVersion`).
+     */
+    versionReport: z
+      .object({ event: Name, pointer: z.string().regex(/^(\/[^/]*)+$/, 'a JSON pointer') })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -130,6 +190,13 @@ export const TargetProfile = z
     description: z.string().optional(),
     serves: z.array(ProfilePart),
     shapes: ProfileShapes.default({}),
+    /**
+     * Unspecified clauses (ids of `eac clauses --level unspecified`) whose recorded decision the
+     * target follows as it stands: a behaviour the document leaves open that a test leans on
+     * (spec/reliance.ts says which entry states each reliance).
+     */
+    follows: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a clause id')).optional(),
+    chat: ChatProfile.optional(),
     /** How a browser finds things on the target's hub pages (spec/hub-profile.ts). */
     hub: HubProfile.optional(),
   })

@@ -6,6 +6,7 @@ import { faker as englishFaker } from '@faker-js/faker/locale/en';
 import { inject, test, type TestContext } from 'vitest';
 import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';
+import { unstatedReliances } from '../../spec/reliance.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { Hooks, provisionedFor } from './hooks.ts';
 import { Http } from './http.ts';
@@ -151,7 +152,15 @@ function register<C extends Conformance>(
   clauses: readonly ClauseId[],
   name: string,
   options: ConformanceOptions,
-  build: (base: Conformance, meta: EacMeta) => { readonly t: C; readonly finish?: () => void },
+  build: (
+    base: Conformance,
+    meta: EacMeta,
+  ) => {
+    readonly t: C;
+    readonly finish?: () => void;
+    /** Turns an exception the body threw into a recorded outcome; true when it did. */
+    readonly absorb?: (err: unknown) => boolean;
+  },
   body: Body<C>,
 ): void {
   if (clauses.length === 0) throw new Error(`test "${name}" cites no clause`);
@@ -201,6 +210,8 @@ function register<C extends Conformance>(
         notRun(
           `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
         );
+      const unstated = unstatedReliances(target.profile, options.relies ?? []);
+      if (unstated.length > 0) notRun(`the target's profile does not state ${unstated.join(', ')}`);
       const faker = new (englishFaker.constructor as typeof Faker)({
         locale: englishFaker.rawDefinitions,
       });
@@ -218,10 +229,14 @@ function register<C extends Conformance>(
       ctx.onTestFailed(() => {
         meta.exchanges = [...http.exchanges];
       });
+      const built = build(base, meta);
       try {
-        const built = build(base, meta);
-        await body(built.t);
-        built.finish?.();
+        try {
+          await body(built.t);
+          built.finish?.();
+        } catch (err) {
+          if (!(built.absorb?.(err) ?? false)) throw err;
+        }
         // A 5xx from the reference is always a bug of the reference, even in a passing test.
         if (target.checkDecisions && http.serverErrors.length > 0) {
           throw new Error(`the target answered 5xx: ${http.serverErrors.join('; ')}`);
@@ -308,7 +323,30 @@ export function probe(
         if (observations.length === 0)
           throw new Error('the probe ended without recording what the target did');
       };
-      return { t, finish };
+      // On a foreign target a probe never fails: an exception while it records (an answer it
+      // could not parse, a set-up the target answered its own way) is an observation of kind
+      // probe-error, counted in the report. Against the reference it stays a failure. A not-run
+      // (vitest's skip) passes through.
+      const absorb = (err: unknown): boolean => {
+        if (base.target.checkDecisions || meta.outcome === 'not-run') return false;
+        if (err instanceof Error && /skip/i.test(err.name)) return false;
+        const message = err instanceof Error ? err.message : String(err);
+        observations.push({
+          observation: boundObservation(`probe-error: ${message}`),
+          matchesDecision: false,
+          kind: 'probe-error',
+          ...(endpointOf(base.http.exchanges.at(-1)) !== undefined
+            ? { endpoint: endpointOf(base.http.exchanges.at(-1)) as string }
+            : {}),
+        });
+        meta.observations = observations;
+        meta.outcome = 'probe';
+        meta.reason = observations.map((o) => o.observation).join('; ');
+        meta.decision = decisions.join(' | ');
+        meta.exchanges = [...base.http.exchanges];
+        return true;
+      };
+      return { t, finish, absorb };
     },
     body,
   );

@@ -31,6 +31,8 @@ export interface Observation {
   readonly matchesDecision: boolean;
   /** Method and path template of the last request before the observation, e.g. `GET /v1/x/{id}`. */
   readonly endpoint?: string;
+  /** Set when the probe itself broke on a foreign target: what broke, not what the target did. */
+  readonly kind?: 'probe-error';
 }
 
 /** An observation is kept whole up to this many characters (16 KiB), then cut with a mark. */

@@ -211,8 +211,16 @@ export function assignIds(results: readonly Unnamed[]): Result[] {
   });
 }
 
-export function summarize(results: readonly Pick<Result, 'outcome'>[]): Summary {
-  const summary: Summary = { pass: 0, fail: 0, notRun: 0, probe: 0, total: results.length };
+export function summarize(results: readonly Pick<Result, 'outcome' | 'observations'>[]): Summary {
+  const summary: Summary = {
+    pass: 0,
+    fail: 0,
+    notRun: 0,
+    probe: 0,
+    total: results.length,
+    probeErrors: results.filter((r) => r.observations?.some((o) => o.kind === 'probe-error'))
+      .length,
+  };
   for (const { outcome } of results) {
     if (outcome === 'not-run') summary.notRun += 1;
     else summary[outcome] += 1;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { request } from 'undici';
 import { z } from 'zod';
-import { TargetProfile } from '../../spec/profile.ts';
+import { PROFILE_PARTS, TargetProfile } from '../../spec/profile.ts';
 import type { StaticAccount, StaticCredentials, Target } from '../harness/target.ts';
 import type { ImageOptions } from './container.ts';
 
@@ -192,6 +192,17 @@ export const REFERENCE_PROFILE_FILE = fileURLToPath(
   new URL('../../fixtures/profiles/reference.json', import.meta.url),
 );
 
+/**
+ * What a run assumes of a foreign target given no `--profile`: every part of the document, and
+ * nothing beyond it (no open shape, no followed decision, no hub locator). Tests that need a
+ * stated shape end not-run; the closing lines count them.
+ */
+export const DOCUMENT_ONLY_PROFILE: TargetProfile = {
+  description: 'document-only: no --profile given, so nothing beyond the document is assumed',
+  serves: [...PROFILE_PARTS],
+  shapes: {},
+};
+
 function referenceProfileSync(): TargetProfile {
   return TargetProfile.parse(JSON.parse(readFileSync(REFERENCE_PROFILE_FILE, 'utf8')));
 }
@@ -365,17 +376,20 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
     options.credentials !== undefined ? await readCredentials(options.credentials) : undefined;
   await checkReachable(baseUrl);
   const capabilities = hooksUrl !== undefined ? await fetchCapabilities(hooksUrl) : undefined;
+  const isReference = capabilities?.implementation === REFERENCE_IMPLEMENTATION;
   const target: Target = {
     baseUrl,
     hubUrl,
     ...(hooksUrl !== undefined ? { hooksUrl } : {}),
     hooks: capabilities?.hooks ?? [],
     ...(capabilities !== undefined ? { implementation: capabilities.implementation } : {}),
-    checkDecisions:
-      options.checkDecisions === true || capabilities?.implementation === REFERENCE_IMPLEMENTATION,
+    checkDecisions: options.checkDecisions === true || isReference,
     ...(credentials !== undefined ? { credentials } : {}),
     seed: options.seed,
-    profile: profile ?? (await readProfile(REFERENCE_PROFILE_FILE)),
+    // The reference announces itself and is held to its own profile; any other target without
+    // a profile is held to the document alone.
+    profile:
+      profile ?? (isReference ? await readProfile(REFERENCE_PROFILE_FILE) : DOCUMENT_ONLY_PROFILE),
   };
   return { target, embedded: false, close: () => Promise.resolve() };
 }

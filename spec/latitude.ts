@@ -1,0 +1,186 @@
+import type { ClauseId } from './clauses/index.ts';
+
+/**
+ * The latitude catalogue: every freedom the document leaves that a real server may take, with
+ * the clauses that leave it open. Data only: the proxy (latitude/) transforms relayed answers
+ * for the `form` entries, and the reference takes the `behaviour` entries through a switch it
+ * reads at start-up (`eac serve --latitude id,id`). A run through the proxy with every entry on
+ * must end with no fail and no probe-error: that is how the kit shows its verdicts hold on any
+ * server the document allows.
+ */
+export interface Freedom {
+  readonly id: string;
+  /** `form`: the proxy rewrites answers; `behaviour`: the reference behaves otherwise. */
+  readonly kind: 'form' | 'behaviour';
+  /** The clauses (any level) whose wording leaves this freedom open. */
+  readonly clauses: readonly ClauseId[];
+  /** One line: what a server taking this freedom does. */
+  readonly description: string;
+}
+
+export const LATITUDE = [
+  {
+    id: 'status.created',
+    kind: 'form',
+    clauses: ['v2.shapes.beyond-named-fields', 'dashboards.v1-shapes.not-shown'],
+    description:
+      'Answers 201 (with the success envelope) where the document shows no success status: the v2 calls of §4.16 and the v1 calls it names without a shape.',
+  },
+  {
+    id: 'members.extra',
+    kind: 'form',
+    clauses: [
+      'v2.shapes.beyond-named-fields',
+      'users.update.response-fields',
+      'errors.envelope.shape',
+    ],
+    description:
+      "Adds members with real-looking names at every depth of success objects the document does not close (never inside a role's permissions, §2.1).",
+  },
+  {
+    id: 'v1.record-minimal',
+    kind: 'form',
+    clauses: ['dashboards.v1-record.fields'],
+    description:
+      'Reduces v1 dashboard records and list items to the members §2.8 shows: id, tenantId, ownerProjectUserId.',
+  },
+  {
+    id: 'workspaces.renamed',
+    kind: 'form',
+    clauses: ['workspaces.list-item.fields'],
+    description:
+      'Names the members of a list-workspaces item otherwise (stated in the printed profile).',
+  },
+  {
+    id: 'arrays.reordered',
+    kind: 'form',
+    clauses: [
+      'roles.list.order',
+      'v2.shapes.beyond-named-fields',
+      'dashboards.v1-shapes.not-shown',
+    ],
+    description:
+      'Reorders every array whose order the document leaves open so that every element of an array of two or more moves.',
+  },
+  {
+    id: 'errors.reworded',
+    kind: 'form',
+    clauses: ['errors.codes.full-list', 'errors.envelope.message-required'],
+    description:
+      "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
+  },
+  {
+    id: 'errors.other-4xx',
+    kind: 'form',
+    clauses: [
+      'errors.validation.status',
+      'errors.not-found.status',
+      'errors.unauthorized.status',
+      'errors.forbidden.status',
+    ],
+    description:
+      "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400 …); §4.1's 400 and §7's table keep theirs.",
+  },
+  {
+    id: 'timestamps.other-form',
+    kind: 'form',
+    clauses: ['roles.timestamps.format'],
+    description:
+      'Writes timestamps whose type detail is not shown in another valid ISO 8601 form (an offset instead of Z, no fraction).',
+  },
+  {
+    id: 'content-type.charset',
+    kind: 'form',
+    clauses: ['errors.envelope.shape'],
+    description: 'Sends Content-Type with parameters (application/json; charset=utf-8).',
+  },
+  {
+    id: 'body.chunked',
+    kind: 'form',
+    clauses: ['errors.envelope.shape'],
+    description: 'Sends every body chunked, with no Content-Length.',
+  },
+  {
+    id: 'framing.empty-body',
+    kind: 'form',
+    clauses: ['errors.malformed-http'],
+    description:
+      'Refuses a request its HTTP layer cannot frame (400, 414, 431) with an empty body, before any endpoint sees it.',
+  },
+  {
+    id: 'sse.rechunked',
+    kind: 'form',
+    clauses: ['events.stream.sse-framing', 'events.stream.line-format'],
+    description: 'Splits the event stream across writes at arbitrary byte positions.',
+  },
+  {
+    id: 'sse.non-data-lines',
+    kind: 'form',
+    clauses: ['events.non-data-lines', 'events.stream.sse-framing'],
+    description: 'Adds comment lines, event: and id: lines between events.',
+  },
+  {
+    id: 'sse.other-types',
+    kind: 'form',
+    clauses: ['events.other-types.allowed'],
+    description:
+      "Adds events of other types (§6's workflow steps and markers) throughout the stream.",
+  },
+  {
+    id: 'sse.second-message',
+    kind: 'form',
+    clauses: ['events.text-start', 'events.text.bracketing'],
+    description:
+      'Answers a second text message after the first, with its own start, deltas and end.',
+  },
+  {
+    id: 'sse.deltas-recut',
+    kind: 'form',
+    clauses: ['events.text-delta'],
+    description: 'Cuts the text of every message into deltas at other places.',
+  },
+  {
+    id: 'hub.restructured',
+    kind: 'form',
+    clauses: ['hub.controls.placement'],
+    description:
+      'Serves hub pages with another element structure and order, under the ARIA roles and names the printed profile states.',
+  },
+  {
+    id: 'hub.messages',
+    kind: 'form',
+    clauses: ['hub.events.embed-params-shape', 'hub.events.height-message'],
+    description:
+      'Posts the embed:params and height messages in another shape, stated in the printed profile.',
+  },
+  {
+    id: 'tenant.identity-name',
+    kind: 'behaviour',
+    clauses: ['tenants.register.identity'],
+    description:
+      'Counts the display name in a tenant’s identity: the same columns with another name is another tenant.',
+  },
+  {
+    id: 'tokens.hs256',
+    kind: 'behaviour',
+    clauses: ['tokens.claims'],
+    description: 'Signs tokens with HS256 and publishes no JSON Web Key Set.',
+  },
+  {
+    id: 'auth.both-forms',
+    kind: 'behaviour',
+    clauses: ['auth.header.format'],
+    description: 'Accepts an API key in the authorization header both bare and as Bearer.',
+  },
+  {
+    id: 'claims.layout',
+    kind: 'behaviour',
+    clauses: ['tokens.claims'],
+    description:
+      'Lays the token claims out otherwise (nested, other names), stated in the printed profile.',
+  },
+] as const satisfies readonly Freedom[];
+
+export type FreedomId = (typeof LATITUDE)[number]['id'];
+
+export const FREEDOM_IDS: readonly FreedomId[] = LATITUDE.map((f) => f.id);

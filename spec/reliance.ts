@@ -1,0 +1,79 @@
+import type { ClauseId } from './clauses/index.ts';
+import type { TargetProfile } from './profile.ts';
+
+/**
+ * Where a target's profile states its answer to each unspecified clause a test may rely on
+ * (`relies` of conformance()). A test runs on a target only when the profile states every
+ * reliance it declares; otherwise the harness makes it not-run before it sends a request, naming
+ * the entry. An entry is a dot path into the profile (`shapes.tokenClaims`), or `follows`: the
+ * clause is a behaviour, stated by listing its id in the profile's `follows`.
+ *
+ * A unit test (suites/harness/reliance.test.ts) checks that every `relies` of the suites has a
+ * row here and that the reference's own profile states every row.
+ */
+export const RELIANCE = {
+  'auth.header.format': 'shapes.authorizationHeader',
+  'charts.save-from-chat.required-fields': 'follows',
+  'dashboards.append-charts-from.copies': 'follows',
+  'dashboards.connection-id.guest': 'follows',
+  'dashboards.copy.chart-ids': 'follows',
+  'dashboards.copy.clone-beside': 'follows',
+  'dashboards.tenant-permissions.read-at-write': 'follows',
+  'dashboards.v1-add-charts.repeat': 'follows',
+  'dashboards.v1-list.api-key-view': 'follows',
+  'dashboards.v1-record.fields': 'shapes.v1Dashboard',
+  'dashboards.v1-shapes.not-shown': 'shapes.endpoints',
+  'dashboards.v1-writes.credentials': 'follows',
+  'hub.controls.placement': 'follows',
+  'hub.drill-down.rows': 'hub.things.drillDownRows',
+  'hub.events.height-message': 'hub.heightMessage',
+  'hub.events.embed-params-shape': 'hub.paramsMessage',
+  'hub.filters.values': 'follows',
+  'hub.schedule-report.organization': 'hub.scheduledReports',
+  'hub.v1-component.page': 'hub.v1Component',
+  'migration.chart-ids-kept': 'follows',
+  'migration.tenant-users': 'follows',
+  'orgs.register.external-id-upsert': 'follows',
+  'tenants.register.field-names': 'shapes.registerTenant',
+  'tenants.register.identity': 'shapes.tenantIdentity',
+  'tokens.claims': 'shapes.tokenClaims',
+  'tokens.embed-token.body-shape': 'shapes.embedToken',
+  'tokens.embed-token.response-fields': 'shapes.embedToken.answer',
+  'tokens.embed-token.upserts': 'follows',
+  'users.update.absent-fields-unchanged': 'follows',
+  'users.update.response-fields': 'follows',
+  'v2.applications.list.before-finalize': 'follows',
+  'v2.credentials.api-key-carrier': 'follows',
+  'v2.dashboards.lookup-path': 'shapes.endpoints.lookUpDashboard',
+  'v2.refusals.not-found': 'follows',
+  'v2.shapes.beyond-named-fields': 'follows',
+  'workspaces.list-item.fields': 'shapes.workspaceItem',
+  'workspaces.list.filter-names': 'shapes.listWorkspacesFilters',
+} as const satisfies Partial<Record<ClauseId, string>>;
+
+export type ReliedClause = keyof typeof RELIANCE;
+
+function at(profile: unknown, path: string): unknown {
+  let here: unknown = profile;
+  for (const key of path.split('.')) {
+    if (typeof here !== 'object' || here === null) return undefined;
+    here = (here as Record<string, unknown>)[key];
+  }
+  return here;
+}
+
+/**
+ * The profile entries a test's reliances need that this profile does not state, as
+ * `clause (entry)` texts; empty when it states them all. A reliance with no row is reported too.
+ */
+export function unstatedReliances(profile: TargetProfile, relies: readonly string[]): string[] {
+  const missing: string[] = [];
+  for (const id of relies) {
+    const entry = (RELIANCE as Record<string, string>)[id];
+    if (entry === undefined) missing.push(`${id} (no profile entry states it)`);
+    else if (entry === 'follows') {
+      if (!(profile.follows ?? []).includes(id)) missing.push(`${id} (follows)`);
+    } else if (at(profile, entry) === undefined) missing.push(`${id} (${entry})`);
+  }
+  return missing;
+}
