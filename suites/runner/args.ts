@@ -5,6 +5,8 @@ import type { RunOptions } from './run.ts';
 import { parseShard } from './shard.ts';
 import { imageOptions } from './container.ts';
 import type { DoctorOptions } from './doctor.ts';
+import { behaviourIds, chosenIds, parseVary, type LatitudeVary } from '../../latitude/choice.ts';
+import type { FreedomId } from '../../spec/latitude.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -17,6 +19,21 @@ export interface ServeOptions {
   readonly host?: string;
   readonly hooks: boolean;
   readonly seed?: number;
+  /** `--latitude id,id`: behaviour entries of the latitude catalogue the reference takes. */
+  readonly latitude?: readonly FreedomId[];
+}
+
+/** `eac latitude`: the latitude proxy in front of a target (the embedded reference by default). */
+export interface LatitudeOptions {
+  readonly target?: string;
+  readonly hub?: string;
+  readonly hooks?: string;
+  readonly port: number;
+  readonly hubPort?: number;
+  readonly vary: LatitudeVary;
+  readonly seed?: number;
+  /** `--print-profile FILE`: write the profile stating the shapes the proxy produces. */
+  readonly printProfile?: string;
 }
 
 export interface ClausesOptions {
@@ -28,6 +45,7 @@ export interface ClausesOptions {
 export type Command =
   | { readonly kind: 'run'; readonly options: RunOptions }
   | { readonly kind: 'serve'; readonly options: ServeOptions }
+  | { readonly kind: 'latitude'; readonly options: LatitudeOptions }
   | { readonly kind: 'clauses'; readonly options: ClausesOptions }
   | { readonly kind: 'report'; readonly runDir: string }
   | { readonly kind: 'merge'; readonly shards: readonly string[]; readonly out: string }
@@ -49,6 +67,7 @@ Commands:
   run       Run the conformance suites against a target and write reports
   doctor    Check a target before a long run: reachable, hooks, parts, expected not-runs
   serve     Start the reference simulator and keep it running
+  latitude  Put the latitude proxy in front of a target: answers in other forms the document allows
   clauses   Print the clause catalogue
   report    Re-render junit.xml, summary.md and index.html of a run from its results.json
   compare   The ambiguity register of several runs side by side
@@ -93,6 +112,10 @@ eac run [options]
                         NO_PROXY (or lowercase) are honoured for every request
   --shard i/n           Run shard i of n: the selected test files split by their paths and
                         sizes, the same on every machine; merge with eac report --merge
+  --latitude VARY       Without --target: run against the embedded reference behind the
+                        latitude proxy (all, random:SEED or catalogue ids; spec/latitude.ts),
+                        with the profile the proxy prints; exits 1 when a chosen entry
+                        changed no answer
   --baseline RUN        After the run, diff it against RUN (a run folder or results.json):
                         prints the diff, writes diff.md and diff.json in the run folder, and
                         exits 1 on a regression (without --expectations, failures the
@@ -106,9 +129,17 @@ eac doctor [--target URL] [--hub URL] [--hooks URL] [--credentials FILE] [--prof
   problem (an unreachable hub the profile serves, no test selected), 2 when the target
   cannot be reached.
 
-eac serve [--port N] [--hub-port N] [--host H] [--hooks] [--seed N]
+eac serve [--port N] [--hub-port N] [--host H] [--hooks] [--seed N] [--latitude ID,...]
   Start the reference (default port 0 = ephemeral, host 127.0.0.1) and its hub on a port of
-  its own (--hub-port, default ephemeral); stops on Ctrl-C.
+  its own (--hub-port, default ephemeral); stops on Ctrl-C. --latitude names behaviour entries
+  of the latitude catalogue the reference takes (tenant.identity-name, tokens.hs256, ...).
+
+eac latitude [--target URL --hub URL [--hooks URL]] [--port N] [--hub-port N]
+             [--vary all|random:SEED|ID,...] [--seed N] [--print-profile FILE]
+  An HTTP proxy in front of a target (default: the embedded reference, with the behaviour
+  entries chosen) that rewrites the answers it relays into other forms the document allows
+  (spec/latitude.ts). --print-profile writes the profile stating the shapes it produces; on
+  Ctrl-C it prints how many answers each entry changed.
 
 eac clauses [--json] [--section S] [--level must|observed|unspecified|security]
   One line per clause, grouped by section; --section 4 includes 4.1, 4.2, ...
@@ -207,7 +238,10 @@ function parseRun(argv: readonly string[]): Command {
     'image-hooks': { type: 'string' },
     'image-wait': { type: 'string' },
     'image-env': { type: 'string', multiple: true },
+    latitude: { type: 'string' },
   });
+  const latitudeText = nonEmpty('run', '--latitude', str(values['latitude']));
+  const latitude = latitudeText !== undefined ? vary('run', latitudeText) : undefined;
   const only = (values['only'] as string[] | undefined) ?? [];
   if (only.some((value) => value.trim() === ''))
     throw new UsageError('eac run: --only needs a value');
@@ -244,6 +278,10 @@ function parseRun(argv: readonly string[]): Command {
   if (target === undefined && (hub !== undefined || hooks !== undefined)) {
     throw new UsageError('eac run: --hub and --hooks describe a --target; give --target too');
   }
+  if (latitude !== undefined && (target !== undefined || image !== undefined))
+    throw new UsageError(
+      'eac run: --latitude puts the proxy in front of the embedded reference; for another target start `eac latitude --target URL` and run against it',
+    );
   const options: RunOptions = {
     only,
     report: nonEmpty('run', '--report', str(values['report'])) ?? 'reports',
@@ -260,6 +298,7 @@ function parseRun(argv: readonly string[]): Command {
     ...(shard !== undefined ? { shard } : {}),
     ...(ca !== undefined ? { ca } : {}),
     ...(image !== undefined ? { image } : {}),
+    ...(latitude !== undefined ? { latitude } : {}),
     ...(concurrency !== undefined
       ? { concurrency: positive('run', '--concurrency', concurrency, 64) }
       : {}),
@@ -313,11 +352,21 @@ function parseServe(argv: readonly string[]): Command {
     host: { type: 'string' },
     hooks: { type: 'boolean' },
     seed: { type: 'string' },
+    latitude: { type: 'string' },
   });
   const port = str(values['port']);
   const hubPort = str(values['hub-port']);
   const host = nonEmpty('serve', '--host', str(values['host']));
   const seed = str(values['seed']);
+  const latitudeText = nonEmpty('serve', '--latitude', str(values['latitude']));
+  const latitude = latitudeText !== undefined ? chosenIds(vary('serve', latitudeText)) : undefined;
+  if (latitude !== undefined) {
+    const forms = latitude.filter((id) => !behaviourIds([id]).length);
+    if (forms.length > 0)
+      throw new UsageError(
+        `eac serve: ${forms.join(', ')} ${forms.length > 1 ? 'are forms' : 'is a form'} of answers, which the latitude proxy produces (eac latitude); --latitude takes behaviour entries only`,
+      );
+  }
   return {
     kind: 'serve',
     options: {
@@ -326,6 +375,56 @@ function parseServe(argv: readonly string[]): Command {
       hooks: values['hooks'] === true,
       ...(host !== undefined ? { host } : {}),
       ...(seed !== undefined ? { seed: integer('serve', '--seed', seed, 0xffffffff) } : {}),
+      ...(latitude !== undefined ? { latitude } : {}),
+    },
+  };
+}
+
+function vary(command: string, text: string): LatitudeVary {
+  try {
+    return parseVary(text);
+  } catch (error) {
+    throw new UsageError(`eac ${command}: ${(error as Error).message}`);
+  }
+}
+
+function parseLatitude(argv: readonly string[]): Command {
+  const { values } = parse('latitude', argv, {
+    target: { type: 'string' },
+    hub: { type: 'string' },
+    hooks: { type: 'string' },
+    port: { type: 'string' },
+    'hub-port': { type: 'string' },
+    vary: { type: 'string' },
+    seed: { type: 'string' },
+    'print-profile': { type: 'string' },
+  });
+  const target = nonEmpty('latitude', '--target', str(values['target']));
+  const hub = nonEmpty('latitude', '--hub', str(values['hub']));
+  const hooks = nonEmpty('latitude', '--hooks', str(values['hooks']));
+  if (target === undefined && (hub !== undefined || hooks !== undefined))
+    throw new UsageError('eac latitude: --hub and --hooks describe a --target; give --target too');
+  if (target !== undefined && hub === undefined)
+    throw new UsageError(
+      'eac latitude: give --hub with --target (the proxy relays the hub on a port of its own)',
+    );
+  const port = str(values['port']);
+  const hubPort = str(values['hub-port']);
+  const seed = str(values['seed']);
+  const printProfile = nonEmpty('latitude', '--print-profile', str(values['print-profile']));
+  return {
+    kind: 'latitude',
+    options: {
+      port: port !== undefined ? integer('latitude', '--port', port, 65535) : 0,
+      ...(hubPort !== undefined
+        ? { hubPort: integer('latitude', '--hub-port', hubPort, 65535) }
+        : {}),
+      vary: vary('latitude', str(values['vary']) ?? 'all'),
+      ...(target !== undefined ? { target } : {}),
+      ...(hub !== undefined ? { hub } : {}),
+      ...(hooks !== undefined ? { hooks } : {}),
+      ...(seed !== undefined ? { seed: integer('latitude', '--seed', seed, 0xffffffff) } : {}),
+      ...(printProfile !== undefined ? { printProfile } : {}),
     },
   };
 }
@@ -445,6 +544,8 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseRun(rest);
     case 'serve':
       return parseServe(rest);
+    case 'latitude':
+      return parseLatitude(rest);
     case 'doctor':
       return parseDoctor(rest);
     case 'clauses':

@@ -7,6 +7,7 @@
 import { Writable } from 'node:stream';
 import { createVitest } from 'vitest/node';
 import type { Clause } from '../../spec/clauses/types.ts';
+import { RELIANCE } from '../../spec/reliance.ts';
 import type { DeclaredTest } from '../harness/meta.ts';
 
 export interface CollectedTest {
@@ -63,6 +64,13 @@ export function citationProblems(
           `${where}: a probe citing ${firm.map((id) => `${id} (${levels.get(id)})`).join(', ')}: a probe never fails elsewhere, so check these in a conformance test`,
         );
     }
+    // The harness runs a test only where the profile states what it relies on: a reliance
+    // with no row in spec/reliance.ts could never be stated.
+    const unmapped = declared.relies.filter((id) => open(id) && !(id in RELIANCE));
+    if (unmapped.length > 0)
+      problems.push(
+        `${where}: relies on ${unmapped.join(', ')}, which spec/reliance.ts maps to no profile entry`,
+      );
     const badRelies = declared.relies.filter((id) => levels.has(id) && !open(id));
     if (badRelies.length > 0)
       problems.push(

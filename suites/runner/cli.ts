@@ -22,6 +22,10 @@ async function execute(command: Command): Promise<number> {
       const { serveCommand } = await import('./serve.ts');
       return serveCommand(command.options, { stdout: process.stdout });
     }
+    case 'latitude': {
+      const { latitudeCommand } = await import('./latitude-command.ts');
+      return latitudeCommand(command.options, { stdout: process.stdout });
+    }
     case 'clauses': {
       const [{ catalogue }, { sectionTitles }, { renderClauses }] = await Promise.all([
         import('../../spec/clauses/index.ts'),

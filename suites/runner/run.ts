@@ -33,11 +33,18 @@ import { Progress, type ProgressStream } from './progress.ts';
 import { pickShard, type Shard } from './shard.ts';
 import { installNetwork } from '../harness/network.ts';
 import type { ImageOptions } from './container.ts';
+import type { LatitudeVary } from '../../latitude/choice.ts';
 import { EacReporter } from './reporter.ts';
 import { createRunDir, pointLatest, writeReports } from './report-files.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
 import { sectionTitles } from './sections.ts';
-import { randomSeed, resolveTarget, TargetError, type ResolvedTarget } from './target.ts';
+import {
+  randomSeed,
+  resolveTarget,
+  TargetError,
+  type LatitudeRun,
+  type ResolvedTarget,
+} from './target.ts';
 
 export interface RunOptions {
   readonly target?: string;
@@ -65,6 +72,8 @@ export interface RunOptions {
   readonly ca?: string;
   /** `--image NAME` (with its `--image-*` options): start the target from a container image. */
   readonly image?: ImageOptions;
+  /** `--latitude VARY`: the embedded reference behind the latitude proxy. */
+  readonly latitude?: LatitudeVary;
 }
 
 /** Where things are; the defaults are the project's own, tests may point elsewhere. */
@@ -184,6 +193,37 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
 }
 
 /**
+ * What a run through the latitude proxy says after its summary: how many answers each chosen
+ * entry changed. An entry that changed none was not exercised, so the run proved nothing of it.
+ */
+export function latitudeReport(latitude: LatitudeRun): {
+  text: string;
+  idle: string[];
+  json: unknown;
+} {
+  const counts = latitude.counts();
+  const idle = latitude.chosen.filter((id) => (counts[id] ?? 0) === 0);
+  const width = Math.max(...latitude.chosen.map((id) => id.length), 0);
+  const lines = [
+    '',
+    `Latitude (${latitude.vary}): answers each entry changed`,
+    ...latitude.chosen.map(
+      (id) =>
+        `  ${id.padEnd(width)}  ${String(counts[id] ?? 0).padStart(6)}${(counts[id] ?? 0) === 0 ? '  ✗ changed nothing' : ''}`,
+    ),
+  ];
+  if (idle.length > 0)
+    lines.push(
+      `eac: ${idle.length} latitude entr${idle.length === 1 ? 'y' : 'ies'} changed no answer (${idle.join(', ')}): the run did not exercise ${idle.length === 1 ? 'it' : 'them'}`,
+    );
+  return {
+    text: `${lines.join('\n')}\n`,
+    idle,
+    json: { vary: latitude.vary, chosen: latitude.chosen, counts, idle },
+  };
+}
+
+/**
  * The exit code of a run: with expectations, 1 when a result is unexpected; with a baseline,
  * 1 on a regression (and, without expectations, failures the baseline had do not count);
  * with neither, 1 when a test failed.
@@ -281,6 +321,7 @@ export async function runSuites(
       ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
       ...(options.image !== undefined ? { image: options.image } : {}),
+      ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
     });
   } catch (error) {
     if (error instanceof TargetError) {
@@ -417,6 +458,16 @@ export async function runSuites(
       );
     }
     io.stdout.write(closingSummary(run, runDir, latest));
+    let idle = false;
+    if (resolved.latitude !== undefined) {
+      const report = latitudeReport(resolved.latitude);
+      idle = report.idle.length > 0;
+      await writeFile(
+        path.join(runDir, 'latitude.json'),
+        `${JSON.stringify(report.json, null, 2)}\n`,
+      );
+      io.stdout.write(report.text);
+    }
     if (run.summary.fail === 0 && run.summary.total > 0) {
       io.stdout.write(
         `Replay: ${runReplayLine({ runSeed: seed, targetArgs: targetArgsOf(runTarget) }, options.only)}\n`,
@@ -432,7 +483,8 @@ export async function runSuites(
       io.stdout.write(`\n${markdown}`);
       io.stdout.write(`(also ${path.join(runDir, 'diff.md')} and diff.json)\n`);
     }
-    return { code: gateExit(run, baseline !== undefined, regression), run, runDir };
+    const code = gateExit(run, baseline !== undefined, regression);
+    return { code: idle ? 1 : code, run, runDir };
   } finally {
     await resolved.close();
   }

@@ -9,7 +9,7 @@ export interface ServeIo {
   readonly stopped?: Promise<unknown>;
 }
 
-function firstSignal(): Promise<NodeJS.Signals> {
+export function firstSignal(): Promise<NodeJS.Signals> {
   const controller = new AbortController();
   const wait = (signal: NodeJS.Signals) =>
     once(process, signal, { signal: controller.signal }).then(() => signal);
@@ -25,6 +25,7 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
     hooks: options.hooks,
     seed,
     ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
   });
   io.stdout.write(
     [
@@ -32,6 +33,10 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
       `  url      ${running.url}`,
       `  hubUrl   ${running.hubUrl}`,
       `  hooksUrl ${running.hooksUrl ?? '(hooks off; start with --hooks)'}`,
+      ...(options.latitude !== undefined && options.latitude.length > 0
+        ? [`  taking   ${options.latitude.join(', ')} (latitude)`]
+        : []),
+      `Test it: npx eac run --target ${running.url} --hub ${running.hubUrl}${running.hooksUrl !== undefined ? ` --hooks ${running.hooksUrl}` : ''} --profile fixtures/profiles/reference.json`,
       'Stop with Ctrl-C.',
       '',
     ].join('\n'),

@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { PROFILE_PARTS, TargetProfile } from '../../spec/profile.ts';
 import type { StaticAccount, StaticCredentials, Target } from '../harness/target.ts';
 import type { ImageOptions } from './container.ts';
+import type { LatitudeVary } from '../../latitude/choice.ts';
+import type { FreedomId } from '../../spec/latitude.ts';
 
 const Id = z.string().min(1);
 
@@ -246,6 +248,15 @@ export interface TargetOptions {
   readonly seed: number;
   /** `--image`: start this container image and test it (instead of `target`). */
   readonly image?: ImageOptions;
+  /** `--latitude`: the embedded reference behind the latitude proxy (instead of `target`). */
+  readonly latitude?: LatitudeVary;
+}
+
+/** A run through the latitude proxy: what it chose and how many answers each entry changed. */
+export interface LatitudeRun {
+  readonly vary: string;
+  readonly chosen: readonly FreedomId[];
+  counts(): Readonly<Record<string, number>>;
 }
 
 export interface ResolvedTarget {
@@ -254,6 +265,8 @@ export interface ResolvedTarget {
   readonly embedded: boolean;
   /** With `--image`: the image as given, the engine's id of it, and its `--image*` arguments. */
   readonly image?: { readonly name: string; readonly id: string; readonly args: readonly string[] };
+  /** With `--latitude`: the proxy's choice and counts. */
+  readonly latitude?: LatitudeRun;
   close(): Promise<void>;
 }
 
@@ -310,6 +323,52 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
   }
 }
 
+/**
+ * Starts the embedded reference (taking the chosen behaviour entries) behind the latitude
+ * proxy, and resolves the proxy as a foreign target: it announces an implementation of its own,
+ * so no decision of ours is enforced through it, and it is held to the profile it prints.
+ */
+async function resolveLatitude(
+  options: TargetOptions & { latitude: LatitudeVary },
+): Promise<ResolvedTarget> {
+  const [{ startLatitudeOnReference }, { chosenIds, varyText }] = await Promise.all([
+    import('../../latitude/embedded.ts'),
+    import('../../latitude/choice.ts'),
+  ]);
+  const running = await startLatitudeOnReference({ vary: options.latitude, seed: options.seed });
+  try {
+    const resolved = await resolveTarget({
+      seed: options.seed,
+      target: running.url,
+      hub: running.hubUrl,
+      ...(running.hooksUrl !== undefined ? { hooks: running.hooksUrl } : {}),
+      ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+      ...(options.checkDecisions !== undefined ? { checkDecisions: options.checkDecisions } : {}),
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    });
+    return {
+      ...resolved,
+      target: {
+        ...resolved.target,
+        profile: options.profile !== undefined ? resolved.target.profile : running.printedProfile,
+      },
+      embedded: true,
+      latitude: {
+        vary: varyText(options.latitude),
+        chosen: chosenIds(options.latitude),
+        counts: () => running.counts(),
+      },
+      close: async () => {
+        await resolved.close();
+        await running.close();
+      },
+    };
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+}
+
 /** Starts the image of `--image` and resolves the target it serves; stops it on any error. */
 async function resolveImage(
   options: TargetOptions & { image: ImageOptions },
@@ -351,6 +410,11 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
     if (options.target !== undefined || options.hub !== undefined || options.hooks !== undefined)
       throw new TargetError('--image starts the target; leave out --target, --hub and --hooks');
     return resolveImage({ ...options, image: options.image });
+  }
+  if (options.latitude !== undefined) {
+    if (options.target !== undefined || options.hub !== undefined || options.hooks !== undefined)
+      throw new TargetError('--latitude starts the target; leave out --target, --hub and --hooks');
+    return resolveLatitude({ ...options, latitude: options.latitude });
   }
   const profile = options.profile !== undefined ? await readProfile(options.profile) : undefined;
   if (options.target === undefined) {
