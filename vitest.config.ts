@@ -20,6 +20,7 @@ export default defineConfig({
             'bench/**/*.test.ts',
             'bin/**/*.test.ts',
             'tools/**/*.test.ts',
+            'latitude/**/*.test.ts',
           ],
         },
       },

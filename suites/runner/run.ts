@@ -155,6 +155,18 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
     for (const cause of run.notRunCauses)
       lines.push(`       ${String(cause.tests).padStart(4)}  ${firstLine(causeLabel(cause), 110)}`);
   }
+  // A foreign target is held to what its profile states; say what a profile would unlock.
+  const waitingOnProfile = run.results.filter(
+    (r) => r.outcome === 'not-run' && /\bprofile\b/.test(r.reason ?? ''),
+  ).length;
+  if (waitingOnProfile > 0)
+    lines.push(
+      `     ${waitingOnProfile} not-run test${waitingOnProfile === 1 ? '' : 's'} wait${waitingOnProfile === 1 ? 's' : ''} on the profile: a --profile stating ${waitingOnProfile === 1 ? 'its shape' : 'their shapes'} would let ${waitingOnProfile === 1 ? 'it' : 'them'} run (suites/INTERPRETING.md)`,
+    );
+  if (summary.probeErrors > 0)
+    lines.push(
+      `     ${summary.probeErrors} probe-error${summary.probeErrors === 1 ? '' : 's'}: probes that broke while recording (observations of kind probe-error in results.json)`,
+    );
   if (run.gate !== undefined) {
     const g = run.gate;
     lines.push(
