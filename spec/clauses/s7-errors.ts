@@ -125,7 +125,7 @@ export const s7 = defineClauses([
     section: '7',
     level: 'unspecified',
     summary:
-      'The answer to a request that is not well-formed HTTP (request line, conflicting or repeated framing headers, a bad chunk, no Host) is left open.',
+      'The answer to a request that is not well-formed HTTP is left open, body included: it reaches no endpoint, whose answers alone §7 shapes.',
     decision:
       '400 MALFORMED_REQUEST in the §7 envelope with details.cause (the parser error code, or missing-host), sent with Connection: close; the connection is then closed. Only HTTP/1.1 needs Host: an HTTP/1.0 request without it is answered as usual.',
   },

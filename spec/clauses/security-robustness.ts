@@ -19,4 +19,11 @@ export const securityRobustness = defineClauses([
     summary:
       'Nothing a client sends (however deep, large or malformed) gets a 5xx answer, or leaves the resources it named unusable for later requests.',
   },
+  {
+    id: 'errors.malformed-http.answered',
+    section: '7',
+    level: 'security',
+    summary:
+      'A request the HTTP layer cannot frame gets a 4xx or a closed connection: no 5xx, no answer that is not HTTP, no connection left waiting.',
+  },
 ]);
