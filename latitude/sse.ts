@@ -144,10 +144,19 @@ function messagesOf(events: readonly Event[]): TextMessage[] {
 
 /** The body cut into `count` non-empty pieces at random byte positions (when it has pieces). */
 function cutLike(body: Buffer, count: number, random: () => number): Buffer[] {
-  const cuts = new Set<number>();
-  const wanted = Math.min(count - 1, body.length - 1);
-  while (cuts.size < wanted) cuts.add(1 + Math.floor(random() * (body.length - 1)));
-  return piecesAt(body, cuts);
+  const positions = Array.from({ length: Math.max(0, body.length - 1) }, (_v, i) => i + 1);
+  return piecesAt(body, new Set(sample(positions, count - 1, random)));
+}
+
+/** `count` distinct items (all when fewer), whatever `random` answers (even a constant). */
+export function sample<T>(items: readonly T[], count: number, random: () => number): T[] {
+  const pool = [...items];
+  const n = Math.min(Math.max(0, count), pool.length);
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+  }
+  return pool.slice(0, n);
 }
 
 function piecesAt(body: Buffer, cuts: ReadonlySet<number>): Buffer[] {
@@ -395,8 +404,7 @@ function newCuts(length: number, old: ReadonlySet<number>, random: () => number)
   for (let i = 1; i < length; i++) if (!old.has(i)) free.push(i);
   if (free.length === 0) return [...old].filter((c) => c !== [...old][0]);
   const count = 1 + Math.floor(random() * Math.min(free.length, 2 + old.size * 2));
-  const cuts = new Set<number>();
-  while (cuts.size < count) cuts.add(pick(free, random));
+  const cuts = new Set<number>(sample(free, count, random));
   // Sometimes a cut of the old ones stays too.
   for (const c of old) if (random() < 0.3) cuts.add(c);
   return [...cuts].sort((a, b) => a - b);
