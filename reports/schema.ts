@@ -57,6 +57,8 @@ export const RunTargetSchema = z.object({
   profileFile: z.string().min(1).optional(),
   /** Whether `--check-decisions` was given (it is automatic against the reference). */
   checkDecisionsAsked: z.boolean().optional(),
+  /** `--latitude VARY`: the embedded reference behind the latitude proxy (replay lines keep it). */
+  latitude: z.string().min(1).optional(),
   /**
    * `--image NAME`: the container image the run started as its target, the engine's id of it,
    * and the `--image*` arguments that start it again (replay lines use them).

@@ -72,6 +72,7 @@ export function targetArgsOf(target: {
   readonly credentialsFile?: string | undefined;
   readonly profileFile?: string | undefined;
   readonly checkDecisionsAsked?: boolean | undefined;
+  readonly latitude?: string | undefined;
   /** `--image`: a replay starts the image again instead of naming its passing addresses. */
   readonly image?: { readonly args?: readonly string[] | undefined } | undefined;
 }): string[] {
@@ -85,6 +86,7 @@ export function targetArgsOf(target: {
   if (target.credentialsFile !== undefined) args.push('--credentials', target.credentialsFile);
   if (target.profileFile !== undefined) args.push('--profile', target.profileFile);
   if (target.checkDecisionsAsked === true) args.push('--check-decisions');
+  if (target.latitude !== undefined) args.push('--latitude', target.latitude);
   return args;
 }
 

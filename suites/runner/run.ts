@@ -369,6 +369,7 @@ export async function runSuites(
       ...(credentialsFile !== undefined ? { credentialsFile } : {}),
       ...(profileFile !== undefined ? { profileFile } : {}),
       ...(options.checkDecisions ? { checkDecisionsAsked: true } : {}),
+      ...(resolved.latitude !== undefined ? { latitude: resolved.latitude.vary } : {}),
     };
     // The global setup of the conformance project reads these (see global-setup.ts).
     process.env['EAC_TARGET'] = JSON.stringify(target);
