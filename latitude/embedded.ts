@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import type { FreedomId, LATITUDE } from '../spec/latitude.ts';
+import { TargetProfile } from '../spec/profile.ts';
+import { start } from '../reference/server.ts';
+import { behaviourIds, chosenIds, type LatitudeVary } from './choice.ts';
+import { startLatitude, type RunningLatitude } from './proxy.ts';
+
+/** The reference's own profile, which the printed profile restates. */
+const REFERENCE_PROFILE = new URL('../fixtures/profiles/reference.json', import.meta.url);
+
+type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
+
+/**
+ * What each behaviour entry changes in the profile, as the reference takes it
+ * (reference/settings.ts): the printed profile must state the target's choice.
+ */
+const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => TargetProfile>> = {
+  'tenant.identity-name': (p) => ({
+    ...p,
+    shapes: { ...p.shapes, tenantIdentity: 'columns-and-name' },
+  }),
+  // HS256 with a shared secret: no key set is published.
+  'tokens.hs256': (p) => {
+    const { jwks: _dropped, ...shapes } = p.shapes;
+    return { ...p, shapes };
+  },
+  'auth.both-forms': (p) => ({ ...p, shapes: { ...p.shapes, authorizationHeader: 'both' } }),
+  // The nested layout: the user in `uid`, the rest under `ctx`.
+  'claims.layout': (p) => ({
+    ...p,
+    shapes: {
+      ...p.shapes,
+      tokenClaims: {
+        subject: 'uid',
+        permissions: 'ctx.permissions',
+        role: 'ctx.role',
+        projectOrganization: 'ctx.organization',
+        properties: 'ctx.properties',
+      },
+    },
+  }),
+};
+
+export interface EmbeddedLatitude extends RunningLatitude {
+  /** The reference's profile restated by every chosen entry: what the run reads. */
+  readonly printedProfile: TargetProfile;
+}
+
+/**
+ * Starts the reference with the chosen behaviour entries switched on, and the latitude proxy in
+ * front of it with the chosen form entries; closing closes both.
+ */
+export async function startLatitudeOnReference(options: {
+  readonly vary: LatitudeVary;
+  readonly seed?: number;
+  readonly log?: (line: string) => void;
+}): Promise<EmbeddedLatitude> {
+  const chosen: readonly FreedomId[] = chosenIds(options.vary);
+  const behaviours = behaviourIds(chosen);
+  const randomSeed =
+    typeof options.vary === 'object' && 'random' in options.vary ? options.vary.random : undefined;
+  const seed = options.seed ?? randomSeed;
+  const reference = await start({
+    hooks: true,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    latitude: behaviours,
+  });
+  let proxy: RunningLatitude;
+  try {
+    proxy = await startLatitude({
+      target: reference.url,
+      hub: reference.hubUrl,
+      ...(reference.hooksUrl === undefined ? {} : { hooks: reference.hooksUrl }),
+      // The same entries the random choice took, named, so it is made (and printed) once.
+      vary: [...chosen],
+      ...(seed === undefined ? {} : { seed }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
+  } catch (error) {
+    await reference.close();
+    throw error;
+  }
+  if (randomSeed !== undefined) {
+    (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+      `latitude random:${String(randomSeed)} takes ${chosen.join(', ')}`,
+    );
+  }
+  const base = TargetProfile.parse(JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')));
+  const restated = behaviours.reduce(
+    (p, id) => BEHAVIOUR_SHAPES[id as BehaviourId](p),
+    proxy.profile(base),
+  );
+  const printedProfile: TargetProfile = {
+    ...restated,
+    description: `eac-latitude over eac-reference: ${chosen.join(', ')}`,
+  };
+  return {
+    ...proxy,
+    printedProfile,
+    close: async () => {
+      await proxy.close();
+      await reference.close();
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TargetProfile } from '../spec/profile.ts';
+import { startLatitude, type RunningLatitude } from './proxy.ts';
+
+// A tiny target: a few API answers, two hooks, and a hub page; enough to watch the relay.
+const HOOK_ANSWER = '{"status":"success","data":{"created_at":"2026-01-02T03:04:05.678Z"}}';
+function stubTarget(): Server {
+  return createServer((req, res) => {
+    const json = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(body);
+    };
+    if (req.url === '/__eac/capabilities')
+      return json(200, '{"status":"success","data":{"implementation":"stub","hooks":["clock"]}}');
+    if (req.url === '/__eac/accounts') return json(201, HOOK_ANSWER);
+    if (req.url === '/v1/api/dashboard/create')
+      return json(200, '{"status":"success","data":{"dashboardId":"d","name":"n"}}');
+    if (req.url?.startsWith('/echo')) {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () =>
+        json(
+          200,
+          JSON.stringify({
+            status: 'success',
+            data: {
+              method: req.method,
+              body: Buffer.concat(chunks).toString(),
+              auth: req.headers.authorization ?? null,
+            },
+          }),
+        ),
+      );
+      return;
+    }
+    if (req.url === '/share/page') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end('<main>hub</main>');
+    }
+    return json(404, '{"status":"error","error":{"message":"no","code":"ROUTE_NOT_FOUND"}}');
+  });
+}
+
+async function listening(server: Server): Promise<string> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+}
+
+/** Sends raw bytes and reads everything until the server closes the connection. */
+async function raw(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port) });
+  await once(socket, 'connect');
+  const chunks: Buffer[] = [];
+  socket.on('data', (c: Buffer) => chunks.push(c));
+  socket.write(bytes);
+  await once(socket, 'close');
+  return Buffer.concat(chunks).toString('latin1');
+}
+
+const bodyOfRaw = (answer: string) => answer.slice(answer.indexOf('\r\n\r\n') + 4);
+
+let api: Server;
+let hub: Server;
+let target: string;
+let hubTarget: string;
+const running: RunningLatitude[] = [];
+const proxy = async (vary: Parameters<typeof startLatitude>[0]['vary']) => {
+  const p = await startLatitude({
+    target,
+    hub: hubTarget,
+    hooks: '/__eac',
+    vary,
+    seed: 7,
+    log: () => undefined,
+  });
+  running.push(p);
+  return p;
+};
+
+beforeAll(async () => {
+  api = stubTarget();
+  hub = stubTarget();
+  target = await listening(api);
+  hubTarget = await listening(hub);
+});
+
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.close()));
+  api.close();
+  hub.close();
+});
+
+describe('startLatitude', () => {
+  it('relays requests with their body and headers, and rewrites the answer', async () => {
+    const p = await proxy(['status.created']);
+    const echo = await fetch(`${p.url}/echo?q=1`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    expect(await echo.json()).toEqual({
+      status: 'success',
+      data: { method: 'POST', body: '{"a":1}', auth: 'Bearer t' },
+    });
+    const created = await fetch(`${p.url}/v1/api/dashboard/create`, { method: 'POST' });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toEqual({
+      status: 'success',
+      data: { dashboardId: 'd', name: 'n' },
+    });
+    expect(p.counts()['status.created']).toBe(1);
+    const counts = (await (await fetch(`${p.url}/__latitude/counts`)).json()) as {
+      data: Record<string, number>;
+    };
+    expect(counts.data['status.created']).toBe(1);
+    expect(counts.data['members.extra']).toBe(0);
+    const page = await fetch(`${p.hubUrl}/share/page`);
+    expect(await page.text()).toBe('<main>hub</main>');
+  });
+
+  it('answers the capabilities itself and relays other hooks untouched', async () => {
+    const p = await proxy('all');
+    expect(p.hooksUrl).toBe(`${p.url}/__eac`);
+    const caps = await fetch(`${p.hooksUrl ?? ''}/capabilities`);
+    expect(await caps.json()).toEqual({
+      status: 'success',
+      data: { implementation: 'eac-latitude', version: '0.1.0', hooks: ['clock'] },
+    });
+    const hook = await fetch(`${p.hooksUrl ?? ''}/accounts`, { method: 'POST' });
+    expect(hook.status).toBe(201);
+    expect(hook.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await hook.text()).toBe(HOOK_ANSWER);
+  });
+
+  it('writes a chunked answer in its pieces, with no Content-Length', async () => {
+    const p = await proxy(['body.chunked']);
+    const answer = await raw(p.url, `GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const head = answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase();
+    expect(head).toContain('transfer-encoding: chunked');
+    expect(head).not.toContain('content-length');
+    const sizes = bodyOfRaw(answer).match(/(^|\r\n)[0-9a-f]+\r\n/g) ?? [];
+    // Two pieces or more, then the last chunk.
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
+    expect(p.counts()['body.chunked']).toBe(1);
+  });
+
+  it('refuses a request it cannot frame with 400 and an empty body', async () => {
+    const p = await proxy(['framing.empty-body']);
+    const answer = await raw(
+      p.url,
+      'POST /echo HTTP/1.1\r\nHost: x\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer.toLowerCase()).toContain('content-length: 0');
+    expect(bodyOfRaw(answer)).toBe('');
+    const noHost = await raw(p.url, 'GET /echo HTTP/1.1\r\n\r\n');
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOfRaw(noHost)).toBe('');
+    const longQuery = await raw(
+      p.url,
+      `GET /echo?q=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expect(longQuery).toMatch(/^HTTP\/1\.1 414 /);
+    expect(bodyOfRaw(longQuery)).toBe('');
+    const bigHeader = await raw(
+      p.url,
+      `GET /echo HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+    );
+    expect(bigHeader).toMatch(/^HTTP\/1\.1 431 /);
+    expect(p.counts()['framing.empty-body']).toBe(4);
+  });
+
+  it('without that freedom, answers what it cannot frame in the error envelope', async () => {
+    const p = await proxy(['status.created']);
+    const answer = await raw(
+      p.url,
+      'POST /echo HTTP/1.1\r\nHost: x\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(bodyOfRaw(answer))).toMatchObject({ status: 'error', error: {} });
+  });
+
+  it('states the shapes its transforms produce in the profile', async () => {
+    const p = await proxy(['status.created', 'workspaces.renamed', 'errors.reworded']);
+    const profile = p.profile(
+      TargetProfile.parse({
+        description: 'stub',
+        serves: ['v2'],
+        follows: ['v2.refusals.not-found', 'migration.chart-ids-kept'],
+      }),
+    );
+    expect(() => TargetProfile.parse(profile)).not.toThrow();
+    expect(profile.shapes.successStatuses?.['POST /v1/api/dashboard/create']).toBe(201);
+    expect(profile.shapes.workspaceItem?.workspaceId).toBe('id');
+    expect(profile.follows).toEqual(['migration.chart-ids-kept']);
+  });
+
+  it('takes the same random half for the same seed, and says which', async () => {
+    const lines: string[] = [];
+    const a = await startLatitude({
+      target,
+      hub: hubTarget,
+      vary: { random: 5 },
+      log: (l) => lines.push(l),
+    });
+    running.push(a);
+    const b = await startLatitude({
+      target,
+      hub: hubTarget,
+      vary: { random: 5 },
+      log: () => undefined,
+    });
+    running.push(b);
+    expect(a.chosen).toEqual(b.chosen);
+    expect(a.chosen.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).toContain(`random:5 takes ${a.chosen.join(', ')}`);
+  });
+});

@@ -1,0 +1,48 @@
+import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import { errorsOther4xx, errorsReworded } from './errors.ts';
+import { hubTransforms } from './hub.ts';
+import {
+  arraysReordered,
+  membersExtra,
+  statusCreated,
+  timestampsOtherForm,
+  v1RecordMinimal,
+  workspacesRenamed,
+} from './json.ts';
+import { sseTransforms } from './sse.ts';
+import type { Transform } from './transform.ts';
+import { bodyChunked, contentTypeCharset, framingEmptyBody } from './wire.ts';
+
+/** Every form transform the proxy can carry out, by catalogue id. */
+const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
+  [
+    statusCreated,
+    membersExtra,
+    v1RecordMinimal,
+    workspacesRenamed,
+    arraysReordered,
+    errorsReworded,
+    errorsOther4xx,
+    timestampsOtherForm,
+    contentTypeCharset,
+    bodyChunked,
+    framingEmptyBody,
+    ...sseTransforms,
+    ...hubTransforms,
+  ].map((t) => [t.id, t]),
+);
+
+const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').map((f) => f.id);
+
+/** The form entries of `chosen` the proxy carries out, in catalogue order. */
+export function formTransforms(chosen: readonly FreedomId[]): Transform[] {
+  return FORMS.filter((id) => chosen.includes(id)).flatMap((id) => {
+    const t = ALL.get(id);
+    return t === undefined ? [] : [t];
+  });
+}
+
+/** Form entries of the catalogue with no transform yet (chosen in vain). */
+export function unimplementedForms(): FreedomId[] {
+  return FORMS.filter((id) => !ALL.has(id));
+}
