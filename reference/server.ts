@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto';
+import type { FreedomId } from '../spec/latitude.ts';
 import { buildApp } from './http/app.ts';
 import type { ReferenceContext } from './http/context.ts';
 import { HOOKS_PREFIX, hookRoutes } from './hooks/routes.ts';
 import { hubApp } from './hub/server.ts';
+import { settingsFor } from './settings.ts';
 import { seededIds } from './store/ids.ts';
 import { World } from './store/world.ts';
 import { TokenService } from './tokens/jwt.ts';
@@ -20,6 +22,12 @@ export interface StartOptions {
   /** Seed for ids and keys, so runs can be replayed. */
   readonly seed?: number;
   readonly logger?: boolean;
+  /**
+   * Entries of the latitude catalogue (spec/latitude.ts): the `behaviour` ones change how the
+   * reference behaves where the document leaves a choice; `form` ones are passed over; an id the
+   * catalogue does not hold is refused.
+   */
+  readonly latitude?: readonly FreedomId[];
 }
 
 export interface RunningReference {
@@ -32,12 +40,18 @@ export interface RunningReference {
 
 /** Starts the reference simulator: the public entry point of reference/. */
 export async function start(options: StartOptions = {}): Promise<RunningReference> {
+  const settings = settingsFor(options.latitude);
   const seed = options.seed ?? randomInt(2 ** 31);
   const ids = seededIds(seed);
   const ctx: ReferenceContext = {
     world: new World(ids),
-    tokens: await TokenService.create(`eac-${ids.hex(4)}`),
+    tokens: await TokenService.create(`eac-${ids.hex(4)}`, {
+      signing: settings.signing,
+      seed,
+      layout: settings.claims,
+    }),
     ids,
+    settings,
   };
   const app = buildApp(ctx, { logger: options.logger ?? false });
   if (options.hooks === true) hookRoutes(app, ctx, REFERENCE_VERSION);

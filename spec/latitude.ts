@@ -158,26 +158,28 @@ export const LATITUDE = [
     kind: 'behaviour',
     clauses: ['tenants.register.identity'],
     description:
-      'Counts the display name in a tenant’s identity: the same columns with another name is another tenant.',
+      'Counts the display name in a tenant’s identity: the same columns and schema under another name (or none) are another tenant; a unique key still names one tenant alone.',
   },
   {
     id: 'tokens.hs256',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
-    description: 'Signs tokens with HS256 and publishes no JSON Web Key Set.',
+    description:
+      'Signs tokens with HS256 and a secret of its own, with no kid, and publishes no JSON Web Key Set (its path is an unknown route).',
   },
   {
     id: 'auth.both-forms',
     kind: 'behaviour',
     clauses: ['auth.header.format'],
-    description: 'Accepts an API key in the authorization header both bare and as Bearer.',
+    description:
+      'Accepts an API key in the authorization header both bare and as Bearer (tokens there as before).',
   },
   {
     id: 'claims.layout',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
     description:
-      'Lays the token claims out otherwise (nested, other names), stated in the printed profile.',
+      'Lays a project-user token’s claims out otherwise, stated in the printed profile: the user in uid (sub kept beside it), permissions, role, project organization and properties under ctx.',
   },
 ] as const satisfies readonly Freedom[];
 

@@ -1,6 +1,7 @@
 import { specError, type AuthReason } from '../../spec/errors.ts';
 import type { ReferenceContext } from '../http/context.ts';
 import type { AccountRecord, Done } from '../store/world.ts';
+import { projectUserFacts } from '../tokens/claims.ts';
 import { TokenService } from '../tokens/jwt.ts';
 
 /** The project user a token stands for, with the properties it carries (decision T3). */
@@ -76,9 +77,10 @@ export async function projectUserOf(
         'the token\u2019s user no longer exists',
       ),
     };
-  const props = verified.claims['props'];
+  const facts = projectUserFacts(verified.claims);
+  const props = facts.properties;
   // Stryker disable next-line StringLiteral: equivalent: pog only feeds the rate key, one per user either way
-  const pog = verified.claims['pog'];
+  const pog = facts.projectOrganization;
   return {
     ok: true,
     value: {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { tenantIdentity, tenantProjectUserId } from '../../spec/machines/identity.ts';
+import { tenantProjectUserId } from '../../spec/machines/identity.ts';
 import { RegisterTenantBody } from '../../spec/schemas/tenant.ts';
+import { tenantIdentityOf } from '../tenants/identity.ts';
 import { projectUserClaims, tenantClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from './context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
@@ -17,7 +18,7 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
       const done = ctx.world.identity(account, {
         type: 'registerTenant',
         newTenantId: ctx.ids.uuid(),
-        identity: tenantIdentity(body),
+        identity: tenantIdentityOf(body, ctx.settings.tenantIdentity),
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.permissions === undefined ? {} : { permissions: body.permissions }),
         ...(body.metadata === undefined ? {} : { metadata: body.metadata }),

@@ -1,6 +1,7 @@
 import { PERMISSION_FLAGS, type EffectivePermissions } from '../../spec/schemas/permissions.ts';
 import type { ReferenceContext } from '../http/context.ts';
 import type { AccountRecord } from '../store/world.ts';
+import { projectUserFacts } from '../tokens/claims.ts';
 import { TokenService } from '../tokens/jwt.ts';
 
 /** Who opens a hub page: the project user of the page's `jwt` (§4.17, §5 rule 6). */
@@ -17,8 +18,9 @@ export interface Viewer {
 }
 
 /**
- * A claim the reference's own signing gave as an object (reference/tokens/claims.ts): only its
- * signed tokens get past the check, so the claim is taken as it is, absent read as empty.
+ * A claim the reference's own signing gave as an object (reference/tokens/claims.ts, either
+ * layout): only its signed tokens get past the check, so the claim is taken as it is, absent
+ * read as empty.
  */
 const claimed = (v: unknown): Readonly<Record<string, unknown>> =>
   (v ?? {}) as Readonly<Record<string, unknown>>;
@@ -42,7 +44,8 @@ export async function viewerOf(
   const verified = await ctx.tokens.verify(jwt, ctx.world.now(account));
   if (!verified.ok || verified.claims.kind !== 'project-user') return undefined;
   if (account.identity.users[verified.sub] === undefined) return undefined;
-  const perm = claimed(verified.claims['perm']);
+  const facts = projectUserFacts(verified.claims);
+  const perm = claimed(facts.permissions);
   const flags = Object.fromEntries(
     PERMISSION_FLAGS.map((flag) => [flag, perm[flag] === true]),
   ) as EffectivePermissions;
@@ -50,6 +53,6 @@ export async function viewerOf(
     account,
     userId: verified.sub,
     flags,
-    properties: claimed(verified.claims['props']),
+    properties: claimed(facts.properties),
   };
 }

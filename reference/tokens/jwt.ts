@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   SignJWT,
   compactVerify,
@@ -11,11 +12,19 @@ import {
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { Expiration } from '../../spec/schemas/common.ts';
 import { issueLifetime, tokenState } from '../../spec/machines/token.ts';
+import { laidOut, type ClaimsLayout } from './claims.ts';
 
 /** Decision T3: who signs and for whom. */
 export const ISSUER = 'eac-reference';
 export const AUDIENCE = 'embedded-analytics';
-const ALG = 'ES256';
+const ES256 = 'ES256';
+const HS256 = 'HS256';
+
+/**
+ * How tokens are signed (§5 rule 8 leaves it open): ES256 with a key pair whose public half is
+ * served as a JSON Web Key Set, or HS256 with a secret the service alone holds and no key set.
+ */
+export type Signing = typeof ES256 | typeof HS256;
 
 /** Claims the reference puts in its tokens (decision T3), on top of iss/aud/sub/iat/exp/jti. */
 export interface EacClaims {
@@ -35,21 +44,49 @@ export type Verified =
   | { readonly ok: false; readonly error: SpecError };
 
 export class TokenService {
+  /**
+   * `privateKey` signs and `publicKey` checks: the two halves of the ES256 pair, or for HS256
+   * the one secret key both times (and then there is no JWK to publish).
+   */
   private constructor(
+    private readonly alg: Signing,
     private readonly privateKey: CryptoKey,
     private readonly publicKey: CryptoKey,
-    private readonly publicJwk: JWK,
+    private readonly publicJwk: JWK | undefined,
     private readonly kid: string,
+    private readonly layout: ClaimsLayout,
   ) {}
 
-  static async create(kid: string): Promise<TokenService> {
-    const { privateKey, publicKey } = await generateKeyPair(ALG);
-    const jwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' };
-    return new TokenService(privateKey, publicKey, jwk, kid);
+  /**
+   * A token service signing in `signing` (ES256 by default), its HS256 secret made from `seed`
+   * so that a run can be replayed, laying project-user claims out in `layout` (flat by default).
+   */
+  static async create(
+    kid: string,
+    options: { signing?: Signing; seed?: number; layout?: ClaimsLayout } = {},
+  ): Promise<TokenService> {
+    const { signing = ES256, seed = 0, layout = 'flat' } = options;
+    if (signing === HS256) {
+      const secret = createHash('sha256')
+        .update(`eac-reference-secret:${String(seed)}`)
+        .digest();
+      const key = await crypto.subtle.importKey(
+        'raw',
+        secret,
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign', 'verify'],
+      );
+      return new TokenService(HS256, key, key, undefined, kid, layout);
+    }
+    const { privateKey, publicKey } = await generateKeyPair(ES256);
+    const jwk = { ...(await exportJWK(publicKey)), kid, alg: ES256, use: 'sig' };
+    return new TokenService(ES256, privateKey, publicKey, jwk, kid, layout);
   }
 
-  jwks(): { keys: JWK[] } {
-    return { keys: [this.publicJwk] };
+  /** The JSON Web Key Set of the public key, or undefined when tokens are signed with a secret. */
+  jwks(): { keys: JWK[] } | undefined {
+    return this.publicJwk === undefined ? undefined : { keys: [this.publicJwk] };
   }
 
   /** Signs a token whose lifetime starts at `now` on the account clock (decision T1). */
@@ -61,10 +98,11 @@ export class TokenService {
     expiration?: Expiration,
   ): Promise<Issued> {
     const life = issueLifetime(now, expiration);
-    const token = await new SignJWT({ ...claims })
+    const token = await new SignJWT({ ...laidOut(claims, subject, this.layout) })
       .setProtectedHeader({
-        alg: ALG,
-        kid: this.kid,
+        alg: this.alg,
+        // A key id only names a key of the published set.
+        ...(this.publicJwk === undefined ? {} : { kid: this.kid }),
         // Stryker disable next-line StringLiteral: free text: typ is optional (RFC 7519) and no clause lists it
         typ: 'JWT',
       })
@@ -97,6 +135,8 @@ export class TokenService {
       ok: false,
       error: specError('UNAUTHORIZED', 'the token is invalid', { reason: 'invalid-token' }),
     } as const;
+    // The one algorithm this service signs with, so the only one it verifies.
+    const ALG = this.alg;
     let payload: JWTPayload;
     try {
       // Stryker disable next-line ObjectLiteral: equivalent: jose refuses every alg but ES256 for this P-256 key anyway

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { FreedomId } from '../spec/latitude.ts';
+import { start } from './server.ts';
+import { DEFAULT_SETTINGS, settingsFor } from './settings.ts';
+
+// The behaviours the reference takes from the latitude catalogue, each off by default.
+describe('reference settings', () => {
+  it('are the recorded decisions when no entry is given', () => {
+    expect(settingsFor()).toEqual({
+      tenantIdentity: 'columns',
+      signing: 'ES256',
+      claims: 'flat',
+    });
+    expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('turn each behaviour on by its own entry, and all together', () => {
+    expect(settingsFor(['tenant.identity-name'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      tenantIdentity: 'columns-and-name',
+    });
+    expect(settingsFor(['tokens.hs256'])).toEqual({ ...DEFAULT_SETTINGS, signing: 'HS256' });
+    expect(settingsFor(['claims.layout'])).toEqual({ ...DEFAULT_SETTINGS, claims: 'nested' });
+    // The reference reads both forms of a header key already (decision auth.header.format).
+    expect(settingsFor(['auth.both-forms'])).toEqual(DEFAULT_SETTINGS);
+    expect(
+      settingsFor(['tenant.identity-name', 'tokens.hs256', 'auth.both-forms', 'claims.layout']),
+    ).toEqual({ tenantIdentity: 'columns-and-name', signing: 'HS256', claims: 'nested' });
+  });
+
+  it('pass over the entries that change only the form of answers', () => {
+    expect(settingsFor(['status.created', 'sse.rechunked', 'tokens.hs256'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      signing: 'HS256',
+    });
+  });
+
+  it('refuse an id the catalogue does not hold, and start() refuses it too', async () => {
+    const unknown = ['tokens.hs512'] as unknown as readonly FreedomId[];
+    expect(() => settingsFor(unknown)).toThrow(/tokens\.hs512/);
+    await expect(start({ seed: 1, latitude: unknown })).rejects.toThrow(/tokens\.hs512/);
+  });
+});

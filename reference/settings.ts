@@ -1,0 +1,61 @@
+import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+
+/**
+ * What the reference decides where the document leaves a choice that changes behaviour, not
+ * only the form of an answer. Each has a default (the reference's recorded decision) and the
+ * other choice a server may make as well.
+ */
+export interface Settings {
+  /**
+   * §4.9 leaves open which registrations name the same tenant. `columns`: the deprecated unique
+   * key when given, else the split columns and schema; `columns-and-name`: the display name
+   * counts beside the columns and schema (a unique key, when given, still names one tenant
+   * alone: that is what the key is for).
+   */
+  readonly tenantIdentity: 'columns' | 'columns-and-name';
+  /**
+   * §5 rule 8 leaves a token's contents open. `ES256` with its public key served as a JSON Web
+   * Key Set; `HS256` with a shared secret and no key set served at all.
+   */
+  readonly signing: 'ES256' | 'HS256';
+  /**
+   * §5 rule 8 again, for where a project-user token keeps what it says. `flat`: `sub`, `perm`,
+   * `rol`, `pog`, `props` at the top; `nested`: the user in `uid` (no `sub`), the rest under
+   * `ctx` as `permissions`, `role`, `organization`, `properties`.
+   */
+  readonly claims: 'flat' | 'nested';
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  tenantIdentity: 'columns',
+  signing: 'ES256',
+  claims: 'flat',
+};
+
+type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
+
+/** What each `behaviour` entry of the latitude catalogue turns on (every one has a row). */
+const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
+  'tenant.identity-name': { tenantIdentity: 'columns-and-name' },
+  'tokens.hs256': { signing: 'HS256' },
+  // The reference already reads an API key in the authorization header both bare and after
+  // `Bearer` (decision auth.header.format): nothing changes.
+  'auth.both-forms': {},
+  'claims.layout': { claims: 'nested' },
+};
+
+/**
+ * The settings for a list of latitude entries. An entry that changes only the form of answers
+ * (kind `form`) is no business of the reference and is passed over; an id the catalogue does
+ * not hold is an error.
+ */
+export function settingsFor(latitude: readonly FreedomId[] = []): Settings {
+  let settings = DEFAULT_SETTINGS;
+  for (const id of latitude) {
+    const freedom = LATITUDE.find((f) => f.id === id);
+    if (freedom === undefined) throw new Error(`no latitude entry is called ${JSON.stringify(id)}`);
+    if (freedom.kind === 'form') continue;
+    settings = { ...settings, ...BEHAVIOURS[freedom.id] };
+  }
+  return settings;
+}
