@@ -42,6 +42,7 @@ import {
   randomSeed,
   resolveTarget,
   TargetError,
+  DOCUMENT_ONLY_PROFILE,
   type LatitudeRun,
   type ResolvedTarget,
 } from './target.ts';
@@ -122,9 +123,17 @@ export function narrow(
 }
 
 /** What results.json says of the profile: the parts served, and the file or the default. */
-function profileFacts(target: ResolvedTarget['target'], file: string | undefined): RunProfile {
+function profileFacts(resolved: ResolvedTarget, file: string | undefined): RunProfile {
+  const target = resolved.target;
+  const source =
+    file ??
+    (resolved.latitude !== undefined
+      ? 'printed by the latitude proxy'
+      : target.profile === DOCUMENT_ONLY_PROFILE
+        ? 'document-only (no --profile)'
+        : 'reference default');
   return {
-    source: file ?? 'reference default',
+    source,
     ...(target.profile.description !== undefined
       ? { description: target.profile.description }
       : {}),
@@ -442,7 +451,7 @@ export async function runSuites(
     const assembled = assembleRun(
       {
         target: runTarget,
-        profile: profileFacts(target, profileFile),
+        profile: profileFacts(resolved, profileFile),
         startedAt,
         finishedAt: new Date(),
         seed,
