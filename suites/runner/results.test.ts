@@ -243,6 +243,22 @@ describe('helpers', () => {
       notRun: 1,
       probe: 1,
       total: 5,
+      probeErrors: 0,
     });
+  });
+
+  it('counts the probes that broke while recording', () => {
+    const broke = {
+      observation: 'probe-error: x',
+      matchesDecision: false,
+      kind: 'probe-error' as const,
+    };
+    const answered = { observation: 'answered 200', matchesDecision: true };
+    const results = [
+      { outcome: 'probe' as const, observations: [answered, broke] },
+      { outcome: 'probe' as const, observations: [answered] },
+      { outcome: 'pass' as const },
+    ];
+    expect(summarize(results).probeErrors).toBe(1);
   });
 });
