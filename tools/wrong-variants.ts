@@ -179,7 +179,18 @@ async function runOnce(
         'run',
         ...only.flatMap((o) => ['--only', o]),
         ...(served !== undefined
-          ? ['--target', served.url, '--hooks', served.hooksUrl, '--hub', served.hubUrl]
+          ? [
+              '--target',
+              served.url,
+              '--hooks',
+              served.hooksUrl,
+              '--hub',
+              served.hubUrl,
+              // A candidate without a profile is held to the document alone; a broken
+              // reference states the reference's shapes, as its implementer would.
+              '--profile',
+              'fixtures/profiles/reference.json',
+            ]
           : []),
         ...(bail ? ['--bail'] : []),
         '--report',
