@@ -18,6 +18,7 @@ export const DASHBOARD_HOOKS: readonly HookName[] = [
   'workspaces',
   'dashboards',
   'charts',
+  'dashboard-charts',
   'migration',
 ];
 
@@ -134,6 +135,35 @@ export function dashboardHookRoutes(
         });
         if (!placed.ok) return placed;
         return okDone({ chartId, name: body.name, dashboardId: params.dashboardId });
+      }),
+  });
+
+  // Read-only: a layout, for the suites' read-backs (the v1 list's members beyond §2.8's are
+  // a decision a target need not share). After finalize a v1 id names the dashboard it became.
+  route(app, ctx, {
+    method: 'GET',
+    url: `${prefix}/accounts/:organizationId/dashboards/:dashboardId/charts`,
+    auth: 'none',
+    params: DashboardPath,
+    handle: ({ params }) =>
+      withAccount(params.organizationId, (a) => {
+        const id =
+          a.migration.phase === 'after'
+            ? (a.migration.v2IdOf[params.dashboardId] ?? params.dashboardId)
+            : params.dashboardId;
+        const d = a.dashboards.dashboards[id];
+        if (d === undefined) return errDone(hookNotFound('dashboard', 'dashboardId'));
+        const { charts } = a.dashboards;
+        return okDone({
+          dashboardId: params.dashboardId,
+          chartIds: d.chartIds,
+          charts: d.chartIds.flatMap((chartId) => {
+            const chart = charts[chartId];
+            return chart === undefined
+              ? []
+              : [{ chartId, name: chart.name, chartConfig: chart.config }];
+          }),
+        });
       }),
   });
 

@@ -96,6 +96,16 @@ export const V1DashboardItem = z.looseObject({
     }),
   ),
 });
+/**
+ * §2.8: the members every v1 dashboard record is shown with. A portable read of the v1 list
+ * parses only these; further members are the target's (its profile names them).
+ */
+export const V1ListedDashboard = z.looseObject({
+  id: z.string(),
+  tenantId: z.string().nullable(),
+  ownerProjectUserId: z.string().nullable(),
+});
+export const V1ListedDashboards = success(z.object({ dashboards: z.array(V1ListedDashboard) }));
 export const ListWorkspaceDashboardsResponse = success(
   z.object({ dashboards: z.array(V1DashboardItem) }),
 );

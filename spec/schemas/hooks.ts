@@ -12,6 +12,8 @@ export const HOOK_NAMES = [
   'workspaces',
   'dashboards',
   'charts',
+  /** Read-only: a dashboard's chart ids in layout order, for targets whose v1 list omits them. */
+  'dashboard-charts',
   'agents',
   'connections',
   'chart-data',
@@ -84,6 +86,19 @@ export const CreateChartBody = z.object({
   chartConfig: ChartConfig.optional(),
 });
 export const HookChart = z.object({ chartId: Uuid, name: z.string(), dashboardId: Uuid });
+/** A dashboard's layout as the read-only `dashboard-charts` hook answers it. */
+export const HookDashboardCharts = z.object({
+  dashboardId: Uuid,
+  chartIds: z.array(z.string()),
+  charts: z.array(
+    z.object({
+      chartId: z.string(),
+      name: z.string(),
+      chartConfig: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+export type HookDashboardCharts = z.infer<typeof HookDashboardCharts>;
 export const CreateAgentBody = z.object({
   name: z.string().min(1).optional(),
   /** The connection the agent reaches (default: the target's seeded dataset). */

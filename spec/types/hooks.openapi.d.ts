@@ -155,12 +155,16 @@ export interface paths {
             path: {
                 /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
                 organizationId: components["parameters"]["OrganizationId"];
-                /** @description The dashboard that receives the chart. */
+                /** @description The dashboard that receives the chart (POST), or whose layout is read (GET): a v1 dashboard id, or after finalize any id the v1 list of dashboards shows. */
                 dashboardId: components["schemas"]["Uuid"];
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a dashboard's charts in layout order, changing nothing
+         * @description The chart ids of the dashboard's layout in their order, with each chart's name and configuration. The document shows a v1 dashboard record with id, tenantId and ownerProjectUserId only (§2.8), so a target whose v1 list shows no layout offers this read for the suites to see what a layout edit did. Any dashboard of the account may be named: a shared one, a user's copy, a clone; after finalize also a v2 id or the v1 id it kept. An unknown dashboard answers 404 NOT_FOUND, `details.resource` `dashboard`.
+         */
+        get: operations["getDashboardCharts"];
         put?: never;
         /**
          * Create a chart at the end of a shared dashboard's layout
@@ -427,7 +431,7 @@ export interface components {
          * @description A hook name, or a capability name: `agent-grammar` says the target's agent understands the reference agent's question grammar (README, "The reference agent").
          * @enum {string}
          */
-        HookName: "accounts" | "projects" | "roles" | "members" | "workspaces" | "dashboards" | "charts" | "agents" | "connections" | "chart-data" | "agent-grammar" | "migration" | "clock" | "reset" | "snapshot";
+        HookName: "accounts" | "projects" | "roles" | "members" | "workspaces" | "dashboards" | "charts" | "dashboard-charts" | "agents" | "connections" | "chart-data" | "agent-grammar" | "migration" | "clock" | "reset" | "snapshot";
         Capabilities: {
             /** @description Name of the implementation; the reference says `eac-reference`. */
             implementation: string;
@@ -527,6 +531,20 @@ export interface components {
             chartId: components["schemas"]["Uuid"];
             name: string;
             dashboardId: components["schemas"]["Uuid"];
+        };
+        /** @description A dashboard's layout, charts in layout order. */
+        DashboardCharts: {
+            dashboardId: components["schemas"]["Uuid"];
+            chartIds: string[];
+            /** @description One entry per id of `chartIds`, in the same order. */
+            charts: {
+                chartId: string;
+                name: string;
+                /** @description The chart's configuration in the shape of §2.6. */
+                chartConfig: {
+                    [key: string]: unknown;
+                };
+            }[];
         };
         Agent: {
             agentId: components["schemas"]["Uuid"];
@@ -648,6 +666,11 @@ export interface components {
         ChartResponse: {
             status: components["schemas"]["SuccessStatus"];
             data: components["schemas"]["Chart"];
+        };
+        /** @description A dashboard's layout in the success envelope. */
+        DashboardChartsResponse: {
+            status: components["schemas"]["SuccessStatus"];
+            data: components["schemas"]["DashboardCharts"];
         };
         /** @description The new agent in the success envelope. */
         AgentResponse: {
@@ -966,6 +989,32 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getDashboardCharts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
+                organizationId: components["parameters"]["OrganizationId"];
+                /** @description The dashboard that receives the chart (POST), or whose layout is read (GET): a v1 dashboard id, or after finalize any id the v1 list of dashboards shows. */
+                dashboardId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard's layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardChartsResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
     createChart: {
         parameters: {
             query?: never;
@@ -973,7 +1022,7 @@ export interface operations {
             path: {
                 /** @description The account (customer organization); an unknown one answers 404 NOT_FOUND. */
                 organizationId: components["parameters"]["OrganizationId"];
-                /** @description The dashboard that receives the chart. */
+                /** @description The dashboard that receives the chart (POST), or whose layout is read (GET): a v1 dashboard id, or after finalize any id the v1 list of dashboards shows. */
                 dashboardId: components["schemas"]["Uuid"];
             };
             cookie?: never;

@@ -8,6 +8,7 @@ import {
   READ_BACK,
   REMOVE,
   TENANT_FIELDS,
+  chartsOf,
   dashboardsOf,
   dashboardsWorld,
   layoutOf,
@@ -24,9 +25,13 @@ const parts = ['v1-dashboards', 'tenant-flow'] as const;
 const relies = [...READ_BACK, ...TENANT_FIELDS];
 const EDITOR = { addChart: true, removeChart: true, canDuplicateDashboard: true };
 
-/** The entry standing where the shared dashboard stood: the only one not the tenant's others. */
-function inPlaceOf(items: readonly Item[], sharedName: string): Item[] {
-  return items.filter((d) => d.name === sharedName);
+/**
+ * The entries standing where the shared dashboard stood: those that are none of the caller's
+ * other dashboards before the edit (ids only; a target need not list names).
+ */
+function inPlaceOf(items: readonly Item[], before: readonly Item[], sharedId: string): Item[] {
+  const others = new Set(before.map((d) => d.id).filter((id) => id !== sharedId));
+  return items.filter((d) => !others.has(d.id));
 }
 
 conformance(
@@ -68,14 +73,12 @@ conformance(
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     const listed = await dashboardsOf(t, w, w.board.workspaceId, { token });
     expect(listed, 'as many entries as before the edit').toHaveLength(listedBefore.length);
-    const mine = inPlaceOf(listed, w.board.name);
+    const mine = inPlaceOf(listed, listedBefore, w.board.dashboardId);
     expect(mine, 'one entry for the dashboard, never the shared one and the copy').toHaveLength(1);
     expect(mine[0]?.chartIds, 'the entry shows the edit').toEqual(kept);
+    // §2.8: a non-null tenantId marks the user's own, so the one entry is the copy, not the
+    // shared dashboard.
     expect(mine[0]?.tenantId, "the entry is the tenant's own (tenantId set)").not.toBeNull();
-    expect(
-      listed.map((d) => d.id),
-      'the shared dashboard itself is no longer listed for the tenant',
-    ).not.toContain(w.board.dashboardId);
   },
   { needs: CONTENT, parts, relies },
 );
@@ -87,6 +90,7 @@ conformance(
     const w = await dashboardsWorld(t);
     const source = await sharedDashboard(t, w, 1);
     const token = await tenantToken(t, w, EDITOR);
+    const listedBefore = await dashboardsOf(t, w, w.board.workspaceId, { token });
     const [gone, ...kept] = w.board.charts.map((c) => c.chartId);
     const first = await v1Post(t, REMOVE, token, {
       dashboardId: w.board.dashboardId,
@@ -98,13 +102,25 @@ conformance(
       targetDashboardId: w.board.dashboardId,
     });
     expect(second.status, second.text.slice(0, 300)).toBe(200);
-    const mine = inPlaceOf(await dashboardsOf(t, w, w.board.workspaceId, { token }), w.board.name);
+    const mine = inPlaceOf(
+      await dashboardsOf(t, w, w.board.workspaceId, { token }),
+      listedBefore,
+      w.board.dashboardId,
+    );
     expect(mine, 'still one entry').toHaveLength(1);
-    expect(mine[0]?.chartIds.slice(0, kept.length), 'the first edit is kept').toEqual(kept);
-    expect(
-      mine[0]?.charts.slice(kept.length).map((c) => c.name),
-      'and the second edit is on top of it',
-    ).toEqual(source.charts.map((c) => c.name));
+    const copy = mine[0] as Item;
+    expect(copy.chartIds.slice(0, kept.length), 'the first edit is kept').toEqual(kept);
+    expect(copy.chartIds.slice(kept.length), 'and the second edit is on top of it').toHaveLength(
+      source.charts.length,
+    );
+    // Which charts were appended, by name, where the target shows chart names.
+    const charts = await chartsOf(t, w, copy.id);
+    if (charts !== undefined) {
+      expect(
+        charts.slice(kept.length).map((c) => c.name),
+        "the appended charts are the source's, in its order",
+      ).toEqual(source.charts.map((c) => c.name));
+    }
   },
   { needs: CONTENT, parts, relies },
 );
@@ -116,6 +132,7 @@ conformance(
     const w = await dashboardsWorld(t);
     const editor = await tenantToken(t, w, EDITOR);
     const other = await tenantToken(t, w, EDITOR);
+    const editorBefore = await dashboardsOf(t, w, w.board.workspaceId, { token: editor });
     const otherBefore = layoutOf(await dashboardsOf(t, w, w.board.workspaceId, { token: other }));
     const res = await v1Post(t, REMOVE, editor, {
       dashboardId: w.board.dashboardId,
@@ -124,7 +141,8 @@ conformance(
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     const copy = inPlaceOf(
       await dashboardsOf(t, w, w.board.workspaceId, { token: editor }),
-      w.board.name,
+      editorBefore,
+      w.board.dashboardId,
     )[0];
     const seenByOther = await dashboardsOf(t, w, w.board.workspaceId, { token: other });
     expect(layoutOf(seenByOther), "the other tenant's list is as it was").toBe(otherBefore);
@@ -164,11 +182,13 @@ probe(
   async (t) => {
     const w = await dashboardsWorld(t);
     const token = await tenantToken(t, w, EDITOR);
+    const before = await dashboardsOf(t, w, w.board.workspaceId, { token });
     const [gone, ...kept] = w.board.charts.map((c) => c.chartId);
     await v1Post(t, REMOVE, token, { dashboardId: w.board.dashboardId, chartIds: [gone] });
     const copy = inPlaceOf(
       await dashboardsOf(t, w, w.board.workspaceId, { token }),
-      w.board.name,
+      before,
+      w.board.dashboardId,
     )[0];
     const hostSees = (await dashboardsOf(t, w, w.board.workspaceId)).map((d) => d.id);
     const sameIds = JSON.stringify(copy?.chartIds) === JSON.stringify(kept);

@@ -1,7 +1,10 @@
 import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { ListWorkspaceDashboardsResponse } from '../../spec/schemas/dashboard.ts';
+import { z } from 'zod';
+import { success } from '../../spec/schemas/common.ts';
+import { V1ListedDashboards } from '../../spec/schemas/dashboard.ts';
+import { HookDashboardCharts } from '../../spec/schemas/hooks.ts';
 import { buildWorld, type World } from '../../fixtures/world.ts';
 import { authorization } from '../harness/authorization.ts';
 import type { Conformance } from '../harness/conformance.ts';
@@ -16,11 +19,11 @@ import type { Reply } from '../harness/http.ts';
 
 export const CONTENT: readonly HookName[] = ['accounts', 'projects', 'workspaces', 'charts'];
 
-/** Reading a dashboard back needs the list whose path and shape the document leaves open. */
-export const READ_BACK: readonly ClauseId[] = [
-  'dashboards.v1-shapes.not-shown',
-  'dashboards.v1-record.fields',
-];
+/**
+ * Reading a dashboard back needs the list whose path the document leaves open. Its items are
+ * read for §2.8's members only, so the record's further members are not relied on.
+ */
+export const READ_BACK: readonly ClauseId[] = ['dashboards.v1-shapes.not-shown'];
 
 /** A shared dashboard the host made, with its charts (ids and names in layout order). */
 export interface Shared {
@@ -148,36 +151,157 @@ export function v1AddCharts(
   return v1Post(t, path, secret, { targetDashboardId, charts });
 }
 
-export type Item = ReturnType<
-  typeof ListWorkspaceDashboardsResponse.parse
->['data']['dashboards'][number];
+/**
+ * A v1 dashboard as a read-back sees it: §2.8's three members, the members the profile names
+ * (shapes.v1Dashboard) read under its names, and the chart ids of its layout in layout order.
+ */
+export interface Item {
+  readonly id: string;
+  readonly tenantId: string | null;
+  readonly ownerProjectUserId: string | null;
+  /** Present only where the profile names the member (shapes.v1Dashboard.name). */
+  readonly name?: string;
+  /** Present only where the profile names the member (shapes.v1Dashboard.workspaceId). */
+  readonly workspaceId?: string;
+  /** From the member the profile names, else the dashboard-charts hook, else the profile's route. */
+  readonly chartIds: string[];
+}
+
+/** Who reads: an API key (in the query, like every v1 GET) or a tenant JWT (in the header). */
+export type Reader = { apiKey: string } | { token: string };
+
+function readerOptions(as: Reader, query: Record<string, string>) {
+  return 'apiKey' in as
+    ? { query: { apiKey: as.apiKey, ...query } }
+    : { query, headers: { authorization: `Bearer ${as.token}` } };
+}
+
+/** A member the profile names, read from a list item; fails when the item lacks it. */
+function stated<T>(
+  item: Record<string, unknown>,
+  member: string | undefined,
+  schema: z.ZodType<T>,
+  what: string,
+): T | undefined {
+  if (member === undefined) return undefined;
+  const parsed = schema.safeParse(item[member]);
+  if (!parsed.success) {
+    expect.fail(
+      `the profile names ${member} as the ${what} of a v1 list item, but item ${String(item['id'])} carries ${JSON.stringify(item[member])}`,
+    );
+  }
+  return parsed.data;
+}
+
+const ChartIdsRead = success(z.looseObject({ chartIds: z.array(z.string()) }));
 
 /**
- * The dashboards of a workspace as a caller sees them, through the v1 list (§9; path and shape
- * are the profile's and the reference's decision). `as` is an API key (sent in the query, like
- * every v1 GET) or a tenant JWT (in the authorization header).
+ * The chart ids of a dashboard's layout, in layout order, where the v1 list does not carry
+ * them: through the read-only dashboard-charts hook, else the target's own route
+ * (shapes.endpoints.dashboardCharts), else not-run naming the three ways.
+ */
+export async function layoutRead(
+  t: Conformance,
+  w: World,
+  dashboardId: string,
+  as: Reader = { apiKey: w.creds().apiKey },
+): Promise<string[]> {
+  if (t.hooks.has('dashboard-charts')) return (await hookCharts(t, w, dashboardId)).chartIds;
+  const route = t.profile.shapes.endpoints?.dashboardCharts;
+  if (route === undefined) {
+    t.notRun(
+      "reading a v1 dashboard's layout needs shapes.v1Dashboard.chartIds, the dashboard-charts host hook or shapes.endpoints.dashboardCharts",
+    );
+  }
+  const [method = 'GET', template = ''] = route.split(' ');
+  const path = template.replace('{dashboardId}', dashboardId);
+  const o = readerOptions(as, {});
+  const res =
+    method === 'GET'
+      ? await t.http.get(path, o)
+      : await t.http.call(method, path, {
+          ...o,
+          body: 'apiKey' in as ? { apiKey: as.apiKey } : {},
+        });
+  const parsed = ChartIdsRead.safeParse(res.body);
+  if (res.status < 200 || res.status >= 300 || !parsed.success) {
+    expect.fail(
+      `reading the layout of ${dashboardId} at ${route}: expected a success with data.chartIds, got ${res.status} ${res.text.slice(0, 300)}`,
+    );
+  }
+  return parsed.data.data.chartIds;
+}
+
+/** A dashboard's charts as the dashboard-charts hook shows them (ids, names, configurations). */
+export async function hookCharts(
+  t: Conformance,
+  w: World,
+  dashboardId: string,
+): Promise<HookDashboardCharts> {
+  const res = await t.http.get(
+    `/accounts/${w.account.organizationId}/dashboards/${dashboardId}/charts`,
+    { base: 'hooks' },
+  );
+  const parsed = success(HookDashboardCharts).safeParse(res.body);
+  if (res.status !== 200 || !parsed.success) {
+    throw new Error(
+      `host hook "dashboard-charts" failed for ${dashboardId}: ${res.status} ${res.text.slice(0, 300)}`,
+    );
+  }
+  return parsed.data.data;
+}
+
+/**
+ * A dashboard's charts with their names and configurations, in layout order, where the target
+ * offers the dashboard-charts hook; undefined where nothing shows them (the document shows no
+ * chart record beyond what save-from-chat answers).
+ */
+export async function chartsOf(
+  t: Conformance,
+  w: World,
+  dashboardId: string,
+): Promise<HookDashboardCharts['charts'] | undefined> {
+  if (!t.hooks.has('dashboard-charts')) return undefined;
+  return (await hookCharts(t, w, dashboardId)).charts;
+}
+
+/**
+ * The dashboards of a workspace as a caller sees them, through the v1 list (§9; its path is
+ * the profile's). Only §2.8's members are required of an item; the chart ids of each layout
+ * come from the member the profile names, else from layoutRead.
  */
 export async function dashboardsOf(
   t: Conformance,
   w: World,
   workspaceId: string,
-  as: { apiKey: string } | { token: string } = { apiKey: w.creds().apiKey },
+  as: Reader = { apiKey: w.creds().apiKey },
 ): Promise<Item[]> {
   const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards');
-  const res =
-    'apiKey' in as
-      ? await t.http.get(path, { query: { apiKey: as.apiKey, workspaceId } })
-      : await t.http.get(path, {
-          query: { workspaceId },
-          headers: { authorization: `Bearer ${as.token}` },
-        });
-  const parsed = ListWorkspaceDashboardsResponse.safeParse(res.body);
-  if (res.status !== 200 || !parsed.success) {
+  const res = await t.http.get(path, readerOptions(as, { workspaceId }));
+  const parsed = V1ListedDashboards.safeParse(res.body);
+  if (res.status < 200 || res.status >= 300 || res.status === 204 || !parsed.success) {
     expect.fail(
-      `reading back the dashboards of a workspace: expected 200 with {dashboards}, got ${res.status} ${res.text.slice(0, 300)}`,
+      `reading back the dashboards of a workspace: expected a success with {dashboards: [{id, tenantId, ownerProjectUserId}]}, got ${res.status} ${res.text.slice(0, 300)}`,
     );
   }
-  return parsed.data.data.dashboards;
+  const names = t.profile.shapes.v1Dashboard ?? {};
+  const items: Item[] = [];
+  for (const d of parsed.data.data.dashboards) {
+    const name = stated(d, names.name, z.string(), 'name');
+    const ws = stated(d, names.workspaceId, z.string(), 'workspace id');
+    const chartIds =
+      stated(d, names.chartIds, z.array(z.string()), 'chart ids') ??
+      (await layoutRead(t, w, d.id, as));
+    items.push({
+      id: d.id,
+      tenantId: d.tenantId,
+      ownerProjectUserId: d.ownerProjectUserId,
+      ...(name === undefined ? {} : { name }),
+      ...(ws === undefined ? {} : { workspaceId: ws }),
+      chartIds,
+    });
+  }
+  return items;
 }
 
 /** The one entry of a list with this id; fails when absent. */
@@ -189,18 +313,49 @@ export function entry(items: readonly Item[], id: string, what: string): Item {
 }
 
 /**
- * What a list shows, for "nothing changed" comparisons: ids, names and layouts (a dashboard's
- * charts in their order). The order of the dashboards themselves is left out: the document
- * does not fix it, and a server may list the same dashboards in another order (ours, after
- * finalize, breaks ties of equal creation times by the v2 id).
+ * What a list shows, for "nothing changed" comparisons: ids, owners and layouts (a
+ * dashboard's charts in their order). Names are left out (a target need not show them), and
+ * so is the order of the dashboards themselves: the document does not fix it.
  */
 export const layoutOf = (items: readonly Item[]) =>
-  JSON.stringify(items.map((d) => JSON.stringify([d.id, d.name, d.tenantId, d.chartIds])).sort());
+  JSON.stringify(
+    items.map((d) => JSON.stringify([d.id, d.tenantId, d.ownerProjectUserId, d.chartIds])).sort(),
+  );
+
+/** The status a success may carry where the document shows none: any 2xx with a body. */
+export const successStatus = (status: number) => status >= 200 && status < 300 && status !== 204;
+
+/**
+ * A success in the envelope for a call whose status the document does not show (§4.16's v2
+ * calls; the v1 create and add-charts it names without shapes): any 2xx but 204 (the envelope
+ * needs a body). Returns the parsed data.
+ */
+export function expectSuccessAny<S extends z.ZodType>(
+  res: Reply,
+  schema: S,
+  what: string,
+): z.infer<S> {
+  expect(
+    successStatus(res.status),
+    `${what}: expected a 2xx success, got ${res.status} ${res.text.slice(0, 400)}`,
+  ).toBe(true);
+  const body = res.body as { status?: unknown; data?: unknown };
+  expect(body.status, `${what}: the envelope's status should be 'success'`).toBe('success');
+  const parsed = schema.safeParse(body.data);
+  if (!parsed.success) {
+    expect.fail(
+      `${what}: data does not have the expected shape: ${JSON.stringify(parsed.error.issues.slice(0, 5))}`,
+    );
+  }
+  return parsed.data;
+}
 
 /**
  * Registers a tenant (§4.9) with these editing permissions and returns its JWT. Field names are
- * the profile's (decision tenants.register.field-names). `columns` names the tenant: the same
- * columns name the same tenant again (decision tenants.register.identity).
+ * the profile's (decision tenants.register.field-names). `columns` names the tenant, and the
+ * display name is made from them, so registering the same columns again sends the same display
+ * name too: the same tenant whether a target tells tenants by their columns alone or by their
+ * columns and name (tenants.register.identity leaves that open).
  */
 export async function tenantToken(
   t: Conformance,
@@ -208,7 +363,12 @@ export async function tenantToken(
   permissions: Record<string, boolean> | undefined,
   columns: Record<string, string> = { customer_id: t.faker.string.alphanumeric(10) },
 ): Promise<string> {
+  const named =
+    t.profile.shapes.registerTenant?.name === undefined
+      ? {}
+      : { name: `Tenant ${Object.values(columns).join(' ')}` };
   const req = tenantRequest(t, {
+    ...named,
     columns,
     ...(permissions === undefined ? {} : { permissions }),
   });
