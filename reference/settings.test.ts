@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FreedomId } from '../spec/latitude.ts';
 import { start } from './server.ts';
-import { DEFAULT_SETTINGS, settingsFor } from './settings.ts';
+import { DEFAULT_SETTINGS, isDefault, settingsFor } from './settings.ts';
 
 // The behaviours the reference takes from the latitude catalogue, each off by default.
 describe('reference settings', () => {
@@ -39,5 +39,21 @@ describe('reference settings', () => {
     const unknown = ['tokens.hs512'] as unknown as readonly FreedomId[];
     expect(() => settingsFor(unknown)).toThrow(/tokens\.hs512/);
     await expect(start({ seed: 1, latitude: unknown })).rejects.toThrow(/tokens\.hs512/);
+  });
+
+  it('announce another implementation once a behaviour departs from a decision', async () => {
+    expect(isDefault(settingsFor(['auth.both-forms']))).toBe(true);
+    expect(isDefault(settingsFor(['tokens.hs256']))).toBe(false);
+    const implementationOf = async (latitude: readonly FreedomId[]) => {
+      const running = await start({ seed: 1, hooks: true, latitude });
+      try {
+        const res = await fetch(`${running.hooksUrl}/capabilities`);
+        return ((await res.json()) as { data: { implementation: string } }).data.implementation;
+      } finally {
+        await running.close();
+      }
+    };
+    expect(await implementationOf([])).toBe('eac-reference');
+    expect(await implementationOf(['tenant.identity-name'])).toBe('eac-reference-latitude');
   });
 });

@@ -59,3 +59,10 @@ export function settingsFor(latitude: readonly FreedomId[] = []): Settings {
   }
   return settings;
 }
+
+/** Whether these are the reference's own choices, every one as its decisions record it. */
+export function isDefault(settings: Settings): boolean {
+  return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).every(
+    (key) => settings[key] === DEFAULT_SETTINGS[key],
+  );
+}

@@ -163,7 +163,8 @@ export const ProfileShapes = z
     successStatuses: z.record(Endpoint, z.number().int().min(200).max(299)).optional(),
     /**
      * §4.9: which registrations name the same tenant. `columns`: the split columns and schema
-     * (or the deprecated unique key) alone; `columns-and-name`: the display name too.
+     * alone; `columns-and-name`: the display name too. Either way a deprecated unique key,
+     * when given, names one tenant alone.
      */
     tenantIdentity: z.enum(['columns', 'columns-and-name']).optional(),
   })

@@ -17,6 +17,7 @@ import type { ReferenceContext } from '../http/context.ts';
 import { errDone, okDone, route, unexpected } from '../http/route.ts';
 import type { AccountRecord, Done } from '../store/world.ts';
 import { accountSnapshot } from './snapshot.ts';
+import { isDefault } from '../settings.ts';
 import { DASHBOARD_HOOKS, dashboardHookRoutes } from './dashboards.ts';
 import { CHAT_HOOKS, chatHookRoutes } from './chat.ts';
 import { resetChat } from '../chat/state.ts';
@@ -54,7 +55,14 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     method: 'GET',
     url: `${HOOKS_PREFIX}/capabilities`,
     auth: 'none',
-    handle: () => okDone({ implementation: 'eac-reference', version, hooks: SERVED_HOOKS }),
+    // Behaving otherwise where the document leaves room makes it another implementation: the
+    // reference's decisions no longer hold for it.
+    handle: () =>
+      okDone({
+        implementation: isDefault(ctx.settings) ? 'eac-reference' : 'eac-reference-latitude',
+        version,
+        hooks: SERVED_HOOKS,
+      }),
   });
 
   route(app, ctx, {
