@@ -323,12 +323,20 @@ export async function nextHubLoad(view: HubView, change: () => Promise<void>): P
   await f.waitForLoadState('load');
 }
 
-/** The text of every body row of a table, cell texts joined by `|`. */
+/**
+ * The text of every body row of a table, cell texts joined by `|`: by ARIA role alone (rows,
+ * and their cells, grid cells and row headers), whatever elements the page builds them of; a
+ * row holding column headers is the head.
+ */
 export async function tableRows(table: Locator): Promise<string[]> {
-  const rows = table.locator('tbody tr, [role=row]:not(:has([role=columnheader]))');
   const out: string[] = [];
-  for (const row of await rows.all()) {
-    const cells = await row.locator('td, th, [role=cell], [role=gridcell]').allInnerTexts();
+  for (const row of await table.getByRole('row').all()) {
+    if ((await row.getByRole('columnheader').count()) > 0) continue;
+    const cells = await row
+      .getByRole('cell')
+      .or(row.getByRole('gridcell'))
+      .or(row.getByRole('rowheader'))
+      .allInnerTexts();
     out.push(cells.map((c) => c.trim()).join('|'));
   }
   return out;

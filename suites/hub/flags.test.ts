@@ -2,12 +2,15 @@ import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HubThing } from '../../spec/hub-profile.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
-import { openHub, tableRows, type HubView } from '../harness/browser.ts';
+import { hubProfile, openHub, tableRows, type HubView } from '../harness/browser.ts';
 import { conformance } from '../harness/conformance.ts';
+import { SAVE_FROM_CHAT, successStatus, v1AddCharts, v1Post } from '../dashboards/world.ts';
 import {
+  CHART_SQL,
   dashboardPath,
   dashboardShown,
   expectCount,
+  hubWorld,
   sharedHubWorld,
   needs,
   needsData,
@@ -15,6 +18,7 @@ import {
   viewer,
   HUB_TIMEOUT,
   TOOLS,
+  type HubWorld,
 } from './world.ts';
 
 // §2.2: the flags whose effect only a page shows, checked on /share/dashboard/{id} (§4.17),
@@ -51,6 +55,8 @@ interface FlagCase {
   readonly shown: RolePermissions | null;
   readonly hidden: RolePermissions | null;
   readonly relies?: readonly ClauseId[];
+  /** Whether the target offers the thing at all to the `shown` role (default: yes). */
+  readonly offered?: (t: T) => boolean;
 }
 
 const EDITING: RolePermissions = {
@@ -116,6 +122,8 @@ const CASES: readonly FlagCase[] = [
     shown: { enableScheduleReport: true },
     hidden: {},
     relies: ['hub.schedule-report.organization'],
+    // §2.2: only where the organization has scheduled reports; the profile says which have.
+    offered: (t) => hubProfile(t).scheduledReports !== 'none',
   },
   {
     clauses: [
@@ -126,16 +134,6 @@ const CASES: readonly FlagCase[] = [
     thing: 'setDefault',
     shown: {},
     hidden: { canSetDefaultDashboard: false },
-  },
-  {
-    clauses: [
-      'permissions.can-edit-chart-from-session.effect',
-      'permissions.default.can-edit-chart-from-session',
-    ],
-    title: 'canEditChartFromSession, on when unset, offers editing a chart from the chat session',
-    thing: 'editFromSession',
-    shown: {},
-    hidden: { canEditChartFromSession: false },
   },
   {
     clauses: [
@@ -161,18 +159,95 @@ for (const c of CASES) {
     c.clauses,
     c.title,
     async (t) => {
+      const offered = c.offered?.(t) ?? true;
       await eachPage(t, [c.shown, c.hidden], async (view, i) => {
         const role = JSON.stringify(i === 0 ? c.shown : c.hidden);
+        const shown = i === 0 && offered;
         await expectCount(
           view.thing(c.thing),
-          i === 0 ? 1 : 0,
-          `the page of a role ${role} offers ${i === 0 ? '' : 'no '}${c.thing}`,
+          shown ? 1 : 0,
+          `the page of a role ${role} offers ${shown ? '' : 'no '}${c.thing}`,
         );
       });
     },
     { timeout: HUB_TIMEOUT, parts, needs, ...(c.relies !== undefined ? { relies: c.relies } : {}) },
   );
 }
+
+/**
+ * The file's world with a chart saved from chat (§4.14, every documented body field sent,
+ * chartConfig as §2.6 shapes it) and added to the board (§4.16's v1 add-charts): §2.2 ties
+ * canEditChartFromSession to the charts the agent chat generated, so only a dashboard holding
+ * one can show what the flag offers. Not-run when the target refuses the save.
+ */
+async function boardWithChatChart(t: T): Promise<{ w: HubWorld; title: string }> {
+  const w = await hubWorld(t);
+  const key = w.creds().apiKey;
+  const title = `Chat chart ${t.faker.string.alphanumeric(6)}`;
+  const chartConfig = {
+    title,
+    type: 'bar',
+    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
+    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
+    sqlOverride: CHART_SQL,
+  };
+  const save = await v1Post(t, SAVE_FROM_CHAT, key, {
+    chartConfig,
+    connectionId: t.faker.string.uuid(),
+    sql: CHART_SQL,
+    agentId: t.faker.string.uuid(),
+    name: title,
+    thumbnail: '',
+  });
+  expect(save.status, `save-from-chat: ${save.text.slice(0, 300)}`).toBeLessThan(500);
+  const chartId = (save.body as { data?: { chartId?: unknown } } | null)?.data?.chartId;
+  if (save.status !== 200 || typeof chartId !== 'string')
+    return t.notRun(`the target did not save the chat chart (${String(save.status)})`);
+  const added = await v1AddCharts(t, key, w.board.dashboardId, [chartId]);
+  expect(
+    successStatus(added.status),
+    `add-charts of the saved chart: ${added.status} ${added.text.slice(0, 300)}`,
+  ).toBe(true);
+  return { w, title };
+}
+
+conformance(
+  [
+    'permissions.can-edit-chart-from-session.effect',
+    'permissions.default.can-edit-chart-from-session',
+  ],
+  'on a dashboard holding a chart saved from chat, canEditChartFromSession (on when unset) offers editing it from the session',
+  async (t) => {
+    const { w, title } = await boardWithChatChart(t);
+    const roles = [{}, { canEditChartFromSession: false }] as const;
+    const viewers = await Promise.all(roles.map((role) => viewer(t, w, role)));
+    for (const [i, v] of viewers.entries()) {
+      const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: v.token }));
+      if (view.names('chart'))
+        await expectCount(view.thing('chart', { title }), 1, 'the chart saved from chat is shown');
+      else await dashboardShown(view, w);
+      // One control per such chart, or one for the dashboard: either way some, or none.
+      const controls = view.thing('editFromSession', { title });
+      if (i === 0)
+        await expect
+          .poll(() => controls.count(), {
+            message:
+              'the page of a role leaving canEditChartFromSession unset offers editing the chat chart',
+            timeout: 10_000,
+            interval: 100,
+          })
+          .toBeGreaterThan(0);
+      else
+        await expectCount(
+          controls,
+          0,
+          'the page of a role with canEditChartFromSession off offers no editing from the session',
+        );
+      await view.close();
+    }
+  },
+  { timeout: HUB_TIMEOUT, parts: [...parts, 'v1-dashboards'], needs },
+);
 
 conformance(
   [

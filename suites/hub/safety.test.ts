@@ -37,7 +37,10 @@ conformance(
       'the filter label is shown as text',
     );
     await expectCount(
-      view.frame.locator('img, b[onmouseover], script:text("alert(2)")'),
+      // The elements the names would make if read as markup (a page may have images of its own).
+      view.frame.locator(
+        'img[src="x"], [onerror="alert(1)"], [onmouseover="alert(3)"], script:text("alert(2)")',
+      ),
       0,
       'no element was made of a name',
     );
@@ -80,14 +83,18 @@ conformance(
         t,
         dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, ...query }),
       );
-      await expectCount(view.thing('header'), 1, 'the page has its header');
-      const styles = await view
+      const header = view.thing('header');
+      await expectCount(header, 1, 'the page has its header');
+      const page = await view
         .hubFrame()
         .evaluate(
-          `(() => { const h = document.querySelector('[role=banner], header'); const b = document.body; return JSON.stringify([getComputedStyle(b).backgroundColor, getComputedStyle(b).color, h && getComputedStyle(h).backgroundColor, h && getComputedStyle(h).color]); })()`,
+          `(() => { const b = document.body; return JSON.stringify([getComputedStyle(b).backgroundColor, getComputedStyle(b).color]); })()`,
         );
+      const banner = await header.evaluate(
+        '(h) => JSON.stringify([getComputedStyle(h).backgroundColor, getComputedStyle(h).color])',
+      );
       await view.close();
-      return String(styles);
+      return `${String(page)} ${String(banner)}`;
     };
     const plain = await look({});
     const themed = await look({
