@@ -5,8 +5,12 @@ import { STATUS_CODES } from 'node:http';
 // What the proxy's own HTTP layer refuses before relaying anything (framing.empty-body), and
 // how it answers a request it cannot relay when that freedom is not taken.
 
-/** A front proxy's limits: request line and headers, the request target, the body. */
-export const LIMITS = { headers: 16 * 1024, target: 16 * 1024, body: 1024 * 1024 } as const;
+/**
+ * A front proxy's limits on what frames a request: the request line and headers, and the
+ * request target. A large body is no framing matter: the service answers it (in the §7
+ * envelope, as every failed answer), so the proxy relays it.
+ */
+export const LIMITS = { headers: 16 * 1024, target: 16 * 1024 } as const;
 
 /** The status a front proxy answers a refused request with, by Node's parser error code. */
 export function parserStatus(code: string | undefined): number | undefined {
@@ -46,15 +50,23 @@ export function envelopeOf(status: number, cause: string): unknown {
   };
 }
 
-/** What Node hands a `clientError` listener: the socket, with the response in flight if any. */
-type ClientSocket = Duplex & {
-  readonly _httpMessage?: {
-    readonly writableFinished: boolean;
-    once(e: 'finish' | 'close', f: () => void): unknown;
-  } | null;
-};
+/** The response a socket is writing, as Node keeps it on the socket. */
+interface InFlight {
+  readonly writableFinished: boolean;
+  readonly headersSent: boolean;
+  /** Its request: when not yet whole, the parser error is about that very request. */
+  readonly req?: { readonly complete: boolean };
+  once(event: 'finish' | 'close', listener: () => void): unknown;
+}
 
-/** Answers a request Node's parser refused, after any response still being written. */
+/** What Node hands a `clientError` listener: the socket, with the response in flight if any. */
+type ClientSocket = Duplex & { readonly _httpMessage?: InFlight | null };
+
+/**
+ * Answers a request Node's parser refused. A whole earlier request's response still being
+ * written goes first; when the broken request is the one in flight (its body did not frame),
+ * it is answered at once if nothing of its response went out, else the connection just closes.
+ */
 export function answerClientError(
   err: Error & { code?: string },
   socket: ClientSocket,
@@ -70,10 +82,17 @@ export function answerClientError(
     else socket.destroy();
   };
   const inFlight = socket._httpMessage;
-  if (inFlight !== undefined && inFlight !== null && !inFlight.writableFinished) {
+  if (inFlight === undefined || inFlight === null || inFlight.writableFinished) send();
+  else if (inFlight.req?.complete === false) {
+    if (inFlight.headersSent) {
+      socket.destroy();
+      return false;
+    }
+    send();
+  } else {
     inFlight.once('finish', send);
     inFlight.once('close', () => socket.destroy());
-  } else send();
+  }
   return true;
 }
 
@@ -87,7 +106,6 @@ export function frontRefusal(req: IncomingMessage): number | undefined {
   let size = `${req.method ?? ''} ${url} HTTP/${req.httpVersion}`.length;
   for (const h of req.rawHeaders) size += h.length + 2;
   if (size > LIMITS.headers) return 431;
-  if (Number(req.headers['content-length'] ?? 0) > LIMITS.body) return 413;
   if (req.httpVersion === '1.1' && req.headers.host === undefined) return 400;
   return undefined;
 }

@@ -159,6 +159,12 @@ describe('startLatitude', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer.toLowerCase()).toContain('content-length: 0');
     expect(bodyOfRaw(answer)).toBe('');
+    const badChunk = await raw(
+      p.url,
+      'POST /echo HTTP/1.1\r\nHost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    );
+    expect(badChunk).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOfRaw(badChunk)).toBe('');
     const noHost = await raw(p.url, 'GET /echo HTTP/1.1\r\n\r\n');
     expect(noHost).toMatch(/^HTTP\/1\.1 400 /);
     expect(bodyOfRaw(noHost)).toBe('');
@@ -173,7 +179,10 @@ describe('startLatitude', () => {
       `GET /echo HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
     );
     expect(bigHeader).toMatch(/^HTTP\/1\.1 431 /);
-    expect(p.counts()['framing.empty-body']).toBe(4);
+    expect(p.counts()['framing.empty-body']).toBe(5);
+    // A large body frames well: the target answers it.
+    const large = await fetch(`${p.url}/echo`, { method: 'POST', body: 'x'.repeat(1100 * 1024) });
+    expect(large.status).toBe(200);
   });
 
   it('without that freedom, answers what it cannot frame in the error envelope', async () => {

@@ -75,14 +75,9 @@ function relayable(
 const pathOf = (url: string) => url.split('?')[0] ?? '';
 const joinUrl = (base: string, url: string) => `${base.replace(/\/+$/, '')}${url}`;
 
-async function readBody(req: IncomingMessage, limit: number | undefined): Promise<Buffer | 413> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (limit !== undefined && size > limit) return 413;
-    chunks.push(chunk);
-  }
+  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
@@ -207,12 +202,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         refuse(res, refusal, emptyFraming, refusal === 400 ? 'missing-host' : 'limit');
         return;
       }
-      const body = await readBody(req, emptyFraming ? LIMITS.body : undefined);
-      if (body === 413) {
-        counts['framing.empty-body'] += 1;
-        refuse(res, 413, true, 'limit');
-        return;
-      }
+      const body = await readBody(req);
       const random = perAnswer(seed, sequence++);
       const isHook =
         origin === 'api' &&
@@ -254,6 +244,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       (req, res) => {
         handler(origin, base)(req, res).catch(() => {
           // The target did not answer (or the client went): a gateway error, no body.
+          if (res.socket === null || !res.socket.writable) return;
           if (!res.headersSent) {
             res.writeHead(502, { 'content-length': 0, connection: 'close' });
             res.end();
