@@ -6,7 +6,15 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { describeAnswer, detailsOf, expectError, expectSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
-import { V2_KEY, V2_SHAPES, applicationsOf, dashboardsPath, v2Post, written } from '../v2/world.ts';
+import {
+  API_KEY,
+  V2_KEY,
+  V2_SHAPES,
+  applicationsOf,
+  dashboardsPath,
+  v2Post,
+  written,
+} from '../v2/world.ts';
 import {
   APPEND,
   CLONE,
@@ -19,7 +27,9 @@ import {
   dashboardsOf,
   dashboardsWorld,
   layoutOf,
+  layoutRead,
   sharedDashboard,
+  successStatus,
   tenantToken,
   v1AddCharts,
   v1Create,
@@ -247,9 +257,34 @@ conformance(
     const res = await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
       chartConfig: { title: 'After the migration', type: 'bar', sqlOverride: 'SELECT 1' },
     });
-    expect(res.status, `save-from-chat after finalize: ${res.text.slice(0, 300)}`).toBe(200);
+    const { chartId } = expectSuccess(
+      res,
+      z.looseObject({ chartId: z.string(), name: z.string() }),
+      'save-from-chat after finalize',
+    );
+    // §9: its chartId goes to the v2 add-charts, onto the dashboard the v1 one became.
+    const apps = await applicationsOf(t, w);
+    const app = apps.find((a) => a.legacyWorkspaceId === w.board.workspaceId);
+    if (app === undefined) expect.fail(`no application came from ${w.board.workspaceId}`);
+    const target = app.defaultDashboardId;
+    if (target === null) expect.fail('the application has no default dashboard');
+    const before = await layoutRead(t, w, target);
+    const added = await v2Post(
+      t,
+      w,
+      `${dashboardsPath(app.applicationId)}/${target}/charts`,
+      API_KEY,
+      { charts: [chartId] },
+    );
+    expect(
+      successStatus(added.status),
+      `v2 add-charts with the saved chartId: ${added.status} ${added.text.slice(0, 300)}`,
+    ).toBe(true);
+    const after = await layoutRead(t, w, target);
+    expect(after, 'the saved chart is on the v2 layout').toContain(chartId);
+    expect(after, 'beside the charts it had').toHaveLength(before.length + 1);
   },
-  { needs, parts },
+  { needs, parts: [...parts, 'v2'], relies: V2_KEY },
 );
 
 conformance(
@@ -385,10 +420,17 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t, 2);
     const token = await tenantToken(t, w, { addDashboard: true, removeChart: true });
+    const listedBefore = (await dashboardsOf(t, w, w.board.workspaceId, { token })).map(
+      (d) => d.id,
+    );
     const made = await v1Create(t, token, w.board.workspaceId, 'Tenant board');
-    const madeId = (made.body as { data?: { dashboardId?: unknown } }).data?.dashboardId;
-    if (made.status !== 200 || typeof madeId !== 'string')
+    // §4.16 shows neither status nor answer for the v1 create: the new id is the new entry.
+    if (!successStatus(made.status))
       expect.fail(`v1 create with the tenant JWT: ${made.status} ${made.text.slice(0, 300)}`);
+    const madeId = (await dashboardsOf(t, w, w.board.workspaceId, { token }))
+      .map((d) => d.id)
+      .find((id) => !listedBefore.includes(id));
+    if (madeId === undefined) expect.fail("the tenant's new dashboard is not in its list");
     const removed = await v1Post(t, REMOVE, token, {
       dashboardId: w.board.dashboardId,
       chartIds: [w.board.charts[0]?.chartId],
@@ -396,7 +438,7 @@ conformance(
     expect(removed.status, `the tenant's remove-charts: ${removed.text.slice(0, 300)}`).toBe(200);
     const seen = async () =>
       (await dashboardsOf(t, w, w.board.workspaceId, { token }))
-        .map((d) => JSON.stringify([d.id, d.name, d.chartIds]))
+        .map((d) => JSON.stringify([d.id, d.chartIds]))
         .sort();
     const before = await seen();
     expect(before, 'before finalize the tenant sees the dashboard it made').toContainEqual(
