@@ -24,7 +24,7 @@ export const LATITUDE = [
     kind: 'form',
     clauses: ['v2.shapes.beyond-named-fields', 'dashboards.v1-shapes.not-shown'],
     description:
-      'Answers 201 (with the success envelope) where the document shows no success status: the v2 calls of §4.16 and the v1 calls it names without a shape.',
+      'Answers 201 (202 for the chart removal), with the success envelope, to the writes whose success status the document does not show: the v2 calls of §4.16 and the v1 create and add-charts it names without a shape.',
   },
   {
     id: 'members.extra',
@@ -79,7 +79,7 @@ export const LATITUDE = [
       'errors.forbidden.status',
     ],
     description:
-      "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400 …); §4.1's 400 and §7's table keep theirs.",
+      "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400, 401 and 403 swapped); §4.1's 400 and §7's table keep theirs.",
   },
   {
     id: 'timestamps.other-form',
