@@ -596,9 +596,10 @@ export function judge(
     typeof b.error !== 'object' ||
     b.error === null ||
     typeof b.error.message !== 'string' ||
-    typeof b.error.code !== 'string' ||
-    typeof b.error.details !== 'object' ||
-    b.error.details === null
+    // §7 requires only the message; code and details, when present, have their shapes.
+    (b.error.code !== undefined && typeof b.error.code !== 'string') ||
+    (b.error.details !== undefined &&
+      (typeof b.error.details !== 'object' || b.error.details === null))
   )
     return `a ${status} refusal outside the §7 envelope: ${text.slice(0, 160)}`;
   return undefined;
