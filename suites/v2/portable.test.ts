@@ -185,8 +185,16 @@ conformance(
     const [mine] = await ownOf(t, s);
     if (mine === undefined) expect.fail("the clone is not in the user's list");
     const mineId = String(mine['id']);
+    // The user's dashboard first loses a chart, so that it no longer matches the source.
+    const [dropped] = await layoutRead(t, s.w, mineId);
+    if (dropped === undefined) expect.fail("the user's clone holds no chart");
+    success(
+      await t.http.delete(`${dashboardPath(s.applicationId, mineId)}/charts/${dropped}`, s.bearer),
+      'setting up: the user removes a chart from the clone',
+    );
     const before = await layoutRead(t, s.w, mineId);
     const source = await layoutRead(t, s.w, s.templateId);
+    expect(before, 'the removal took the chart off').not.toContain(dropped);
     const res = await t.http.post(
       `${dashboardPath(s.applicationId, mineId)}/append-charts`,
       { sourceDashboardId: s.templateId },
