@@ -23,7 +23,6 @@ const inTable = (status: number, error: JsonObject) =>
  * code or details: a target that answers errors otherwise no longer follows them as they stand.
  */
 const DECISIONS_NAMING_ERRORS = [
-  'charts.save-from-chat.required-fields',
   'dashboards.connection-id.guest',
   'dashboards.v1-writes.credentials',
   'v2.refusals.not-found',

@@ -8,6 +8,7 @@ import { chosenIds, type LatitudeVary } from './choice.ts';
 import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.ts';
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
+import { bareKey, witnessed } from './behaviours.ts';
 import type { Answer, Transform } from './transform.ts';
 
 export const LATITUDE_VERSION = '0.1.0';
@@ -220,7 +221,13 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         res.end(json);
         return;
       }
-      const headers = relayable(req.headers);
+      let headers = relayable(req.headers);
+      // auth.both-forms: half the API keys sent as `Bearer <key>` reach the target bare.
+      const bare = !isHook && chosen.includes('auth.both-forms') ? bareKey(headers) : undefined;
+      if (bare !== undefined && random() < 0.5) {
+        headers = bare;
+        counts['auth.both-forms'] += 1;
+      }
       const relayed = await request(joinUrl(base, url), {
         method: method as 'GET',
         headers,
@@ -232,6 +239,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         headers: relayable(relayed.headers),
         body: Buffer.from(await relayed.body.arrayBuffer()),
       };
+      if (!isHook) for (const id of witnessed(answer, chosen)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);
     };

@@ -14,7 +14,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { RELIANCE, unstatedReliances } from '../spec/reliance.ts';
+import { TargetProfile } from '../spec/profile.ts';
 import { readRun } from '../suites/runner/compare.ts';
+import { REFERENCE_PROFILE_FILE } from '../suites/runner/target.ts';
 
 const { values, positionals } = parseArgs({
   options: { baseline: { type: 'string' } },
@@ -26,8 +29,7 @@ if (runArg === undefined) {
   process.exit(2);
 }
 
-/** Not-runs a printed profile explains: what it leaves out because the entry took it away. */
-const EXPLAINED = [/shapes\.jwks|key set|JWKS/i];
+const reference = TargetProfile.parse(JSON.parse(await readFile(REFERENCE_PROFILE_FILE, 'utf8')));
 
 const { run } = await readRun(runArg);
 const runDir = runArg.endsWith('.json') ? path.dirname(runArg) : runArg;
@@ -40,6 +42,31 @@ for (const r of run.results)
   for (const o of r.observations ?? [])
     if (o.kind === 'probe-error')
       breaches.push(`probe-error: ${r.id}: ${o.observation.split('\n')[0]}`);
+
+let latitude: { idle?: string[]; profile?: unknown } = {};
+try {
+  latitude = JSON.parse(await readFile(path.join(runDir, 'latitude.json'), 'utf8'));
+} catch {
+  breaches.push(`no latitude.json in ${runDir}: was the run made with --latitude?`);
+}
+/**
+ * What the printed profile explains: the reliances it leaves unstated where the reference's
+ * own profile states them (a transform took them away), and the key set it no longer names.
+ */
+const printed = TargetProfile.safeParse(latitude.profile);
+const taken = printed.success
+  ? unstatedReliances(printed.data, Object.keys(RELIANCE)).filter(
+      (entry) => !unstatedReliances(reference, [entry.split(' ')[0] ?? '']).length,
+    )
+  : [];
+const EXPLAINED = [
+  ...taken.map((entry) => new RegExp(`\\b${(entry.split(' ')[0] ?? '').replace(/\./g, '\\.')}\\b`)),
+  ...(printed.success &&
+  printed.data.shapes.jwks === undefined &&
+  reference.shapes.jwks !== undefined
+    ? [/\bJWKS\b/]
+    : []),
+];
 
 const baselineNotRun = new Set<string>();
 if (values.baseline !== undefined) {
@@ -56,12 +83,6 @@ for (const r of run.results.filter((x) => x.outcome === 'not-run')) {
   breaches.push(`not-run the printed profile does not explain: ${r.id}: ${r.reason ?? ''}`);
 }
 
-let latitude: { idle?: string[]; counts?: Record<string, number> } = {};
-try {
-  latitude = JSON.parse(await readFile(path.join(runDir, 'latitude.json'), 'utf8'));
-} catch {
-  breaches.push(`no latitude.json in ${runDir}: was the run made with --latitude?`);
-}
 for (const id of latitude.idle ?? []) breaches.push(`latitude entry changed no answer: ${id}`);
 
 process.stdout.write(

@@ -10,5 +10,6 @@ export function authorization(t: Conformance, secret: string): Record<string, st
   const form = t.profile.shapes.authorizationHeader;
   if (!jwt && form === undefined)
     t.notRun('the profile does not say how an API key travels in the authorization header');
-  return { authorization: jwt || form === 'bearer' ? `Bearer ${secret}` : secret };
+  // A target taking both forms is sent the Bearer one (a latitude run sends the other too).
+  return { authorization: jwt || form !== 'raw' ? `Bearer ${secret}` : secret };
 }

@@ -11,7 +11,10 @@ const clauses: Clause[] = [
   { id: 'a.seen', section: '4.1', level: 'observed', summary: 'o' },
   { id: 'a.open', section: '4.1', level: 'unspecified', summary: 'u', decision: 'd' },
   { id: 'a.safe', section: '5', level: 'security', summary: 's' },
+  { id: 'a.loose', section: '4.1', level: 'unspecified', summary: 'u', decision: 'd' },
 ];
+/** Where a profile states a.open; a.loose has no row. */
+const reliance = { 'a.open': 'follows' };
 
 function declared(overrides: Partial<DeclaredTest>): DeclaredTest {
   return {
@@ -31,12 +34,12 @@ describe('citationProblems', () => {
       { where: 'y', declared: declared({ clauses: ['a.safe'] }) },
       { where: 'z', declared: declared({ kind: 'probe', clauses: ['a.open'] }) },
     ];
-    expect(citationProblems(tests, clauses)).toEqual([]);
+    expect(citationProblems(tests, clauses, reliance)).toEqual([]);
   });
 
   it('refuses a conformance test citing only unspecified clauses', () => {
     const tests = [{ where: 'x', declared: declared({ clauses: ['a.open'] }) }];
-    expect(citationProblems(tests, clauses)).toEqual([
+    expect(citationProblems(tests, clauses, reliance)).toEqual([
       'x: a conformance test citing only unspecified clauses (make it a probe)',
     ]);
   });
@@ -47,7 +50,7 @@ describe('citationProblems', () => {
       { where: 'q', declared: declared({ kind: 'probe', clauses: ['a.seen'] }) },
       { where: 'r', declared: declared({ kind: 'probe', clauses: ['a.safe'] }) },
     ];
-    const problems = citationProblems(tests, clauses);
+    const problems = citationProblems(tests, clauses, reliance);
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^p: a probe citing a\.must \(must\)/);
     expect(problems[1]).toMatch(/^q: .*a\.seen \(observed\)/);
@@ -59,9 +62,16 @@ describe('citationProblems', () => {
       { where: 'x', declared: declared({ relies: ['a.must'] }) },
       { where: 'y', declared: declared({ clauses: ['a.must', 'nope'] }) },
     ];
-    expect(citationProblems(tests, clauses)).toEqual([
+    expect(citationProblems(tests, clauses, reliance)).toEqual([
       'x: relies on a.must, which is not unspecified',
       'y: unknown clause ids nope',
+    ]);
+  });
+
+  it('refuses a reliance that no profile entry could state', () => {
+    const tests = [{ where: 'x', declared: declared({ relies: ['a.loose'] }) }];
+    expect(citationProblems(tests, clauses, reliance)).toEqual([
+      'x: relies on a.loose, which spec/reliance.ts maps to no profile entry',
     ]);
   });
 
@@ -71,13 +81,15 @@ describe('citationProblems', () => {
       { where: 'suites/roles/b.test.ts > y', declared: declared({ id: 'renames' }) },
       { where: 'suites/tokens/c.test.ts > z', declared: declared({ id: 'renames' }) },
     ];
-    expect(citationProblems(tests, clauses)).toEqual([
+    expect(citationProblems(tests, clauses, reliance)).toEqual([
       'suites/roles/b.test.ts > y: id roles/renames is already the id of suites/roles/a.test.ts > x',
     ]);
   });
 
   it('refuses a test registered without the harness', () => {
-    expect(citationProblems([{ where: 'x', declared: undefined }], clauses)).toHaveLength(1);
+    expect(citationProblems([{ where: 'x', declared: undefined }], clauses, reliance)).toHaveLength(
+      1,
+    );
   });
 });
 

@@ -34,6 +34,7 @@ import { pickShard, type Shard } from './shard.ts';
 import { installNetwork } from '../harness/network.ts';
 import type { ImageOptions } from './container.ts';
 import type { LatitudeVary } from '../../latitude/choice.ts';
+import type { TargetProfile } from '../../spec/profile.ts';
 import { EacReporter } from './reporter.ts';
 import { createRunDir, pointLatest, writeReports } from './report-files.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
@@ -217,7 +218,10 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
  * What a run through the latitude proxy says after its summary: how many answers each chosen
  * entry changed. An entry that changed none was not exercised, so the run proved nothing of it.
  */
-export function latitudeReport(latitude: LatitudeRun): {
+export function latitudeReport(
+  latitude: LatitudeRun,
+  profile?: TargetProfile,
+): {
   text: string;
   idle: string[];
   json: unknown;
@@ -240,7 +244,13 @@ export function latitudeReport(latitude: LatitudeRun): {
   return {
     text: `${lines.join('\n')}\n`,
     idle,
-    json: { vary: latitude.vary, chosen: latitude.chosen, counts, idle },
+    json: {
+      vary: latitude.vary,
+      chosen: latitude.chosen,
+      counts,
+      idle,
+      ...(profile !== undefined ? { profile } : {}),
+    },
   };
 }
 
@@ -482,7 +492,7 @@ export async function runSuites(
     io.stdout.write(closingSummary(run, runDir, latest));
     let idle = false;
     if (resolved.latitude !== undefined) {
-      const report = latitudeReport(resolved.latitude);
+      const report = latitudeReport(resolved.latitude, target.profile);
       idle = report.idle.length > 0;
       await writeFile(
         path.join(runDir, 'latitude.json'),

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { bareKey, witnessed } from './behaviours.ts';
+import type { Answer } from './transform.ts';
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const jwt = (header: object, payload: object) => `${b64(header)}.${b64(payload)}.c2ln`;
+
+function answer(method: string, url: string, status: number, body: unknown): Answer {
+  return {
+    request: { method, url, headers: {}, body: Buffer.alloc(0), origin: 'api' },
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify(body)),
+  };
+}
+
+describe('behaviour witnesses', () => {
+  const all = ['tokens.hs256', 'claims.layout', 'tenant.identity-name'] as const;
+
+  it('see an HS256 token, and a key set that is not there', () => {
+    const hs = jwt({ alg: 'HS256' }, { sub: 'u' });
+    const es = jwt({ alg: 'ES256', kid: 'k' }, { sub: 'u' });
+    const token = (t: string) =>
+      answer('POST', '/v1/api/projects/user-token', 200, { data: { token: t } });
+    expect(witnessed(token(hs), all)).toEqual(['tokens.hs256']);
+    expect(witnessed(token(es), all)).toEqual([]);
+    expect(witnessed(answer('GET', '/.well-known/jwks.json', 404, {}), all)).toEqual([
+      'tokens.hs256',
+    ]);
+    expect(witnessed(token(hs), ['claims.layout'])).toEqual([]);
+  });
+
+  it('see claims laid out under ctx', () => {
+    const nested = jwt({ alg: 'ES256' }, { sub: 'u', uid: 'u', ctx: { permissions: {} } });
+    const flat = jwt({ alg: 'ES256' }, { sub: 'u', perm: {} });
+    const token = (t: string) =>
+      answer('POST', '/v1/api/projects/embed-token', 200, { data: { token: t } });
+    expect(witnessed(token(nested), all)).toEqual(['claims.layout']);
+    expect(witnessed(token(flat), all)).toEqual([]);
+  });
+
+  it('see a tenant registered, and nothing in a refusal', () => {
+    const path = '/v1/api/tenant/register-tenant';
+    expect(witnessed(answer('POST', path, 200, { data: {} }), all)).toEqual([
+      'tenant.identity-name',
+    ]);
+    expect(witnessed(answer('POST', path, 400, { error: {} }), all)).toEqual([]);
+  });
+});
+
+describe('auth.both-forms', () => {
+  it('makes a Bearer API key bare, and leaves tokens and bare keys alone', () => {
+    expect(bareKey({ authorization: 'Bearer key-123', accept: '*/*' })).toEqual({
+      authorization: 'key-123',
+      accept: '*/*',
+    });
+    expect(bareKey({ authorization: `Bearer ${jwt({ alg: 'ES256' }, { sub: 'u' })}` })).toBe(
+      undefined,
+    );
+    expect(bareKey({ authorization: 'key-123' })).toBe(undefined);
+    expect(bareKey({})).toBe(undefined);
+  });
+});

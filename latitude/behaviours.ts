@@ -1,0 +1,78 @@
+import type { FreedomId } from '../spec/latitude.ts';
+import type { Answer } from './transform.ts';
+
+/**
+ * The behaviour entries of the catalogue are the target's own (the reference takes them through
+ * a start-up switch); the proxy only witnesses them, so that a run can say each was exercised:
+ * an answer counts for an entry when it shows the behaviour. `auth.both-forms` is exercised by
+ * the proxy itself: an API key the client sends as `Bearer <key>` reaches the target bare.
+ */
+
+const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g;
+
+function decoded(part: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The header and payload of every JWT an answer's body carries. */
+function tokensIn(
+  body: Buffer,
+): { header: Record<string, unknown>; payload: Record<string, unknown> }[] {
+  const found = [];
+  for (const [token] of body.toString('utf8').matchAll(JWT)) {
+    const [h = '', p = ''] = token.split('.');
+    const header = decoded(h);
+    const payload = decoded(p);
+    if (header !== undefined && payload !== undefined) found.push({ header, payload });
+  }
+  return found;
+}
+
+const REGISTER_TENANT = '/v1/api/tenant/register-tenant';
+const JWKS = /\/jwks(\.json)?$/;
+
+/** The behaviour entries an answer shows, of those chosen. */
+export function witnessed(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
+  const seen: FreedomId[] = [];
+  const path = answer.request.url.split('?')[0] ?? '';
+  const ok = answer.status >= 200 && answer.status < 300;
+  const tokens = chosen.some((id) => id === 'tokens.hs256' || id === 'claims.layout')
+    ? tokensIn(answer.body)
+    : [];
+  if (chosen.includes('tokens.hs256')) {
+    const keyless = answer.request.method === 'GET' && JWKS.test(path) && answer.status === 404;
+    if (keyless || tokens.some((t) => t.header['alg'] === 'HS256')) seen.push('tokens.hs256');
+  }
+  if (chosen.includes('claims.layout')) {
+    const nested = tokens.some(
+      (t) => typeof t.payload['ctx'] === 'object' && t.payload['uid'] !== undefined,
+    );
+    if (nested) seen.push('claims.layout');
+  }
+  if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
+    if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
+  }
+  return seen;
+}
+
+const looksLikeJwt = (value: string) => /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
+
+/**
+ * `auth.both-forms`: the request's `authorization` header with a `Bearer` API key made bare
+ * (tokens keep their form); undefined when there is nothing to rewrite.
+ */
+export function bareKey(
+  headers: Readonly<Record<string, string>>,
+): Record<string, string> | undefined {
+  const value = headers['authorization'];
+  const key = value === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(value)?.[1];
+  if (key === undefined || looksLikeJwt(key)) return undefined;
+  return { ...headers, authorization: key };
+}
