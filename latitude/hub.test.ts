@@ -577,11 +577,7 @@ describe('hub.restructured: the roles and names of the profile', () => {
       );
       if (hits.length > 0) found.push(thing);
     }
-    expect(found.sort()).toEqual(
-      Object.keys(PROFILE.hub!.things)
-        .filter((t) => t !== 'aiInsightSidebar')
-        .sort(),
-    );
+    expect(found.sort()).toEqual(Object.keys(PROFILE.hub!.things).sort());
   });
 
   it('a message page (§4.17 texts) keeps its alert', () => {
