@@ -7,7 +7,9 @@ import type { Reply } from './http.ts';
  * to accept one (§5 table: agent chat and v2 calls; §5 rule 4: save-from-chat), in a world
  * built for it: the token's
  * user must belong to a project organization (§2.4, §7: without one a v2 call may answer 403).
- * A 2xx is accepted, a 401 refused; anything else is neither and fails the check that asked.
+ * A 2xx is accepted; a 401 or 403 refused (§7 leaves the status of an authentication failure
+ * open, and the world is built so that an accepted token has nothing else to be forbidden);
+ * anything else is neither and fails the check that asked.
  */
 export interface Acceptor {
   /** Which call judges, for messages. */
@@ -22,7 +24,7 @@ export type Verdict = 'accepted' | 'refused' | 'other';
 
 export function verdictOf(res: Reply): Verdict {
   if (res.status >= 200 && res.status < 300) return 'accepted';
-  return res.status === 401 ? 'refused' : 'other';
+  return res.status === 401 || res.status === 403 ? 'refused' : 'other';
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
