@@ -44,6 +44,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
 export interface EmbeddedLatitude extends RunningLatitude {
   /** The reference's profile restated by every chosen entry: what the run reads. */
   readonly printedProfile: TargetProfile;
+  /** The reference behind the proxy, reached directly. */
+  readonly target: { readonly url: string; readonly hubUrl: string; readonly hooksUrl?: string };
 }
 
 /**
@@ -97,6 +99,11 @@ export async function startLatitudeOnReference(options: {
   return {
     ...proxy,
     printedProfile,
+    target: {
+      url: reference.url,
+      hubUrl: reference.hubUrl,
+      ...(reference.hooksUrl === undefined ? {} : { hooksUrl: reference.hooksUrl }),
+    },
     close: async () => {
       await proxy.close();
       await reference.close();
