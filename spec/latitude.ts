@@ -103,7 +103,7 @@ export const LATITUDE = [
   {
     id: 'framing.empty-body',
     kind: 'form',
-    clauses: ['errors.malformed-http'],
+    clauses: ['errors.malformed-http', 'errors.malformed-http.answered'],
     description:
       'Refuses a request its HTTP layer cannot frame (400, 414, 431) with an empty body, before any endpoint sees it.',
   },
