@@ -45,7 +45,9 @@ for (const r of run.results)
 
 let latitude: { idle?: string[]; profile?: unknown } = {};
 try {
-  latitude = JSON.parse(await readFile(path.join(runDir, 'latitude.json'), 'utf8'));
+  latitude = JSON.parse(
+    await readFile(path.join(runDir, 'latitude.json'), 'utf8'),
+  ) as typeof latitude;
 } catch {
   breaches.push(`no latitude.json in ${runDir}: was the run made with --latitude?`);
 }
