@@ -104,4 +104,31 @@ describe('content and migration hooks', () => {
       (await post(`${hooks}/accounts/${org}/dashboards/${unknown}/charts`, { name: 'x' })).status,
     ).toBe(404);
   });
+
+  it("read a dashboard's charts in layout order (dashboard-charts), and 404 for an unknown one", async () => {
+    const { org } = await account();
+    const ws = await post(`${hooks}/accounts/${org}/workspaces`, { name: 'Ops' });
+    const dashboardId = String(ws.body.data['dashboardId']);
+    const ids: string[] = [];
+    for (const name of ['First', 'Second', 'Third']) {
+      const chart = await post(`${hooks}/accounts/${org}/dashboards/${dashboardId}/charts`, {
+        name,
+        chartConfig: { type: 'bar' },
+      });
+      ids.push(String(chart.body.data['chartId']));
+    }
+    const read = await fetch(`${hooks}/accounts/${org}/dashboards/${dashboardId}/charts`);
+    expect(read.status).toBe(200);
+    const { data } = (await read.json()) as {
+      data: { chartIds: string[]; charts: { chartId: string; name: string }[] };
+    };
+    expect(data.chartIds).toEqual(ids);
+    expect(data.charts.map((c) => c.name)).toEqual(['First', 'Second', 'Third']);
+    const caps = (await (await fetch(`${hooks}/capabilities`)).json()) as {
+      data: { hooks: string[] };
+    };
+    expect(caps.data.hooks).toContain('dashboard-charts');
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await fetch(`${hooks}/accounts/${org}/dashboards/${unknown}/charts`)).status).toBe(404);
+  });
 });
