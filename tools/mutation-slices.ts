@@ -45,6 +45,8 @@ export const SLICES: Record<string, { mutate: string[]; tests: string[] }> = {
   'reference-core': {
     mutate: [
       'reference/server.ts',
+      'reference/settings.ts',
+      'reference/tenants/*.ts',
       ...each('reference/http/', [
         'app',
         'auth',
