@@ -172,16 +172,14 @@ conformance(
       chartIds: [w.board.charts[0]?.chartId],
     });
     expectObjectSuccess(res, 'remove-charts with apiKey and organizationId in the body');
-    const after = entry(
-      await dashboardsOf(t, w, w.board.workspaceId),
-      w.board.dashboardId,
-      'the dashboard',
-    );
-    expect(after.chartIds, 'the named chart is off the layout').toEqual([
-      w.board.charts[1]?.chartId,
-    ]);
+    const after = await chartsOf(t, w, w.board.dashboardId);
+    if (after !== undefined)
+      expect(
+        after.map((c) => c.chartId),
+        'the named chart is off the layout',
+      ).toEqual([w.board.charts[1]?.chartId]);
   },
-  { needs: CONTENT, parts, relies: READ_BACK },
+  { needs: CONTENT, parts },
 );
 
 conformance(
@@ -196,17 +194,15 @@ conformance(
       targetDashboardId: w.board.dashboardId,
     });
     expectObjectSuccess(res, 'append-charts-from with apiKey and organizationId in the body');
-    const after = entry(
-      await dashboardsOf(t, w, w.board.workspaceId),
-      w.board.dashboardId,
-      'the target',
-    );
-    expect(after.chartIds, "the target's chart, then one for the source's").toHaveLength(2);
-    expect(after.chartIds[0], "the target's own chart stays first").toBe(
-      w.board.charts[0]?.chartId,
-    );
+    const after = await chartsOf(t, w, w.board.dashboardId);
+    if (after !== undefined) {
+      expect(after, "the target's chart, then one for the source's").toHaveLength(2);
+      expect(after[0]?.chartId, "the target's own chart stays first").toBe(
+        w.board.charts[0]?.chartId,
+      );
+    }
   },
-  { needs: CONTENT, parts, relies: READ_BACK },
+  { needs: CONTENT, parts },
 );
 
 conformance(

@@ -257,6 +257,23 @@ conformance(
     const res = await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
       chartConfig: { title: 'After the migration', type: 'bar', sqlOverride: 'SELECT 1' },
     });
+    expectSuccess(
+      res,
+      z.looseObject({ chartId: z.string(), name: z.string() }),
+      'save-from-chat after finalize',
+    );
+  },
+  { needs, parts },
+);
+
+conformance(
+  ['migration.save-from-chat.unchanged'],
+  'a chart saved from chat after finalize goes onto a v2 dashboard through add-charts',
+  async (t) => {
+    const { w } = await migratedWorld(t);
+    const res = await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
+      chartConfig: { title: 'After the migration', type: 'bar', sqlOverride: 'SELECT 1' },
+    });
     const { chartId } = expectSuccess(
       res,
       z.looseObject({ chartId: z.string(), name: z.string() }),
