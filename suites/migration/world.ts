@@ -241,8 +241,11 @@ export async function v1Seen(
 
 /** Everything v2 shows of the account: applications and each one's dashboards, per caller. */
 export async function v2Seen(t: Conformance, w: World, tokens: readonly string[]): Promise<string> {
-  const apps = await applicationsOf(t, w);
-  const parts = [JSON.stringify(apps.map((a) => [a.applicationId, a.legacyWorkspaceId]).sort())];
+  // In one order whatever order the target lists them in (§4.16 does not fix it).
+  const apps = [...(await applicationsOf(t, w))].sort((a, b) =>
+    a.applicationId.localeCompare(b.applicationId),
+  );
+  const parts = [JSON.stringify(apps.map((a) => [a.applicationId, a.legacyWorkspaceId]))];
   for (const app of apps) {
     parts.push(snapshot(await v2DashboardsOf(t, w, app.applicationId)));
     for (const token of tokens)
