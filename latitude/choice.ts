@@ -1,4 +1,5 @@
 import { FREEDOM_IDS, LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import { seeded } from './random.ts';
 
 /**
  * Which freedoms a latitude run takes: every entry, a seeded random half, or the named ones.
@@ -26,23 +27,11 @@ export function parseVary(text: string): LatitudeVary {
   return ids as FreedomId[];
 }
 
-/** mulberry32: the seeded choice of a random subset, the same on every machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The catalogue ids a choice takes, in catalogue order. A random half is never empty. */
 export function chosenIds(vary: LatitudeVary): FreedomId[] {
   if (vary === 'all') return [...FREEDOM_IDS];
   if (Array.isArray(vary)) return FREEDOM_IDS.filter((id) => vary.includes(id));
-  const next = mulberry32((vary as { random: number }).random);
+  const next = seeded((vary as { random: number }).random);
   const picked = FREEDOM_IDS.filter(() => next() < 0.5);
   return picked.length > 0 ? picked : [FREEDOM_IDS[Math.floor(next() * FREEDOM_IDS.length)]!];
 }

@@ -5,6 +5,7 @@ import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { checkGrammar, type GrammarReport } from '../suites/harness/chat-grammar.ts';
 import { readStream, type ReadStream } from '../suites/harness/sse.ts';
+import { seeded } from './random.ts';
 import { SECOND_MESSAGE, isChatStream, sseTransforms } from './sse.ts';
 import type { Answer, Transform } from './transform.ts';
 
@@ -51,18 +52,6 @@ const WIDE = {
 };
 const CASES = [...recorded, WIDE];
 const SEEDS = [1, 2, 3, 17, 4242];
-
-/** mulberry32, so each case is repeatable. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const AGENT = '8d3c5a8e-1111-4222-8333-944455556666';
 function chatAnswer(text: string, over: Partial<Answer['request']> = {}): Answer {
