@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { TargetProfile } from '../spec/profile.ts';
 import { errorsOther4xx, errorsReworded } from './errors.ts';
 import { answerOf, bodyOf, fixedRandom } from './test-answer.ts';
 
@@ -47,14 +46,6 @@ describe('errors.reworded', () => {
       expect(errorsReworded.apply(answer, fixedRandom()), code).toBe(undefined);
       expect(errorsOther4xx.apply(answer, fixedRandom()), code).toBe(undefined);
     }
-  });
-
-  it('drops the followed decisions that name error answers', () => {
-    const p = TargetProfile.parse({
-      serves: [],
-      follows: ['v2.refusals.not-found', 'migration.chart-ids-kept'],
-    });
-    expect(errorsReworded.restate?.(p).follows).toEqual(['migration.chart-ids-kept']);
   });
 });
 

@@ -1,4 +1,3 @@
-import type { TargetProfile } from '../spec/profile.ts';
 import { errorOf, hashOf, withJson, type JsonObject } from './answer.ts';
 import { ROLE_UPDATE, isCall } from './endpoints.ts';
 import type { Answer, Transform } from './transform.ts';
@@ -17,22 +16,6 @@ const TABLE: Readonly<Record<string, number>> = {
 
 const inTable = (status: number, error: JsonObject) =>
   typeof error['code'] === 'string' && TABLE[error['code']] === status;
-
-/**
- * Recorded decisions the profile's `follows` may list whose wording names an error's status,
- * code or details: a target that answers errors otherwise no longer follows them as they stand.
- */
-const DECISIONS_NAMING_ERRORS = [
-  'dashboards.connection-id.guest',
-  'dashboards.v1-writes.credentials',
-  'v2.refusals.not-found',
-] as const;
-
-function unfollow(profile: TargetProfile): TargetProfile {
-  if (profile.follows === undefined) return profile;
-  const dropped = new Set<string>(DECISIONS_NAMING_ERRORS);
-  return { ...profile, follows: profile.follows.filter((id) => !dropped.has(id)) };
-}
 
 const CODES = ['E_REQUEST_REFUSED', 'invalid_request', 'ERR_CLIENT', 'request.rejected'];
 const MESSAGES = [
@@ -59,7 +42,6 @@ export const errorsReworded: Transform = {
     if ((h >>> 8) % 2 === 0 && details !== undefined) error['details'] = details;
     return withJson(answer, { ...found.envelope, error });
   },
-  restate: unfollow,
 };
 
 /**
@@ -80,5 +62,4 @@ export const errorsOther4xx: Transform = {
       return undefined;
     return { ...answer, status };
   },
-  restate: unfollow,
 };
