@@ -207,7 +207,8 @@ describe('startLatitude', () => {
     expect(() => TargetProfile.parse(profile)).not.toThrow();
     expect(profile.shapes.successStatuses?.['POST /v1/api/dashboard/create']).toBe(201);
     expect(profile.shapes.workspaceItem?.workspaceId).toBe('id');
-    expect(profile.follows).toEqual(['migration.chart-ids-kept']);
+    // Reworded errors leave the followed decisions stated: no test leaning on them reads a code.
+    expect(profile.follows).toEqual(['v2.refusals.not-found', 'migration.chart-ids-kept']);
   });
 
   it('takes the same random half for the same seed, and says which', async () => {
