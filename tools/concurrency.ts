@@ -90,6 +90,10 @@ const report = await runConcurrency(
     addChartsPath: endpoint('v1AddCharts'),
     listDashboardsPath: endpoint('v1ListWorkspaceDashboards'),
     authorization: (apiKey) => ({ authorization: form === 'raw' ? apiKey : `Bearer ${apiKey}` }),
+    layout:
+      profile.shapes.v1Dashboard?.chartIds === undefined
+        ? { hook: true }
+        : { listMember: profile.shapes.v1Dashboard.chartIds },
   },
   settings,
 );

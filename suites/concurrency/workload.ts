@@ -50,6 +50,12 @@ export interface Shapes {
   readonly listDashboardsPath: string;
   /** The authorization header carrying an API key, as the v1 writes take it. */
   readonly authorization: (apiKey: string) => Record<string, string>;
+  /**
+   * Where a dashboard's layout is read: the member of the v1 list items the profile names
+   * (one list read observes every dashboard), or the read-only dashboard-charts host hook
+   * (one read a dashboard), since §2.8 shows no layout member.
+   */
+  readonly layout: { readonly listMember: string } | { readonly hook: true };
 }
 
 /** The entities a run acts on: roles (§4.1–§4.3), users and tokens (§4.5–§4.7), layouts. */
@@ -497,8 +503,35 @@ export async function runConcurrency(
             ret: t.back,
           },
         });
+      } else if ('hook' in shapes.layout) {
+        // One dashboard's layout as the host hook shows it.
+        const dashboardId = pick(world.dashboards);
+        const t = await timed(
+          'dashboard-charts',
+          'GET',
+          `/accounts/${world.organizationId}/dashboards/${dashboardId}/charts`,
+          { base: 'hooks' },
+        );
+        const chartIds = data(t.answer)?.['chartIds'];
+        if (!ok(t.answer) || !Array.isArray(chartIds)) {
+          anomalies.push(
+            `dashboard-charts answered ${t.answer.status}: ${JSON.stringify(t.answer.body).slice(0, 200)}`,
+          );
+          continue;
+        }
+        layoutOps.push({
+          key: dashboardId,
+          op: {
+            client: c,
+            input: { kind: 'read' },
+            output: { kind: 'read', layout: layoutOf(chartIds.map(String)) },
+            call: t.sent,
+            ret: t.back,
+          },
+        });
       } else {
         // The workspace's dashboards with their layouts, one read per dashboard.
+        const member = shapes.layout.listMember;
         const t = await timed('list-workspace-dashboards', 'GET', shapes.listDashboardsPath, {
           query: { apiKey, workspaceId: world.workspaceId },
         });
@@ -511,7 +544,7 @@ export async function runConcurrency(
         }
         for (const dashboardId of world.dashboards) {
           const found = (listed as Record<string, unknown>[]).find((d) => d['id'] === dashboardId);
-          const chartIds = found?.['chartIds'];
+          const chartIds = found?.[member];
           layoutOps.push({
             key: dashboardId,
             op: {
