@@ -181,6 +181,28 @@ export const ChatProfile = z
       .object({ event: Name, pointer: z.string().regex(/^(\/[^/]*)+$/, 'a JSON pointer') })
       .strict()
       .optional(),
+    /**
+     * Questions in the implementer's own words, for checks that hold for any agent (a
+     * language model included): `charts`, questions over the table a test loads (columns
+     * tenant, region, product, amount, order_date) that the agent answers with a chart;
+     * `thread`, a first question answered with a chart and a follow-up that makes sense only
+     * with the first one's context, with JSON pointers into the chartConfig the follow-up's
+     * chart keeps from the first (e.g. `/dimensions`).
+     */
+    examples: z
+      .object({
+        charts: z.array(z.string().min(1)).optional(),
+        thread: z
+          .object({
+            question: z.string().min(1),
+            followUp: z.string().min(1),
+            keeps: z.array(z.string().regex(/^(\/[^/]*)+$/, 'a JSON pointer')).min(1),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
