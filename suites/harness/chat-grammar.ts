@@ -13,7 +13,10 @@ import type { ReadStream } from './sse.ts';
 
 export interface GrammarIssue {
   readonly clause: ClauseId;
-  /** Index of the event (in `events`), or `end`. */
+  /**
+   * Index of the event (in `events`) where the rule is broken, or `end`; a message never
+   * completed is reported at its text-start (found only once the stream ends).
+   */
   readonly at: number | 'end';
   readonly message: string;
 }
@@ -47,10 +50,13 @@ export function checkGrammar(stream: ReadStream): GrammarReport {
   const toolResults: ToolResult[] = [];
   const messages: string[] = [];
   /** Calls not yet answered, by tool name: how many. */
-  const open = new Map<string, number>();
-  /** Depth of open text messages; above 1 is nesting. */
-  let depth = 0;
-  let text: string[] = [];
+  const calls = new Map<string, number>();
+  /**
+   * The messages begun and not yet completed, innermost last: the index of each one's
+   * text-start and its text so far. More than one is nesting; a text-end completes the
+   * innermost, a delta adds to it.
+   */
+  const open: { readonly at: number; readonly text: string[] }[] = [];
 
   stream.events.forEach((event, at) => {
     const problem = (clause: ClauseId, message: string) =>
@@ -74,26 +80,30 @@ export function checkGrammar(stream: ReadStream): GrammarReport {
     }
     types.push(type);
     const p = isObj(payload) ? payload : {};
+    const current = open.at(-1);
     if (type === 'text-start') {
-      if (depth > 0) departure('events.text.bracketing', 'a message begins inside another');
-      depth += 1;
-      text = [];
+      if (current !== undefined)
+        departure(
+          'events.text.bracketing',
+          `a message begins inside another (begun at event ${current.at})`,
+        );
+      open.push({ at, text: [] });
     } else if (type === 'text-delta') {
       if (typeof p['text'] !== 'string') problem('events.text-delta', 'payload.text is no string');
-      else text.push(p['text']);
-      if (depth === 0) departure('events.text.bracketing', 'text arrives outside any message');
+      else current?.text.push(p['text']);
+      if (current === undefined)
+        departure('events.text.bracketing', 'text arrives outside any message');
     } else if (type === 'text-end') {
-      if (depth === 0) problem('events.text.closed', 'text-end with no message begun');
+      if (current === undefined) problem('events.text.closed', 'text-end with no message begun');
       else {
-        depth -= 1;
-        messages.push(text.join(''));
-        text = [];
+        open.pop();
+        messages.push(current.text.join(''));
       }
     } else if (type === 'tool-call') {
       const name = p['toolName'];
       if (typeof name !== 'string') problem('events.tool-call', 'payload.toolName is no string');
       else {
-        open.set(name, (open.get(name) ?? 0) + 1);
+        calls.set(name, (calls.get(name) ?? 0) + 1);
         toolCalls.push({ toolName: name, payload });
       }
     } else if (type === 'tool-result') {
@@ -102,22 +112,23 @@ export function checkGrammar(stream: ReadStream): GrammarReport {
         problem('events.tool-result', 'payload.toolName or payload.result is missing');
         return;
       }
-      const waiting = open.get(name) ?? 0;
+      const waiting = calls.get(name) ?? 0;
       if (waiting === 0)
         problem('events.tool-result.after-call', `a ${name} result that no ${name} call began`);
-      else open.set(name, waiting - 1);
+      else calls.set(name, waiting - 1);
       toolResults.push({ toolName: name, result: p['result'], at });
     }
     // Any other type is allowed and skipped (§6).
   });
 
-  if (depth > 0)
+  // Each message left open is reported at its own text-start, so a reader sees which one.
+  for (const { at } of open)
     problems.push({
       clause: 'events.text.closed',
-      at: 'end',
-      message: 'the stream ended with a message begun and never completed (no text-end)',
+      at,
+      message: `event ${at}: the message begun here is never completed (the stream ends first)`,
     });
-  for (const [name, count] of open)
+  for (const [name, count] of calls)
     if (count > 0)
       departures.push({
         clause: 'events.tool-call.answered',
