@@ -36,6 +36,27 @@ function tokensIn(
 }
 
 const REGISTER_TENANT = '/v1/api/tenant/register-tenant';
+const CHAT = /^\/v1\/api\/project-agents\/[^/]+\/chat$/;
+
+/**
+ * `chat.second-agent`: a chat stream whose `start` event names the answering version where the
+ * second agent puts it (payload.agent.version), as the printed profile says.
+ */
+function secondAgentAnswered(answer: Answer): boolean {
+  for (const line of answer.body.toString('utf8').split(/\r\n|\r|\n/)) {
+    if (!line.startsWith('data: ')) continue;
+    try {
+      const event = JSON.parse(line.slice('data: '.length)) as {
+        type?: unknown;
+        payload?: { agent?: { version?: unknown } };
+      };
+      if (event.type === 'start' && typeof event.payload?.agent?.version === 'number') return true;
+    } catch {
+      // Not an event of JSON: not the second agent's start either.
+    }
+  }
+  return false;
+}
 const JWKS = /\/jwks(\.json)?$/;
 
 /** The behaviour entries an answer shows, of those chosen. */
@@ -56,6 +77,8 @@ export function witnessed(answer: Answer, chosen: readonly FreedomId[]): Freedom
     );
     if (nested) seen.push('claims.layout');
   }
+  if (chosen.includes('chat.second-agent') && ok && CHAT.test(path) && secondAgentAnswered(answer))
+    seen.push('chat.second-agent');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }

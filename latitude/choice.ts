@@ -7,6 +7,14 @@ import { seeded } from './random.ts';
  */
 export type LatitudeVary = 'all' | { readonly random: number } | readonly FreedomId[];
 
+/**
+ * Names a behaviour entry may go by on the command line besides its id, written as the switch
+ * they set: `agent=second` is `chat.second-agent`.
+ */
+export const ALIASES: Readonly<Record<string, FreedomId>> = {
+  'agent=second': 'chat.second-agent',
+};
+
 /** Parses `--vary` / `--latitude`; throws an Error naming the bad part. */
 export function parseVary(text: string): LatitudeVary {
   const value = text.trim();
@@ -18,11 +26,14 @@ export function parseVary(text: string): LatitudeVary {
       throw new Error(`random:SEED takes a seed from 0 to 4294967295, got "${random[1]}"`);
     return { random: seed };
   }
-  const ids = value.split(',').map((id) => id.trim());
+  const ids = value.split(',').map((id) => {
+    const named = id.trim();
+    return ALIASES[named] ?? named;
+  });
   const unknown = ids.filter((id) => !(FREEDOM_IDS as readonly string[]).includes(id));
   if (value === '' || unknown.length > 0)
     throw new Error(
-      `"${unknown.join(', ') || value}" is not all, random:SEED or a list of catalogue ids (${FREEDOM_IDS.join(', ')})`,
+      `"${unknown.join(', ') || value}" is not all, random:SEED or a list of catalogue ids (${FREEDOM_IDS.join(', ')}) or their aliases (${Object.keys(ALIASES).join(', ')})`,
     );
   return ids as FreedomId[];
 }

@@ -39,6 +39,28 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
       },
     },
   }),
+  // The second agent (reference/chat/second-agent.ts): where it reports the answering version,
+  // and example questions in its own words over the sales table the chat tests load.
+  'chat.second-agent': (p) => ({
+    ...p,
+    chat: {
+      ...p.chat,
+      versionReport: { event: 'start', pointer: '/payload/agent/version' },
+      examples: {
+        charts: [
+          'Show the total amount per product',
+          'What is the average amount for each region?',
+          'How many orders per tenant?',
+          'Largest amount across regions as a table',
+        ],
+        thread: {
+          question: 'Show the total amount per region',
+          followUp: 'now as a pie chart',
+          keeps: ['/dimensions', '/measures'],
+        },
+      },
+    },
+  }),
 };
 
 export interface EmbeddedLatitude extends RunningLatitude {

@@ -10,6 +10,7 @@ describe('reference settings', () => {
       tenantIdentity: 'columns',
       signing: 'ES256',
       claims: 'flat',
+      agent: 'grammar',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -21,11 +22,17 @@ describe('reference settings', () => {
     });
     expect(settingsFor(['tokens.hs256'])).toEqual({ ...DEFAULT_SETTINGS, signing: 'HS256' });
     expect(settingsFor(['claims.layout'])).toEqual({ ...DEFAULT_SETTINGS, claims: 'nested' });
+    expect(settingsFor(['chat.second-agent'])).toEqual({ ...DEFAULT_SETTINGS, agent: 'second' });
     // The reference reads both forms of a header key already (decision auth.header.format).
     expect(settingsFor(['auth.both-forms'])).toEqual(DEFAULT_SETTINGS);
     expect(
       settingsFor(['tenant.identity-name', 'tokens.hs256', 'auth.both-forms', 'claims.layout']),
-    ).toEqual({ tenantIdentity: 'columns-and-name', signing: 'HS256', claims: 'nested' });
+    ).toEqual({
+      tenantIdentity: 'columns-and-name',
+      signing: 'HS256',
+      claims: 'nested',
+      agent: 'grammar',
+    });
   });
 
   it('pass over the entries that change only the form of answers', () => {
@@ -55,5 +62,22 @@ describe('reference settings', () => {
     };
     expect(await implementationOf([])).toBe('eac-reference');
     expect(await implementationOf(['tenant.identity-name'])).toBe('eac-reference-latitude');
+  });
+
+  it('announce agent-grammar only with the grammar agent', async () => {
+    const hooksOf = async (latitude: readonly FreedomId[]) => {
+      const running = await start({ seed: 1, hooks: true, latitude });
+      try {
+        const res = await fetch(`${running.hooksUrl}/capabilities`);
+        return ((await res.json()) as { data: { hooks: string[] } }).data.hooks;
+      } finally {
+        await running.close();
+      }
+    };
+    const grammar = await hooksOf([]);
+    expect(grammar).toContain('agent-grammar');
+    const second = await hooksOf(['chat.second-agent']);
+    expect(second).not.toContain('agent-grammar');
+    expect(second).toEqual(grammar.filter((h) => h !== 'agent-grammar'));
   });
 });

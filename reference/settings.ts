@@ -24,12 +24,20 @@ export interface Settings {
    * `ctx` as `permissions`, `role`, `organization`, `properties`.
    */
   readonly claims: 'flat' | 'nested';
+  /**
+   * §4.15 and §2.7 leave the agent's words, SQL and charts to the implementation. `grammar`:
+   * the deterministic agent of the README's question grammar (announced as the hooks
+   * capability `agent-grammar`); `second`: another agent that reads questions its own way
+   * (reference/chat/second-agent.ts), standing for a language model the suites cannot predict.
+   */
+  readonly agent: 'grammar' | 'second';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   tenantIdentity: 'columns',
   signing: 'ES256',
   claims: 'flat',
+  agent: 'grammar',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -42,6 +50,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   // `Bearer` (decision auth.header.format): nothing changes.
   'auth.both-forms': {},
   'claims.layout': { claims: 'nested' },
+  'chat.second-agent': { agent: 'second' },
 };
 
 /**

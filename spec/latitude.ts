@@ -181,6 +181,22 @@ export const LATITUDE = [
     description:
       'Lays a project-user token’s claims out otherwise, stated in the printed profile: the user in uid (sub kept beside it), permissions, role, project organization and properties under ctx.',
   },
+  {
+    id: 'chat.second-agent',
+    kind: 'behaviour',
+    clauses: [
+      'events.tool-names.examples',
+      'events.other-types.allowed',
+      'events.text-start',
+      'events.text-delta',
+      'events.stream.end',
+      'chat.result.explanation',
+      'chat.result.chart-data-rows',
+      'chat.thread.new-thread-context',
+    ],
+    description:
+      'Answers chat with another agent, standing for a language model: its own reading of questions, words, SQL, chart settings and event sequence (several text messages, tool results arriving late, event types of its own, small deltas), the answering version reported where the printed profile states, the example questions stated there in its words; it announces no agent-grammar.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

@@ -1,6 +1,7 @@
 import type { ReferenceContext } from '../http/context.ts';
 import { DataStore } from '../data/database.ts';
 import type { ChartSpec } from './grammar.ts';
+import type { PlainPlan } from './second-agent.ts';
 
 /** A project agent (hooks `agents`): its connection and its versions, oldest first. */
 export interface AgentRecord {
@@ -12,9 +13,13 @@ export interface AgentRecord {
   readonly versions: number[];
 }
 
-/** What a thread remembers (§4.15 thread_id): the chart it answered last. */
+/**
+ * What a thread remembers (§4.15 thread_id): the chart it answered last, in the terms of the
+ * agent that answered (`spec` for the grammar agent, `plan` for the second agent).
+ */
 export interface ThreadRecord {
-  readonly spec: ChartSpec;
+  readonly spec?: ChartSpec;
+  readonly plan?: PlainPlan;
   readonly charts: number;
 }
 

@@ -15,6 +15,7 @@ import { chartRows } from '../data/chart-rows.ts';
 import { chatState, type AgentRecord } from '../chat/state.ts';
 import { projectUserOf } from '../chat/token.ts';
 import type { ReferenceContext } from '../http/context.ts';
+import type { Settings } from '../settings.ts';
 import { errDone, okDone, route } from '../http/route.ts';
 import type { AccountRecord, Done } from '../store/world.ts';
 
@@ -29,6 +30,14 @@ export const CHAT_HOOKS: readonly HookName[] = [
   'agent-grammar',
 ];
 
+/**
+ * The hooks announced under the reference's settings: the second agent (latitude
+ * chat.second-agent) reads no grammar the suites could predict, so `agent-grammar` goes.
+ */
+export function announcedHooks(hooks: readonly string[], settings: Settings): string[] {
+  return settings.agent === 'grammar' ? [...hooks] : hooks.filter((h) => h !== 'agent-grammar');
+}
+
 export const agentView = (a: AgentRecord) => ({
   agentId: a.agentId,
   name: a.name,
@@ -41,6 +50,19 @@ export const agentView = (a: AgentRecord) => ({
 export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, prefix: string): void {
   const { world } = ctx;
   const state = chatState(ctx);
+  if (ctx.settings.agent !== 'grammar') {
+    // The capabilities answer (reference/hooks/routes.ts) lists the capabilities of the build;
+    // what this process's settings take away is taken here, on the way out.
+    const capabilities = `${prefix}/capabilities`;
+    app.addHook('onSend', async (req, _reply, payload) => {
+      if (req.method !== 'GET' || req.url.split('?')[0] !== capabilities) return payload;
+      if (typeof payload !== 'string') return payload;
+      const answer = JSON.parse(payload) as { data?: { hooks?: string[] } };
+      if (answer.data?.hooks === undefined) return payload;
+      answer.data.hooks = announcedHooks(answer.data.hooks, ctx.settings);
+      return JSON.stringify(answer);
+    });
+  }
   const withAccount = async <T>(
     organizationId: string,
     fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,

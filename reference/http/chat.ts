@@ -3,6 +3,7 @@ import { specError } from '../../spec/errors.ts';
 import { ChatBody, ChatPath } from '../../spec/schemas/chat.ts';
 import { answer, type AgentAnswer } from '../chat/agent.ts';
 import { answerEvents, sseLine, type ChatStreamEvent } from '../chat/events.ts';
+import { plainAnswer, plainEvents, type PlainAnswer } from '../chat/second-agent.ts';
 import { rateKey, takeChatSlot } from '../chat/rate.ts';
 import { chatState } from '../chat/state.ts';
 import { bearer, projectUserOf } from '../chat/token.ts';
@@ -107,6 +108,38 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         ? undefined
         : `${account.organizationId}\u0000${userId}\u0000${body.value.thread_id}`;
     const thread = threadKey === undefined ? undefined : state.threads.get(threadKey);
+    // Stryker disable next-line StringLiteral: free text: generatedChartRef need only be no chart id
+    const chartRef = `chat-chart-${ctx.ids.hex(8)}`;
+
+    if (ctx.settings.agent === 'second') {
+      // Latitude chat.second-agent: another agent answers, with a stream of its own.
+      let plain: PlainAnswer;
+      try {
+        plain = await plainAnswer(state.data, connection, {
+          messages,
+          properties,
+          previous: thread?.plan,
+        });
+      } catch (err) {
+        plain = {
+          kind: 'text',
+          text: `Something went wrong: ${err instanceof Error ? err.message : String(err)}`,
+        };
+        req.log.error(err);
+      }
+      if (plain.kind === 'chart' && threadKey !== undefined)
+        state.threads.set(threadKey, { plan: plain.plan, charts: (thread?.charts ?? 0) + 1 });
+      const open = startStream(reply);
+      for (const event of plainEvents(plain, {
+        version: agentVersion,
+        threadId: body.value.thread_id,
+        question: question.content,
+        chartRef,
+      }))
+        open.send(event);
+      open.end();
+      return reply;
+    }
 
     const open = startStream(reply);
     open.send({
@@ -138,8 +171,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     for (const event of answerEvents(said, {
       agentVersion,
       question: question.content,
-      // Stryker disable next-line StringLiteral: free text: generatedChartRef need only be no chart id
-      chartRef: `chat-chart-${ctx.ids.hex(8)}`,
+      chartRef,
     }))
       open.send(event);
     open.end();
