@@ -1,3 +1,4 @@
+import { PERMISSION_FLAGS } from '../../spec/schemas/permissions.ts';
 import type { Variant } from './variant.ts';
 
 /** Wrong variants of identity and access (§2–§5): machines and the HTTP glue. */
@@ -127,5 +128,51 @@ export const identityVariants: readonly Variant[] = [
     to: "field: ''",
     only: ['tokens.user-token.unknown-user'],
     decision: 'errors.not-found.status',
+  },
+  // Issue 23 part 6, defaults (§2.2, §2.4, §4.7, §4.8, §5 rule 3): each default the document
+  // names, broken alone. One per permission flag: the flag's default, and only it, flipped.
+  ...PERMISSION_FLAGS.map((flag): Variant => ({
+    name: `default: ${flag} left unset takes the opposite of its §2.2 default`,
+    file: 'spec/machines/permissions.ts',
+    from: 'const fallback = ALWAYS_ON.has(flag) || (editing && ON_WHEN_EDITING.has(flag));',
+    to: `const fallback = (ALWAYS_ON.has(flag) || (editing && ON_WHEN_EDITING.has(flag))) !== (flag === '${flag}');`,
+    only: [
+      `permissions.default.${flag.replace('SQL', 'Sql').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+    ],
+  })),
+  {
+    name: 'default: user-token without expiration lives 2h',
+    file: 'reference/http/tokens.ts',
+    from: '          body.expiration,\n        ),',
+    to: "          body.expiration ?? '2h',\n        ),",
+    only: ['tokens.expiration.default-1h'],
+  },
+  {
+    name: 'default: embed-token without expiration lives 2h',
+    file: 'reference/http/tokens.ts',
+    from: '        body.expiration,\n      );\n      return okDone({',
+    to: "        body.expiration ?? '2h',\n      );\n      return okDone({",
+    only: ['tokens.embed-token.expiration'],
+  },
+  {
+    name: 'default: register-user without userId gives every user the same id',
+    file: 'reference/http/users.ts',
+    from: 'userId: body.userId ?? ctx.ids.uuid(),',
+    to: "userId: body.userId ?? '6f1c2a9e-0000-4000-8000-000000000001',",
+    only: ['users.register.user-id-generated'],
+  },
+  {
+    name: 'default: register-user answers a userId other than the one it stored',
+    file: 'reference/http/users.ts',
+    from: 'userId: done.value.user.id,',
+    to: 'userId: body.userId ?? ctx.ids.uuid(),',
+    only: ['users.register.user-id-generated'],
+  },
+  {
+    name: 'default: an organization-bound key acts on the organizationId it is sent',
+    file: 'reference/http/auth.ts',
+    from: '    const account = ctx.world.account(owner.organizationId);\n',
+    to: "    const account = ctx.world.account(typeof organizationId === 'string' ? organizationId : owner.organizationId);\n",
+    only: ['auth.org-bound.organization-id-ignored'],
   },
 ];
