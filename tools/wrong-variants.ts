@@ -168,6 +168,7 @@ async function runOnce(
   only: readonly string[],
   served: Served | undefined,
   bail: boolean,
+  latitude: readonly string[] = [],
 ): Promise<Ran> {
   try {
     await promisify(execFile)(
@@ -178,6 +179,7 @@ async function runOnce(
         'bin/eac.ts',
         'run',
         ...only.flatMap((o) => ['--only', o]),
+        ...(latitude.length > 0 ? ['--latitude', latitude.join(',')] : []),
         ...(served !== undefined
           ? [
               '--target',
@@ -251,11 +253,12 @@ function restOf(only: readonly string[], areas: readonly string[]): string[] {
 async function runSuites(
   dir: string,
   only: readonly string[],
+  latitude: readonly string[] = [],
 ): Promise<Omit<Outcome, 'variant' | 'area' | 'file'>> {
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
   if (!faults) {
-    const ran = await runOnce(dir, only, undefined, false);
+    const ran = await runOnce(dir, only, undefined, false, latitude);
     return { ...ran, caught: ran.failing.length > 0, seconds: seconds() };
   }
   const loadAverage = Math.round((loadavg()[0] ?? 0) * 10) / 10;
@@ -301,7 +304,10 @@ const chosen = variants.filter(
   (x) =>
     (values.only === undefined || x.name.includes(values.only)) &&
     (areas === undefined || areas.includes(x.area)) &&
-    !(faults && x.decision !== undefined),
+    !(faults && x.decision !== undefined) &&
+    // A variant judged with latitude entries on needs the proxy's printed profile, which an
+    // outside candidate (--faults) is not read with: it is judged in the default mode only.
+    !(faults && x.latitude !== undefined),
 );
 /** `--faults` leaves out the variants that break only a decision of ours (see Variant.decision). */
 const decisionOnly = faults
@@ -434,7 +440,7 @@ async function judge(v: AreaVariant): Promise<void> {
       throw new Error(`cannot rename the implementation in ${ANNOUNCED.file}`);
     let ran: Awaited<ReturnType<typeof runSuites>>;
     try {
-      ran = await runSuites(dir, onlyOf(v));
+      ran = await runSuites(dir, onlyOf(v), v.latitude ?? []);
     } catch (error) {
       // A run that could not be made (the machine too loaded to start the server) says so.
       outcomes.push({

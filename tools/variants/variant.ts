@@ -24,6 +24,13 @@ export interface Variant {
    * outside candidate, whose probes only record, so it leaves such a variant out of its count.
    */
   readonly decision?: string;
+  /**
+   * Behaviour entries of the latitude catalogue the broken reference runs with (`eac run
+   * --latitude <ids>`): for variants of code only such an entry reaches, e.g. the second chat
+   * agent (`chat.second-agent`). The run then goes through the latitude proxy and reads its
+   * printed profile.
+   */
+  readonly latitude?: readonly string[];
 }
 
 export type FaultKind = 'sibling' | 'stale-cache' | 'boundary' | 'encoding' | 'forged-token';

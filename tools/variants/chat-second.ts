@@ -1,0 +1,48 @@
+import type { Variant } from './variant.ts';
+
+/**
+ * Wrong variants of the second chat agent (reference/chat/second-agent.ts, latitude entry
+ * chat.second-agent): the faults an agent whose words the suites cannot predict may have, to be
+ * caught by the checks that hold for any agent (suites/chat). Each runs with the second agent on.
+ */
+const second = { only: ['chat'], latitude: ['chat.second-agent'] } as const;
+
+export const chatSecondVariants: readonly Variant[] = [
+  {
+    name: 'chat second agent: the last row filter dropped from its scope (its SQL and its queries)',
+    file: 'reference/chat/second-agent.ts',
+    from: 'const rowFilters = rowFiltersOf(connection).filter((r) =>',
+    to: 'const rowFilters = rowFiltersOf(connection).slice(0, -1).filter((r) =>',
+    kind: 'sibling',
+    ...second,
+  },
+  {
+    name: "chat second agent: a thread's context dropped, the follow-up answered as a new question",
+    file: 'reference/chat/second-agent.ts',
+    from: 'const plan = await settleOne(last, context);',
+    to: 'const plan = await settleOne(last, undefined);',
+    ...second,
+  },
+  {
+    name: 'chat second agent: agent_version ignored, the latest version reported',
+    file: 'reference/http/chat.ts',
+    from: '        version: agentVersion,\n',
+    to: '        version: agent.versions[agent.versions.length - 1] ?? agentVersion,\n',
+    ...second,
+  },
+  {
+    name: 'chat second agent: chartData one row short of what its SQL returns',
+    file: 'reference/chat/second-agent.ts',
+    from: '    chartData: rows.value.rows,\n',
+    to: '    chartData: rows.value.rows.slice(0, -1),\n',
+    ...second,
+  },
+  {
+    name: 'chat second agent: chartData numbers rounded to whole ones, unlike its SQL',
+    file: 'reference/chat/second-agent.ts',
+    from: '    chartData: rows.value.rows,\n',
+    to: '    chartData: rows.value.rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "number" ? Math.round(v) : v]))),\n',
+    kind: 'encoding',
+    ...second,
+  },
+];
