@@ -87,6 +87,9 @@ describe('the second agent', () => {
       'How many orders per tenant?',
       'Largest amount across regions as a table',
       'total amount per month as a line',
+      'Which products have the highest amounts?',
+      'How much did each region sell?',
+      'Break the amount down by month',
       'Hello! What can you do?',
     ]) {
       const said = await ask(question);

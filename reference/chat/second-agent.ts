@@ -99,7 +99,7 @@ function hear(message: string, columns: readonly Col[]): Heard {
   const look = LOOK_WORDS.find(([re]) => re.test(text))?.[1];
   const measure = columns.find((c) => numeric(c) && mentions(c))?.name;
   let by: Heard['by'];
-  const lead = String.raw`\b(?:per|by|for each|across|each)\s+`;
+  const lead = String.raw`\b(?:per|by|for each|across|each|which)\s+`;
   for (const c of columns.filter(textual)) {
     if (new RegExp(`${lead}${escaped(words(c.name).toLowerCase())}s?\\b`).test(text)) {
       by = { column: c.name, grain: null };
