@@ -104,16 +104,6 @@ conformance(
     expect(copy.name, 'the name the clone is stored under').toBe(
       `${w.board.name}${expectedStrings.cloneNameSuffix}`,
     );
-    // A clone of the clone adds the suffix once more: the default is the original's name as
-    // it stands, whatever that name already ends with.
-    const again = expectSuccess(
-      await v1Post(t, CLONE, w.creds().apiKey, { sourceDashboardId: dashboardId }),
-      Cloned,
-      'clone of the clone',
-    );
-    expect(again.name, 'the default name of a copy of a copy').toBe(
-      `${w.board.name}${expectedStrings.cloneNameSuffix}${expectedStrings.cloneNameSuffix}`,
-    );
   },
   { needs: CONTENT, parts, relies: READ_BACK },
 );

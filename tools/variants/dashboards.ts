@@ -184,4 +184,19 @@ export const dashboardsVariants: readonly Variant[] = [
     to: "name: body.name ?? title ?? '',",
     only: ['charts.save-from-chat.required-fields'],
   },
+  // Issue 23 part 6: §4.10's default target workspace, broken as a server might break it.
+  {
+    name: 'clone default: without targetWorkspaceId a clone lands in the newest workspace of the organization',
+    file: 'spec/machines/dashboards.ts',
+    from: 'const workspaceId = command.targetWorkspaceId ?? source.workspaceId;',
+    to: 'const workspaceId = command.targetWorkspaceId ?? Object.values(state.workspaces).at(-1)?.workspaceId ?? source.workspaceId;',
+    only: ['dashboards.clone.target-workspace-default'],
+  },
+  {
+    name: 'clone default: without targetWorkspaceId a clone lands in the first workspace of the organization',
+    file: 'spec/machines/dashboards.ts',
+    from: 'const workspaceId = command.targetWorkspaceId ?? source.workspaceId;',
+    to: 'const workspaceId = command.targetWorkspaceId ?? Object.values(state.workspaces)[0]?.workspaceId ?? source.workspaceId;',
+    only: ['dashboards.clone.target-workspace-default'],
+  },
 ];

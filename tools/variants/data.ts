@@ -344,4 +344,26 @@ export const dataVariants: readonly Variant[] = [
     only: ['hub.filters.values'],
     decision: 'hub.filters.values',
   },
+  // Issue 23 part 6: filters against row-level security (suites/hub/filters-rls.test.ts).
+  {
+    name: 'data: a filter on a row-filtered column replaces the row filter',
+    file: 'reference/data/sql.ts',
+    from: 'if (!table.columns.some((c) => c.name === rule.column)) continue;',
+    to: 'if (!table.columns.some((c) => c.name === rule.column) || filters.some((f) => f.column === rule.column)) continue;',
+    only: ['security.data.rows-of-the-user'],
+  },
+  {
+    name: 'data: filter values are spliced into the SQL text',
+    file: 'reference/data/sql.ts',
+    from: ": `${read(filter.column)} IN (${values.map(slot).join(', ')})`,",
+    to: ": `${read(filter.column)} IN (${values.map((v) => `'${v}'`).join(', ')})`,",
+    only: ['security.data.rows-of-the-user'],
+  },
+  {
+    name: "data: a page's controlled filter stands in for the user property of the same name",
+    file: 'reference/hub/rows.ts',
+    from: 'properties: { ...viewer.properties },\n    filters: filters.map((f) => ({ field: f.field, value: f.value })),\n  });\n  if (done.ok)',
+    to: 'properties: { ...viewer.properties, ...Object.fromEntries(filters.map((f) => [f.field, f.value])) },\n    filters: filters.map((f) => ({ field: f.field, value: f.value })),\n  });\n  if (done.ok)',
+    only: ['security.data.rows-of-the-user'],
+  },
 ];
