@@ -653,6 +653,13 @@ export const s2 = defineClauses([
     level: 'must',
     summary: 'explanation is a string.',
   },
+  {
+    id: 'chat.result.chart-data-from-sql',
+    section: '2.7',
+    level: 'must',
+    summary:
+      "chartData holds the rows the result's own chartConfig.sqlOverride (§2.6, the SQL powering the chart) yields for the asking user, cut at most to the chart's page size or slice limit.",
+  },
 
   // §2.8 workspaces, applications, dashboards
   {

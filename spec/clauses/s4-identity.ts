@@ -422,6 +422,15 @@ export const s4Identity = defineClauses([
       'The token reflects what is stored for the user (role, organization, properties) at issue time.',
   },
   {
+    id: 'tokens.user-token.properties-after-update',
+    section: '4.7',
+    level: 'unspecified',
+    summary:
+      "Whether a token issued before the user's properties change still reaches the rows of the properties it was issued with is left open.",
+    decision:
+      'It does: a token carries the properties of its issue time; an update reaches the rows of the tokens issued after it.',
+  },
+  {
     id: 'tokens.user-token.unknown-user',
     section: '4.7',
     level: 'unspecified',

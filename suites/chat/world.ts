@@ -303,3 +303,104 @@ export function pairs(rows: readonly Record<string, unknown>[]): Record<string, 
   }
   return out;
 }
+
+/**
+ * Numbers in rows that no aggregate of the user's own rows can make: above the total of the
+ * amounts it may see (every amount is positive, so no sum, mean, minimum, maximum or count of
+ * them exceeds it), below 10^9 (dates as epoch numbers), and no year of the table. A number
+ * that size came from rows hidden from the user.
+ */
+export function beyondVisible(
+  w: ChatWorld,
+  user: ChatUser,
+  rows: readonly Record<string, unknown>[],
+): string[] {
+  const visible = visibleTo(w, user);
+  const ceiling = Math.max(
+    visible.reduce((sum, r) => sum + r.amount, 0),
+    visible.length,
+  );
+  const years = new Set(w.rows.map((r) => Number(r.order_date.slice(0, 4))));
+  const found: string[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value === 'number') {
+      const size = Math.abs(value);
+      if (size > ceiling + 0.01 && size < 1e9 && !years.has(value)) found.push(String(value));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const v of Object.values(value)) visit(v);
+    }
+  };
+  for (const row of rows) visit(row);
+  return found;
+}
+
+/** The value at a JSON pointer (RFC 6901) in a value; undefined when the path is not there. */
+export function atPointer(value: unknown, pointer: string): unknown {
+  let at = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+/**
+ * Plain questions over the loaded sales table, in everyday words rather than any agent's
+ * vocabulary; a test asks a seeded few of them, then the chart questions the profile states
+ * in the implementer's own words (`chat.examples.charts`).
+ */
+const PLAIN_QUESTIONS = [
+  'What is the total amount for each product?',
+  'Show the amount per region',
+  'How much did each region sell?',
+  'Sum of the amount by tenant',
+  'Which products have the highest amounts?',
+  'Average amount per product',
+  'How many sales are there per region?',
+  'Break the amount down by month',
+] as const;
+
+export function chartQuestions(t: Conformance, plain = 4): string[] {
+  return [
+    ...t.faker.helpers.arrayElements(PLAIN_QUESTIONS, plain),
+    ...(t.profile.chat?.examples?.charts ?? []),
+  ];
+}
+
+/**
+ * Chart answers for a check that holds for any agent: each question asked (no thread); an
+ * answer with no chart is asked once more in a fresh request, since a language model may
+ * answer the same question with a chart one time and with words the next; an answer that
+ * still holds none counts as a text answer. Fewer than `least` chart answers in all makes
+ * the test not-run (never a pass): too little was checked.
+ */
+export async function chartAnswers(
+  t: Conformance,
+  w: ChatWorld,
+  user: ChatUser,
+  questions: readonly string[],
+  least: number,
+): Promise<{ question: string; answer: ChatAnswer; charts: ChatResult[] }[]> {
+  const out: { question: string; answer: ChatAnswer; charts: ChatResult[] }[] = [];
+  for (const question of questions) {
+    let answer: ChatAnswer | undefined;
+    for (
+      let attempt = 0;
+      attempt < 2 && (answer === undefined || answer.charts.length === 0);
+      attempt++
+    )
+      answer = expectStream(
+        await chat(t, w.agentId, user.token, chatBody(w.agentId, { question })),
+        `"${question}"`,
+      );
+    if (answer === undefined) continue;
+    out.push({ question, answer, charts: answer.charts.map((c) => ChatResult.parse(c)) });
+  }
+  const charted = out.reduce((n, a) => n + a.charts.length, 0);
+  if (charted < least)
+    t.notRun(
+      `the agent answered ${charted} of ${questions.length} questions with a chart (asked twice each); the check needs ${least} (state questions it charts in chat.examples.charts)`,
+    );
+  return out;
+}
