@@ -268,15 +268,20 @@ for (const s of SALES)
   if (s.region === 'north') NORTH_MOST.set(s.product, (NORTH_MOST.get(s.product) ?? 0) + s.amount);
 
 /**
- * The chart rows a page shows (`product|total`) that no north user may see: a product only
- * hidden rows hold, or a total above north's whole total for that product.
+ * The chart rows a page shows (cell texts joined by `|`, in whatever column order the page
+ * chose) that no north user may see: a product only hidden rows hold, or a total above
+ * north's whole total for that product.
  */
 function beyondNorth(rows: readonly string[]): string[] {
   return rows.filter((row) => {
-    const [product = '', total = ''] = row.split('|');
-    const most = NORTH_MOST.get(product.trim());
-    const n = Number(total.replace(/[^\d.-]/g, ''));
-    return most === undefined || !Number.isFinite(n) || n > most;
+    const cells = row.split('|').map((c) => c.trim());
+    const product = cells.find((c) => NORTH_MOST.has(c));
+    const most = product === undefined ? undefined : NORTH_MOST.get(product);
+    const totals = cells
+      .filter((c) => c !== product)
+      .map((c) => Number(c.replace(/[^\d.-]/g, '')))
+      .filter((n) => Number.isFinite(n));
+    return most === undefined || totals.length === 0 || totals.some((n) => n > most);
   });
 }
 
