@@ -50,19 +50,6 @@ export const agentView = (a: AgentRecord) => ({
 export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, prefix: string): void {
   const { world } = ctx;
   const state = chatState(ctx);
-  if (ctx.settings.agent !== 'grammar') {
-    // The capabilities answer (reference/hooks/routes.ts) lists the capabilities of the build;
-    // what this process's settings take away is taken here, on the way out.
-    const capabilities = `${prefix}/capabilities`;
-    app.addHook('onSend', async (req, _reply, payload) => {
-      if (req.method !== 'GET' || req.url.split('?')[0] !== capabilities) return payload;
-      if (typeof payload !== 'string') return payload;
-      const answer = JSON.parse(payload) as { data?: { hooks?: string[] } };
-      if (answer.data?.hooks === undefined) return payload;
-      answer.data.hooks = announcedHooks(answer.data.hooks, ctx.settings);
-      return JSON.stringify(answer);
-    });
-  }
   const withAccount = async <T>(
     organizationId: string,
     fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,

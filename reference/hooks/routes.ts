@@ -19,7 +19,7 @@ import type { AccountRecord, Done } from '../store/world.ts';
 import { accountSnapshot } from './snapshot.ts';
 import { isDefault } from '../settings.ts';
 import { DASHBOARD_HOOKS, dashboardHookRoutes } from './dashboards.ts';
-import { CHAT_HOOKS, chatHookRoutes } from './chat.ts';
+import { CHAT_HOOKS, announcedHooks, chatHookRoutes } from './chat.ts';
 import { resetChat } from '../chat/state.ts';
 
 export const HOOKS_PREFIX = '/__eac';
@@ -61,7 +61,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
       okDone({
         implementation: isDefault(ctx.settings) ? 'eac-reference' : 'eac-reference-latitude',
         version,
-        hooks: SERVED_HOOKS,
+        hooks: announcedHooks(SERVED_HOOKS, ctx.settings),
       }),
   });
 

@@ -236,8 +236,8 @@ conformance(
   ['chat.body.agent-version-optional', 'chat.body.agent-version-default-latest'],
   'without agent_version the latest version answers; agent_version pins an older one',
   async (t) => {
-    const at = t.profile.chat?.versionReport;
-    if (at === undefined)
+    const at =
+      t.profile.chat?.versionReport ??
       t.notRun('needs chat.versionReport in the profile: where an answer reports its version');
     const w = await chatWorld(t);
     const org = w.account.organizationId;
