@@ -658,7 +658,7 @@ export const s2 = defineClauses([
     section: '2.7',
     level: 'must',
     summary:
-      "chartData holds the rows the result's own chartConfig.sqlOverride (§2.6, the SQL powering the chart) yields for the asking user, cut at most to the chart's page size or slice limit.",
+      "chartData holds the rows the result's own sqlOverride (§2.6) yields for the asking user, cut at most to its page size or slice limit.",
   },
 
   // §2.8 workspaces, applications, dashboards

@@ -49,8 +49,7 @@ export const s4Chat = defineClauses([
     id: 'chat.thread.new-thread-context',
     section: '4.15',
     level: 'unspecified',
-    summary:
-      'What an agent makes of a follow-up sent alone under a thread_id never used before is left open.',
+    summary: 'What an agent makes of a follow-up sent alone under a new thread_id is left open.',
     decision:
       'Nothing carries over: the follow-up is read as a first question, so one that only makes sense after an earlier chart gets no chart that keeps it.',
   },

@@ -426,7 +426,7 @@ export const s4Identity = defineClauses([
     section: '4.7',
     level: 'unspecified',
     summary:
-      "Whether a token issued before the user's properties change still reaches the rows of the properties it was issued with is left open.",
+      'Whether a token issued before a properties update still reaches the rows of its issue-time properties is left open.',
     decision:
       'It does: a token carries the properties of its issue time; an update reaches the rows of the tokens issued after it.',
   },

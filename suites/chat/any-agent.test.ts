@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
+import { z } from 'zod';
 import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
 import type { ChatResult } from '../../spec/schemas/chat.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { SAVE_FROM_CHAT, v1Post } from '../dashboards/world.ts';
-import { conformance, type Conformance } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 import {
   CHAT,
@@ -13,6 +14,7 @@ import {
   chatWorld,
   leaks,
   parts,
+  tokenFor,
   userOf,
   type ChatUser,
   type ChatWorld,
@@ -200,4 +202,42 @@ conformance(
     }
   },
   { needs: needsSaved, parts: savedParts, timeout: 60_000 },
+);
+
+probe(
+  ['tokens.user-token.properties-after-update', 'tokens.user-token.from-stored-user'],
+  'whose rows a token issued before a properties update reaches, beside a token issued after it',
+  async (t) => {
+    const w = await chatWorld(t);
+    const before = userOf(w, 0, 0);
+    const moved = userOf(w, 0, 1);
+    // §4.6: the properties of the update take the place of the stored ones.
+    const update = await t.http.put(`/v1/api/projects/${w.projectId}/users/${before.userId}`, {
+      ...w.creds(),
+      name: 'Moved user',
+      properties: moved.properties,
+    });
+    expectSuccess(update, z.unknown(), 'the properties update');
+    const after: ChatUser = { ...before, token: await tokenFor(t, w, before.userId) };
+    const newRows = { ...moved, userId: before.userId };
+    // A token issued after the update reaches the stored properties' rows (§4.7), whoever's.
+    for (const { question, charts } of await chartAnswers(t, w, after, chartQuestions(t, 2), 1))
+      for (const chart of charts)
+        expect(
+          outside(w, newRows, chart.chartData),
+          `"${question}" with a token issued after the update: rows of other properties`,
+        ).toEqual([]);
+    // The old token: the rows of its issue time, the new properties' rows, or neither.
+    const seen = (await chartAnswers(t, w, before, chartQuestions(t, 2), 1)).flatMap((a) =>
+      a.charts.map((c) => c.chartData),
+    );
+    const within = (user: ChatUser) => seen.every((rows) => outside(w, user, rows).length === 0);
+    const reading = within(before)
+      ? 'the properties it was issued with'
+      : within(newRows)
+        ? 'the properties stored since the update'
+        : 'rows of neither';
+    t.observe(`a token issued before the update reaches ${reading}`, within(before));
+  },
+  { needs: CHAT, parts, timeout: 60_000 },
 );
