@@ -10,6 +10,19 @@ const REFERENCE_PROFILE = new URL('../fixtures/profiles/reference.json', import.
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
 
+/** The reference's own profile (fixtures/profiles/reference.json). */
+export function referenceProfile(): TargetProfile {
+  return TargetProfile.parse(JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')));
+}
+
+/** A profile restated for the reference taking these behaviour entries (`eac serve --latitude`). */
+export function behaviourProfile(
+  behaviours: readonly FreedomId[],
+  base: TargetProfile = referenceProfile(),
+): TargetProfile {
+  return behaviours.reduce((p, id) => BEHAVIOUR_SHAPES[id as BehaviourId](p), base);
+}
+
 /**
  * What each behaviour entry changes in the profile, as the reference takes it
  * (reference/settings.ts): the printed profile must state the target's choice.
@@ -109,11 +122,7 @@ export async function startLatitudeOnReference(options: {
       `latitude random:${String(randomSeed)} takes ${chosen.join(', ')}`,
     );
   }
-  const base = TargetProfile.parse(JSON.parse(readFileSync(REFERENCE_PROFILE, 'utf8')));
-  const restated = behaviours.reduce(
-    (p, id) => BEHAVIOUR_SHAPES[id as BehaviourId](p),
-    proxy.profile(base),
-  );
+  const restated = behaviourProfile(behaviours, proxy.profile(referenceProfile()));
   const printedProfile: TargetProfile = {
     ...restated,
     description: `eac-latitude over eac-reference: ${chosen.join(', ')}`,

@@ -132,7 +132,8 @@ eac doctor [--target URL] [--hub URL] [--hooks URL] [--credentials FILE] [--prof
 eac serve [--port N] [--hub-port N] [--host H] [--hooks] [--seed N] [--latitude ID,...]
   Start the reference (default port 0 = ephemeral, host 127.0.0.1) and its hub on a port of
   its own (--hub-port, default ephemeral); stops on Ctrl-C. --latitude names behaviour entries
-  of the latitude catalogue the reference takes (tenant.identity-name, tokens.hs256, ...).
+  of the latitude catalogue the reference takes (tenant.identity-name, tokens.hs256, ...;
+  agent=second for chat.second-agent, an agent that reads no grammar the suites know).
 
 eac latitude [--target URL --hub URL [--hooks URL]] [--port N] [--hub-port N]
              [--vary all|random:SEED|ID,...] [--seed N] [--print-profile FILE]

@@ -1,5 +1,8 @@
 /** `eac serve`: the reference simulator as a long-running process, until SIGINT or SIGTERM. */
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ServeOptions } from './args.ts';
 import { randomSeed } from './target.ts';
 
@@ -27,6 +30,17 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
   });
+  // With behaviour entries on, the reference answers where the document is silent otherwise
+  // than its own profile says: the profile to run with is restated and written beside.
+  let profile = 'fixtures/profiles/reference.json';
+  if (options.latitude !== undefined && options.latitude.length > 0) {
+    const { behaviourProfile } = await import('../../latitude/embedded.ts');
+    profile = join(tmpdir(), `eac-serve-profile-${String(process.pid)}.json`);
+    writeFileSync(
+      profile,
+      `${JSON.stringify({ ...behaviourProfile(options.latitude), description: `eac-reference taking ${options.latitude.join(', ')}` }, null, 2)}\n`,
+    );
+  }
   io.stdout.write(
     [
       `eac reference listening (seed ${seed})`,
@@ -36,7 +50,7 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
       ...(options.latitude !== undefined && options.latitude.length > 0
         ? [`  taking   ${options.latitude.join(', ')} (latitude)`]
         : []),
-      `Test it: npx eac run --target ${running.url} --hub ${running.hubUrl}${running.hooksUrl !== undefined ? ` --hooks ${running.hooksUrl}` : ''} --profile fixtures/profiles/reference.json`,
+      `Test it: npx eac run --target ${running.url} --hub ${running.hubUrl}${running.hooksUrl !== undefined ? ` --hooks ${running.hooksUrl}` : ''} --profile ${profile}`,
       'Stop with Ctrl-C.',
       '',
     ].join('\n'),
