@@ -55,4 +55,11 @@ export const chatVariants: readonly Variant[] = [
     to: "({ type: 'text-delta', payload: { text: [t] } })",
     only: ['chat'],
   },
+  {
+    name: 'chat: without agent_version the first version answers, not the latest',
+    file: 'reference/http/chat.ts',
+    from: 'const agentVersion = version ?? agent.versions[agent.versions.length - 1] ?? 1;',
+    to: 'const agentVersion = version ?? agent.versions[0] ?? 1;',
+    only: ['chat.body.agent-version-default-latest'],
+  },
 ];
