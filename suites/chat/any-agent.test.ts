@@ -204,30 +204,45 @@ conformance(
   { needs: needsSaved, parts: savedParts, timeout: 60_000 },
 );
 
-probe(
-  ['tokens.user-token.properties-after-update', 'tokens.user-token.from-stored-user'],
-  'whose rows a token issued before a properties update reaches, beside a token issued after it',
+/**
+ * User (0, 0) with a token issued before its properties are updated to those of user (0, 1)
+ * (§4.6: the update's properties take the place of the stored ones), a token issued after,
+ * and what user (0, 1)'s properties let see.
+ */
+async function movedUser(t: Conformance) {
+  const w = await chatWorld(t);
+  const before = userOf(w, 0, 0);
+  const moved = userOf(w, 0, 1);
+  const update = await t.http.put(`/v1/api/projects/${w.projectId}/users/${before.userId}`, {
+    ...w.creds(),
+    name: 'Moved user',
+    properties: moved.properties,
+  });
+  expectSuccess(update, z.unknown(), 'the properties update');
+  const after: ChatUser = { ...before, token: await tokenFor(t, w, before.userId) };
+  return { w, before, after, newRows: { ...moved, userId: before.userId } };
+}
+
+conformance(
+  ['tokens.user-token.from-stored-user', 'resources.properties.row-level-security'],
+  "a token issued after a properties update reaches only the rows of the user's new properties",
   async (t) => {
-    const w = await chatWorld(t);
-    const before = userOf(w, 0, 0);
-    const moved = userOf(w, 0, 1);
-    // §4.6: the properties of the update take the place of the stored ones.
-    const update = await t.http.put(`/v1/api/projects/${w.projectId}/users/${before.userId}`, {
-      ...w.creds(),
-      name: 'Moved user',
-      properties: moved.properties,
-    });
-    expectSuccess(update, z.unknown(), 'the properties update');
-    const after: ChatUser = { ...before, token: await tokenFor(t, w, before.userId) };
-    const newRows = { ...moved, userId: before.userId };
-    // A token issued after the update reaches the stored properties' rows (§4.7), whoever's.
+    const { w, after, newRows } = await movedUser(t);
     for (const { question, charts } of await chartAnswers(t, w, after, chartQuestions(t, 2), 1))
       for (const chart of charts)
         expect(
           outside(w, newRows, chart.chartData),
           `"${question}" with a token issued after the update: rows of other properties`,
         ).toEqual([]);
-    // The old token: the rows of its issue time, the new properties' rows, or neither.
+  },
+  { needs: CHAT, parts, timeout: 60_000 },
+);
+
+probe(
+  ['tokens.user-token.properties-after-update'],
+  'whose rows a token issued before a properties update reaches',
+  async (t) => {
+    const { w, before, newRows } = await movedUser(t);
     const seen = (await chartAnswers(t, w, before, chartQuestions(t, 2), 1)).flatMap((a) =>
       a.charts.map((c) => c.chartData),
     );
