@@ -86,7 +86,7 @@ conformance(
     const copy = entry(await dashboardsOf(t, w, source.workspaceId), dashboardId, 'the clone');
     expect(copy.workspaceId, "the clone's workspace").toBe(source.workspaceId);
   },
-  { needs: CONTENT, parts, relies: READ_BACK },
+  { needs: CONTENT, parts, relies: [...READ_BACK, 'dashboards.v1-record.fields'] },
 );
 
 conformance(
@@ -105,5 +105,5 @@ conformance(
       `${w.board.name}${expectedStrings.cloneNameSuffix}`,
     );
   },
-  { needs: CONTENT, parts, relies: READ_BACK },
+  { needs: CONTENT, parts, relies: [...READ_BACK, 'dashboards.v1-record.fields'] },
 );
