@@ -3,7 +3,7 @@
  * copy of the project, and runs the suites against it. A variant the suites do not catch is
  * a hole in the suites. Figures go to bench/results/wrong-variants.json.
  *
- *   npx tsx tools/wrong-variants.ts [--only NAME] [--area A,B] [--suite AREA] [--faults] [--jobs N]
+ *   npx tsx tools/wrong-variants.ts [--only NAME] [--area A,B] [--stale DATE] [--suite AREA] [--faults] [--jobs N]
  *
  * The variants live in tools/variants/*.ts, one file per area; each names the `--only`
  * selection that must catch it.
@@ -48,6 +48,7 @@ const { values } = parseArgs({
     jobs: { type: 'string' },
     area: { type: 'string' },
     'no-baseline': { type: 'boolean' },
+    stale: { type: 'string' },
   },
 });
 const faults = values.faults === true;
@@ -300,15 +301,44 @@ function onlyOf(v: AreaVariant): readonly string[] {
 
 /** `--area a,b`: only the variants of those files of tools/variants/. */
 const areas = values.area?.split(',').map((a) => a.trim());
+const stale = staleVariants(values.stale);
 const chosen = variants.filter(
   (x) =>
     (values.only === undefined || x.name.includes(values.only)) &&
     (areas === undefined || areas.includes(x.area)) &&
+    (stale === undefined || stale.has(x.name)) &&
     !(faults && x.decision !== undefined) &&
     // A variant judged with latitude entries on needs the proxy's printed profile, which an
     // outside candidate (--faults) is not read with: it is judged in the default mode only.
     !(faults && x.latitude !== undefined),
 );
+/**
+ * `--stale DATE`: only the variants the results file holds no measurement of, or one taken
+ * before DATE (after the suites changed, these are the ones whose verdict is not known).
+ */
+function staleVariants(date: string | undefined): ReadonlySet<string> | undefined {
+  if (date === undefined) return undefined;
+  const since = Date.parse(date);
+  if (Number.isNaN(since)) throw new Error(`--stale ${date}: not a date (e.g. 2026-11-24)`);
+  const file = join(root, 'bench', 'results', faults ? 'faults.json' : 'wrong-variants.json');
+  const measured = new Map<string, string | undefined>();
+  if (existsSync(file)) {
+    const before = JSON.parse(readFileSync(file, 'utf8')) as {
+      measuredAt: string;
+      outcomes: { variant: string; measuredAt?: string }[];
+    };
+    for (const o of before.outcomes) measured.set(o.variant, o.measuredAt ?? before.measuredAt);
+  }
+  return new Set(
+    variants
+      .filter((v) => {
+        const at = measured.get(v.name);
+        return at === undefined || Date.parse(at) < since;
+      })
+      .map((v) => v.name),
+  );
+}
+
 /** `--faults` leaves out the variants that break only a decision of ours (see Variant.decision). */
 const decisionOnly = faults
   ? variants
@@ -495,7 +525,11 @@ function merged(file: string, measuredAt: string): (Outcome & { measuredAt: stri
   const fresh = outcomes
     .map((o) => ({ ...o, measuredAt }))
     .sort((a, b) => (order.get(a.variant) ?? 0) - (order.get(b.variant) ?? 0));
-  if ((values.only === undefined && areas === undefined) || !existsSync(file)) return fresh;
+  if (
+    (values.only === undefined && areas === undefined && stale === undefined) ||
+    !existsSync(file)
+  )
+    return fresh;
   const before = JSON.parse(readFileSync(file, 'utf8')) as {
     measuredAt: string;
     outcomes: (Outcome & { measuredAt?: string })[];
