@@ -58,12 +58,10 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
-  // Stryker disable next-line LogicalOperator: equivalent: after a TCP listen the address is an object
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const origin = (p: unknown) => `http://${host.includes(':') ? `[${host}]` : host}:${String(p)}`;
   const url = origin(port);
   // §4.17: the hub serves the embedded pages from its own origin, over the same world.
-  // Stryker disable next-line ObjectLiteral,LogicalOperator,BooleanLiteral: equivalent: logging changes no answer
   const hub = hubApp(ctx, { logger: options.logger ?? false });
   try {
     await hub.listen({ port: options.hubPort ?? 0, host });
@@ -73,7 +71,6 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
   }
   const hubAddress = hub.server.address();
   const hubPort =
-    // Stryker disable next-line LogicalOperator: equivalent: after a TCP listen the address is an object
     typeof hubAddress === 'object' && hubAddress !== null ? hubAddress.port : options.hubPort;
   return {
     url,

@@ -1,24 +1,113 @@
 /**
- * The project's Stryker ignorer (stryker.config.json `ignorers`), used by sampled runs only
- * (EAC_MUTATION_SAMPLE names a file written by tools/mutation-sample.ts; without it the ignorer
- * ignores nothing).
+ * The project's Stryker ignorer (stryker.config.json `ignorers`). It does two things:
  *
- * Stryker mutates every node inside a `--mutate` span, so a drawn mutant whose span encloses
- * others (a block, a function, a compound condition) would run them too. The file lists the
- * drawn spans as Babel gives them ([startLine, startColumn, endLine, endColumn], lines from 1,
- * columns from 0); a node strictly inside one of them that holds no drawn span itself is
- * ignored, with its subtree, so only the drawn mutants (and the other mutants of the same
- * nodes) run. The spans carry no file name: a span of another file can only keep an extra
- * mutant running, never hide a drawn one.
+ * 1. It ignores the mutants judged in tools/mutation/judgements.json: each judgement names the
+ *    source text of the nodes it is about (`code`), the mutators it covers and why their
+ *    mutants are equivalent or only change free text. A node is ignored, with its subtree,
+ *    when its text is one of a judgement's codes and one of the judgement's mutators mutates
+ *    it. The text is the key, not a line: code that moves to another line or file keeps its
+ *    judgement. `file` is only a hint: a judgement applies in its own file, and in another
+ *    file only once its code has left its own (a move). `within`, when given, is the text of
+ *    an enclosing node, for code that occurs elsewhere in the file unjudged.
+ *    tools/mutation/judgements.test.ts reports a judgement whose code no longer exists.
  *
- * (An earlier rule ignored free-text error messages as unobservable; it was wrong: the suites
- * check that messages are not empty, and some messages carry a decision of ours.)
+ * 2. Sampled runs (EAC_MUTATION_SAMPLE names a file written by tools/mutation-sample.ts):
+ *    Stryker mutates every node inside a `--mutate` span, so a drawn mutant whose span
+ *    encloses others (a block, a function, a compound condition) would run them too. The file
+ *    lists the drawn spans as Babel gives them ([startLine, startColumn, endLine, endColumn],
+ *    lines from 1, columns from 0); a node strictly inside one of them that holds no drawn
+ *    span itself is ignored, with its subtree, so only the drawn mutants (and the other
+ *    mutants of the same nodes) run. The spans carry no file name: a span of another file can
+ *    only keep an extra mutant running, never hide a drawn one.
  *
  * Plain JavaScript: Stryker loads plugins with Node's own loader, without tsx.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Stryker's own mutators decide whether a judged mutator mutates a node (the package exports
+// only its entry point, so the module is loaded by its path).
+const instrumenter = dirname(
+  createRequire(import.meta.url).resolve('@stryker-mutator/instrumenter/package.json'),
+);
+const { allMutators } = await import(
+  pathToFileURL(join(instrumenter, 'dist', 'src', 'mutators', 'mutate.js')).href
+);
+
+/** The judgements, each with its codes as a list. */
+export function loadJudgements(file = join(root, 'tools', 'mutation', 'judgements.json')) {
+  return JSON.parse(readFileSync(file, 'utf8')).map((j) => ({
+    ...j,
+    codes: Array.isArray(j.code) ? j.code : [j.code],
+  }));
+}
+
+/** Whether one of the named mutators (or any, for 'all') mutates the node at path. */
+export function mutatedBy(mutators, path) {
+  const names = mutators === 'all' ? undefined : new Set(mutators);
+  return allMutators.some(
+    (m) => (names === undefined || names.has(m.name)) && !m.mutate(path).next().done,
+  );
+}
+
+/** The source text of the node at path, or undefined when it has no position. */
+export function textOf(path) {
+  const { start, end } = path.node;
+  const code = path.hub?.file?.code;
+  return typeof start === 'number' && typeof end === 'number' && typeof code === 'string'
+    ? code.slice(start, end)
+    : undefined;
+}
+
+/** Whether an ancestor of path has exactly this text. */
+function inside(path, within) {
+  for (let p = path.parentPath; p; p = p.parentPath) {
+    const { start, end } = p.node;
+    if (end - start === within.length && textOf(p) === within) return true;
+  }
+  return false;
+}
+
+/**
+ * A judge of nodes: the judgement that ignores the node at path, if any. `home(file)` is
+ * a file's text, for the rule that a judgement leaves its own file only with its code.
+ */
+export function judge(judgements, home = (file) => readSource(file)) {
+  const byCode = new Map();
+  for (const j of judgements)
+    for (const c of j.codes) byCode.set(c, [...(byCode.get(c) ?? []), j]);
+  const lengths = new Set([...byCode.keys()].map((c) => c.length));
+  const moved = new Map();
+  const hasMoved = (j) => {
+    if (!moved.has(j)) moved.set(j, !j.codes.some((c) => home(j.file)?.includes(c)));
+    return moved.get(j);
+  };
+  return (path, file) => {
+    const { start, end } = path.node;
+    if (typeof start !== 'number' || !lengths.has(end - start)) return undefined;
+    const candidates = byCode.get(textOf(path));
+    if (candidates === undefined) return undefined;
+    return candidates.find(
+      (j) =>
+        (j.file === file || hasMoved(j)) &&
+        (j.within === undefined || inside(path, j.within)) &&
+        mutatedBy(j.mutators, path),
+    );
+  };
+}
+
+function readSource(file) {
+  const at = join(root, file);
+  return existsSync(at) ? readFileSync(at, 'utf8') : undefined;
+}
+
+const judged = judge(loadJudgements());
 
 const sampleFile = process.env['EAC_MUTATION_SAMPLE'];
 const drawn = sampleFile ? JSON.parse(readFileSync(sampleFile, 'utf8')) : [];
@@ -26,21 +115,46 @@ const before = (l1, c1, l2, c2) => l1 < l2 || (l1 === l2 && c1 <= c2);
 /** Whether span a holds span b (equal spans hold each other). */
 const holds = (a, b) => before(a[0], a[1], b[0], b[1]) && before(b[2], b[3], a[2], a[3]);
 const same = (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
-const REASON = 'not drawn: inside a drawn mutant of a sampled run';
+const NOT_DRAWN = 'not drawn: inside a drawn mutant of a sampled run';
+
+/** Outside a sampled run's drawn spans (see 2. above). */
+function notDrawn(node) {
+  if (drawn.length === 0 || !node.loc) return undefined;
+  const span = [node.loc.start.line, node.loc.start.column, node.loc.end.line, node.loc.end.column];
+  if (!drawn.some((d) => holds(d, span) && !same(d, span))) return undefined;
+  return drawn.some((d) => holds(span, d)) ? undefined : NOT_DRAWN;
+}
+
+/**
+ * Stryker's ignorer works per node, with the node's whole subtree, while a judgement is about
+ * some mutators of a node only. So the judgements do not ignore nodes themselves: when the
+ * ignorer meets a file's Program (the first node Stryker visits), it marks each judged node
+ * with the directive Stryker's own comments would give, `disable next-line <mutators>:
+ * <reason>`, which Stryker reads on entering the node and applies to those mutators on the
+ * node's line, exactly as a comment in the source did.
+ */
+function markJudged(program, file) {
+  program.traverse({
+    enter(path) {
+      const j = judged(path, file);
+      if (j === undefined) return;
+      const mutators = j.mutators === 'all' ? 'all' : j.mutators.join(',');
+      path.node.leadingComments = [
+        ...(path.node.leadingComments ?? []),
+        { type: 'CommentLine', value: ` Stryker disable next-line ${mutators}: ${j.reason}` },
+      ];
+    },
+  });
+}
 
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'eac', {
     shouldIgnore(path) {
-      const node = path.node;
-      if (drawn.length === 0 || !node.loc) return undefined;
-      const span = [
-        node.loc.start.line,
-        node.loc.start.column,
-        node.loc.end.line,
-        node.loc.end.column,
-      ];
-      if (!drawn.some((d) => holds(d, span) && !same(d, span))) return undefined;
-      return drawn.some((d) => holds(span, d)) ? undefined : REASON;
+      if (path.isProgram()) {
+        const filename = path.hub?.file?.opts?.filename;
+        markJudged(path, typeof filename === 'string' ? relative(root, filename) : undefined);
+      }
+      return notDrawn(path.node);
     },
   }),
 ];

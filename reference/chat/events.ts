@@ -42,7 +42,6 @@ export function answerEvents(
       { type: 'finish-step' },
       {
         type: 'finish',
-        // Stryker disable next-line ObjectLiteral,StringLiteral: free text: finish payload, in neither the document nor the README
         payload: { finishReason: 'stop' },
       },
     ];
@@ -52,10 +51,8 @@ export function answerEvents(
     type: 'tool-call',
     payload: {
       toolName: 'generateSql',
-      // Stryker disable next-line StringLiteral: free text: toolCallId, a member neither §6 nor the README names
       toolCallId: 'call-sql',
       agentVersion,
-      // Stryker disable next-line ObjectLiteral: free text: args, a member neither §6 nor the README names
       args: { question: context.question },
     },
   };
@@ -63,10 +60,8 @@ export function answerEvents(
     type: 'tool-result',
     payload: {
       toolName: 'generateSql',
-      // Stryker disable next-line StringLiteral: free text: toolCallId, a member neither §6 nor the README names
       toolCallId: 'call-sql',
       agentVersion,
-      // Stryker disable next-line ObjectLiteral: free text: generateSql's result members; the README fixes none
       result: { sql: answer.sql, agentVersion },
     },
   };
@@ -74,9 +69,7 @@ export function answerEvents(
     type: 'tool-call',
     payload: {
       toolName: 'generateChart',
-      // Stryker disable next-line StringLiteral: free text: toolCallId, a member neither §6 nor the README names
       toolCallId: 'call-chart',
-      // Stryker disable next-line ObjectLiteral: free text: args, a member neither §6 nor the README names
       args: { sql: answer.sql },
     },
   };
@@ -84,7 +77,6 @@ export function answerEvents(
     type: 'tool-result',
     payload: {
       toolName: 'generateChart',
-      // Stryker disable next-line StringLiteral: free text: toolCallId, a member neither §6 nor the README names
       toolCallId: 'call-chart',
       result: {
         chartConfig: answer.chartConfig,
@@ -102,7 +94,6 @@ export function answerEvents(
     { type: 'finish-step' },
     {
       type: 'finish',
-      // Stryker disable next-line ObjectLiteral,StringLiteral: free text: finish payload, in neither the document nor the README
       payload: { finishReason: 'stop' },
     },
   ];

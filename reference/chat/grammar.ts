@@ -41,11 +41,9 @@ export interface Reading {
 }
 
 export const isNumeric = (t: string) =>
-  // Stryker disable next-line Regex: equivalent: without ^ no type name the reference makes holds another's name
   /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|DOUBLE|FLOAT|REAL|DECIMAL)/i.test(
     t,
   );
-// Stryker disable next-line Regex: equivalent: without ^ no type name the reference makes holds another's name
 export const isDate = (t: string) => /^(DATE|TIMESTAMP)/i.test(t);
 
 const TYPE_WORDS: readonly [RegExp, ChartType][] = [
@@ -83,7 +81,6 @@ const BUCKETS: readonly [RegExp, Bucket][] = [
 
 /** A column's name as words (`order_date` -> `order date`), lower case. */
 const spoken = (name: string) => name.toLowerCase().replaceAll('_', ' ');
-// Stryker disable next-line StringLiteral: equivalent: column names and grammar words hold no regex character
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The column a phrase names, singular or plural, with spaces or underscores. */
 function columnAt(text: string, columns: readonly Column[], where: (c: Column) => boolean) {
@@ -151,7 +148,6 @@ export function readQuestion(question: string, columns: readonly Column[]): Read
   }
   const by = /\b(?:by|per|for each|broken down by|split by|grouped by)\s+(.*)$/.exec(text);
   if (dimension === undefined && by !== null) {
-    // Stryker disable next-line StringLiteral: equivalent: group 1 always takes part in the match
     const hit = columnAt(by[1] ?? '', columns, () => true);
     if (hit !== undefined && hit.index <= 1) {
       dimension = isDate(hit.column.type)
@@ -165,7 +161,6 @@ export function readQuestion(question: string, columns: readonly Column[]): Read
   if (topMatch !== null) {
     top = Math.max(1, Math.min(100, Number(topMatch[1])));
     if (dimension === undefined) {
-      // Stryker disable next-line StringLiteral: equivalent: the text ends with a blank, so group 2 is at least ''
       const hit = columnAt(topMatch[2] ?? '', columns, groupable);
       if (hit !== undefined && hit.index <= 1)
         dimension = { column: hit.column.name, bucket: null };
@@ -180,9 +175,7 @@ export function readQuestion(question: string, columns: readonly Column[]): Read
 
   // Every phrase of up to four words after `in`, `for`, `only`, `from`, `at`, `with` or `is`:
   // "in north america by month" -> "north", "north america", ...
-  // Stryker disable next-line ArrayDeclaration: equivalent: an extra phrase 'Stryker was here' names no value
   const phrases: string[] = [];
-  // Stryker disable next-line MethodExpression: equivalent: untrimmed, only empty words and padded phrases, trimmed later
   const words = text.trim().split(' ');
   words.forEach((word, i) => {
     if (!['in', 'for', 'only', 'from', 'at', 'with', 'is'].includes(word)) return;

@@ -10,9 +10,7 @@ export const rateKey = (
   organizationId: string,
   projectOrganizationId: string | null,
   userId: string,
-) =>
-  // Stryker disable next-line LogicalOperator: equivalent: the key stays one per (organization, user), user ids being unique
-  `${organizationId}\u0000${projectOrganizationId ?? ''}\u0000${userId}`;
+) => `${organizationId}\u0000${projectOrganizationId ?? ''}\u0000${userId}`;
 
 /**
  * Decision limits.chat.window-kind: a fixed window aligned to the clock minute of the
@@ -35,15 +33,9 @@ export function takeChatSlot(
     return undefined;
   }
   const retryAfter = Math.max(1, Math.ceil((start + CHAT_WINDOW_MS - now) / 1000));
-  return specError(
-    'RATE_LIMITED',
-    // Stryker disable next-line StringLiteral: free text: the 429's message
-    `over ${String(CHAT_RATE_LIMIT)} chat requests this minute`,
-    {
-      retryAfter,
-      limit: CHAT_RATE_LIMIT,
-      // Stryker disable next-line ArithmeticOperator: free text: a details member no decision names
-      windowSeconds: CHAT_WINDOW_MS / 1000,
-    },
-  );
+  return specError('RATE_LIMITED', `over ${String(CHAT_RATE_LIMIT)} chat requests this minute`, {
+    retryAfter,
+    limit: CHAT_RATE_LIMIT,
+    windowSeconds: CHAT_WINDOW_MS / 1000,
+  });
 }

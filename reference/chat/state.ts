@@ -63,18 +63,6 @@ export function chatState(ctx: Pick<ReferenceContext, 'world'>): ChatState {
   return state;
 }
 
-/**
- * Starts building the seeded dataset in the background (call it once the server listens);
- * the first query that needs the data waits for it either way.
- */
-// Stryker disable next-line BlockStatement: equivalent: the first query that needs the data builds it either way
-export function startData(ctx: Pick<ReferenceContext, 'world'>): Promise<void> {
-  // A failure is not lost: the first query that needs the data meets it (a 400, never a 5xx).
-  return chatState(ctx)
-    .data.start()
-    .catch(() => undefined);
-}
-
 /** The reset hook: the account's connections, agents, threads and rate windows go. */
 export async function resetChat(
   ctx: Pick<ReferenceContext, 'world'>,
@@ -103,9 +91,7 @@ export function rememberChartConnection(
 ): void {
   const state = chatState(ctx);
   if (
-    // Stryker disable next-line LogicalOperator: equivalent: chartConnection looks the id up again and falls back
     connectionId !== undefined &&
-    // Stryker disable next-line ConditionalExpression: equivalent: chartConnection looks the id up again and falls back
     state.data.connection(organizationId, connectionId) !== undefined
   )
     state.chartConnections.set(chartId, connectionId);

@@ -19,7 +19,6 @@ const unauthorized = (reason: AuthReason, message: string) =>
 
 /** The token of an `Authorization: Bearer` header, if any. */
 export function bearer(header: string | undefined): string | undefined {
-  // Stryker disable next-line StringLiteral: equivalent: an absent header matches no Bearer either way
   const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return m?.[1];
 }
@@ -32,26 +31,17 @@ export async function projectUserOf(
   ctx: Pick<ReferenceContext, 'world' | 'tokens'>,
   token: string | undefined,
 ): Promise<Done<ProjectUserCaller>> {
-  // Stryker disable next-line StringLiteral: equivalent: bearer() and the chart-data hook never give ''
   if (token === undefined || token === '')
     return {
       ok: false,
-      error: unauthorized(
-        'missing-credentials',
-        // Stryker disable next-line StringLiteral: free text: the 401's message (§7 fixes status, code and reason)
-        'send a project-user token as Bearer',
-      ),
+      error: unauthorized('missing-credentials', 'send a project-user token as Bearer'),
     };
   const org = TokenService.claimedOrganization(token);
   const account = org === undefined ? undefined : ctx.world.account(org);
   if (account === undefined)
     return {
       ok: false,
-      error: unauthorized(
-        'invalid-token',
-        // Stryker disable next-line StringLiteral: free text: the 401's message (§7 fixes status, code and reason)
-        'the token is invalid',
-      ),
+      error: unauthorized('invalid-token', 'the token is invalid'),
     };
   const verified = await ctx.tokens.verify(token, ctx.world.now(account));
   if (!verified.ok) return verified;
@@ -60,26 +50,17 @@ export async function projectUserOf(
       ok: false,
       // Decision auth.token.invalid: a token of the service of another kind (a tenant JWT) is
       // no token for this call.
-      error: unauthorized(
-        'invalid-token',
-        // Stryker disable next-line StringLiteral: free text: the 401's message (§7 fixes status, code and reason)
-        'this call takes a project-user token',
-      ),
+      error: unauthorized('invalid-token', 'this call takes a project-user token'),
     };
   }
   const user = account.identity.users[verified.sub];
   if (user === undefined)
     return {
       ok: false,
-      error: unauthorized(
-        'invalid-token',
-        // Stryker disable next-line StringLiteral: free text: the 401's message (§7 fixes status, code and reason)
-        'the token\u2019s user no longer exists',
-      ),
+      error: unauthorized('invalid-token', 'the token\u2019s user no longer exists'),
     };
   const facts = projectUserFacts(verified.claims);
   const props = facts.properties;
-  // Stryker disable next-line StringLiteral: equivalent: pog only feeds the rate key, one per user either way
   const pog = facts.projectOrganization;
   return {
     ok: true,
@@ -87,10 +68,8 @@ export async function projectUserOf(
       account,
       userId: verified.sub,
       projectId: user.projectId,
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent: only feeds the rate key, one per user either way
       projectOrganizationId: typeof pog === 'string' ? pog : null,
       properties:
-        // Stryker disable next-line LogicalOperator: equivalent: the reference's tokens always carry props as an object
         typeof props === 'object' && props !== null ? (props as Record<string, unknown>) : {},
     },
   };

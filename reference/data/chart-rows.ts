@@ -28,7 +28,6 @@ export async function chartRows(
     source.connection,
     source.sql,
     input.properties,
-    // Stryker disable next-line ArrayDeclaration: equivalent: a string filter names no column, so it is skipped
     (input.filters ?? []).map((f) => ({ column: f.field, value: f.value })),
   );
   return done.ok ? { ok: true, ...done.value } : done;
@@ -44,29 +43,23 @@ export function chartSource(
   chartId: string,
 ): ChartSource {
   const account = ctx.world.account(organizationId);
-  // Stryker disable next-line OptionalChaining: equivalent: every caller passes an account that exists
   const chart = account?.dashboards.charts[chartId];
   if (account === undefined || chart === undefined) {
     return {
       ok: false,
-      error: specError(
-        'NOT_FOUND',
-        // Stryker disable next-line StringLiteral: free text: the chart-data hook's 404 message
-        'no chart with that id here',
-        { resource: 'chart', field: 'chartId' },
-      ),
+      error: specError('NOT_FOUND', 'no chart with that id here', {
+        resource: 'chart',
+        field: 'chartId',
+      }),
     };
   }
   const sql = chart.config['sqlOverride'];
   if (typeof sql !== 'string' || sql.trim() === '') {
     return {
       ok: false,
-      error: specError(
-        'CONFLICT',
-        // Stryker disable next-line StringLiteral: free text: the problem's wording the hub shows
-        'the chart holds no sqlOverride, so it has no data to load',
-        { reason: 'chart-without-sql' },
-      ),
+      error: specError('CONFLICT', 'the chart holds no sqlOverride, so it has no data to load', {
+        reason: 'chart-without-sql',
+      }),
     };
   }
   return { ok: true, sql, connection: chartConnection(ctx, account.organizationId, chartId, sql) };
@@ -87,7 +80,6 @@ export function chartConnection(
     .connectionsOf(organizationId)
     .reverse()
     .find((c) =>
-      // Stryker disable next-line MethodExpression: equivalent: a connection has one table, so every() answers as some() does
       c.tables.some((t) =>
         new RegExp(`(^|[^A-Za-z0-9_])"?${t.name}"?($|[^A-Za-z0-9_])`, 'i').test(sql),
       ),

@@ -53,17 +53,11 @@ const NUMERIC_TEXT = new Set<number>([
 ]);
 
 const sqlRefused = (reason: string, extra: Record<string, unknown> = {}) =>
-  specError(
-    'VALIDATION_ERROR',
-    // Stryker disable next-line StringLiteral: free text: the refusal's message wording (§7: a string)
-    `the SQL was refused: ${reason}`,
-    {
-      reason: 'sql-refused',
-      // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: free text: details.issues, named by no clause
-      issues: [{ path: ['sql'], message: reason, code: 'sql' }],
-      ...extra,
-    },
-  );
+  specError('VALIDATION_ERROR', `the SQL was refused: ${reason}`, {
+    reason: 'sql-refused',
+    issues: [{ path: ['sql'], message: reason, code: 'sql' }],
+    ...extra,
+  });
 
 /**
  * The reference's analytics data: one in-memory DuckDB database per reference process, with
@@ -82,7 +76,6 @@ export class DataStore {
   constructor(private readonly options: { rows?: number } = {}) {}
 
   private db(): Promise<DuckDBInstance> {
-    // Stryker disable next-line StringLiteral: equivalent: DuckDB opens an in-memory database for an empty path too
     this.instance ??= DuckDBInstance.create(':memory:', {
       // Chart SQL comes from callers: no files, no network, no extensions.
       enable_external_access: 'false',
@@ -104,10 +97,8 @@ export class DataStore {
   private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     const c = await (await this.db()).connect();
     try {
-      // Stryker disable BlockStatement: equivalent: the finally emptied leaves a connection open, a leak no answer shows
       return await fn(c);
     } finally {
-      // Stryker restore BlockStatement
       c.closeSync();
     }
   }
@@ -117,7 +108,6 @@ export class DataStore {
     return {
       connectionId: null,
       organizationId,
-      // Stryker disable next-line StringLiteral: free text: a connection's name is a label nothing reads or answers
       name: 'orders',
       tables: [ORDERS],
       rowFilters: ORDERS_ROW_FILTERS,
@@ -140,7 +130,6 @@ export class DataStore {
     connectionId: string,
     input: { name?: string; table?: ConnectionTable; rowFilters?: readonly RowFilter[] },
   ): Promise<Done<DataConnection>> {
-    // Stryker disable next-line LogicalOperator,StringLiteral: free text: a connection's name is a label nothing reads or answers
     const name = input.name ?? input.table?.name ?? 'orders';
     if (input.table === undefined) {
       const filters = input.rowFilters ?? ORDERS_ROW_FILTERS;
@@ -162,20 +151,14 @@ export class DataStore {
     const filters = input.rowFilters ?? [];
     const index = filters.findIndex((f) => !table.columns.some((c) => c.name === f.column));
     if (index !== -1)
-      // Stryker disable next-line OptionalChaining,StringLiteral: equivalent: findIndex found filters[index], whose column is a string
-      // Stryker disable next-line LogicalOperator: free text: only the column named in the hook's message
       return { ok: false, error: noSuchColumn(filters[index]?.column ?? '', index) };
     const names = new Set<string>();
-    // Stryker disable next-line BlockStatement: free text: DuckDB refuses a column named twice itself (400, another message)
     for (const c of table.columns) {
-      // Stryker disable next-line MethodExpression: free text: DuckDB refuses a column named twice itself (400, another message)
       if (names.has(c.name.toLowerCase()))
         return {
           ok: false,
-          // Stryker disable next-line ArrayDeclaration,StringLiteral: free text: path and message of the hook's 400
           error: validation(['table', 'columns'], `column ${c.name} is named twice`),
         };
-      // Stryker disable next-line MethodExpression: free text: DuckDB refuses a column named twice itself (400, another message)
       names.add(c.name.toLowerCase());
     }
 
@@ -200,11 +183,8 @@ export class DataStore {
       });
     } catch (err) {
       // Whatever DuckDB still refuses after checkRows (none known): a 400, never a 5xx.
-      // Stryker disable next-line ArrowFunction,StringLiteral: equivalent: the refused connection's schema is never registered or reached
       await this.withConnection((c) => c.run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
-      // Stryker disable next-line LogicalOperator,StringLiteral: free text: the hook's message for a row DuckDB refused
       const message = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
-      // Stryker disable next-line ArrayDeclaration,StringLiteral: free text: the path of the hook's 400
       return { ok: false, error: validation(['table', 'rows'], message) };
     }
     const made: DataConnection = {
@@ -233,7 +213,6 @@ export class DataStore {
     connection: DataConnection,
     sql: string,
     properties: Readonly<Record<string, unknown>>,
-    // Stryker disable next-line ArrayDeclaration: equivalent: a string filter names no column, so wrapWithTables skips it
     filters: readonly ValueFilter[] = [],
   ): Promise<Done<QueryRows>> {
     const bound = bindUserPlaceholders(stripTrailingSemicolons(sql), properties);
@@ -262,13 +241,10 @@ export class DataStore {
         const reader = await c.runAndReadAll(
           `SELECT json_serialize_sql('${sql.replaceAll("'", "''")}') AS tree`,
         );
-        // Stryker disable next-line OptionalChaining: equivalent: a SELECT of one expression answers exactly one row
         const text = reader.getRowObjectsJson()[0]?.['tree'];
-        // Stryker disable BlockStatement: equivalent: the catch below emptied answers undefined too
         return typeof text === 'string' ? withoutLocations(JSON.parse(text)) : undefined;
       });
     } catch {
-      // Stryker restore BlockStatement
       return undefined;
     }
   }
@@ -280,13 +256,10 @@ export class DataStore {
         const reader = await c.runAndReadAll('SELECT json_deserialize_sql($1::JSON) AS sql', [
           JSON.stringify(tree),
         ]);
-        // Stryker disable next-line OptionalChaining: equivalent: a SELECT of one expression answers exactly one row
         const sql = reader.getRowObjectsJson()[0]?.['sql'];
-        // Stryker disable BlockStatement: equivalent: the catch below emptied answers undefined too
         return typeof sql === 'string' ? sql : undefined;
       });
     } catch {
-      // Stryker restore BlockStatement
       return undefined;
     }
   }
@@ -298,13 +271,9 @@ export class DataStore {
     filters: readonly ValueFilter[],
   ): Promise<Done<QueryRows>> {
     try {
-      // Stryker disable next-line MethodExpression: equivalent: a connection has one table, so every() answers as some() does
       if (connection.tables.some((t) => t.source === ORDERS.source)) await this.start();
-      // Stryker disable BlockStatement: equivalent: checkedRun never throws, so the catch is never reached
       return await this.checkedRun(connection, bound, properties, filters);
     } catch (err) {
-      // Stryker restore BlockStatement
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent: never reached (as above)
       return { ok: false, error: sqlFailed(err) };
     }
   }
@@ -319,7 +288,6 @@ export class DataStore {
       const tree = await c.runAndReadAll(
         `SELECT json_serialize_sql('${bound.sql.replaceAll("'", "''")}') AS tree`,
       );
-      // Stryker disable next-line OptionalChaining: equivalent: a SELECT of one expression answers exactly one row
       const text = tree.getRowObjectsJson()[0]?.['tree'];
       const refusal = refusalOfTree(
         typeof text === 'string' ? (JSON.parse(text) as unknown) : undefined,
@@ -339,9 +307,7 @@ export class DataStore {
       const timer = setTimeout(() => c.interrupt(), QUERY_TIMEOUT_MS);
       try {
         const prepared = await c.prepare(wrapped.value.sql);
-        // Stryker disable next-line BlockStatement: equivalent: never reached; the binder refuses $n and ? in user SQL
         if (prepared.parameterCount !== params.length) {
-          // Stryker disable next-line ObjectLiteral,StringLiteral: equivalent: never reached; the binder refuses $n and ? in user SQL
           return { ok: false, error: sqlRefused('the SQL may not hold parameters of its own') };
         }
         prepared.bind(params);
@@ -358,10 +324,8 @@ export class DataStore {
         });
         return { ok: true, value: { columns, rows } };
       } catch (err) {
-        // Stryker disable BlockStatement: equivalent: the finally emptied lets the timer interrupt a closed connection: a no-op
         return { ok: false, error: sqlFailed(err) };
       } finally {
-        // Stryker restore BlockStatement
         clearTimeout(timer);
       }
     });
@@ -371,11 +335,9 @@ export class DataStore {
   async dropAccount(organizationId: string): Promise<void> {
     const mine = [...this.connections.values()].filter((c) => c.organizationId === organizationId);
     for (const c of mine) if (c.connectionId !== null) this.connections.delete(c.connectionId);
-    // Stryker disable next-line ArrowFunction,ConditionalExpression,EqualityOperator: equivalent: the connections are gone, a schema left is unreachable
     const schemas = mine.flatMap((c) => (c.schema === undefined ? [] : [c.schema]));
     if (schemas.length === 0) return;
     const drops = schemas.map((s) => `DROP SCHEMA IF EXISTS ${s} CASCADE;`);
-    // Stryker disable next-line ArrowFunction,StringLiteral: equivalent: schemas left are unreachable; ';' splits the drops
     await this.withConnection((c) => c.run(drops.join(' ')));
   }
 
@@ -394,23 +356,18 @@ function sqlFailed(err: unknown): SpecError {
   const interrupted = /interrupt/i.test(message);
   return sqlRefused(
     interrupted
-      ? // Stryker disable next-line StringLiteral: free text: the refusal's message wording
-        `it ran longer than ${String(QUERY_TIMEOUT_MS)} ms`
-      : // Stryker disable next-line LogicalOperator,StringLiteral: free text: the refusal's message wording
-        (message.split('\n')[0] ?? message),
+      ? `it ran longer than ${String(QUERY_TIMEOUT_MS)} ms`
+      : (message.split('\n')[0] ?? message),
     { reason: interrupted ? 'sql-timeout' : 'sql-failed' },
   );
 }
 
 const validation = (path: (string | number)[], message: string) =>
-  // Stryker disable next-line ObjectLiteral: free text: details.issues of a hook's 400, fixed by no clause
   specError('VALIDATION_ERROR', message, {
-    // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: free text: as above
     issues: [{ path, message, code: 'custom' }],
   });
 
 const noSuchColumn = (column: string, index: number) =>
-  // Stryker disable next-line ArrayDeclaration,StringLiteral: free text: path and message of the hook's 400
   validation(['rowFilters', index, 'column'], `the table has no column ${column}`);
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -427,9 +384,7 @@ function checkRows(table: ConnectionTable): SpecError | undefined {
   for (const [i, row] of table.rows.entries()) {
     for (const [key, value] of Object.entries(row)) {
       const type = types.get(key);
-      // Stryker disable next-line ArrayDeclaration,StringLiteral: free text: the path of the hook's 400
       const path = ['table', 'rows', i, key];
-      // Stryker disable next-line StringLiteral: free text: the message of the hook's 400
       if (type === undefined) return validation(path, `the table has no column ${key}`);
       if (value === null) continue;
       const fits =
@@ -438,12 +393,10 @@ function checkRows(table: ConnectionTable): SpecError | undefined {
           : type === 'integer'
             ? Number.isSafeInteger(value)
             : type === 'number'
-              ? // Stryker disable next-line LogicalOperator: equivalent: Number.isFinite is false for every non-number
-                typeof value === 'number' && Number.isFinite(value)
+              ? typeof value === 'number' && Number.isFinite(value)
               : type === 'boolean'
                 ? typeof value === 'boolean'
                 : typeof value === 'string' && isCalendarDate(value);
-      // Stryker disable next-line StringLiteral: free text: the message of the hook's 400
       if (!fits) return validation(path, `the value does not fit the column's type ${type}`);
     }
   }

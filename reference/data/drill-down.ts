@@ -65,12 +65,10 @@ export async function drillQuery(
   if (sql === undefined)
     return {
       kind: 'unavailable',
-      // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
       reason: 'its SQL cannot be rewritten',
     };
 
   const params = point === undefined ? bound.value.params : [...bound.value.params, point];
-  // Stryker disable next-line ArrayDeclaration: equivalent: a filter naming no column of the table is skipped
   const filters = (input.filters ?? []).map((f) => ({ column: f.field, value: f.value }));
   const run = (text: string) =>
     data.queryBound(connection, { sql: text, params }, input.properties, filters);
@@ -83,7 +81,6 @@ export async function drillQuery(
     kind: 'rows',
     columns: rows.value.columns,
     rows: rows.value.rows,
-    // Stryker disable next-line OptionalChaining: equivalent: SELECT count(*) answers exactly one row
     total: Number(counted.value.rows[0]?.['n'] ?? 0),
   };
 }
@@ -103,7 +100,6 @@ function failed(error: SpecError): DrillRows {
   return error.code === 'VALIDATION_ERROR'
     ? {
         kind: 'unavailable',
-        // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
         reason: `its drill-down query failed: ${error.message}`,
       }
     : { kind: 'error', error };

@@ -55,17 +55,14 @@ function selectNode(
   tree: unknown,
 ): { ok: true; node: Json; statement: Json } | { ok: false; reason: string } {
   if (!isObject(tree) || tree['error'] === true)
-    // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
     return { ok: false, reason: 'its SQL cannot be read' };
   const statements = tree['statements'];
   const statement: unknown =
     Array.isArray(statements) && statements.length === 1 ? statements[0] : undefined;
   if (!isObject(statement) || !isObject(statement['node']))
-    // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
     return { ok: false, reason: 'its SQL is not one SELECT' };
   const node = statement['node'];
   if (node['type'] !== 'SELECT_NODE')
-    // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
     return { ok: false, reason: 'its SQL is not one SELECT (a set operation)' };
   return { ok: true, node, statement };
 }
@@ -80,11 +77,7 @@ function holds(node: unknown, kinds: ReadonlySet<string>): string | undefined {
     return undefined;
   }
   if (!isObject(node)) return undefined;
-  for (const key of [
-    'class',
-    // Stryker disable next-line StringLiteral: equivalent: from_table is checked apart; any other table reference is in a SUBQUERY
-    'type',
-  ]) {
+  for (const key of ['class', 'type']) {
     const v = node[key];
     if (typeof v === 'string' && kinds.has(v)) return v;
   }
@@ -96,7 +89,6 @@ function holds(node: unknown, kinds: ReadonlySet<string>): string | undefined {
 }
 
 /** The name of a base table DuckDB did not name (it always does): no connection table has it. */
-// Stryker disable next-line StringLiteral: equivalent: unreachable from DuckDB's trees; any other name matches no table either
 const NO_TABLE = '';
 
 const NOT_SINGLE_TABLE = new Set([
@@ -121,7 +113,6 @@ function outputName(expr: Json): string | undefined {
 
 /** The select-list expression the chart's dimension column comes from. */
 function dimensionExpression(node: Json, dimension: string): Json | undefined {
-  // Stryker disable next-line ArrayDeclaration: equivalent: DuckDB always writes a select list; a string entry names no column
   const list = Array.isArray(node['select_list']) ? node['select_list'].filter(isObject) : [];
   return (
     list.find((e) => outputName(e) === dimension) ??
@@ -159,47 +150,37 @@ export function drillTree(
   if (!parsed.ok) return parsed;
   const { node, statement } = parsed;
   const ctes = (node['cte_map'] as { map?: unknown[] } | undefined)?.map ?? [];
-  // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
   if (ctes.length > 0) return { ok: false, reason: 'its SQL uses a common table expression' };
   const from = node['from_table'];
   if (!isObject(from) || from['type'] !== 'BASE_TABLE')
     return {
       ok: false,
-      // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
       reason: 'its SQL does not read one table (a join, a subquery or no table)',
     };
   const table = typeof from['table_name'] === 'string' ? from['table_name'] : NO_TABLE;
   const qualified = from['schema_name'] !== '' || from['catalog_name'] !== '';
   if (qualified || !allowedTables.some((t) => t.toLowerCase() === table.toLowerCase()))
-    // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
     return { ok: false, reason: `its table ${table} is not one of its connection's tables` };
   const other = holds(node, NOT_SINGLE_TABLE);
   if (other !== undefined)
-    // Stryker disable next-line StringLiteral,MethodExpression: free text: why a chart is not drilled is our wording
     return { ok: false, reason: `its SQL holds a ${other.toLowerCase().replaceAll('_', ' ')}` };
   if (node['qualify'] != null || node['sample'] != null || from['sample'] != null)
-    // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
     return { ok: false, reason: 'its SQL uses QUALIFY or SAMPLE' };
   const expr = dimensionExpression(node, dimension);
   if (expr === undefined)
-    // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
     return { ok: false, reason: `its SQL has no plain column ${dimension} to drill into` };
   if (holds(expr, new Set(['WINDOW'])) !== undefined)
-    // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
     return { ok: false, reason: `its column ${dimension} is a window function` };
 
   const shape = selectNode(template);
-  // Stryker disable next-line StringLiteral: free text: why a chart is not drilled is our wording
   if (!shape.ok) return { ok: false, reason: 'the drill-down template cannot be read' };
   const where = node['where_clause'];
   let target: Json = { ...shape.node, from_table: from };
   target = replaceColumn(target, POINT_PLACEHOLDER, { ...expr, alias: '' }) as Json;
   if (isObject(where)) target = replaceColumn(target, WHERE_PLACEHOLDER, where) as Json;
-  // Stryker disable ArrayDeclaration,StringLiteral: equivalent: json_deserialize_sql writes each $n from its own expression, whatever the map holds
   const paramMap = (of: Json): unknown[] =>
     Array.isArray(of['named_param_map']) ? (of['named_param_map'] as unknown[]) : [];
   const params = [...paramMap(statement), ...paramMap(shape.statement)];
-  // Stryker restore ArrayDeclaration,StringLiteral
   return {
     ok: true,
     tree: {

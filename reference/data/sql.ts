@@ -20,12 +20,10 @@ const PLACEHOLDER = /^\{\{\s*user\.([A-Za-z0-9_.-]+)\s*\}\}/;
 
 /** Decision resources.properties.missing-property: 403 FORBIDDEN naming the key. */
 export const missingProperty = (key: string) =>
-  specError(
-    'FORBIDDEN',
-    // Stryker disable next-line StringLiteral: free text: the 403's message; reason and property stay
-    `the user has no property "${key}", which this data needs`,
-    { reason: 'missing-user-property', property: key },
-  );
+  specError('FORBIDDEN', `the user has no property "${key}", which this data needs`, {
+    reason: 'missing-user-property',
+    property: key,
+  });
 
 /** A property as a bound value: scalars as they are, anything else as its JSON text. */
 export function propertyParam(value: unknown): SqlParam | undefined {
@@ -59,7 +57,6 @@ export function bindUserPlaceholders(
     const value = propertyParam(properties[key]);
     if (value === undefined) {
       missing ??= key;
-      // Stryker disable next-line StringLiteral: equivalent: the text is thrown away; a missing property ends in the 403
       return 'NULL';
     }
     const name = `${key}${asText ? ':text' : ''}`;
@@ -116,21 +113,14 @@ export function bindUserPlaceholders(
       // Parameters of its own would take the values bound for the user's properties.
       return {
         ok: false,
-        error: specError(
-          'VALIDATION_ERROR',
-          // Stryker disable next-line StringLiteral: free text: the refusal's message wording
-          'the SQL was refused: it may not hold parameters',
-          {
-            reason: 'sql-refused',
-            // Stryker disable next-line ArrayDeclaration,ObjectLiteral,StringLiteral: free text: details.issues, named by no clause
-            issues: [{ path: ['sql'], message: 'parameters are not allowed', code: 'sql' }],
-          },
-        ),
+        error: specError('VALIDATION_ERROR', 'the SQL was refused: it may not hold parameters', {
+          reason: 'sql-refused',
+          issues: [{ path: ['sql'], message: 'parameters are not allowed', code: 'sql' }],
+        }),
       };
     } else {
       const m = PLACEHOLDER.exec(rest);
       if (m !== null) {
-        // Stryker disable next-line StringLiteral: equivalent: the placeholder's group is not optional, so m[1] always exists
         out += slot(m[1] ?? '', false);
         i += m[0].length;
       } else {
@@ -166,7 +156,6 @@ function literalWithPlaceholders(content: string, slot: (key: string) => string)
     }
     if (text !== '') parts.push(quoteLiteral(text));
     text = '';
-    // Stryker disable next-line StringLiteral: equivalent: the placeholder's group is not optional, so m[1] always exists
     parts.push(slot(m[1] ?? ''));
     k += m[0].length;
   }
@@ -217,7 +206,6 @@ export function wrapWithTables(
   rowFilters: readonly RowFilterRule[],
   properties: Readonly<Record<string, unknown>>,
   first: number,
-  // Stryker disable next-line ArrayDeclaration: equivalent: a string filter names no column, so it is skipped
   filters: readonly ValueFilter[] = [],
 ): Bound {
   const params: SqlParam[] = [];
@@ -227,7 +215,6 @@ export function wrapWithTables(
     const conditions: string[] = [];
     const read = (name: string) => {
       const column = table.columns.find((c) => c.name === name);
-      // Stryker disable next-line OptionalChaining: equivalent: read() is called only for a column the table has
       return column?.type === 'VARCHAR' ? quoteIdent(name) : `CAST(${quoteIdent(name)} AS VARCHAR)`;
     };
     for (const rule of rowFilters) {
@@ -252,7 +239,6 @@ export function wrapWithTables(
   }
   const body = stripTrailingSemicolons(query);
   const lead = /^\s*WITH\s+(RECURSIVE\s+)?/i.exec(withoutLeadingComments(body));
-  // Stryker disable next-line ObjectLiteral: equivalent: every connection exposes one table, so ctes is never empty
   if (ctes.length === 0) return { ok: true, value: { sql: body, params } };
   if (lead !== null) {
     const rest = withoutLeadingComments(body).slice(lead[0].length);
@@ -274,11 +260,9 @@ export function withoutLeadingComments(sql: string): string {
     const t = s.replace(/^\s+/, '');
     if (t.startsWith('--')) {
       const end = t.indexOf('\n');
-      // Stryker disable next-line UnaryOperator: equivalent: only a SQL that is all comment differs, refused before it is wrapped
       s = end === -1 ? '' : t.slice(end + 1);
     } else if (t.startsWith('/*')) {
       const end = t.indexOf('*/');
-      // Stryker disable next-line UnaryOperator: equivalent: only an unclosed leading comment (all comment, refused first) differs
       s = end === -1 ? '' : t.slice(end + 2);
     } else return t;
   }
@@ -304,12 +288,8 @@ const ALLOWED_REFS = new Set([
  * a query is refused, or undefined.
  */
 export function refusalOfTree(tree: unknown, allowedTables: readonly string[]): string | undefined {
-  // Stryker disable next-line LogicalOperator: equivalent: json_serialize_sql's text always parses to an object
-  if (typeof tree !== 'object' || tree === null)
-    // Stryker disable next-line StringLiteral: free text: the refusal's message wording
-    return 'the SQL cannot be read';
+  if (typeof tree !== 'object' || tree === null) return 'the SQL cannot be read';
   const root = tree as { error?: boolean; error_message?: string; statements?: unknown[] };
-  // Stryker disable next-line LogicalOperator: free text: the refusal's message wording
   if (root.error === true) return `only one read-only SELECT may run: ${root.error_message ?? ''}`;
   if (!Array.isArray(root.statements) || root.statements.length !== 1)
     return 'exactly one SELECT statement may run';
@@ -317,7 +297,6 @@ export function refusalOfTree(tree: unknown, allowedTables: readonly string[]): 
   const bases: { schema: string; catalog: string; name: string }[] = [];
   let refused: string | undefined;
   const walk = (node: unknown): void => {
-    // Stryker disable next-line BlockStatement: equivalent: an array then walks the same elements through Object.values
     if (Array.isArray(node)) {
       for (const n of node) walk(n);
       return;
@@ -333,14 +312,12 @@ export function refusalOfTree(tree: unknown, allowedTables: readonly string[]): 
         const text = (v: unknown) => (typeof v === 'string' ? v : '');
         bases.push({
           schema: text(o['schema_name']),
-          // Stryker disable next-line StringLiteral: equivalent: a catalog-qualified name always has a schema too, refused first
           catalog: text(o['catalog_name']),
           name: text(o['table_name']),
         });
       }
     }
     const cteMap = o['cte_map'] as { map?: { key?: unknown }[] } | undefined;
-    // Stryker disable next-line ArrayDeclaration: equivalent: a string entry has no key, so it is skipped
     for (const entry of cteMap?.map ?? []) {
       if (typeof entry.key === 'string') ctes.add(entry.key.toLowerCase());
     }
@@ -349,11 +326,9 @@ export function refusalOfTree(tree: unknown, allowedTables: readonly string[]): 
   walk(root.statements);
   if (refused !== undefined) return refused;
   const allowed = new Set(allowedTables.map((t) => t.toLowerCase()));
-  // Stryker disable next-line StringLiteral: free text: the refusal's message wording
   const listed = allowedTables.join(', ');
   for (const b of bases) {
     if (b.schema !== '' || b.catalog !== '')
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: free text: the refusal's message wording
       return `table ${b.schema === '' ? '' : `${b.schema}.`}${b.name} is not one of the connection's tables`;
     const name = b.name.toLowerCase();
     if (!allowed.has(name) && !ctes.has(name))

@@ -7,12 +7,7 @@ import type { AccountRecord, Done, World } from '../store/world.ts';
  * of the unknown id and `details.field` the path or body field that named it.
  */
 export const hookNotFound = (resource: string, field: string): SpecError =>
-  specError(
-    'NOT_FOUND',
-    // Stryker disable next-line StringLiteral: free text: a host hook's 404 message
-    `no ${resource} with that ${field} here`,
-    { resource, field },
-  );
+  specError('NOT_FOUND', `no ${resource} with that ${field} here`, { resource, field });
 
 /** Runs `fn` on the account the path names, or answers the hooks' 404 for an unknown one. */
 export function withHookAccount<T>(

@@ -65,10 +65,8 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
     handle: ({ params, body }) =>
       withAccount(params.organizationId, async (a) => {
         // The seeded dataset is built once, in the background, from the first hook wanting it.
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: only starts building the data earlier
         if (body.table === undefined) void state.data.start().catch(() => undefined);
         const made = await state.data.createConnection(a.organizationId, ctx.ids.uuid(), {
-          // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral: free text: the connection's name, never shown
           ...(body.name === undefined ? {} : { name: body.name }),
           ...(body.table === undefined ? {} : { table: body.table }),
           ...(body.rowFilters === undefined ? {} : { rowFilters: body.rowFilters }),
@@ -105,7 +103,6 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
           connectionId: body.connectionId ?? null,
           versions: [1],
         };
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: only starts building the data earlier
         if (agent.connectionId === null) void state.data.start().catch(() => undefined);
         state.agents.set(agent.agentId, agent);
         return okDone(agentView(agent));

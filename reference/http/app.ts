@@ -42,11 +42,9 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
   const app = Fastify({
     logger: options.logger,
     bodyLimit: BODY_LIMIT,
-    // Stryker disable next-line BooleanLiteral: equivalent: only requests during shutdown; the service never closes
     return503OnClosing: false,
     // Validation is zod's (STYLE 4), so Fastify's JSON-schema compilers are never used; not
     // building them saves about 130 ms of start-up (bench/startup.ts).
-    // Stryker disable next-line ObjectLiteral: equivalent: no route declares a Fastify schema; only start-up time changes
     schemaController: { compilersFactory: noSchemaCompilers },
     // Requests Node's HTTP parser refuses never reach Fastify: answer them in the envelope too
     // (clauses errors.malformed-http, limits.header-size, limits.request-timeout).
@@ -58,12 +56,9 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     frameworkErrors: (err, _req, reply) => {
       void sendError(
         reply,
-        specError(
-          'VALIDATION_ERROR',
-          // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-          'the request URL cannot be read',
-          { issues: [{ path: ['path'], message: err.message, code: err.code }] },
-        ),
+        specError('VALIDATION_ERROR', 'the request URL cannot be read', {
+          issues: [{ path: ['path'], message: err.message, code: err.code }],
+        }),
       );
     },
   });
@@ -72,7 +67,6 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
   app.removeContentTypeParser('text/plain');
   // Our own JSON parser: it refuses bodies nested too deep before parsing them, and names a
   // `__proto__` member instead of calling valid JSON malformed (json-body.ts).
-  // Stryker disable next-line StringLiteral: equivalent: addContentTypeParser replaces Fastify's default JSON parser anyway
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
     const read = readJsonBody(text as string);
@@ -85,12 +79,9 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     if (req.raw.httpVersion !== '1.1' || req.headers.host !== undefined) return done();
     void sendError(
       reply.header('connection', 'close'),
-      specError(
-        'MALFORMED_REQUEST',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'an HTTP/1.1 request needs a Host header',
-        { cause: 'missing-host' },
-      ),
+      specError('MALFORMED_REQUEST', 'an HTTP/1.1 request needs a Host header', {
+        cause: 'missing-host',
+      }),
     );
   });
 
@@ -114,9 +105,7 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
       reply,
       specError(
         'ROUTE_NOT_FOUND',
-        // Stryker disable next-line StringLiteral,LogicalOperator: free text: the message of a refusal no decision words
         `no endpoint answers ${req.method} ${req.url.split('?')[0] ?? ''}`,
-        // Stryker disable next-line ObjectLiteral: free text: errors.route-not-found names no details
         {
           method: req.method,
         },
@@ -131,45 +120,30 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
         await drained(req.raw);
         return sendError(
           reply,
-          specError(
-            'PAYLOAD_TOO_LARGE',
-            // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-            `the body is over ${BODY_LIMIT} bytes`,
-            // Stryker disable next-line ObjectLiteral: free text: no decision names the details of a 413
-            { limit: BODY_LIMIT },
-          ),
+          specError('PAYLOAD_TOO_LARGE', `the body is over ${BODY_LIMIT} bytes`, {
+            limit: BODY_LIMIT,
+          }),
         );
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendError(
           reply,
-          specError(
-            'UNSUPPORTED_MEDIA_TYPE',
-            // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-            'send the body as application/json',
-            // Stryker disable next-line ObjectLiteral: free text: no decision names the details of a 415
-            {
-              // Stryker disable next-line LogicalOperator,StringLiteral: free text: no decision names the details of a 415
-              contentType: req.headers['content-type'] ?? null,
-            },
-          ),
+          specError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', {
+            contentType: req.headers['content-type'] ?? null,
+          }),
         );
     }
     // Our parser never throws a SyntaxError, and another FST_ERR_CTP only meets a client gone
     // (Node's parser answers a broken body first, client-errors.ts): no client reads this answer.
     if (
-      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: no client reads it
       err instanceof SyntaxError ||
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,MethodExpression,OptionalChaining,StringLiteral: equivalent: no client reads it
       (err.statusCode === 400 && err.code?.startsWith('FST_ERR_CTP'))
     ) {
-      // Stryker disable next-line StringLiteral: equivalent: no client reads this answer
       return sendError(reply, specError('MALFORMED_JSON', 'the body is not valid JSON'));
     }
     // Anything else is a bug of the reference: say so, in the envelope.
     req.log.error(err);
     return sendError(
       reply,
-      // Stryker disable next-line StringLiteral,ObjectLiteral: equivalent: the answer to a bug or a client gone; wording is free
       specError('INTERNAL_ERROR', 'the reference failed; this is a bug', { cause: err.message }),
     );
   });
@@ -199,7 +173,6 @@ const DRAIN_MS = 10_000;
  */
 function drained(raw: IncomingMessage): Promise<void> {
   return new Promise((resolve) => {
-    // Stryker disable next-line LogicalOperator,BlockStatement: equivalent: a refused body is still arriving, never complete
     if (raw.complete || raw.destroyed) {
       resolve();
       return;
@@ -219,11 +192,8 @@ function drained(raw: IncomingMessage): Promise<void> {
       }
     });
     // Each event is backed up by another ('close' follows 'end' and 'error') and by the timer.
-    // Stryker disable next-line StringLiteral: equivalent: backed up by 'close' and the timer
     raw.once('end', done);
-    // Stryker disable next-line StringLiteral: equivalent: backed up by 'end' or 'error' and the timer
     raw.once('close', done);
-    // Stryker disable next-line StringLiteral: equivalent: backed up by 'close' and the timer
     raw.once('error', done);
     raw.resume();
   });

@@ -32,9 +32,7 @@ const unauthorized = (reason: string, message: string) =>
 function headerValue(req: FastifyRequest): string | undefined {
   const raw = req.headers.authorization;
   if (!nonEmpty(raw)) return undefined;
-  // Stryker disable next-line MethodExpression: equivalent: Node's parser already trims header values
   const m = /^Bearer\s+(.+)$/i.exec(raw.trim());
-  // Stryker disable next-line MethodExpression: equivalent: Node's parser already trims header values
   return m?.[1] ?? raw.trim();
 }
 
@@ -47,7 +45,6 @@ const looksLikeJwt = (value: string) => value.split('.').length === 3;
  */
 function present(req: FastifyRequest, accepts: readonly Carrier[]): Record<Carrier, boolean> {
   const header = headerValue(req);
-  // Stryker disable next-line MethodExpression,StringLiteral: equivalent: values arrive trimmed; no fallback text matches the scheme
   const bearerScheme = /^Bearer\s/i.test(req.headers.authorization?.trim() ?? '');
   const token =
     header !== undefined && (looksLikeJwt(header) || (bearerScheme && !accepts.includes('header')));
@@ -61,31 +58,19 @@ function present(req: FastifyRequest, accepts: readonly Carrier[]): Record<Carri
 
 function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown): Done<Principal> {
   const owner = ctx.world.keyOwner(key);
-  if (owner === undefined)
-    return fail(
-      unauthorized(
-        'invalid-api-key',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the API key is not known',
-      ),
-    );
+  if (owner === undefined) return fail(unauthorized('invalid-api-key', 'the API key is not known'));
   if (owner.kind === 'org-bound') {
     // §5 rule 3: an organization-bound key names its organization; organizationId is ignored
     // whatever it holds (route() drops it before validation).
     const account = ctx.world.account(owner.organizationId);
     if (account === undefined)
-      // Stryker disable next-line StringLiteral: equivalent: unreachable, a key's account is never deleted
       return fail(unauthorized('invalid-api-key', 'the API key is not known'));
     return { ok: true, value: { account, via: 'org-bound-key' } };
   }
   // §5 rules 1 and 3: a user-scoped key needs organizationId, and membership is checked.
   if (organizationId === undefined) {
     return fail(
-      unauthorized(
-        'organization-id-required',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'a user-scoped API key needs organizationId',
-      ),
+      unauthorized('organization-id-required', 'a user-scoped API key needs organizationId'),
     );
   }
   // Not a member, whatever the value: an unknown id, another account's, or not a UUID at all.
@@ -96,12 +81,9 @@ function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown): D
       : undefined;
   if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {
     return fail(
-      specError(
-        'FORBIDDEN',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the key\u2019s user is not a member of that organization',
-        { reason: 'not-a-member' },
-      ),
+      specError('FORBIDDEN', 'the key\u2019s user is not a member of that organization', {
+        reason: 'not-a-member',
+      }),
     );
   }
   return { ok: true, value: { account, via: 'user-scoped-key' } };
@@ -110,34 +92,15 @@ function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown): D
 async function tokenPrincipal(ctx: AuthContext, token: string): Promise<Done<Principal>> {
   const org = TokenService.claimedOrganization(token);
   const account = org === undefined ? undefined : ctx.world.account(org);
-  if (account === undefined)
-    return fail(
-      unauthorized(
-        'invalid-token',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the token is invalid',
-      ),
-    );
+  if (account === undefined) return fail(unauthorized('invalid-token', 'the token is invalid'));
   const verified = await ctx.tokens.verify(token, ctx.world.now(account));
   if (!verified.ok) return verified;
   const via = verified.claims.kind === 'tenant' ? 'tenant-token' : 'project-user-token';
   if (via === 'project-user-token' && account.identity.users[verified.sub] === undefined) {
-    return fail(
-      unauthorized(
-        'invalid-token',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the token\u2019s user no longer exists',
-      ),
-    );
+    return fail(unauthorized('invalid-token', 'the token\u2019s user no longer exists'));
   }
   if (via === 'tenant-token' && tenantById(account.identity, verified.sub) === undefined) {
-    return fail(
-      unauthorized(
-        'invalid-token',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the token\u2019s tenant no longer exists',
-      ),
-    );
+    return fail(unauthorized('invalid-token', 'the token\u2019s tenant no longer exists'));
   }
   return { ok: true, value: { account, via, subject: verified.sub } };
 }
@@ -165,10 +128,8 @@ export async function authenticate(
       case 'header': {
         // Only POST routes take a key in the header, so organizationId always comes from the body.
         const organizationId =
-          // Stryker disable next-line StringLiteral,LogicalOperator: equivalent: no GET or DELETE route takes a header key
           req.method === 'GET' || req.method === 'DELETE'
-            ? // Stryker disable next-line StringLiteral: equivalent: no GET or DELETE route takes a header key
-              query['organizationId']
+            ? query['organizationId']
             : body['organizationId'];
         return keyPrincipal(ctx, headerValue(req) as string, organizationId);
       }
@@ -181,18 +142,10 @@ export async function authenticate(
     const names: Record<Carrier, string> = {
       'body-key': 'apiKey in the JSON body',
       'query-key': 'apiKey in the query',
-      // Stryker disable next-line StringLiteral: free text: a word of the misplaced-key message
       header: 'the authorization header',
-      // Stryker disable next-line StringLiteral: free text: a word of the misplaced-key message
       'bearer-token': 'a bearer token',
     };
-    const accepted = accepts
-      .map((c) => names[c])
-      .join(
-        // Stryker disable next-line StringLiteral: free text: a word of the misplaced-key message
-        ' or ',
-      );
-    // Stryker disable next-line ArrowFunction,StringLiteral: free text: the message still names the accepted places
+    const accepted = accepts.map((c) => names[c]).join(' or ');
     const sent = elsewhere.map((c) => names[c]).join(' or ');
     return fail(
       specError('UNAUTHORIZED', `this endpoint takes credentials as ${accepted}, not as ${sent}`, {
@@ -201,11 +154,5 @@ export async function authenticate(
       }),
     );
   }
-  return fail(
-    unauthorized(
-      'missing-credentials',
-      // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-      'no credentials were sent',
-    ),
-  );
+  return fail(unauthorized('missing-credentials', 'no credentials were sent'));
 }

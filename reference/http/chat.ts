@@ -17,7 +17,6 @@ export const CHAT_PATH = '/v1/api/project-agents/:agentId/chat';
 const notFound = (resource: string, field: string, message: string) =>
   specError('NOT_FOUND', message, { resource, field });
 
-// Stryker disable StringLiteral: free text: messages of the refusals (§7 fixes status, code and details)
 const BAD_BODY = 'the request body is not valid';
 const AGENT_ID_MISMATCH = 'must equal the agentId of the path';
 const NO_USER_MESSAGE = 'needs at least one message of role user';
@@ -25,11 +24,9 @@ const NOT_A_VERSION = 'must be a version number (1, 2, ...)';
 const NO_AGENT = 'no agent with that id here';
 // details.field of a path id: errors.not-found.status asks for it only when the id came from the body.
 const PATH_AGENT_FIELD = 'agentId';
-// Stryker restore StringLiteral
 
 const invalid = (path: (string | number)[], message: string) =>
   specError('VALIDATION_ERROR', BAD_BODY, {
-    // Stryker disable next-line StringLiteral: free text: the issue code (§7 fixes only that there is one)
     issues: [{ path, message, code: 'custom' }],
   });
 
@@ -64,7 +61,6 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     // Decision: an agent of another account or project looks like an unknown one (404).
     if (
       agent === undefined ||
-      // Stryker disable next-line ConditionalExpression: equivalent: project ids are unique across accounts, so the next test refuses it
       agent.organizationId !== account.organizationId ||
       agent.projectId !== user.value.projectId
     )
@@ -76,7 +72,6 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         notFound(
           'agentVersion',
           'payload.agent_version',
-          // Stryker disable next-line StringLiteral: free text: the 404's message
           `the agent has no version ${String(agentVersion)}`,
         ),
       );
@@ -87,7 +82,6 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     if (connection === undefined)
       return sendError(
         reply,
-        // Stryker disable next-line StringLiteral: equivalent: unreachable, an existing agent's connection always exists
         notFound('connection', 'connectionId', 'the agent\u2019s connection is gone'),
       );
     const properties = user.value.properties;
@@ -108,7 +102,6 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         ? undefined
         : `${account.organizationId}\u0000${userId}\u0000${body.value.thread_id}`;
     const thread = threadKey === undefined ? undefined : state.threads.get(threadKey);
-    // Stryker disable next-line StringLiteral: free text: generatedChartRef need only be no chart id
     const chartRef = `chat-chart-${ctx.ids.hex(8)}`;
 
     if (ctx.settings.agent === 'second') {
@@ -144,10 +137,8 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     const open = startStream(reply);
     open.send({
       type: 'start',
-      // Stryker disable next-line ObjectLiteral: free text: the start payload, fixed by neither the document nor the README
       payload: {
         agentVersion,
-        // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral: free text: the start payload
         ...(body.value.thread_id === undefined ? {} : { threadId: body.value.thread_id }),
       },
     });
@@ -159,13 +150,11 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       // A failure of the reference mid-stream: said as text, never a broken stream.
       said = {
         kind: 'text',
-        // Stryker disable next-line StringLiteral: free text: wording of a text answer
         text: `The agent failed: ${err instanceof Error ? err.message : String(err)}`,
       };
       req.log.error(err);
     }
     if (said.kind === 'chart' && threadKey !== undefined) {
-      // Stryker disable next-line ArithmeticOperator,LogicalOperator: equivalent: ThreadRecord.charts is written, never read
       state.threads.set(threadKey, { spec: said.spec, charts: (thread?.charts ?? 0) + 1 });
     }
     for (const event of answerEvents(said, {
@@ -185,9 +174,7 @@ function startStream(reply: FastifyReply) {
   const res = reply.raw;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
-    // Stryker disable next-line StringLiteral: free text: header value neither the document nor the README names
     'cache-control': 'no-cache, no-transform',
-    // Stryker disable next-line StringLiteral: free text: header value neither the document nor the README names
     'x-accel-buffering': 'no',
   });
   res.flushHeaders();

@@ -16,39 +16,24 @@ interface ParserError extends Error {
  * Clauses limits.header-size, errors.malformed-http and limits.request-timeout.
  */
 export function parserRefusal(err: ParserError): SpecError | undefined {
-  // Stryker disable next-line StringLiteral: free text: details.cause when Node gives no code (it always does)
   const code = err.code ?? 'unknown';
-  const detail =
-    err.reason === undefined
-      ? // Stryker disable next-line StringLiteral: free text: part of the message of a refusal
-        ''
-      : `: ${err.reason}`;
+  const detail = err.reason === undefined ? '' : `: ${err.reason}`;
   switch (code) {
-    // Stryker disable next-line StringLiteral: equivalent: an EPIPE socket is unwritable, so answer() only destroys it
     case 'EPIPE':
     case 'ECONNRESET':
       return undefined;
     case 'HPE_HEADER_OVERFLOW':
       return specError(
         'HEADERS_TOO_LARGE',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
         `the request line and headers are over ${maxHeaderSize} bytes`,
         { limit: maxHeaderSize },
       );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return specError(
-        'PAYLOAD_TOO_LARGE',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the chunk extensions of the body are too large',
-        // Stryker disable next-line ObjectLiteral: free text: no decision names the details of a 413
-        { cause: code },
-      );
+      return specError('PAYLOAD_TOO_LARGE', 'the chunk extensions of the body are too large', {
+        cause: code,
+      });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return specError(
-        'REQUEST_TIMEOUT',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the request did not arrive in time',
-      );
+      return specError('REQUEST_TIMEOUT', 'the request did not arrive in time');
     default:
       return specError('MALFORMED_REQUEST', `the request is not well-formed HTTP${detail}`, {
         cause: code,
@@ -78,18 +63,11 @@ export function answerClientError(err: ParserError, socket: ClientSocket): void 
   const refusal = parserRefusal(err);
   const answer = () => {
     // A reset socket (no refusal) is already destroyed, and a destroyed one is never writable.
-    // Stryker disable next-line LogicalOperator: equivalent: `!socket.writable` alone decides alike
     if (refusal === undefined || socket.destroyed || !socket.writable) socket.destroy();
-    else
-      socket.end(
-        rawErrorResponse(refusal),
-        // Stryker disable next-line ArrowFunction: equivalent: end() sends the answer and FIN either way
-        () => socket.destroy(),
-      );
+    else socket.end(rawErrorResponse(refusal), () => socket.destroy());
   };
   const inFlight = socket._httpMessage;
   if (refusal === undefined || inFlight == null || inFlight.writableFinished) return answer();
-  // Stryker disable next-line OptionalChaining: equivalent: a ServerResponse always has req in Node 20
   if (inFlight.req?.complete === true) inFlight.once('finish', answer);
   else if (!inFlight.headersSent) answer();
   else socket.destroy();

@@ -43,11 +43,9 @@ const V1_LIST: readonly Carrier[] = ['bearer-token', 'query-key'];
  * the role at once, never what a token carried when it was issued).
  */
 function actorOf(account: AccountRecord, principal: Principal, _req: FastifyRequest): Actor {
-  // Stryker disable next-line StringLiteral: equivalent: only API keys lack a subject, and they never read it
   const subject = principal.subject ?? '';
   switch (principal.via) {
     case 'tenant-token': {
-      // Stryker disable next-line OptionalChaining: equivalent: auth refuses a tenant token whose tenant is gone
       const permissions = tenantById(account.identity, subject)?.permissions ?? null;
       // §5 rule 6: after finalize a tenant is the project user the migration made for it.
       const mapped =
@@ -56,18 +54,13 @@ function actorOf(account: AccountRecord, principal: Principal, _req: FastifyRequ
         ? { kind: 'tenant', tenantId: subject, permissions }
         : { kind: 'project-user', userId: mapped, permissions, projectOrganizationId: null };
     }
-    // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: equivalent: unreachable; v1Writer refuses a project-user token before actorOf runs
     case 'project-user-token': {
       const user = account.identity.users[subject];
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,OptionalChaining: equivalent: unreachable; v1Writer refuses a project-user token before actorOf runs
       const role = user?.userRoleId == null ? undefined : account.identity.roles[user.userRoleId];
-      // Stryker disable next-line ObjectLiteral: equivalent: unreachable; v1Writer refuses a project-user token before actorOf runs
       return {
         kind: 'project-user',
         userId: subject,
-        // Stryker disable next-line LogicalOperator,OptionalChaining: equivalent: unreachable; v1Writer refuses a project-user token before actorOf runs
         permissions: role?.permissions ?? null,
-        // Stryker disable next-line LogicalOperator,OptionalChaining: equivalent: unreachable; v1Writer refuses a project-user token before actorOf runs
         projectOrganizationId: user?.projectOrganizationId ?? null,
       };
     }
@@ -84,16 +77,10 @@ function v1Writer(principal: Principal | undefined, req: FastifyRequest) {
   const who = caller(principal);
   if (who.via === 'project-user-token') {
     return errDone(
-      specError(
-        'FORBIDDEN',
-        // Stryker disable next-line StringLiteral: free text: the 403's message wording
-        'v1 dashboard writes take an API key or a tenant JWT',
-        {
-          reason: 'project-user-token-on-v1',
-          // Stryker disable next-line ArrayDeclaration,StringLiteral: free text: the decision fixes only details.reason
-          accepted: ['api-key', 'tenant-token'],
-        },
-      ),
+      specError('FORBIDDEN', 'v1 dashboard writes take an API key or a tenant JWT', {
+        reason: 'project-user-token-on-v1',
+        accepted: ['api-key', 'tenant-token'],
+      }),
     );
   }
   return okDone({ account: who.account, actor: actorOf(who.account, who, req) });
@@ -106,15 +93,10 @@ function v1Writer(principal: Principal | undefined, req: FastifyRequest) {
  */
 function connectionRefusal(connectionId: string | undefined): SpecError | undefined {
   if (connectionId === undefined) return undefined;
-  return specError(
-    'NOT_FOUND',
-    // Stryker disable next-line StringLiteral: free text: the 404's message wording
-    'no connection with that id here',
-    {
-      resource: 'connection',
-      field: 'connectionId',
-    },
-  );
+  return specError('NOT_FOUND', 'no connection with that id here', {
+    resource: 'connection',
+    field: 'connectionId',
+  });
 }
 
 /** §7, §9: after finalize every v1 write answers 410 naming its v2 replacement. */
@@ -196,7 +178,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
             ? {}
             : { targetWorkspaceId: body.targetWorkspaceId }),
           actor: who.value.actor,
-          // Stryker disable next-line StringLiteral: equivalent: only via 'v2' changes what the machine checks
           via: 'v1',
         }),
       );
@@ -228,7 +209,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
           targetDashboardId: body.targetDashboardId,
           batchId: ctx.ids.uuid(),
           actor: who.value.actor,
-          // Stryker disable next-line StringLiteral: equivalent: only via 'v2' changes what the machine checks
           via: 'v1',
         }),
       );
@@ -255,7 +235,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
           dashboardId: body.dashboardId,
           chartIds: body.chartIds,
           actor: who.value.actor,
-          // Stryker disable next-line StringLiteral: equivalent: only via 'v2' changes what the machine checks
           via: 'v1',
         }),
       );
@@ -283,7 +262,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
           workspaceId: body.workspaceId,
           name: body.name,
           actor: who.value.actor,
-          // Stryker disable next-line StringLiteral: equivalent: only via 'v2' changes what the machine checks
           via: 'v1',
         }),
       );
@@ -314,7 +292,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
           dashboardId: body.targetDashboardId,
           chartIds: body.charts,
           actor: who.value.actor,
-          // Stryker disable next-line StringLiteral: equivalent: only via 'v2' changes what the machine checks
           via: 'v1',
         }),
       );
@@ -336,9 +313,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
         .filter((w) => query.teamId === undefined || w.teamId === query.teamId)
         .filter((w) => query.projectId === undefined || w.projectId === query.projectId)
         .sort(
-          // Stryker disable next-line ArrowFunction: free text: the order of list-workspaces; no clause fixes it
           (a, b) =>
-            // Stryker disable next-line ConditionalExpression,LogicalOperator: free text: the order of list-workspaces; no clause fixes it
             a.createdAt.localeCompare(b.createdAt) || a.workspaceId.localeCompare(b.workspaceId),
         )
         .map((w) => {
@@ -348,7 +323,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
           return {
             workspace_id: v1WorkspaceOf(account, w.workspaceId),
             dashboard_id: primary === undefined ? null : v1IdOf(account, primary.dashboardId),
-            // Stryker disable next-line OptionalChaining: equivalent: every workspace has its primary dashboard
             dashboard_name: primary?.name ?? null,
             name: w.name,
             projectId: w.projectId,
@@ -372,16 +346,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       const workspaceId = liveWorkspaceOf(account, query.workspaceId);
       if (account.dashboards.workspaces[workspaceId] === undefined) {
         return errDone(
-          specError(
-            'NOT_FOUND',
-            // Stryker disable next-line StringLiteral: free text: the 404's message wording
-            'no workspace with that id here',
-            {
-              resource: 'workspace',
-              // Stryker disable next-line StringLiteral: free text: a query id; a field is asked only for body ids
-              field: 'workspaceId',
-            },
-          ),
+          specError('NOT_FOUND', 'no workspace with that id here', {
+            resource: 'workspace',
+            field: 'workspaceId',
+          }),
         );
       }
       // §2.8: a user's copy takes the shared dashboard's place, one entry per dashboard.

@@ -63,7 +63,6 @@ export function prototypeKeyPaths(value: unknown, path: Path = []): Path[] {
     if (key === '__proto__') found.push(here);
     else if (
       key === 'constructor' &&
-      // Stryker disable next-line ConditionalExpression: equivalent: a primitive has no own prototype member
       typeof member === 'object' &&
       member !== null &&
       Object.prototype.hasOwnProperty.call(member, 'prototype')
@@ -78,7 +77,6 @@ export function prototypeKeyPaths(value: unknown, path: Path = []): Path[] {
 export class RefusedBody extends Error {
   constructor(readonly refusal: SpecError) {
     super(refusal.message);
-    // Stryker disable next-line StringLiteral: equivalent: nothing reads the name (app.ts tests instanceof)
     this.name = 'RefusedBody';
   }
 }
@@ -100,7 +98,6 @@ export function readJsonBody(text: string): JsonBody {
       ok: false,
       error: specError(
         'BODY_TOO_DEEP',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
         `the body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
         { maxDepth: MAX_JSON_DEPTH },
       ),
@@ -112,30 +109,20 @@ export function readJsonBody(text: string): JsonBody {
   } catch {
     return {
       ok: false,
-      error: specError(
-        'MALFORMED_JSON',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the body is not valid JSON',
-      ),
+      error: specError('MALFORMED_JSON', 'the body is not valid JSON'),
     };
   }
   const forbidden = prototypeKeyPaths(value);
   if (forbidden.length > 0) {
     return {
       ok: false,
-      error: specError(
-        'VALIDATION_ERROR',
-        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-        'the request body is not valid',
-        {
-          issues: forbidden.map((p) => ({
-            path: ['body', ...p],
-            // Stryker disable next-line StringLiteral: free text: the decision fixes the issue's path and code only
-            message: 'this member name is not accepted (it would name an object prototype)',
-            code: 'forbidden_key',
-          })),
-        },
-      ),
+      error: specError('VALIDATION_ERROR', 'the request body is not valid', {
+        issues: forbidden.map((p) => ({
+          path: ['body', ...p],
+          message: 'this member name is not accepted (it would name an object prototype)',
+          code: 'forbidden_key',
+        })),
+      }),
     };
   }
   return { ok: true, value };

@@ -36,12 +36,7 @@ export function roleRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       const { identity } = caller(principal).account;
       if (identity.projects[params.projectId] === undefined) {
         return errDone(
-          specError(
-            'NOT_FOUND',
-            // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-            'no project with that id here',
-            { resource: 'project' },
-          ),
+          specError('NOT_FOUND', 'no project with that id here', { resource: 'project' }),
         );
       }
       return okDone({ userRoles: rolesOf(identity, params.projectId) });

@@ -88,7 +88,6 @@ function without(input: unknown, key: string | undefined): unknown {
 
 /** A handler behind a credential carrier always has a principal. */
 export function caller(principal: Principal | undefined): Principal {
-  // Stryker disable next-line StringLiteral: equivalent: every route with carriers has a principal; unreachable
   if (principal === undefined) throw new Error('route declared credentials but has no principal');
   return principal;
 }
@@ -97,7 +96,5 @@ export const okDone = <T>(value: T): Done<T> => ({ ok: true, value });
 export const errDone = (error: SpecError): Done<never> => ({ ok: false, error });
 
 /** A machine answered with a result of another kind: a bug of the reference (500). */
-// Stryker disable next-line ArrowFunction: equivalent: no machine answers a kind its caller does not expect
 export const unexpected = () =>
-  // Stryker disable next-line StringLiteral: equivalent: no machine answers a kind its caller does not expect
   specError('INTERNAL_ERROR', 'the machine answered with an unexpected result');

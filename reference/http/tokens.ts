@@ -17,12 +17,10 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       const user = account.identity.users[body.userId];
       if (user === undefined) {
         return errDone(
-          specError(
-            'NOT_FOUND',
-            // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
-            'no user with that id here',
-            { resource: 'user', field: 'userId' },
-          ),
+          specError('NOT_FOUND', 'no user with that id here', {
+            resource: 'user',
+            field: 'userId',
+          }),
         );
       }
       const claims = projectUserClaims(account.identity, user);

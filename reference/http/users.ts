@@ -27,10 +27,7 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       if (done.value.kind !== 'user') return errDone(unexpected());
       // §4.5: no token here; the backend asks user-token for one.
       return okDone({
-        message: done.value.created
-          ? // Stryker disable next-line StringLiteral: free text: §4.5 asks only for a message string
-            'The user was registered.'
-          : 'The user was updated.',
+        message: done.value.created ? 'The user was registered.' : 'The user was updated.',
         userId: done.value.user.id,
       });
     },
@@ -48,16 +45,12 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         return errDone(
           specError(
             'VALIDATION_ERROR',
-            // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words
             'send properties or its deprecated name payload, not both',
             {
               issues: [
                 {
-                  // Stryker disable next-line ArrayDeclaration,StringLiteral: free text: the decision fixes the issue's shape, not its values
                   path: ['body', 'payload'],
-                  // Stryker disable next-line StringLiteral: free text: the decision fixes the issue's shape, not its values
                   message: 'deprecated; use properties alone',
-                  // Stryker disable next-line StringLiteral: free text: the decision fixes the issue's shape, not its values
                   code: 'custom',
                 },
               ],

@@ -10,7 +10,6 @@ import { Uuid } from '../../spec/schemas/common.ts';
  */
 export function lowerCaseUuids(schema: z.ZodType, value: unknown): unknown {
   if (schema === Uuid) return typeof value === 'string' ? value.toLowerCase() : value;
-  // Stryker disable next-line LogicalOperator: equivalent: undefined passes the rest unchanged; no schema has a nullable object
   if (value === undefined || value === null) return value;
   if (
     schema instanceof z.ZodOptional ||
@@ -19,7 +18,6 @@ export function lowerCaseUuids(schema: z.ZodType, value: unknown): unknown {
   ) {
     return lowerCaseUuids(schema.unwrap() as z.ZodType, value);
   }
-  // Stryker disable next-line LogicalOperator: equivalent: a ZodArray parses to an array; other arrays come back alike
   if (schema instanceof z.ZodArray && Array.isArray(value)) {
     return value.map((item) => lowerCaseUuids(schema.element as z.ZodType, item));
   }

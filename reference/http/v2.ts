@@ -43,12 +43,7 @@ const ChartPath = z.object({ applicationId: Uuid, dashboardId: Uuid, chartId: z.
 const CredentialQuery = z.object(CredentialFields);
 
 const notFound = (resource: string, field: string) =>
-  specError(
-    'NOT_FOUND',
-    // Stryker disable next-line StringLiteral: free text: the 404's message wording
-    `no ${resource} with that id here`,
-    { resource, field },
-  );
+  specError('NOT_FOUND', `no ${resource} with that id here`, { resource, field });
 
 /**
  * Who acts on v2, with the role the store holds now (§3: write checks read the role at once).
@@ -57,7 +52,6 @@ const notFound = (resource: string, field: string) =>
  */
 function actorOf(principal: Principal): Done<{ account: AccountRecord; actor: Actor }> {
   const { account } = principal;
-  // Stryker disable next-line StringLiteral: equivalent: only API keys lack a subject, and they return before it is read
   let userId = principal.subject ?? '';
   if (principal.via === 'user-scoped-key' || principal.via === 'org-bound-key') {
     return okDone({ account, actor: { kind: 'api-key' } });
@@ -69,9 +63,7 @@ function actorOf(principal: Principal): Done<{ account: AccountRecord; actor: Ac
       return errDone(
         specError(
           'TENANT_NOT_MIGRATED',
-          // Stryker disable next-line StringLiteral: free text: the 401's message wording
           'this tenant is not migrated yet; ask register-tenant for a new token',
-          // Stryker disable next-line ObjectLiteral,StringLiteral: free text: details.remedy; the clause fixes status and code
           { remedy: 'POST /v1/api/tenant/register-tenant' },
         ),
       );
@@ -80,14 +72,7 @@ function actorOf(principal: Principal): Done<{ account: AccountRecord; actor: Ac
   }
   const user = account.identity.users[userId];
   if (user === undefined) {
-    return errDone(
-      specError(
-        'UNAUTHORIZED',
-        // Stryker disable next-line StringLiteral: free text: the 401's message wording
-        'the token\u2019s user no longer exists',
-        {},
-      ),
-    );
+    return errDone(specError('UNAUTHORIZED', 'the token\u2019s user no longer exists', {}));
   }
   const role = user.userRoleId === null ? undefined : account.identity.roles[user.userRoleId];
   return okDone({
@@ -107,7 +92,6 @@ function withoutOrganization(actor: Actor): Done<never> | undefined {
   return errDone(
     specError(
       'PROJECT_USER_WITHOUT_ORGANIZATION',
-      // Stryker disable next-line StringLiteral: free text: the 403's message wording
       'this project user has no project organization, so no space to hold dashboards',
       {},
     ),
@@ -125,13 +109,7 @@ function inApplication(
   if (refused !== undefined) return refused;
   const { account } = who.value;
   if (account.migration.phase !== 'after' || !(applicationId in account.migration.applications)) {
-    return errDone(
-      notFound(
-        'application',
-        // Stryker disable next-line StringLiteral: free text: details.field of a path id, fixed by no clause
-        'applicationId',
-      ),
-    );
+    return errDone(notFound('application', 'applicationId'));
   }
   return who;
 }
@@ -142,7 +120,6 @@ function seenIn(
   actor: Actor,
   applicationId: string,
   dashboardId: string,
-  // Stryker disable next-line StringLiteral: free text: details.field of a path id, fixed by no clause
   field = 'dashboardId',
 ): Done<DashboardRecord> {
   const d = resolveFor(account.dashboards, dashboardId, actor);
@@ -209,7 +186,6 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
       if (!who.ok) return who;
       const { account } = who.value;
       if (account.migration.phase !== 'after') return okDone({ applications: [] });
-      // Stryker disable next-line MethodExpression: free text: the order of the application list; no clause fixes it
       const applications = Object.values(account.migration.applications)
         .map((a) => ({
           applicationId: a.applicationId,
@@ -217,10 +193,7 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
           defaultDashboardId: a.defaultDashboardId,
           legacyWorkspaceId: a.legacyWorkspaceId,
         }))
-        .sort(
-          // Stryker disable next-line ArrowFunction: free text: the order of the application list
-          (a, b) => a.legacyWorkspaceId.localeCompare(b.legacyWorkspaceId),
-        );
+        .sort((a, b) => a.legacyWorkspaceId.localeCompare(b.legacyWorkspaceId));
       return okDone({ applications });
     },
   });
@@ -312,27 +285,19 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
         const refusedFirst = world.dashboards(account, {
           type: 'removeCharts',
           dashboardId: params.dashboardId,
-          // Stryker disable next-line ArrayDeclaration: equivalent: remove-charts skips ids not on the layout, so nothing is removed
           chartIds: [],
           actor,
           via: 'v2',
         });
         if (!refusedFirst.ok) return refusedFirst;
         if (!target.chartIds.includes(params.chartId)) {
-          return errDone(
-            notFound(
-              'chart',
-              // Stryker disable next-line StringLiteral: free text: details.field of a path id, fixed by no clause
-              'chartId',
-            ),
-          );
+          return errDone(notFound('chart', 'chartId'));
         }
         return {
           type: 'removeCharts',
           dashboardId: params.dashboardId,
           chartIds: [params.chartId],
           actor,
-          // Stryker disable next-line StringLiteral: equivalent: the pre-check ran the write checks with 'v2'
           via: 'v2',
         };
       }),
@@ -372,25 +337,12 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
       const refused = withoutOrganization(actor);
       if (refused !== undefined) return refused;
       if (account.migration.phase !== 'after') {
-        return errDone(
-          notFound(
-            'dashboard',
-            // Stryker disable next-line StringLiteral: free text: details.field of a path id, fixed by no clause
-            'dashboardId',
-          ),
-        );
+        return errDone(notFound('dashboard', 'dashboardId'));
       }
       // A v1 id names the v2 dashboard it became; a v2 id names itself.
       const v2Id = account.migration.v2IdOf[params.dashboardId] ?? params.dashboardId;
       const d = resolveFor(account.dashboards, v2Id, actor);
-      if (d === undefined)
-        return errDone(
-          notFound(
-            'dashboard',
-            // Stryker disable next-line StringLiteral: free text: details.field of a path id, fixed by no clause
-            'dashboardId',
-          ),
-        );
+      if (d === undefined) return errDone(notFound('dashboard', 'dashboardId'));
       return okDone({ applicationId: d.workspaceId, dashboardId: d.dashboardId });
     },
   });

@@ -81,7 +81,6 @@ function dialog(o: Opener): string {
 const NOTE = 'The reference hub shows this control; the feature behind it is not simulated.';
 
 /** What separates controls that sit in a row. */
-// Stryker disable next-line StringLiteral: equivalent: a space between controls is layout only
 const BETWEEN = ' ';
 
 function filterBar(d: DashboardView, index: number): string {
@@ -115,7 +114,6 @@ function bars(chart: ChartView): string {
   const values = chart.data.rows.map((r) => Number(r[measure]) || 0);
   const max = Math.max(1, ...values.map(Math.abs));
   const barsHeight = chart.data.rows.length * 22;
-  // Stryker disable next-line ArithmeticOperator: equivalent: the margin under the last bar only
   const height = barsHeight + 4;
   const rects = chart.data.rows
     .map((r, i) => {
@@ -197,7 +195,6 @@ function panel(
 }
 
 /** Marks the v1 component page frozen at finalize (decision hub.v1-component.page). */
-// Stryker disable next-line StringLiteral: free text: a marker no suite, profile or decision reads
 const FROZEN = ' data-v1-component="frozen"';
 
 export interface RenderInput {
@@ -272,7 +269,6 @@ export function renderPage({ view, flags, query, nonce }: RenderInput): string {
     autoHeight: query.autoHeight,
     parentOrigin: query.parentOrigin ?? null,
   };
-  // Stryker disable next-line LogicalOperator: free text: the page title, which nothing names
   const title = active?.name ?? view.applicationName;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text(title)}</title>

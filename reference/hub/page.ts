@@ -81,7 +81,6 @@ interface Scope {
 const isUuid = (id: string) => UUID_PATTERN.test(id);
 
 /** What a chart whose config names no type is called in its image's name. */
-// Stryker disable next-line StringLiteral: free text: a word no document, decision or profile names
 const UNTYPED = 'table';
 
 function liveScope(viewer: Viewer): Scope {
@@ -90,7 +89,6 @@ function liveScope(viewer: Viewer): Scope {
     kind: 'project-user',
     userId: viewer.userId,
     permissions: null,
-    // Stryker disable next-line LogicalOperator,OptionalChaining: equivalent: reads never look at it
     projectOrganizationId: account.identity.users[viewer.userId]?.projectOrganizationId ?? null,
   };
   const { migration } = account;
@@ -98,7 +96,6 @@ function liveScope(viewer: Viewer): Scope {
     state: account.dashboards,
     actor,
     ...(migration.phase === 'after' ? { v2IdOf: migration.v2IdOf } : {}),
-    // Stryker disable next-line BooleanLiteral: free text: it only sets the v1 marker nothing reads
     frozen: false,
   };
 }
@@ -111,17 +108,14 @@ function frozenScope(viewer: Viewer, migration: Finalized): Scope {
   const tenantId = Object.entries(migration.projectUserOf).find(
     ([, userId]) => userId === viewer.userId,
   )?.[0];
-  // Stryker disable ObjectLiteral,StringLiteral: equivalent: the v1 state holds nothing a user owns
   const asUser: Actor = {
     kind: 'project-user',
     userId: viewer.userId,
     permissions: null,
     projectOrganizationId: null,
   };
-  // Stryker restore ObjectLiteral,StringLiteral
   const actor: Actor =
     tenantId !== undefined ? { kind: 'tenant', tenantId, permissions: null } : asUser;
-  // Stryker disable next-line BooleanLiteral: free text: it only sets the v1 marker nothing reads
   return { state: migration.frozen, actor, frozen: true };
 }
 
@@ -132,7 +126,6 @@ function seen(scope: Scope, dashboardId: string): DashboardRecord | undefined {
 
 /** The workspace's name: after finalize the live state holds each application as a workspace. */
 function applicationName(scope: Scope, workspaceId: string): string {
-  // Stryker disable next-line OptionalChaining,StringLiteral: equivalent: the page's workspace is there
   return scope.state.workspaces[workspaceId]?.name ?? '';
 }
 
@@ -210,7 +203,6 @@ async function view(
   const dashboards: DashboardView[] = [];
   for (const d of shown) dashboards.push(await dashboardView(ctx, viewer, scope, d, query));
   return {
-    // Stryker disable next-line StringLiteral: equivalent: server.ts tells a page only by kind 'error'
     kind: 'view',
     view: {
       applicationName: applicationName(scope, workspaceId),
@@ -284,6 +276,5 @@ export async function dashboardPage(
   const d = resolveFor(scope.state, id, scope.actor);
   if (d === undefined) return notFound;
   const shown = dashboardsFor(scope.state, d.workspaceId, scope.actor);
-  // Stryker disable next-line ArrayDeclaration: equivalent: dashboardsFor lists what resolveFor finds
   return view(ctx, viewer, scope, d.workspaceId, shown.length > 0 ? shown : [d], d, true, query);
 }

@@ -19,15 +19,10 @@ const csp = (nonce: string) =>
   [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
-    // Stryker disable next-line StringLiteral: free text: the page's own style, presentation nothing reads
     `style-src 'nonce-${nonce}'`,
-    // Stryker disable next-line StringLiteral: equivalent: the pages hold no image to load
     "img-src 'self' data:",
-    // Stryker disable next-line StringLiteral: equivalent: the pages write no <base> (names are text)
     "base-uri 'none'",
-    // Stryker disable next-line StringLiteral: equivalent: the pages' only form submits to the page
     "form-action 'self'",
-    // Stryker disable next-line StringLiteral: equivalent: without the directive any site frames too
     'frame-ancestors *',
   ].join('; ');
 
@@ -37,11 +32,8 @@ function send(reply: FastifyReply, status: number, html: string, nonce: string):
     .headers({
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': csp(nonce),
-      // Stryker disable next-line StringLiteral: free text: hardening of our own, fixed by no clause
       'cache-control': 'no-store',
-      // Stryker disable next-line StringLiteral: equivalent: the pages load nothing from elsewhere
       'referrer-policy': 'no-referrer',
-      // Stryker disable next-line StringLiteral: equivalent: every answer names its type, text/html
       'x-content-type-options': 'nosniff',
     })
     .send(html);
@@ -49,14 +41,12 @@ function send(reply: FastifyReply, status: number, html: string, nonce: string):
 
 function queryOf(req: FastifyRequest): PageQuery {
   const at = req.url.indexOf('?');
-  // Stryker disable next-line StringLiteral: equivalent: no parameter a page reads has that name
   return readQuery(new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1)));
 }
 
 type Open = (viewer: Viewer, id: string, query: PageQuery) => Promise<Page>;
 
 export function hubApp(ctx: ReferenceContext, options: { logger: boolean }): FastifyInstance {
-  // Stryker disable next-line ObjectLiteral: free text: whether the hub logs, which nothing reads
   const app = Fastify({ logger: options.logger });
 
   const serve =
@@ -87,7 +77,6 @@ export function hubApp(ctx: ReferenceContext, options: { logger: boolean }): Fas
   );
   app.setNotFoundHandler((_req, reply) => {
     const nonce = randomBytes(16).toString('base64');
-    // Stryker disable next-line StringLiteral: free text: a path that is no page; no clause words it
     return send(reply, 404, renderMessage('No hub page here.', nonce), nonce);
   });
   app.setErrorHandler((err, req, reply) => {
@@ -96,7 +85,6 @@ export function hubApp(ctx: ReferenceContext, options: { logger: boolean }): Fas
     return send(
       reply,
       500,
-      // Stryker disable next-line StringLiteral: free text: the reference's own failure; no clause words it
       renderMessage('The reference hub failed; this is a bug.', nonce),
       nonce,
     );

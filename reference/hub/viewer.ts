@@ -35,10 +35,8 @@ export async function viewerOf(
   given: string | undefined,
 ): Promise<Viewer | undefined> {
   // A missing jwt is read as an empty one: neither names an organization.
-  // Stryker disable next-line StringLiteral: equivalent: a text that is no JWT names no organization
   const jwt = given ?? '';
   const org = TokenService.claimedOrganization(jwt);
-  // Stryker disable next-line StringLiteral: equivalent: no account has that id
   const account = ctx.world.account(org ?? '');
   if (account === undefined) return undefined;
   const verified = await ctx.tokens.verify(jwt, ctx.world.now(account));

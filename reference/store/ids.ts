@@ -12,11 +12,9 @@ export interface IdSource {
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
-    // Stryker disable next-line ArithmeticOperator: equivalent: another seeded sequence; no clause fixes id values
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
-    // Stryker disable next-line ArithmeticOperator: equivalent: another seeded sequence; no clause fixes id values
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (t ^ (t >>> 14)) >>> 0;
   };
@@ -37,14 +35,11 @@ export function seededIds(seed: number): IdSource {
     uuid() {
       const b = bytes(16);
       // RFC 9562 version 4 and variant bits, so strict UUID validators accept our ids too.
-      // Stryker disable next-line LogicalOperator: equivalent: the version bits are still set; ids stay valid and unique
       b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-      // Stryker disable next-line LogicalOperator: equivalent: the variant bits are still set; ids stay valid and unique
       b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
       const h = toHex(b);
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
     },
-    // Stryker disable next-line BlockStatement: equivalent: only the signing kid, the same in the JWKS and the tokens
     hex(n) {
       return toHex(bytes(n));
     },

@@ -134,7 +134,6 @@ export class World {
   ): Done<Finalized> {
     const applied = applyMigration(
       account.migration,
-      // Stryker disable next-line StringLiteral: equivalent: applyMigration has one command and never reads type
       { type: 'finalize', dashboards: account.dashboards, tenants },
       this.now(account),
     );

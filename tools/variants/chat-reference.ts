@@ -46,7 +46,7 @@ export const chatReferenceVariants: readonly Variant[] = [
   {
     name: 'chat: the rate limit kept per organization only',
     file: 'reference/chat/rate.ts',
-    from: "  `${organizationId}\\u0000${projectOrganizationId ?? ''}\\u0000${userId}`;",
+    from: " `${organizationId}\\u0000${projectOrganizationId ?? ''}\\u0000${userId}`;",
     to: "  `${organizationId}\\u0000${projectOrganizationId ?? ''}\\u0000${userId.slice(0, 0)}`;",
     only: ['chat'],
     kind: 'sibling',
@@ -364,7 +364,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     // dimension `by` named.
     name: 'chat grammar: the column after a top N overrides "by"',
     file: 'reference/chat/grammar.ts',
-    from: "    if (dimension === undefined) {\n      // Stryker disable next-line StringLiteral: equivalent: the text ends with a blank, so group 2 is at least ''\n      const hit = columnAt(topMatch[2]",
+    from: '    if (dimension === undefined) {\n      const hit = columnAt(topMatch[2]',
     to: '    if (true) {\n      const hit = columnAt(topMatch[2]',
     only: ['chat.result.chart-data-rows'],
   },

@@ -47,8 +47,8 @@ export const protocolVariants: readonly Variant[] = [
     // reference/http/auth.ts:95:55: a token naming no known organization gets no reason.
     name: 'a bearer token of no known organization is refused without a reason',
     file: 'reference/http/auth.ts',
-    from: "    return fail(\n      unauthorized(\n        'invalid-token',\n        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words\n        'the token is invalid',",
-    to: "    return fail(\n      unauthorized(\n        '',\n        'the token is invalid',",
+    from: "  if (account === undefined) return fail(unauthorized('invalid-token', 'the token is invalid'));",
+    to: "  if (account === undefined) return fail(unauthorized('', 'the token is invalid'));",
     only: ['auth.token.invalid'],
     decision: 'auth.token.invalid',
   },
@@ -56,8 +56,8 @@ export const protocolVariants: readonly Variant[] = [
     // reference/http/app.ts:59:73, 60:19, 60:20: an undecodable URL is refused without issues.
     name: 'a URL that cannot be decoded is refused with no details.issues',
     file: 'reference/http/app.ts',
-    from: "{ issues: [{ path: ['path'], message: err.message, code: err.code }] },",
-    to: '{ issues: [] },',
+    from: "issues: [{ path: ['path'], message: err.message, code: err.code }],",
+    to: 'issues: [],',
     only: ['errors.validation.status'],
     decision: 'errors.validation.status',
   },
@@ -101,8 +101,8 @@ export const protocolVariants: readonly Variant[] = [
     // reference/http/app.ts:82:81, 83:16: the missing-host refusal names no cause.
     name: 'an HTTP/1.1 request without Host is refused with an empty cause',
     file: 'reference/http/app.ts',
-    from: "{ cause: 'missing-host' },",
-    to: "{ cause: '' },",
+    from: "cause: 'missing-host',",
+    to: "cause: '',",
     only: ['errors.malformed-http'],
     decision: 'errors.malformed-http',
   },

@@ -44,7 +44,7 @@ export const robustnessVariants: readonly Variant[] = [
     name: 'a __proto__ member is called MALFORMED_JSON',
     decision: 'errors.validation.prototype-keys',
     file: 'reference/http/json-body.ts',
-    from: "      error: specError(\n        'VALIDATION_ERROR',\n        // Stryker disable next-line StringLiteral: free text: the message of a refusal no decision words\n        'the request body is not valid',",
+    from: "      error: specError('VALIDATION_ERROR', 'the request body is not valid',",
     to: "      error: specError(\n        'MALFORMED_JSON',\n        'the request body is not valid',",
     only: ['protocol'],
   },
