@@ -57,46 +57,43 @@ export function mutatedBy(mutators, path) {
 }
 
 /** The source text of the node at path, or undefined when it has no position. */
-export function textOf(path) {
+export function textOf(path, code = path.hub?.file?.code) {
   const { start, end } = path.node;
-  const code = path.hub?.file?.code;
   return typeof start === 'number' && typeof end === 'number' && typeof code === 'string'
     ? code.slice(start, end)
     : undefined;
 }
 
 /** Whether an ancestor of path has exactly this text. */
-function inside(path, within) {
+function inside(path, within, source) {
   for (let p = path.parentPath; p; p = p.parentPath) {
     const { start, end } = p.node;
-    if (end - start === within.length && textOf(p) === within) return true;
+    if (end - start === within.length && textOf(p, source) === within) return true;
   }
   return false;
 }
 
 /**
- * A judge of nodes: the judgement that ignores the node at path, if any. `home(file)` is
- * a file's text, for the rule that a judgement leaves its own file only with its code.
+ * A judge of nodes: the judgements that ignore the node at path (none, mostly) of a file whose
+ * text is `source`. `home(file)` is a file's text, for the rule that a judgement leaves its
+ * own file only with its code.
  */
 export function judge(judgements, home = (file) => readSource(file)) {
   const byCode = new Map();
-  for (const j of judgements)
-    for (const c of j.codes) byCode.set(c, [...(byCode.get(c) ?? []), j]);
+  for (const j of judgements) for (const c of j.codes) byCode.set(c, [...(byCode.get(c) ?? []), j]);
   const lengths = new Set([...byCode.keys()].map((c) => c.length));
   const moved = new Map();
   const hasMoved = (j) => {
     if (!moved.has(j)) moved.set(j, !j.codes.some((c) => home(j.file)?.includes(c)));
     return moved.get(j);
   };
-  return (path, file) => {
+  return (path, file, source = path.hub?.file?.code) => {
     const { start, end } = path.node;
-    if (typeof start !== 'number' || !lengths.has(end - start)) return undefined;
-    const candidates = byCode.get(textOf(path));
-    if (candidates === undefined) return undefined;
-    return candidates.find(
+    if (typeof start !== 'number' || !lengths.has(end - start)) return [];
+    return (byCode.get(textOf(path, source)) ?? []).filter(
       (j) =>
         (j.file === file || hasMoved(j)) &&
-        (j.within === undefined || inside(path, j.within)) &&
+        (j.within === undefined || inside(path, j.within, source)) &&
         mutatedBy(j.mutators, path),
     );
   };
@@ -136,13 +133,13 @@ function notDrawn(node) {
 function markJudged(program, file) {
   program.traverse({
     enter(path) {
-      const j = judged(path, file);
-      if (j === undefined) return;
-      const mutators = j.mutators === 'all' ? 'all' : j.mutators.join(',');
-      path.node.leadingComments = [
-        ...(path.node.leadingComments ?? []),
-        { type: 'CommentLine', value: ` Stryker disable next-line ${mutators}: ${j.reason}` },
-      ];
+      for (const j of judged(path, file)) {
+        const mutators = j.mutators === 'all' ? 'all' : j.mutators.join(',');
+        path.node.leadingComments = [
+          ...(path.node.leadingComments ?? []),
+          { type: 'CommentLine', value: ` Stryker disable next-line ${mutators}: ${j.reason}` },
+        ];
+      }
     },
   });
 }
