@@ -13,7 +13,7 @@ export interface Judgement {
   mutators: string[] | 'all';
   reason: string;
   range?: boolean;
-  within?: string;
+  within?: string | string[];
 }
 export function loadJudgements(file?: string): Judgement[];
 export function mutatedBy(mutators: string[] | 'all', path: NodePath): boolean;

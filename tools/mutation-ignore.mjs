@@ -8,7 +8,8 @@
  *    it. The text is the key, not a line: code that moves to another line or file keeps its
  *    judgement. `file` is only a hint: a judgement applies in its own file, and in another
  *    file only once its code has left its own (a move). `within`, when given, is the text of
- *    an enclosing node, for code that occurs elsewhere in the file unjudged.
+ *    an enclosing node (or several, from the inside out), for code that occurs elsewhere in
+ *    the file unjudged.
  *    tools/mutation/judgements.test.ts reports a judgement whose code no longer exists.
  *
  * 2. Sampled runs (EAC_MUTATION_SAMPLE names a file written by tools/mutation-sample.ts):
@@ -64,13 +65,18 @@ export function textOf(path, code = path.hub?.file?.code) {
     : undefined;
 }
 
-/** Whether an ancestor of path has exactly this text. */
+/**
+ * Whether the ancestors of path have these texts (one text, or several from the inside out:
+ * for code whose every single enclosing node also occurs unjudged).
+ */
 function inside(path, within, source) {
-  for (let p = path.parentPath; p; p = p.parentPath) {
+  const texts = Array.isArray(within) ? within : [within];
+  let i = 0;
+  for (let p = path.parentPath; p && i < texts.length; p = p.parentPath) {
     const { start, end } = p.node;
-    if (end - start === within.length && textOf(p, source) === within) return true;
+    if (end - start === texts[i].length && textOf(p, source) === texts[i]) i++;
   }
-  return false;
+  return i === texts.length;
 }
 
 /**
@@ -124,22 +130,39 @@ function notDrawn(node) {
 
 /**
  * Stryker's ignorer works per node, with the node's whole subtree, while a judgement is about
- * some mutators of a node only. So the judgements do not ignore nodes themselves: when the
+ * some mutators of some nodes only. So the judgements do not ignore nodes themselves: when the
  * ignorer meets a file's Program (the first node Stryker visits), it marks each judged node
- * with the directive Stryker's own comments would give, `disable next-line <mutators>:
- * <reason>`, which Stryker reads on entering the node and applies to those mutators on the
- * node's line, exactly as a comment in the source did.
+ * with the directive a comment in the source would give, `disable next-line <mutators>:
+ * <reason>`, which Stryker reads on entering the node. Such a directive holds for the whole
+ * line, so a node after it on the same line that is not judged gets `restore next-line` for
+ * the mutators that mutate it: a judgement ignores the mutants of its own nodes only.
  */
 function markJudged(program, file) {
+  const source = program.hub?.file?.code;
+  /** Per line, the mutators a directive disabled so far (Stryker visits nodes in this order). */
+  const disabled = new Map();
   program.traverse({
     enter(path) {
-      for (const j of judged(path, file)) {
-        const mutators = j.mutators === 'all' ? 'all' : j.mutators.join(',');
-        path.node.leadingComments = [
-          ...(path.node.leadingComments ?? []),
-          { type: 'CommentLine', value: ` Stryker disable next-line ${mutators}: ${j.reason}` },
-        ];
+      const line = path.node.loc?.start.line;
+      if (line === undefined) return;
+      const comments = [];
+      const judgedHere = new Set();
+      for (const j of judged(path, file, source)) {
+        const names = j.mutators === 'all' ? allMutators.map((m) => m.name) : j.mutators;
+        comments.push(`disable next-line ${names.join(',')}: ${j.reason}`);
+        for (const n of names) judgedHere.add(n);
       }
+      const off = disabled.get(line) ?? new Set();
+      const restore = [...off].filter((n) => !judgedHere.has(n) && mutatedBy([n], path));
+      if (restore.length > 0) comments.unshift(`restore next-line ${restore.join(',')}`);
+      for (const n of restore) off.delete(n);
+      for (const n of judgedHere) off.add(n);
+      if (off.size > 0) disabled.set(line, off);
+      if (comments.length === 0) return;
+      path.node.leadingComments = [
+        ...(path.node.leadingComments ?? []),
+        ...comments.map((c) => ({ type: 'CommentLine', value: ` Stryker ${c}` })),
+      ];
     },
   });
 }
