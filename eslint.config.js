@@ -99,7 +99,6 @@ export default tseslint.config(
     // The suites and their fixtures reach a target over HTTP only, and take no expected value
     // from code the reference runs.
     files: ['suites/**', 'fixtures/**'],
-    ignores: ['suites/runner/**'],
     rules: {
       'no-restricted-imports': boundary(
         ['**/reference/**'],
@@ -114,8 +113,18 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': oracleRule({ machines: true }) },
   },
   {
+    // Reports are made from results: nothing of the reference's code reaches them.
+    files: ['reports/**'],
+    rules: {
+      'no-restricted-imports': boundary(
+        ['**/reference/**'],
+        'reports read results, not the reference',
+      ),
+    },
+  },
+  {
     // The runner alone may start the embedded reference, through its public server module.
-    files: ['suites/runner/**'],
+    files: ['runner/**'],
     rules: {
       'no-restricted-imports': boundary(
         ['**/reference/**', '!**/reference/server.ts'],

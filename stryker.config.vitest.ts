@@ -26,7 +26,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     include,
-    exclude: ['node_modules/**', 'suites/runner/**', 'suites/harness/**'],
+    exclude: ['node_modules/**', 'runner/**', 'suites/harness/**'],
     // The hub suites' browser broker runs in the main process (it serves pages and a browser,
     // no mutated code); so does the switch that starts a fresh reference for each runtime
     // mutant (tools/mutation-global-setup.ts). Static mutants and the dry run start the

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two projects: `unit` checks our own code; `conformance` checks a target. `eac run` drives
-// the latter with the target resolved and its own reporter (suites/runner/run.ts).
+// the latter with the target resolved and its own reporter (runner/run.ts).
 export default defineConfig({
   test: {
     projects: [
@@ -13,7 +13,7 @@ export default defineConfig({
           include: [
             'spec/**/*.test.ts',
             'reference/**/*.test.ts',
-            'suites/runner/**/*.test.ts',
+            'runner/**/*.test.ts',
             'suites/harness/**/*.test.ts',
             'reports/**/*.test.ts',
             'fixtures/**/*.test.ts',
@@ -29,9 +29,9 @@ export default defineConfig({
           name: 'conformance',
           environment: 'node',
           include: ['suites/*/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'suites/runner/**', 'suites/harness/**'],
+          exclude: [...configDefaults.exclude, 'suites/harness/**'],
           // The hub suites' one browser and their embedding parent page (launched on first use).
-          globalSetup: ['suites/runner/global-setup.ts', 'suites/harness/browser-setup.ts'],
+          globalSetup: ['runner/global-setup.ts', 'suites/harness/browser-setup.ts'],
           // Tests talk to a live target over HTTP; each builds its own world, so files run
           // in parallel against one target. They mostly wait on the network, so use at least
           // four workers even on a small CI machine (the default there would be one).

@@ -3,7 +3,7 @@
  * `npm run build`) runs from bin/eac.mjs. No top-level await here, so it bundles as CommonJS,
  * which Node lets us load with a V8 code cache (see tools/build.ts).
  */
-import { main } from '../suites/runner/cli.ts';
+import { main } from '../runner/cli.ts';
 
 /**
  * Resolves once everything written to `stream` so far has been handed to the OS. A pipe
@@ -48,7 +48,7 @@ export async function runCli(argv: readonly string[]): Promise<never> {
  */
 export async function warmUp(): Promise<void> {
   const [{ parseCommand }, { start }] = await Promise.all([
-    import('../suites/runner/args.ts'),
+    import('../runner/args.ts'),
     import('../reference/server.ts'),
   ]);
   parseCommand(['serve', '--hooks', '--port', '0', '--seed', '1']);

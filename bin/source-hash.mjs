@@ -22,12 +22,13 @@ export const CODE_CACHE = path.join(DIST, 'eac.cjs.cache');
  */
 export const SOURCE_DIRS = [
   'bin',
-  'suites/runner',
+  'runner',
   'suites/harness',
   'reference',
   'spec',
   'fixtures',
   'reports',
+  'latitude',
 ];
 
 /** The other files the bundle depends on: the installed versions of the bundled packages. */

@@ -11,10 +11,10 @@
 import { Writable } from 'node:stream';
 import path from 'node:path';
 import type { Results } from '../reports/schema.ts';
-import { PROJECT_ROOT } from '../suites/runner/cli.ts';
-import { defaultPlace, runSuites, type RunOptions } from '../suites/runner/run.ts';
-import { parseShard } from '../suites/runner/shard.ts';
-import { imageOptions } from '../suites/runner/container.ts';
+import { PROJECT_ROOT } from '../runner/cli.ts';
+import { defaultPlace, runSuites, type RunOptions } from '../runner/run.ts';
+import { parseShard } from '../runner/shard.ts';
+import { imageOptions } from '../runner/container.ts';
 
 export type { Outcome, Result, Results, Summary } from '../reports/schema.ts';
 

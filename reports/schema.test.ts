@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleResults } from '../suites/runner/sample-results.ts';
+import { sampleResults } from './sample-results.ts';
 import { ResultsSchema, SCHEMA_VERSION } from './schema.ts';
 
 describe('ResultsSchema', () => {

@@ -74,7 +74,7 @@ export const sourceUrls: Plugin = {
 /**
  * Packages the bundle loads on first use instead of at start-up (see lazyPackages): DuckDB's
  * native module, which only a chat needs, and undici, which `eac serve` reaches through
- * suites/runner/target.ts but never calls.
+ * runner/target.ts but never calls.
  */
 export const LAZY_PACKAGES = ['@duckdb/node-api', 'undici'];
 

@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { start } from '../reference/server.ts';
-import { readProfile, REFERENCE_PROFILE_FILE } from '../suites/runner/target.ts';
+import { readProfile, REFERENCE_PROFILE_FILE } from '../runner/target.ts';
 import {
   FULL,
   SHORT,

@@ -2,7 +2,7 @@
  * `npm run flaky`: the flakiness gate. Runs the conformance suites several times with different
  * seeds against the embedded reference and fails on any test whose outcome changes between
  * runs, or whose probe recorded another answer once ids, keys, tokens, times and durations are
- * normalised (suites/runner/flaky.ts). Writes the figures to bench/results/flaky.json.
+ * normalised (reports/flaky.ts). Writes the figures to bench/results/flaky.json.
  *
  *   npx tsx tools/flaky.ts                              20 runs of everything (on demand)
  *   npx tsx tools/flaky.ts --reuse reports/latest --runs 2   CI: the run npm test made + 2 more
@@ -20,9 +20,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readRun } from '../suites/runner/compare.ts';
-import { PROJECT_ROOT } from '../suites/runner/cli.ts';
-import { compareRuns, renderFlaky, type FlakyRun } from '../suites/runner/flaky.ts';
+import { readRun } from '../reports/compare.ts';
+import { PROJECT_ROOT } from '../runner/cli.ts';
+import { compareRuns, renderFlaky, type FlakyRun } from '../reports/flaky.ts';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`flaky: ${message}\n`);

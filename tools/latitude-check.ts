@@ -17,8 +17,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RELIANCE, unstatedReliances } from '../spec/reliance.ts';
 import { TargetProfile } from '../spec/profile.ts';
-import { readRun } from '../suites/runner/compare.ts';
-import { REFERENCE_PROFILE_FILE } from '../suites/runner/target.ts';
+import { readRun } from '../reports/compare.ts';
+import { REFERENCE_PROFILE_FILE } from '../runner/target.ts';
 
 const { values, positionals } = parseArgs({
   options: { baseline: { type: 'string' } },

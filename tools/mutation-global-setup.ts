@@ -21,7 +21,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import type { ResolvedTarget } from '../suites/runner/target.ts';
+import type { ResolvedTarget } from '../runner/target.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -72,7 +72,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
             s.activeMutant = id;
             s.hitCount = typeof body.hitLimit === 'number' ? 0 : undefined;
             s.hitLimit = typeof body.hitLimit === 'number' ? body.hitLimit : undefined;
-            const { startEmbedded } = await import('../suites/runner/target.ts');
+            const { startEmbedded } = await import('../runner/target.ts');
             current = { id, running: startEmbedded(Number(process.env['EAC_SEED'] ?? 7)) };
           }
           const { target } = await current.running;

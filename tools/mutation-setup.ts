@@ -4,7 +4,7 @@
  * worker too, not in the global-setup process where no mutant is ever active. This starts the
  * embedded reference here, once per worker and only for the suites (the machines' unit tests
  * do not need it), and hands it to the suites as the target that `inject('eacTarget')`
- * returns (what suites/runner/global-setup.ts provides in a normal run).
+ * returns (what runner/global-setup.ts provides in a normal run).
  *
  * EAC_MUTATION_TRACE=<file> appends a line per setup and reference start (where the time of a
  * mutant goes).
@@ -13,7 +13,7 @@ import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { beforeEach } from 'vitest';
 import type { Target } from '../suites/harness/target.ts';
-import { startEmbedded, type ResolvedTarget } from '../suites/runner/target.ts';
+import { startEmbedded, type ResolvedTarget } from '../runner/target.ts';
 
 const state = (
   globalThis as unknown as Record<

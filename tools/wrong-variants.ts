@@ -33,7 +33,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
-import { listAreas } from '../suites/runner/only.ts';
+import { listAreas } from '../runner/only.ts';
 import { loadVariants, type AreaVariant } from './variants/variant.ts';
 
 /** Every variant of tools/variants/*.ts (one file per area, so they can grow apart). */

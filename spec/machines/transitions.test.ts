@@ -8,7 +8,7 @@ import type { Transition } from './machine.ts';
 import { migrationTransitions } from './migration.ts';
 import { issueLifetime, tokenState, tokenTransitions } from './token.ts';
 
-// The transition tables are data the reports draw (suites/runner/machines.ts): every row must
+// The transition tables are data the reports draw (reports/machines.ts): every row must
 // name its command, its states and where the move comes from, and the states a table names
 // must be those its machine's functions produce.
 const TABLES: readonly (readonly [string, readonly Transition[]])[] = [

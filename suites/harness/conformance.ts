@@ -284,7 +284,7 @@ export function probe(
     .map((id) => clauseById.get(id)?.decision)
     .filter((d): d is string => d !== undefined);
   // A probe that cites a clause the document requires (or security forbids) would let that
-  // clause go unchecked on another target; suites/runner/citations.test.ts refuses it over all
+  // clause go unchecked on another target; runner/citations.test.ts refuses it over all
   // the suites (not here, so that one such file does not stop the others from loading).
   register(
     'probe',

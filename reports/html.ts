@@ -1,0 +1,627 @@
+/**
+ * `index.html`: one self-contained page (inline CSS and one small inline script, nothing
+ * fetched). It opens on what a reader came for: the counts, then the failures with their
+ * replay lines and HTTP exchanges, then coverage as a bar per section of the document, then
+ * every test in a table that filters by outcome, area and clause. Each clause links to its
+ * section's row (§4.10), which links on to the document when EAC_DOCUMENT_URL gives a URL.
+ *
+ * Size: exchanges are recorded for failed and probed tests only; a failure's are shown as
+ * they are, a probe's are gzipped (all together) into the page and unpacked by the script when
+ * opened, so a full run stays well under 2 MB.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { clauseById } from '../spec/clauses/index.ts';
+import {
+  isUnexpected,
+  verdictOf,
+  type CoverageRow,
+  type RegisterEntry,
+  type ReportedExchange,
+  type Result,
+  type Results,
+} from './schema.ts';
+import { firmTotal, groupCoverage } from './coverage.ts';
+import { escapeHtml as h, firstLine, screenshotFile } from './escape.ts';
+import { causeLabel, coverageLine } from './outline.ts';
+import { endpointsOf, testsOf } from './register.ts';
+import { runReplayLine, targetArgsOf } from './results.ts';
+
+/** What the page needs beyond results.json: the run folder's screenshots, the document's URL. */
+export interface HtmlContext {
+  /** Ids of the tests whose screenshot (screenshotFile(id)) is in the run folder. */
+  readonly screenshots?: ReadonlySet<string>;
+  /**
+   * Where the document is, with `{section}` standing for a section number
+   * (`https://example.org/service-api.html#section-{section}`). Without it, section links
+   * stay in the page.
+   */
+  readonly documentUrl?: string;
+}
+
+/** The context of a run folder: its screenshots, and EAC_DOCUMENT_URL from the environment. */
+export async function htmlContext(
+  runDir: string,
+  run: Pick<Results, 'results'>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<HtmlContext> {
+  let files: string[] = [];
+  try {
+    files = await readdir(path.join(runDir, 'screenshots'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const present = new Set(files.map((f) => `screenshots/${f}`));
+  const screenshots = new Set(
+    run.results.filter((r) => present.has(screenshotFile(r.id))).map((r) => r.id),
+  );
+  const documentUrl = env['EAC_DOCUMENT_URL'];
+  return {
+    screenshots,
+    ...(documentUrl !== undefined && documentUrl !== '' ? { documentUrl } : {}),
+  };
+}
+
+const CSS = `
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:76rem;padding:0 1rem;color:#1b1b1b}
+h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.6rem 0 1.2rem;width:100%}
+th,td{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f5f5f5}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.top td{font-weight:600;background:#fafafa}tr.sub td:first-child{padding-left:1.4rem}
+code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
+pre{background:#f6f8fa;padding:.6rem;overflow:auto;white-space:pre-wrap;word-break:break-word}
+.counts span{display:inline-block;margin-right:1rem;font-weight:600}
+.pass{color:#1a7f37}.fail{color:#cf222e}.not-run{color:#6e7781}.probe{color:#8250df}
+details{margin:.4rem 0 .8rem}summary{cursor:pointer}
+.test{border-left:4px solid #ddd;padding:.2rem .8rem;margin:1rem 0}
+.test.fail{border-color:#cf222e;color:inherit}.test.probe{border-color:#8250df;color:inherit}
+.yes{color:#1a7f37}.no{color:#cf222e}ul.kinds li{margin:.2rem 0}
+a.sec{text-decoration:none;font-size:12px;color:#0969da}
+.bar{display:flex;height:.9rem;min-width:12rem;background:#eaeef2;border-radius:3px;overflow:hidden}
+.bar i{display:block;height:100%}
+.k-portable{background:#1a7f37}.k-decision{background:#8fd19e}.k-probed{background:#a475f9}.k-failing{background:#cf222e}.k-uncovered{background:#eaeef2}
+.legend i{display:inline-block;width:.8rem;height:.8rem;margin:0 .3rem 0 .9rem;vertical-align:middle;border-radius:2px}
+.filters{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #ddd;z-index:1}
+.filters button{font:inherit;margin-right:.2rem;padding:.1rem .5rem;border:1px solid #bbb;border-radius:3px;background:#fff;cursor:pointer}
+.filters button[aria-pressed=true]{background:#1b1b1b;color:#fff}
+.filters label{margin-left:1rem}
+.o{font-weight:600}
+`;
+
+/**
+ * The page's only script: the filters, and inflating a probe's gzipped exchanges when its
+ * block is opened. Everything it inserts was escaped when the page was rendered.
+ */
+const SCRIPT = `
+(() => {
+  const form = document.getElementById('filters');
+  const items = [...document.querySelectorAll('[data-outcome]')];
+  const rows = items.filter((el) => el.tagName === 'TR');
+  const buttons = [...form.querySelectorAll('button[data-filter-outcome]')];
+  const area = document.getElementById('filter-area');
+  const clause = document.getElementById('filter-clause');
+  const count = document.getElementById('filter-count');
+  let outcome = '';
+  const matches = (el, query) => {
+    if (query === '') return true;
+    if (query.startsWith('§')) {
+      const section = query.slice(1);
+      return el.dataset.sections.split(' ').some((s) => s === section || s.startsWith(section + '.'));
+    }
+    return el.dataset.clauses.split(' ').some((id) => id !== '' && id.includes(query));
+  };
+  const apply = () => {
+    const query = clause.value.trim().toLowerCase();
+    for (const el of items) {
+      el.hidden = !((outcome === '' || el.dataset.outcome === outcome) &&
+        (area.value === '' || el.dataset.area === area.value) && matches(el, query));
+    }
+    for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.filterOutcome === outcome));
+    count.textContent = rows.filter((r) => !r.hidden).length + ' of ' + rows.length + ' tests shown';
+  };
+  for (const b of buttons) b.addEventListener('click', () => { outcome = b.dataset.filterOutcome; apply(); });
+  area.addEventListener('change', apply);
+  clause.addEventListener('input', apply);
+  form.addEventListener('submit', (event) => event.preventDefault());
+  form.hidden = false;
+  apply();
+  const blob = document.getElementById('packed');
+  let unpacked;
+  const unpack = () => {
+    unpacked ??= (async () => {
+      const bytes = Uint8Array.from(atob(blob.textContent.trim()), (c) => c.charCodeAt(0));
+      const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+      return JSON.parse(await new Response(stream).text());
+    })();
+    return unpacked;
+  };
+  for (const block of document.querySelectorAll('details[data-packed]')) {
+    block.addEventListener('toggle', () => {
+      if (!block.open || block.dataset.unpacked) return;
+      block.dataset.unpacked = 'yes';
+      unpack().then(
+        (pieces) => block.insertAdjacentHTML('beforeend', pieces[Number(block.dataset.packed)]),
+        (error) => {
+          const pre = document.createElement('pre');
+          pre.textContent = 'could not unpack the exchanges: ' + error;
+          block.append(pre);
+        },
+      );
+    });
+  }
+})();
+`;
+
+/** Renders the page with whatever the context holds. */
+class Page {
+  readonly #rows: ReadonlySet<string>;
+  readonly #packed: string[] = [];
+
+  constructor(
+    readonly run: Results,
+    readonly context: HtmlContext,
+  ) {
+    this.#rows = new Set(run.coverage.map((r) => r.section));
+  }
+
+  /** `§4.10`, linking to the section's coverage row (or to the document when it has no row). */
+  section(section: string): string {
+    const label = `§${section}`;
+    if (this.#rows.has(section)) return `<a class="sec" href="#sec-${h(section)}">${h(label)}</a>`;
+    const url = this.documentLink(section);
+    return url !== undefined ? `<a class="sec" href="${h(url)}">${h(label)}</a>` : h(label);
+  }
+
+  /** Keeps a piece of HTML for the packed blob; returns its index there. */
+  pack(html: string): number {
+    this.#packed.push(html);
+    return this.#packed.length - 1;
+  }
+
+  /** The packed pieces as gzipped JSON in base64, or '' when there are none. */
+  packed(): string {
+    if (this.#packed.length === 0) return '';
+    return gzipSync(JSON.stringify(this.#packed), { level: 9 }).toString('base64');
+  }
+
+  documentLink(section: string): string | undefined {
+    return this.context.documentUrl?.replaceAll('{section}', encodeURIComponent(section));
+  }
+
+  /** A clause id with its section in front, linked. */
+  clause(id: string): string {
+    const section = clauseById.get(id)?.section;
+    return `${section !== undefined ? `${this.section(section)} ` : ''}<code>${h(id)}</code>`;
+  }
+
+  clauses(ids: readonly string[]): string {
+    return ids.length > 0 ? ids.map((c) => this.clause(c)).join(' ') : '<em>none</em>';
+  }
+}
+
+/** Attributes the filters read: outcome, area, cited clause ids and their sections. */
+function filterData(result: Result): string {
+  const sections = [
+    ...new Set(
+      result.clauses.map((c) => clauseById.get(c)?.section).filter((s) => s !== undefined),
+    ),
+  ];
+  return `data-outcome="${h(result.outcome)}" data-area="${h(result.area)}" data-clauses="${h(result.clauses.join(' ').toLowerCase())}" data-sections="${h(sections.join(' '))}"`;
+}
+
+// ---------------------------------------------------------------- coverage
+
+type Kind = 'portable' | 'decision' | 'probed' | 'failing' | 'uncovered';
+
+/** The document's clauses of a row, split into the standings the bar shows. */
+function standings(row: CoverageRow): Record<Kind, number> {
+  const total = row.must + row.observed + row.unspecified;
+  const known = row.portable + row.throughDecision + row.probed + row.failing;
+  return {
+    portable: row.portable,
+    decision: row.throughDecision,
+    probed: row.probed,
+    failing: row.failing,
+    uncovered: Math.max(0, total - known),
+  };
+}
+
+const KIND_LABELS: Record<Kind, string> = {
+  portable: 'portable',
+  decision: 'through a decision',
+  probed: 'probed',
+  failing: 'failing',
+  uncovered: 'not covered',
+};
+
+function bar(row: CoverageRow): string {
+  const parts = standings(row);
+  const total = Object.values(parts).reduce((a, b) => a + b, 0);
+  if (total === 0) return '<div class="bar" title="no clauses"></div>';
+  const title = (Object.keys(parts) as Kind[])
+    .map((k) => `${parts[k]} ${KIND_LABELS[k]}`)
+    .join(', ');
+  const segments = (Object.keys(parts) as Kind[])
+    .filter((k) => parts[k] > 0 && k !== 'uncovered')
+    .map((k) => `<i class="k-${k}" style="width:${((parts[k] / total) * 100).toFixed(2)}%"></i>`);
+  return `<div class="bar" title="${h(title)}">${segments.join('')}</div>`;
+}
+
+function coverageRow(page: Page, row: CoverageRow, top: boolean): string {
+  const n = (value: string | number) => `<td class="n">${value}</td>`;
+  const link = page.documentLink(row.section);
+  const label = `§${row.section}${row.title !== undefined ? ` ${row.title}` : ''}`;
+  const name = link !== undefined ? `<a href="${h(link)}">${h(label)}</a>` : h(label);
+  return `<tr id="sec-${h(row.section)}" class="${top ? 'top' : 'sub'}"><td>${name}</td><td>${bar(row)}</td>${n(`${row.portable}/${firmTotal(row)}`)}${n(row.throughDecision)}${n(`${row.probed}/${row.unspecified}`)}${n(row.failing)}${n(row.must)}${n(row.observed)}</tr>`;
+}
+
+const KINDS = `<ul class="kinds">
+<li><strong>portable</strong>: a passing conformance test cites the clause and relies on no decision of ours, so the verdict holds on any server that follows the document;</li>
+<li><strong>through a decision</strong>: only passing tests that rely on an unspecified clause (one of our choices, or the profile’s answer to it) cite the clause;</li>
+<li><strong>probed</strong>: a probe recorded what the target does where the document is silent.</li>
+</ul><p>A clause cited by a failing test counts as covered by nothing. Security clauses are not the document’s and are counted apart.</p>`;
+
+function legend(): string {
+  return `<p class="legend">${(Object.keys(KIND_LABELS) as Kind[])
+    .map(
+      (k) =>
+        `<i class="k-${k}"${k === 'uncovered' ? ' style="outline:1px solid #bbb"' : ''}></i>${KIND_LABELS[k]}`,
+    )
+    .join('')}</p>`;
+}
+
+function coverage(page: Page): string {
+  const rows = groupCoverage(page.run.coverage).flatMap(({ top, subsections }) => [
+    coverageRow(page, top, true),
+    ...subsections.map((s) => coverageRow(page, s, false)),
+  ]);
+  const note =
+    page.context.documentUrl !== undefined
+      ? 'Section names link to the document.'
+      : 'Clause links elsewhere in the page lead to these rows; set EAC_DOCUMENT_URL (with {section}) when rendering to link the rows to the document.';
+  return `<h2 id="coverage">Clause coverage by section</h2>${legend()}<table><thead><tr><th>Section</th><th>clauses of the document</th><th>portable</th><th>through a decision</th><th>probed</th><th>failing</th><th>must</th><th>observed</th></tr></thead><tbody>${rows.join('')}</tbody></table><p><small>${h(note)}</small></p>${KINDS}`;
+}
+
+function security(page: Page): string {
+  const rows = page.run.coverage.filter((r) => r.security > 0 && !r.section.includes('.'));
+  if (rows.length === 0) return '<h2>Security clauses</h2><p>The catalogue holds none.</p>';
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td>${page.section(r.section)}${r.title !== undefined ? ` ${h(r.title)}` : ''}</td><td class="n">${r.security}</td><td class="n">${r.securityCovered}</td><td class="n">${r.securityThroughDecision}</td><td class="n">${r.securityFailing}</td></tr>`,
+    )
+    .join('');
+  return `<h2>Security clauses</h2><p>What no trustworthy server may do although the document does not spell it out; a failing security test is a failure like any other.</p><table><thead><tr><th>Section</th><th>clauses</th><th>covered</th><th>of which through a decision</th><th>failing</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+function gaps(page: Page): string {
+  const shown = page.run.gaps.filter((g) => g.decisionOnly.length + g.unprobed.length > 0);
+  const head = '<h2>Covered only through a decision, and open clauses with no probe</h2>';
+  if (shown.length === 0) return `${head}<p>None.</p>`;
+  const titles = new Map(page.run.coverage.map((r) => [r.section, r.title]));
+  const list = (ids: readonly string[]) =>
+    ids.length > 0 ? ids.map((id) => `<code>${h(id)}</code>`).join(' ') : '—';
+  const rows = shown.map((g) => {
+    const title = titles.get(g.section);
+    return `<tr><td>${page.section(g.section)}${title !== undefined ? ` ${h(title)}` : ''}</td><td>${list(g.decisionOnly)}</td><td>${list(g.unprobed)}</td></tr>`;
+  });
+  return `<details><summary>${head}</summary><table><thead><tr><th>Section</th><th>must/observed covered only through a decision</th><th>unspecified, no probe</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
+}
+
+// ---------------------------------------------------------------- tests and exchanges
+
+function json(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, null, 2) ?? '';
+}
+
+function headers(record: Record<string, string>): string {
+  return Object.entries(record)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+}
+
+function exchange(ex: ReportedExchange, index: number, open: boolean): string {
+  const outcome = ex.response ? String(ex.response.status) : `error: ${ex.error ?? 'no response'}`;
+  const head = `#${index + 1} ${ex.request.method} ${ex.request.url} → ${outcome} (${Math.round(ex.ms)} ms)`;
+  const request = [`${ex.request.method} ${ex.request.url}`, headers(ex.request.headers)];
+  if (ex.request.body !== undefined) request.push('', json(ex.request.body));
+  const parts = [`<pre>${h(request.join('\n'))}</pre>`];
+  if (ex.response) {
+    const response = [`HTTP ${ex.response.status}`, headers(ex.response.headers)];
+    if (ex.response.body !== undefined) response.push('', json(ex.response.body));
+    parts.push(`<pre>${h(response.join('\n'))}</pre>`);
+  }
+  if (ex.error !== undefined) parts.push(`<pre>${h(ex.error)}</pre>`);
+  return `<details${open ? ' open' : ''}><summary><code>${h(head)}</code></summary>${parts.join('')}</details>`;
+}
+
+/**
+ * A failure's exchanges in full, the last one open (usually the answer that failed). A
+ * probe's go into the page's one gzipped blob (compressed together, the repeated headers
+ * cost almost nothing), inflated by the script when the block is first opened.
+ */
+function exchanges(page: Page, result: Result): string {
+  const list = result.exchanges ?? [];
+  if (list.length === 0) return '';
+  const label = `${list.length} HTTP exchange${list.length === 1 ? '' : 's'}`;
+  if (result.outcome === 'fail') {
+    const body = list.map((ex, i) => exchange(ex, i, i === list.length - 1)).join('');
+    return `<details open><summary>${label}</summary>${body}</details>`;
+  }
+  const index = page.pack(list.map((ex, i) => exchange(ex, i, false)).join(''));
+  return `<details data-packed="${index}"><summary>${label}</summary></details>`;
+}
+
+function observations(result: Result): string[] {
+  const lines: string[] = [];
+  if (result.observations !== undefined && result.observations.length > 0) {
+    const items = result.observations.map(
+      (o) =>
+        `<li>${o.matchesDecision ? '<span class="yes">✓</span>' : '<span class="no">✗</span>'} ${o.endpoint !== undefined ? `<code>${h(o.endpoint)}</code> ` : ''}<pre>${h(o.observation)}</pre></li>`,
+    );
+    lines.push(`<p>Target did:</p><ul>${items.join('')}</ul>`);
+    if (result.decision !== undefined)
+      lines.push(`<p>Reference decision: ${h(result.decision)}</p>`);
+    if (result.outcome === 'fail') lines.push(`<pre>${h(result.reason ?? 'failed')}</pre>`);
+  } else if (result.outcome === 'probe') {
+    lines.push(`<p>Target did: ${h(result.reason ?? '(nothing recorded)')}</p>`);
+    if (result.decision !== undefined)
+      lines.push(`<p>Reference decision: ${h(result.decision)}</p>`);
+  } else {
+    lines.push(`<pre>${h(result.reason ?? result.outcome)}</pre>`);
+  }
+  return lines;
+}
+
+function testBlock(page: Page, result: Result, extra = ''): string {
+  const lines = [
+    `<div class="test ${h(result.outcome)}" id="${h(result.id)}" ${filterData(result)}>`,
+    `<h3>${h(result.name)} <small>(${h(result.area)}, <code>${h(result.file)}</code>)</small></h3>`,
+    extra,
+    `<p>Replay: <code>${h(result.replay)}</code> (test seed ${result.seed})</p>`,
+    ...observations(result),
+    `<p>Clauses: ${page.clauses(result.clauses)}</p>`,
+  ];
+  if (result.relies.length > 0)
+    lines.push(`<p>Relies on the decisions of: ${page.clauses(result.relies)}</p>`);
+  if (page.context.screenshots?.has(result.id) === true) {
+    const file = screenshotFile(result.id);
+    lines.push(`<p>Screenshot: <a href="${h(file)}">${h(file)}</a></p>`);
+  }
+  lines.push(exchanges(page, result), '</div>');
+  return lines.filter((l) => l !== '').join('\n');
+}
+
+function failures(page: Page): string {
+  const failed = page.run.results.filter((r) => r.outcome === 'fail');
+  const body =
+    failed.length === 0 ? '<p>None.</p>' : failed.map((r) => testBlock(page, r)).join('\n');
+  return `<h2 class="fail" id="failures">Failures (${failed.length})</h2>${body}`;
+}
+
+function expectedLine(result: Result): string {
+  const e = result.expected;
+  if (e === undefined) return '';
+  return `<p>Expected: <strong>${h(e.outcome)}</strong>${e.by !== 'test' ? ` (by clause <code>${h(e.by)}</code>)` : ''}: ${h(e.reason)}${e.issue !== undefined ? ` (${h(e.issue)})` : ''}</p>`;
+}
+
+/** With an expectations file: unexpected failures, other surprises, then expected failures. */
+function gatedFailures(page: Page): string {
+  const gate = page.run.gate;
+  if (gate === undefined) return failures(page);
+  const pick = (keep: (r: Result) => boolean) => page.run.results.filter(keep);
+  const section = (title: string, cls: string, list: readonly Result[]) =>
+    `<h2 class="${cls}">${h(title)} (${list.length})</h2>${
+      list.length === 0
+        ? '<p>None.</p>'
+        : list.map((r) => testBlock(page, r, expectedLine(r))).join('\n')
+    }`;
+  return [
+    `<p id="failures"><strong>Against the expectations file: ${gate.unexpected} unexpected</strong> (${gate.unexpectedFailures} unexpected failures, ${gate.unexpectedPasses} unexpected passes, ${gate.otherUnexpected} other), ${gate.expectedFailures} expected failures; <code>${h(gate.expectationsFile)}</code>, ${gate.entries} entries${gate.unused.length > 0 ? `, ${gate.unused.length} matched no test of this run` : ''}. The exit code counts only the unexpected.</p>`,
+    section(
+      'Unexpected failures',
+      'fail',
+      pick((r) => verdictOf(r) === 'unexpected-fail'),
+    ),
+    section(
+      'Unexpected passes and other outcomes',
+      'fail',
+      pick((r) => r.outcome !== 'fail' && isUnexpected(verdictOf(r))),
+    ),
+    section(
+      'Expected failures',
+      'not-run',
+      pick((r) => verdictOf(r) === 'expected-fail'),
+    ),
+  ].join('\n');
+}
+
+const OUTCOME_ORDER = ['fail', 'probe', 'not-run', 'pass'] as const;
+
+/** Every test in one table, failures first, with the filters above it. */
+function allTests(page: Page): string {
+  const results = [...page.run.results].sort(
+    (a, b) =>
+      OUTCOME_ORDER.indexOf(a.outcome) - OUTCOME_ORDER.indexOf(b.outcome) ||
+      a.area.localeCompare(b.area) ||
+      a.name.localeCompare(b.name),
+  );
+  const withBlock = (r: Result) => r.outcome === 'fail' || r.outcome === 'probe';
+  const rows = results.map((r) => {
+    const name = withBlock(r) ? `<a href="#${h(r.id)}">${h(r.name)}</a>` : h(r.name);
+    const why =
+      r.outcome === 'not-run' || r.outcome === 'fail'
+        ? `<br><small>${h(firstLine(r.reason ?? '', 160))}</small>`
+        : '';
+    return `<tr ${filterData(r)}><td class="o ${h(r.outcome)}">${h(r.outcome)}</td><td>${h(r.area)}</td><td>${name}${why}</td><td>${page.clauses(r.clauses)}</td></tr>`;
+  });
+  const count = (outcome: string) => page.run.results.filter((r) => r.outcome === outcome).length;
+  const buttons = [
+    `<button type="button" data-filter-outcome="" aria-pressed="true">all (${page.run.results.length})</button>`,
+    ...OUTCOME_ORDER.map(
+      (o) =>
+        `<button type="button" data-filter-outcome="${o}" aria-pressed="false">${o} (${count(o)})</button>`,
+    ),
+  ];
+  const areas = [...new Set(page.run.results.map((r) => r.area))].sort();
+  const options = [
+    '<option value="">all</option>',
+    ...areas.map((a) => `<option value="${h(a)}">${h(a)}</option>`),
+  ];
+  const form = `<form id="filters" class="filters" hidden><span>Outcome:</span> ${buttons.join('')}<label>Area <select id="filter-area">${options.join('')}</select></label><label>Clause <input id="filter-clause" type="search" placeholder="id, part of an id, or §4.10" size="26"></label> <output id="filter-count"></output></form>`;
+  return `<h2 id="tests">All tests (${page.run.results.length})</h2><p>The filters also apply to the failure and probe blocks of this page.</p>${form}<table id="test-table"><thead><tr><th>Outcome</th><th>Area</th><th>Test</th><th>Clauses</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** The register's rows for one run: one row per distinct answer, grouped under its clause. */
+export function registerTable(
+  entries: readonly RegisterEntry[],
+  section: (section: string) => string = (s) => `§${h(s)}`,
+): string {
+  const rows = entries.flatMap((entry) =>
+    entry.answers.map((answer, index) => {
+      const clause =
+        index === 0
+          ? `<td rowspan="${entry.answers.length}"><code>${h(entry.clause)}</code> ${section(entry.section)}<br><small>${h(entry.summary)}</small></td><td rowspan="${entry.answers.length}">${h(entry.decision ?? '—')}</td>`
+          : '';
+      const endpoints = endpointsOf(answer)
+        .map((e) => `<code>${h(e)}</code>`)
+        .join(' ');
+      const tests = testsOf(answer)
+        .map((id) => `<a href="#${h(id)}">${h(id)}</a>`)
+        .join(', ');
+      const mark = answer.matchesDecision
+        ? '<span class="yes">✓ matches</span>'
+        : '<span class="no">✗ departs</span>';
+      return `<tr>${clause}<td>${mark}<pre>${h(answer.answer)}</pre></td><td>${endpoints}${endpoints !== '' ? '<br>' : ''}${tests}</td></tr>`;
+    }),
+  );
+  return `<table><thead><tr><th>Clause</th><th>Reference decision</th><th>Answer</th><th>Seen on</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function probes(page: Page): string {
+  const run = page.run;
+  const probedEntries = run.register.filter((e) => e.answers.length > 0);
+  const probed = run.results.filter((r) => r.outcome === 'probe');
+  const head = `<h2 class="probe" id="register">Ambiguity register: where the document is silent (${probedEntries.length} of ${run.register.length} open clauses probed)</h2>`;
+  if (probedEntries.length === 0) return `${head}<p>No probe recorded an answer in this run.</p>`;
+  return [
+    head,
+    '<p>Probes grouped by clause: each distinct answer the target gave, whether it is the reference’s decision, and where it was seen. Against the reference, or with --check-decisions, a departure from the decision also fails its test (listed above). Compare runs with <code>eac compare</code>.</p>',
+    registerTable(probedEntries, (s) => page.section(s)),
+    `<details id="probe-list"><summary>The ${probed.length} probe${probed.length === 1 ? '' : 's'}, with their exchanges</summary>`,
+    probed.map((r) => testBlock(page, r)).join('\n'),
+    '</details>',
+  ].join('\n');
+}
+
+function notRun(page: Page): string {
+  const run = page.run;
+  const skipped = run.results.filter((r) => r.outcome === 'not-run');
+  if (skipped.length === 0) return '<h2 class="not-run">Not run (0)</h2><p>None.</p>';
+  const causes = run.notRunCauses
+    .map((c) => `<tr><td>${h(causeLabel(c))}</td><td class="n">${c.tests}</td></tr>`)
+    .join('');
+  return `<h2 class="not-run">Not run (${skipped.length})</h2><p>What each missing capability cost (a test missing two hooks counts under each); the tests are in the table above, filtered by “not-run”.</p><table><thead><tr><th>Cause</th><th>tests</th></tr></thead><tbody>${causes}</tbody></table>`;
+}
+
+function machines(run: Results): string {
+  if (run.machines.length === 0) return '';
+  const tables = run.machines.map((m) => {
+    const rows = m.transitions
+      .map(
+        (t) =>
+          `<tr><td><code>${h(t.command)}</code></td><td>${h(t.from)}</td><td>${h(t.to)}</td><td>${h(t.note ?? '')}</td><td>${h(/^\d/.test(t.section) ? `§${t.section}` : t.section)}</td></tr>`,
+      )
+      .join('');
+    return `<h3>${h(m.name)}</h3><table><thead><tr><th>Command</th><th>From</th><th>To</th><th>Note</th><th>Section</th></tr></thead><tbody>${rows}</tbody></table>`;
+  });
+  return `<h2>State machines</h2><details><summary>The transition tables of spec/machines that the reference is written in and the model-based suite checks against (the run does not count which transitions it took).</summary>${tables.join('')}</details>`;
+}
+
+function facts(run: Results, replay: string): string {
+  const { target } = run;
+  const rows: [string, string][] = [
+    ['Target', `${target.baseUrl}${target.embedded === true ? ' (embedded reference)' : ''}`],
+    ['Implementation', target.implementation ?? 'not announced'],
+    ...(target.image !== undefined
+      ? [['Image', `${target.image.name} (${target.image.id})`] as [string, string]]
+      : []),
+    [
+      'Profile',
+      `${run.profile.source}${run.profile.description !== undefined ? ` — ${run.profile.description}` : ''}`,
+    ],
+    ['Parts served', run.profile.serves.join(', ') || 'none'],
+    ...(target.credentialsFile !== undefined
+      ? [['Credentials file', target.credentialsFile] as [string, string]]
+      : []),
+    ['Hub', target.hubUrl],
+    [
+      'Hooks',
+      target.hooksUrl !== undefined
+        ? `${target.hooksUrl} (${target.hooks.join(', ') || 'none announced'})`
+        : 'none',
+    ],
+    ['Probes held to reference decisions', target.checkDecisions ? 'yes' : 'no'],
+    ['Seed', String(run.seed)],
+    ['Started', run.startedAt],
+    ['Duration', `${(run.durationMs / 1000).toFixed(1)} s`],
+    ['Replay the run', replay],
+  ];
+  return `<table><tbody>${rows.map(([k, v]) => `<tr><th>${h(k)}</th><td>${h(v)}</td></tr>`).join('')}</tbody></table>`;
+}
+
+export function renderHtml(run: Results, context: HtmlContext = {}): string {
+  const page = new Page(run, context);
+  const { summary, target } = run;
+  const replay = runReplayLine({ runSeed: run.seed, targetArgs: targetArgsOf(target) }, run.only);
+  // Rendered before the blob is read: the blocks above fill it.
+  const body = [
+    gatedFailures(page),
+    coverage(page),
+    allTests(page),
+    probes(page),
+    notRun(page),
+    security(page),
+    gaps(page),
+  ].join('\n');
+  const packed = page.packed();
+  // Base64 holds no '<', so the blob cannot end the script element early.
+  const packedBlob =
+    packed !== '' ? `<script type="application/octet-stream" id="packed">${packed}</script>` : '';
+  const nav = [
+    ['#failures', 'failures'],
+    ['#coverage', 'coverage'],
+    ['#tests', 'all tests'],
+    ['#register', 'ambiguity register'],
+    ['#run', 'run details'],
+  ]
+    .map(([href, label]) => `<a href="${href}">${label}</a>`)
+    .join(' · ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>EAC run ${h(run.startedAt)}: ${summary.fail} fail</title>
+<style>${CSS}</style>
+</head>
+<body>
+<h1>EAC conformance run</h1>
+<p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span><span>${summary.total} tests</span></p>
+<p>${h(target.baseUrl)}${target.implementation !== undefined ? ` (${h(target.implementation)})` : ''}, seed ${run.seed}. ${h(coverageLine(run).replace(/^coverage/, 'Coverage'))}.</p>
+<p>Replay the run: <code>${h(replay)}</code></p>
+<p>${nav}</p>
+${body}
+<h2 id="run">Run details</h2>
+${facts(run, replay)}
+${machines(run)}
+${packedBlob}
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}

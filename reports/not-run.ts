@@ -1,0 +1,42 @@
+/**
+ * Not-run tests counted by cause: how many tests each missing host hook cost, how many each
+ * part the target's profile does not serve, and the other reasons as they were given.
+ */
+import type { NotRunCause, Result } from './schema.ts';
+
+const HOOKS = /lacks the host hooks? ([\w-]+(?:,\s*[\w-]+)*)/;
+const PARTS = /profile does not serve ([\w-]+(?:,\s*[\w-]+)*)/;
+/** fixtures/world.ts: a test needing more accounts than a credentials file holds. */
+const NO_HOOK = /\bhas no ([\w-]+) hook\b/;
+
+/** The causes one not-run reason names; the harness words hooks and parts as matched here. */
+export function causesOf(reason: string): { kind: NotRunCause['kind']; name: string }[] {
+  const names = (match: RegExpExecArray | null) =>
+    (match?.[1] ?? '').split(/,\s*/).filter((n) => n !== '');
+  const hooks = [...names(HOOKS.exec(reason)), ...names(NO_HOOK.exec(reason))].map((name) => ({
+    kind: 'hook' as const,
+    name,
+  }));
+  const parts = names(PARTS.exec(reason)).map((name) => ({ kind: 'part' as const, name }));
+  if (hooks.length + parts.length > 0) return [...parts, ...hooks];
+  const first = reason.split(/\r?\n/, 1)[0]?.trim() ?? '';
+  return [{ kind: 'other', name: first === '' ? 'not run' : first }];
+}
+
+const ORDER: Record<NotRunCause['kind'], number> = { part: 0, hook: 1, other: 2 };
+
+export function countNotRun(results: readonly Pick<Result, 'outcome' | 'reason'>[]): NotRunCause[] {
+  const counts = new Map<string, NotRunCause>();
+  for (const result of results) {
+    if (result.outcome !== 'not-run') continue;
+    for (const cause of causesOf(result.reason ?? 'not run')) {
+      const key = `${cause.kind}\u0000${cause.name}`;
+      const found = counts.get(key);
+      if (found) found.tests += 1;
+      else counts.set(key, { ...cause, tests: 1 });
+    }
+  }
+  return [...counts.values()].sort(
+    (a, b) => ORDER[a.kind] - ORDER[b.kind] || b.tests - a.tests || a.name.localeCompare(b.name),
+  );
+}

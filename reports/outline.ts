@@ -1,0 +1,34 @@
+/** Short phrases every renderer shares: coverage in one line, a not-run cause by name. */
+import type { NotRunCause, Results } from './schema.ts';
+
+/** Totals over the top-level rows (each clause counts once there). */
+export function coverageTotals(run: Pick<Results, 'coverage'>) {
+  const tops = run.coverage.filter((r) => !r.section.includes('.'));
+  const sum = (pick: (r: (typeof tops)[number]) => number) => tops.reduce((n, r) => n + pick(r), 0);
+  return {
+    firm: sum((r) => r.must + r.observed),
+    portable: sum((r) => r.portable),
+    throughDecision: sum((r) => r.throughDecision),
+    unspecified: sum((r) => r.unspecified),
+    probed: sum((r) => r.probed),
+    security: sum((r) => r.security),
+    securityCovered: sum((r) => r.securityCovered),
+    failing: sum((r) => r.failing),
+  };
+}
+
+export function coverageLine(run: Pick<Results, 'coverage'>): string {
+  const t = coverageTotals(run);
+  return `coverage: must/observed ${t.portable} portable + ${t.throughDecision} through a decision of ${t.firm}; unspecified ${t.probed} probed of ${t.unspecified}; security ${t.securityCovered} of ${t.security}`;
+}
+
+export function causeLabel(cause: NotRunCause): string {
+  switch (cause.kind) {
+    case 'hook':
+      return `missing hook ${cause.name}`;
+    case 'part':
+      return `unserved part ${cause.name}`;
+    case 'other':
+      return cause.name;
+  }
+}

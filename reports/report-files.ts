@@ -1,0 +1,109 @@
+/** Where a run's reports live on disk: `<root>/runs/<stamp>/` and `<root>/latest` pointing at it. */
+import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  READABLE_VERSIONS,
+  ResultsSchema,
+  SCHEMA_VERSION,
+  type Results,
+} from './schema.ts';
+import { htmlContext, renderHtml } from './html.ts';
+import { renderJunit } from './junit.ts';
+import { renderSummary } from './summary-md.ts';
+
+export const REPORT_FILES = ['results.json', 'junit.xml', 'summary.md', 'index.html'] as const;
+
+/** `2025-11-22T00-31-05Z-s1kq7x2`: sorts by time, safe on every file system, tells seeds apart. */
+export function runStamp(at: Date, seed: number): string {
+  const iso = at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
+  return `${iso}-s${(seed >>> 0).toString(36)}`;
+}
+
+/** Creates a fresh run folder under `<root>/runs/`, never reusing an existing one. */
+export async function createRunDir(root: string, at: Date, seed: number): Promise<string> {
+  const runs = path.join(root, 'runs');
+  await mkdir(runs, { recursive: true });
+  const stamp = runStamp(at, seed);
+  for (let n = 1; ; n += 1) {
+    const dir = path.join(runs, n === 1 ? stamp : `${stamp}-${n}`);
+    try {
+      await mkdir(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/** Replaces `<root>/latest` with a symlink to `runDir` in one rename, so readers never see a gap. */
+export async function pointLatest(root: string, runDir: string): Promise<string> {
+  const latest = path.join(root, 'latest');
+  const temp = path.join(root, `.latest-${process.pid}-${Date.now()}`);
+  const relative = path.relative(root, runDir);
+  await symlink(relative, temp, process.platform === 'win32' ? 'junction' : 'dir');
+  try {
+    await rename(temp, latest);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return latest;
+}
+
+/** Validates and writes the four report files of a run. */
+export async function writeReports(runDir: string, run: Results): Promise<void> {
+  const checked = ResultsSchema.parse(run);
+  await writeFile(path.join(runDir, 'results.json'), `${JSON.stringify(checked, null, 2)}\n`);
+  await renderReports(runDir, checked);
+}
+
+/** Writes the files rendered from results.json (what `eac report` refreshes). */
+export async function renderReports(runDir: string, run: Results): Promise<void> {
+  const checked = ResultsSchema.parse(run);
+  await Promise.all([
+    writeFile(path.join(runDir, 'junit.xml'), renderJunit(checked)),
+    writeFile(path.join(runDir, 'summary.md'), renderSummary(checked)),
+    writeFile(
+      path.join(runDir, 'index.html'),
+      renderHtml(checked, await htmlContext(runDir, checked)),
+    ),
+  ]);
+}
+
+export async function readResults(runDir: string): Promise<Results> {
+  return readResultsFile(path.join(runDir, 'results.json'));
+}
+
+/** Reads and checks one results.json, saying plainly when it comes from an older eac. */
+export async function readResultsFile(file: string): Promise<Results> {
+  const text = await readFile(file, 'utf8');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const version =
+    typeof data === 'object' && data !== null
+      ? (data as { schemaVersion?: unknown }).schemaVersion
+      : undefined;
+  if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) {
+    throw new Error(
+      `${file} has results schema version ${version === undefined ? '1 (no schemaVersion)' : JSON.stringify(version)}; this eac reads versions ${READABLE_VERSIONS.join(' and ')}: run the suites again`,
+    );
+  }
+  // An older version's shape is a subset of this one: read it as this version.
+  if (version !== SCHEMA_VERSION) data = { ...(data as object), schemaVersion: SCHEMA_VERSION };
+  const parsed = ResultsSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('\n');
+    throw new Error(`${file} does not match the results schema:\n${issues}`);
+  }
+  return parsed.data;
+}

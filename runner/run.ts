@@ -1,0 +1,523 @@
+/**
+ * `eac run`: resolve the target, run the conformance project of vitest against it with our
+ * reporter alone, write the reports and print a closing summary. Returns the exit code.
+ */
+import { writeFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import path from 'node:path';
+import { createVitest, type TestSpecification } from 'vitest/node';
+import { catalogue } from '../spec/clauses/index.ts';
+import type { ExpectationsFile } from '../spec/expectations.ts';
+import {
+  isUnexpected,
+  verdictOf,
+  type Results,
+  type RunProfile,
+  type RunTarget,
+} from '../reports/schema.ts';
+import { readRun } from '../reports/compare.ts';
+import { diffRuns, hasRegression, renderDiffJson, renderDiffMarkdown } from '../reports/diff.ts';
+import { applyExpectations, readExpectations, unexpectedCount } from '../reports/expectations.ts';
+import { assembleRun } from '../reports/assemble.ts';
+import { causeLabel, coverageLine } from '../reports/outline.ts';
+import { firstLine } from '../reports/escape.ts';
+import {
+  areaOfFile,
+  listAreas,
+  planFile,
+  resolveOnly,
+  unmatchedValues,
+  type Selection,
+} from './only.ts';
+import { Progress, type ProgressStream } from './progress.ts';
+import { pickShard, type Shard } from './shard.ts';
+import { installNetwork } from '../suites/harness/network.ts';
+import type { ImageOptions } from './container.ts';
+import type { LatitudeVary } from '../latitude/choice.ts';
+import type { TargetProfile } from '../spec/profile.ts';
+import { EacReporter } from './reporter.ts';
+import { createRunDir, pointLatest, writeReports } from '../reports/report-files.ts';
+import { runReplayLine, targetArgsOf } from '../reports/results.ts';
+import { sectionTitles } from '../reports/sections.ts';
+import {
+  randomSeed,
+  resolveTarget,
+  TargetError,
+  DOCUMENT_ONLY_PROFILE,
+  type LatitudeRun,
+  type ResolvedTarget,
+} from './target.ts';
+
+export interface RunOptions {
+  readonly target?: string;
+  readonly hub?: string;
+  readonly hooks?: string;
+  readonly credentials?: string;
+  readonly profile?: string;
+  readonly only: readonly string[];
+  readonly seed?: number;
+  /** Reports root: the run goes to `<report>/runs/<stamp>/`, `<report>/latest` points at it. */
+  readonly report: string;
+  readonly checkDecisions: boolean;
+  readonly quietProgress: boolean;
+  /** `--expectations FILE`: the exit code counts only unexpected results. */
+  readonly expectations?: string;
+  /** `--baseline RUN`: diff the run against RUN, exit 1 on a regression. */
+  readonly baseline?: string;
+  /** `--shard i/n`: run only the test files of shard i of n (see shard.ts). */
+  readonly shard?: Shard;
+  /** `--concurrency N`: test files run at once (1: one after another); the config's default. */
+  readonly concurrency?: number;
+  /** `--bail`: stop at the first failing test (vitest's bail); later tests are not reported. */
+  readonly bail?: boolean;
+  /** `--ca FILE`: an extra certificate authority (PEM) for a target on TLS. */
+  readonly ca?: string;
+  /** `--image NAME` (with its `--image-*` options): start the target from a container image. */
+  readonly image?: ImageOptions;
+  /** `--latitude VARY`: the embedded reference behind the latitude proxy. */
+  readonly latitude?: LatitudeVary;
+}
+
+/** Where things are; the defaults are the project's own, tests may point elsewhere. */
+export interface RunPlace {
+  readonly root: string;
+  readonly configFile: string;
+  readonly suitesDir: string;
+  readonly project: string;
+}
+
+export interface RunIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: ProgressStream & Writable;
+}
+
+export function defaultPlace(root: string): RunPlace {
+  return {
+    root,
+    configFile: path.join(root, 'vitest.config.ts'),
+    suitesDir: path.join(root, 'suites'),
+    project: 'conformance',
+  };
+}
+
+/** The test files of the run, each whole or narrowed to clause-matching test names. */
+export function narrow(
+  specifications: readonly TestSpecification[],
+  selection: Selection,
+  suitesDir: string,
+): TestSpecification[] {
+  const chosen: TestSpecification[] = [];
+  for (const spec of specifications) {
+    const plan = planFile(selection, areaOfFile(suitesDir, spec.moduleId));
+    if (!plan.run) continue;
+    chosen.push(
+      plan.pattern === undefined
+        ? spec
+        : spec.project.createSpecification(
+            spec.moduleId,
+            { testNamePattern: plan.pattern },
+            spec.pool,
+          ),
+    );
+  }
+  return chosen;
+}
+
+/** What results.json says of the profile: the parts served, and the file or the default. */
+function profileFacts(resolved: ResolvedTarget, file: string | undefined): RunProfile {
+  const target = resolved.target;
+  const source =
+    file ??
+    (resolved.latitude !== undefined
+      ? 'printed by the latitude proxy'
+      : target.profile === DOCUMENT_ONLY_PROFILE
+        ? 'document-only (no --profile)'
+        : 'reference default');
+  return {
+    source,
+    ...(target.profile.description !== undefined
+      ? { description: target.profile.description }
+      : {}),
+    serves: [...target.profile.serves],
+  };
+}
+
+/** The lines printed when a run ends; report paths absolute, as they are copied elsewhere. */
+export function closingSummary(run: Results, runDir: string, latest: string | undefined): string {
+  runDir = path.resolve(runDir);
+  latest = latest !== undefined ? path.resolve(latest) : undefined;
+  const { summary, target } = run;
+  const lines = [
+    '',
+    `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe (${summary.total} test${summary.total === 1 ? '' : 's'})`,
+    `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
+    ...(target.image !== undefined
+      ? [`     image ${target.image.name} (${target.image.id}), stopped after the run`]
+      : []),
+    ...(run.shard !== undefined
+      ? [`     shard ${run.shard.index} of ${run.shard.count}: merge with eac report --merge`]
+      : []),
+    `     profile ${run.profile.source}: serves ${run.profile.serves.join(', ') || 'nothing'}`,
+    `     ${coverageLine(run)}`,
+  ];
+  if (run.notRunCauses.length > 0) {
+    lines.push('     not-run by cause:');
+    for (const cause of run.notRunCauses)
+      lines.push(`       ${String(cause.tests).padStart(4)}  ${firstLine(causeLabel(cause), 110)}`);
+  }
+  // A foreign target is held to what its profile states; say what a profile would unlock.
+  const waitingOnProfile = run.results.filter(
+    (r) => r.outcome === 'not-run' && /\bprofile\b/.test(r.reason ?? ''),
+  ).length;
+  if (waitingOnProfile > 0)
+    lines.push(
+      `     ${waitingOnProfile} not-run test${waitingOnProfile === 1 ? '' : 's'} wait${waitingOnProfile === 1 ? 's' : ''} on the profile: a --profile stating ${waitingOnProfile === 1 ? 'its shape' : 'their shapes'} would let ${waitingOnProfile === 1 ? 'it' : 'them'} run (suites/INTERPRETING.md)`,
+    );
+  if (summary.probeErrors > 0)
+    lines.push(
+      `     ${summary.probeErrors} probe-error${summary.probeErrors === 1 ? '' : 's'}: probes that broke while recording (observations of kind probe-error in results.json)`,
+    );
+  if (run.gate !== undefined) {
+    const g = run.gate;
+    lines.push(
+      `     expectations ${g.expectationsFile}: ${g.unexpected} unexpected (${g.unexpectedFailures} unexpected failure${g.unexpectedFailures === 1 ? '' : 's'}, ${g.unexpectedPasses} unexpected pass${g.unexpectedPasses === 1 ? '' : 'es'}, ${g.otherUnexpected} other), ${g.expectedFailures} expected failure${g.expectedFailures === 1 ? '' : 's'}${g.unused.length > 0 ? `, ${g.unused.length} entr${g.unused.length === 1 ? 'y' : 'ies'} matched no test` : ''}`,
+    );
+  }
+  // With expectations, the expected failures are counted above, not listed.
+  const failed = run.results.filter(
+    (r) => r.outcome === 'fail' && (run.gate === undefined || isUnexpected(verdictOf(r))),
+  );
+  if (failed.length > 0) {
+    lines.push('', run.gate !== undefined ? 'Unexpected failures:' : 'Failures:');
+    for (const r of failed) {
+      const clauses = r.clauses.length > 0 ? ` {${r.clauses.join(' ')}}` : '';
+      lines.push(`  ✗ ${r.area}: ${r.name}${clauses}`);
+      lines.push(`      ${firstLine(r.reason ?? 'failed', 160)}`);
+      lines.push(`      replay: ${r.replay}`);
+    }
+  }
+  const others = run.results.filter(
+    (r) => run.gate !== undefined && r.outcome !== 'fail' && isUnexpected(verdictOf(r)),
+  );
+  if (others.length > 0) {
+    lines.push('', 'Unexpected passes and other outcomes:');
+    for (const r of others)
+      lines.push(
+        `  ! ${r.area}: ${r.name}: ${r.outcome}, expected ${r.expected?.outcome ?? '?'} (${firstLine(r.expected?.reason ?? '', 100)})`,
+      );
+  }
+  lines.push(
+    '',
+    `Report: ${path.join(runDir, 'index.html')} (also summary.md, junit.xml, results.json)`,
+  );
+  if (latest !== undefined) lines.push(`        ${latest} -> ${path.basename(runDir)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What a run through the latitude proxy says after its summary: how many answers each chosen
+ * entry changed. An entry that changed none was not exercised, so the run proved nothing of it.
+ */
+export function latitudeReport(
+  latitude: LatitudeRun,
+  profile?: TargetProfile,
+): {
+  text: string;
+  idle: string[];
+  json: unknown;
+} {
+  const counts = latitude.counts();
+  const idle = latitude.chosen.filter((id) => (counts[id] ?? 0) === 0);
+  const width = Math.max(...latitude.chosen.map((id) => id.length), 0);
+  const lines = [
+    '',
+    `Latitude (${latitude.vary}): answers each entry changed`,
+    ...latitude.chosen.map(
+      (id) =>
+        `  ${id.padEnd(width)}  ${String(counts[id] ?? 0).padStart(6)}${(counts[id] ?? 0) === 0 ? '  ✗ changed nothing' : ''}`,
+    ),
+  ];
+  if (idle.length > 0)
+    lines.push(
+      `eac: ${idle.length} latitude entr${idle.length === 1 ? 'y' : 'ies'} changed no answer (${idle.join(', ')}): the run did not exercise ${idle.length === 1 ? 'it' : 'them'}`,
+    );
+  return {
+    text: `${lines.join('\n')}\n`,
+    idle,
+    json: {
+      vary: latitude.vary,
+      chosen: latitude.chosen,
+      counts,
+      idle,
+      ...(profile !== undefined ? { profile } : {}),
+    },
+  };
+}
+
+/**
+ * The exit code of a run: with expectations, 1 when a result is unexpected; with a baseline,
+ * 1 on a regression (and, without expectations, failures the baseline had do not count);
+ * with neither, 1 when a test failed.
+ */
+export function gateExit(
+  run: Pick<Results, 'results' | 'gate'>,
+  baseline: boolean,
+  regression: boolean,
+): 0 | 1 {
+  if (regression) return 1;
+  if (run.gate !== undefined) return run.gate.unexpected > 0 ? 1 : 0;
+  if (baseline) return 0;
+  return unexpectedCount(run) > 0 ? 1 : 0;
+}
+
+/**
+ * `--concurrency N`: the conformance project states its own maxWorkers, which vitest reads
+ * from the project when it schedules files and which a root option does not override.
+ */
+export function limitWorkers(
+  projects: readonly { readonly config: { maxWorkers: number } }[],
+  workers: number,
+): void {
+  for (const project of projects) project.config.maxWorkers = workers;
+}
+
+const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+
+export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo): Promise<number> {
+  return (await runSuites(options, place, io)).code;
+}
+
+/** What a run ended with: the exit code, and the run and its folder when it got that far. */
+export interface RunOutcome {
+  readonly code: 0 | 1 | 2;
+  readonly run?: Results;
+  readonly runDir?: string;
+}
+
+/** `eac run` without the process: the CLI and the library API (lib/index.ts) both call it. */
+export async function runSuites(
+  options: RunOptions,
+  place: RunPlace,
+  io: RunIo,
+): Promise<RunOutcome> {
+  const seed = options.seed ?? randomSeed();
+  const selection = resolveOnly(options.only, listAreas(place.suitesDir));
+  const unknown = unmatchedValues(
+    selection,
+    catalogue.map((c) => c.id),
+  );
+  if (unknown.length > 0) {
+    const areas = listAreas(place.suitesDir).join(', ') || 'none';
+    io.stderr.write(
+      `eac: --only ${unknown.join(', ')} matches no suite area (${areas}) and no clause id; see \`eac clauses\`\n`,
+    );
+    return { code: 2 };
+  }
+
+  // Read the gate's inputs before starting anything: a bad file is a usage error (exit 2).
+  let expectations: ExpectationsFile | undefined;
+  let baseline: Awaited<ReturnType<typeof readRun>> | undefined;
+  try {
+    if (options.expectations !== undefined)
+      expectations = await readExpectations(options.expectations);
+  } catch (error) {
+    io.stderr.write(`eac: ${(error as Error).message}\n`);
+    return { code: 2 };
+  }
+  try {
+    if (options.baseline !== undefined) baseline = await readRun(options.baseline);
+  } catch (error) {
+    io.stderr.write(`eac: --baseline: ${(error as Error).message}\n`);
+    return { code: 2 };
+  }
+
+  // The proxy variables and --ca, for the runner's own checks and (through EAC_CA, inherited)
+  // for every test worker.
+  try {
+    if (options.ca !== undefined) process.env['EAC_CA'] = path.resolve(options.ca);
+    installNetwork();
+  } catch (error) {
+    io.stderr.write(`eac: --ca: ${(error as Error).message}\n`);
+    return { code: 2 };
+  }
+
+  let resolved: ResolvedTarget;
+  try {
+    resolved = await resolveTarget({
+      seed,
+      checkDecisions: options.checkDecisions,
+      ...(options.target !== undefined ? { target: options.target } : {}),
+      ...(options.hub !== undefined ? { hub: options.hub } : {}),
+      ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+      ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      ...(options.image !== undefined ? { image: options.image } : {}),
+      ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
+    });
+  } catch (error) {
+    if (error instanceof TargetError) {
+      io.stderr.write(`eac: ${error.message}\n`);
+      return { code: 2 };
+    }
+    throw error;
+  }
+
+  try {
+    const target = resolved.target;
+    // Files as absolute paths: a replay line must work from any folder.
+    const credentialsFile =
+      options.credentials !== undefined ? path.resolve(options.credentials) : undefined;
+    const profileFile = options.profile !== undefined ? path.resolve(options.profile) : undefined;
+    const runTarget: RunTarget = {
+      baseUrl: target.baseUrl,
+      hubUrl: target.hubUrl,
+      ...(target.hooksUrl !== undefined ? { hooksUrl: target.hooksUrl } : {}),
+      ...(target.implementation !== undefined ? { implementation: target.implementation } : {}),
+      hooks: [...target.hooks],
+      checkDecisions: target.checkDecisions,
+      embedded: resolved.embedded,
+      ...(resolved.image !== undefined
+        ? {
+            image: {
+              name: resolved.image.name,
+              id: resolved.image.id,
+              args: [...resolved.image.args],
+            },
+          }
+        : {}),
+      ...(credentialsFile !== undefined ? { credentialsFile } : {}),
+      ...(profileFile !== undefined ? { profileFile } : {}),
+      ...(options.checkDecisions ? { checkDecisionsAsked: true } : {}),
+      ...(resolved.latitude !== undefined ? { latitude: resolved.latitude.vary } : {}),
+    };
+    // The global setup of the conformance project reads these (see global-setup.ts).
+    process.env['EAC_TARGET'] = JSON.stringify(target);
+    process.env['EAC_SEED'] = String(seed);
+    process.env['EAC_REPLAY_ARGS'] = JSON.stringify(targetArgsOf(runTarget));
+
+    const progress = options.quietProgress ? undefined : new Progress(io.stderr);
+    const reporter = new EacReporter({
+      root: place.root,
+      runSeed: seed,
+      targetArgs: targetArgsOf(runTarget),
+      ...(progress !== undefined ? { onProgress: (counts) => progress.update(counts) } : {}),
+    });
+    const startedAt = new Date();
+    // Made before the tests run: the hub tests put screenshots of failures in it
+    // (suites/harness/browser.ts reads EAC_REPORT_DIR).
+    const root = path.resolve(place.root, options.report);
+    const runDir = await createRunDir(root, startedAt, seed);
+    process.env['EAC_REPORT_DIR'] = runDir;
+    const vitest = await createVitest(
+      'test',
+      {
+        root: place.root,
+        config: place.configFile,
+        project: [place.project],
+        watch: false,
+        reporters: [reporter],
+        ...(options.concurrency !== undefined ? { maxWorkers: options.concurrency } : {}),
+        ...(options.bail === true ? { bail: 1 } : {}),
+      },
+      {},
+      // Vitest's own chatter goes nowhere; its errors still reach stderr.
+      { stdout: discard, stderr: io.stderr },
+    );
+    if (options.concurrency !== undefined) limitWorkers(vitest.projects, options.concurrency);
+    try {
+      await vitest.standalone();
+      const all = await vitest.getRelevantTestSpecifications();
+      const selected = narrow(all, selection, place.suitesDir);
+      if (selected.length === 0) {
+        io.stderr.write('eac: no test file matches the selection\n');
+        return { code: 2 };
+      }
+      const shard = options.shard;
+      const chosen =
+        shard === undefined
+          ? selected
+          : pickShard(selected, (spec) => spec.moduleId, place.root, shard);
+      // A shard with no file (more shards than files) still writes its empty run, so that
+      // the matrix merges.
+      if (chosen.length > 0)
+        await vitest.runTestSpecifications(
+          chosen,
+          selection.areas.length + selection.clausePrefixes.length === 0,
+        );
+      else reporter.onTestRunEnd([], []);
+    } finally {
+      await vitest.close();
+    }
+    progress?.finish(reporter.counts);
+    if (!reporter.finished) {
+      io.stderr.write('eac: the test run ended without results (see errors above)\n');
+      return { code: 2 };
+    }
+    if (reporter.results.length === 0 && options.shard === undefined) {
+      io.stderr.write('eac: no test matched the selection\n');
+      return { code: 2 };
+    }
+
+    const assembled = assembleRun(
+      {
+        target: runTarget,
+        profile: profileFacts(resolved, profileFile),
+        startedAt,
+        finishedAt: new Date(),
+        seed,
+        only: options.only,
+        results: reporter.results,
+      },
+      catalogue,
+      sectionTitles,
+    );
+    let run: Results =
+      options.shard !== undefined
+        ? { ...assembled, shard: { index: options.shard.index, count: options.shard.count } }
+        : assembled;
+    if (expectations !== undefined && options.expectations !== undefined) {
+      const file = path.resolve(options.expectations);
+      const gated = applyExpectations(assembled.results, expectations, file);
+      run = { ...run, results: gated.results, gate: gated.gate };
+    }
+    await writeReports(runDir, run);
+    let latest: string | undefined;
+    try {
+      latest = await pointLatest(root, runDir);
+    } catch (error) {
+      io.stderr.write(
+        `eac: could not point ${path.join(root, 'latest')} at the run: ${(error as Error).message}\n`,
+      );
+    }
+    io.stdout.write(closingSummary(run, runDir, latest));
+    let idle = false;
+    if (resolved.latitude !== undefined) {
+      const report = latitudeReport(resolved.latitude, target.profile);
+      idle = report.idle.length > 0;
+      await writeFile(
+        path.join(runDir, 'latitude.json'),
+        `${JSON.stringify(report.json, null, 2)}\n`,
+      );
+      io.stdout.write(report.text);
+    }
+    if (run.summary.fail === 0 && run.summary.total > 0) {
+      io.stdout.write(
+        `Replay: ${runReplayLine({ runSeed: seed, targetArgs: targetArgsOf(runTarget) }, options.only)}\n`,
+      );
+    }
+    let regression = false;
+    if (baseline !== undefined && options.baseline !== undefined) {
+      const diff = diffRuns(baseline.run, run, { base: options.baseline, next: runDir });
+      regression = hasRegression(diff);
+      const markdown = renderDiffMarkdown(diff);
+      await writeFile(path.join(runDir, 'diff.md'), markdown);
+      await writeFile(path.join(runDir, 'diff.json'), renderDiffJson(diff));
+      io.stdout.write(`\n${markdown}`);
+      io.stdout.write(`(also ${path.join(runDir, 'diff.md')} and diff.json)\n`);
+    }
+    const code = gateExit(run, baseline !== undefined, regression);
+    return { code: idle ? 1 : code, run, runDir };
+  } finally {
+    await resolved.close();
+  }
+}

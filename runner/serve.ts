@@ -1,0 +1,62 @@
+/** `eac serve`: the reference simulator as a long-running process, until SIGINT or SIGTERM. */
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServeOptions } from './args.ts';
+import { randomSeed } from './target.ts';
+
+export interface ServeIo {
+  readonly stdout: { write(text: string): unknown };
+  /** Resolves when the process should stop; defaults to the first SIGINT or SIGTERM. */
+  readonly stopped?: Promise<unknown>;
+}
+
+export function firstSignal(): Promise<NodeJS.Signals> {
+  const controller = new AbortController();
+  const wait = (signal: NodeJS.Signals) =>
+    once(process, signal, { signal: controller.signal }).then(() => signal);
+  return Promise.race([wait('SIGINT'), wait('SIGTERM')]).finally(() => controller.abort());
+}
+
+export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<number> {
+  const { start } = await import('../reference/server.ts');
+  const seed = options.seed ?? randomSeed();
+  const running = await start({
+    port: options.port,
+    ...(options.hubPort !== undefined ? { hubPort: options.hubPort } : {}),
+    hooks: options.hooks,
+    seed,
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
+  });
+  // With behaviour entries on, the reference answers where the document is silent otherwise
+  // than its own profile says: the profile to run with is restated and written beside.
+  let profile = 'fixtures/profiles/reference.json';
+  if (options.latitude !== undefined && options.latitude.length > 0) {
+    const { behaviourProfile } = await import('../latitude/embedded.ts');
+    profile = join(tmpdir(), `eac-serve-profile-${String(process.pid)}.json`);
+    writeFileSync(
+      profile,
+      `${JSON.stringify({ ...behaviourProfile(options.latitude), description: `eac-reference taking ${options.latitude.join(', ')}` }, null, 2)}\n`,
+    );
+  }
+  io.stdout.write(
+    [
+      `eac reference listening (seed ${seed})`,
+      `  url      ${running.url}`,
+      `  hubUrl   ${running.hubUrl}`,
+      `  hooksUrl ${running.hooksUrl ?? '(hooks off; start with --hooks)'}`,
+      ...(options.latitude !== undefined && options.latitude.length > 0
+        ? [`  taking   ${options.latitude.join(', ')} (latitude)`]
+        : []),
+      `Test it: npx eac run --target ${running.url} --hub ${running.hubUrl}${running.hooksUrl !== undefined ? ` --hooks ${running.hooksUrl}` : ''} --profile ${profile}`,
+      'Stop with Ctrl-C.',
+      '',
+    ].join('\n'),
+  );
+  const signal = await (io.stopped ?? firstSignal());
+  io.stdout.write(`eac: ${typeof signal === 'string' ? signal : 'stop'} received, closing\n`);
+  await running.close();
+  return 0;
+}
