@@ -21,4 +21,5 @@ export function judge(
   judgements: Judgement[],
   home?: (file: string) => string | undefined,
 ): (path: NodePath, file: string | undefined, source?: string) => Judgement[];
+export const ignorer: { shouldIgnore(path: NodePath): string | undefined };
 export const strykerPlugins: unknown[];

@@ -25,7 +25,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
@@ -136,7 +136,10 @@ function notDrawn(node) {
  * <reason>`, which Stryker reads on entering the node. Such a directive holds for the whole
  * line, so a node after it on the same line that is not judged gets `restore next-line` for
  * the mutators that mutate it: a judgement ignores the mutants of its own nodes only.
+ * Stryker reads a node's directives on entering it, before it asks the ignorer about the node.
  */
+const MARK = Symbol('judgement');
+
 function markJudged(program, file) {
   const source = program.hub?.file?.code;
   /** Per line, the mutators a directive disabled so far (Stryker visits nodes in this order). */
@@ -161,20 +164,32 @@ function markJudged(program, file) {
       if (comments.length === 0) return;
       path.node.leadingComments = [
         ...(path.node.leadingComments ?? []),
-        ...comments.map((c) => ({ type: 'CommentLine', value: ` Stryker ${c}` })),
+        ...comments.map((c) => ({ type: 'CommentLine', value: ` Stryker ${c}`, [MARK]: true })),
       ];
     },
   });
 }
 
-export const strykerPlugins = [
-  declareValuePlugin(PluginKind.Ignore, 'eac', {
-    shouldIgnore(path) {
-      if (path.isProgram()) {
-        const filename = path.hub?.file?.opts?.filename;
-        markJudged(path, typeof filename === 'string' ? relative(root, filename) : undefined);
-      }
-      return notDrawn(path.node);
-    },
-  }),
-];
+/** The ignorer itself, also for the tools that list mutants with Stryker's instrumenter. */
+export const ignorer = {
+  shouldIgnore(path) {
+    if (path.isProgram()) {
+      const filename = path.hub?.file?.opts?.filename;
+      const file =
+        typeof filename !== 'string'
+          ? undefined
+          : isAbsolute(filename)
+            ? relative(root, filename)
+            : filename;
+      markJudged(path, file);
+    }
+    // Stryker has read the node's directives before asking: they go again, so that neither
+    // the mutants' replacements nor the instrumented code carry them.
+    const comments = path.node.leadingComments;
+    if (comments?.some((c) => c[MARK]))
+      path.node.leadingComments = comments.filter((c) => !c[MARK]);
+    return notDrawn(path.node);
+  },
+};
+
+export const strykerPlugins = [declareValuePlugin(PluginKind.Ignore, 'eac', ignorer)];

@@ -1,7 +1,7 @@
 /**
  * Every mutant Stryker makes of a file as it is now, with the status the incremental file last
- * gave it: for triage and for checking a `// Stryker disable` comment before a run (a mutant the
- * comment covers is listed as Ignored, with the comment's reason). Runs Stryker's own
+ * gave it: for triage and for checking a judgement of tools/mutation/judgements.json before a
+ * run (a mutant it covers is listed as Ignored, with its reason). Runs Stryker's own
  * instrumenter, so the mutants are the ones a run would test; nothing is run.
  *
  *   npx tsx tools/mutation-list.ts reference/chat/agent.ts          # every mutant
@@ -21,6 +21,7 @@ import type { Logger } from '@stryker-mutator/api/logging';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 
 import type { LiveMutant } from './mutation-live.ts';
+import { ignorer } from './mutation-ignore.mjs';
 import { UNDETECTED } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -93,7 +94,8 @@ export async function listMutants(
     const { mutants } = await instrumenter.instrument([{ name, content, mutate: true }], {
       plugins: null,
       excludedMutations: [],
-      ignorers: [],
+      // The judgements of tools/mutation/judgements.json, as a run applies them.
+      ignorers: [ignorer],
     });
     // The last results of this file, queued per key in the order of the file.
     const last = new Map<string, string[]>();

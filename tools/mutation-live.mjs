@@ -7,7 +7,7 @@
  * run of a large slice takes hours on the machines we have, so a run stopped before its end
  * left nothing. With this file, `npm run mutation:live` (tools/mutation-live.ts) shows the
  * undetected mutants of a run still under way, or of one stopped, for triage; the scores of
- * bench/results/mutation.json still come only from finished runs.
+ * reports/mutation/scores.json still come only from finished runs.
  *
  * Plain JavaScript: Stryker loads plugins with Node's own loader, without tsx.
  */

@@ -2,7 +2,7 @@
  * What a mutation run has judged so far (tools/mutation-live.mjs writes it as it goes): per file,
  * the mutants judged, detected and undetected, and every undetected mutant, for triage while a
  * long run is under way or after one was stopped. A partial figure is not a score: only a
- * finished run (tools/mutation.ts) writes bench/results/mutation.json.
+ * finished run (tools/mutation.ts) writes reports/mutation/scores.json.
  *
  *   npm run mutation:live                       # reports/mutation/live.ndjson
  *   npm run mutation:live -- --file <path> --json

@@ -6,12 +6,12 @@
  *   npm run mutation:sample -- --slice reference-dashboards,reference-hub --size 300 --seed 1
  *
  * The sample is stratified by slice (each slice's share of the sample is its share of the
- * mutants); a slice's mutants are listed by Stryker's own instrumenter (the project's ignorer
- * ignores nothing outside a sampled run, so none is needed here). Stryker mutates the drawn
+ * mutants); a slice's mutants are listed by Stryker's own instrumenter, with the project's
+ * ignorer, so judged mutants are never drawn. Stryker mutates the drawn
  * mutants' spans (`file:line:col-line:col`), and the ignorer, told the spans, keeps the other
  * mutants inside them from running (any that still run are left out of the estimate). Figures
- * go to bench/results/mutation-sample.json, never into the per-file scores of
- * bench/results/mutation.json, and the incremental file of whole runs is left alone.
+ * go to reports/mutation/sample.json (not committed), never into the per-file scores of
+ * reports/mutation/scores.json, and the incremental file of whole runs is left alone.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import fc from 'fast-check';
 
+import { ignorer } from './mutation-ignore.mjs';
 import { DETECTED, globRegex, runStryker, SLICES, UNDETECTED } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -80,7 +81,8 @@ async function mutantsOf(files: readonly string[]): Promise<Drawn[]> {
     {
       plugins: null,
       excludedMutations: [],
-      ignorers: [],
+      // The judgements of tools/mutation/judgements.json, as a run applies them.
+      ignorers: [ignorer],
       noHeader: false,
     },
   );
@@ -261,8 +263,8 @@ const summary = {
   perSlice,
   undetected: undetectedList,
 };
-const out = join(root, 'bench', 'results', 'mutation-sample.json');
-mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+const out = join(root, 'reports', 'mutation', 'sample.json');
+mkdirSync(join(root, 'reports', 'mutation'), { recursive: true });
 const before = existsSync(out)
   ? (JSON.parse(readFileSync(out, 'utf8')) as { samples?: unknown[] })
   : {};
@@ -271,5 +273,5 @@ writeFileSync(
   `${JSON.stringify({ latest: summary, samples: [...(before.samples ?? []), summary].slice(-20) }, null, 2)}\n`,
 );
 console.log(
-  `\nsampled score of ${sliceNames.join(', ')}: ${String(summary.estimate)}% (95%: ${summary.interval95.join('–')}) over ${String(population)} mutants; bench/results/mutation-sample.json`,
+  `\nsampled score of ${sliceNames.join(', ')}: ${String(summary.estimate)}% (95%: ${summary.interval95.join('–')}) over ${String(population)} mutants; reports/mutation/sample.json`,
 );

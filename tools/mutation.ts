@@ -2,16 +2,19 @@
  * Mutation testing (issue 11 part 1): StrykerJS on spec/machines and reference, the mutants
  * killed by the machines' unit tests and by the conformance suites against the reference
  * started inside the test worker (stryker.config.json, stryker.config.vitest.ts,
- * tools/mutation-setup.ts). Reports go to reports/mutation/ (HTML and JSON, not committed);
- * the score of every file run so far to bench/results/mutation.json, merged run by run.
+ * tools/mutation-setup.ts). Reports go to reports/mutation/ (HTML and JSON, not committed),
+ * the score of every file run so far to reports/mutation/scores.json, merged run by run, and
+ * each named slice's counts to the small summary bench/results/mutation.json. A score is a
+ * diagnostic, not a goal (docs/mutation.md).
  *
  *   npm run mutation -- --concurrency 2                # every slice in turn (SLICES below)
  *   npm run mutation -- --slice reference-chat         # one slice
  *   npm run mutation -- --mutate spec/machines/permissions.ts \
  *        --tests spec/machines/permissions.test.ts,suites/identity/permissions.test.ts
  *
- * Surviving mutants are printed and listed in the results; those judged equivalent are kept,
- * with the reason, in bench/results/mutation-equivalent.md.
+ * Surviving mutants are printed and listed in the results; those judged equivalent or free
+ * text are kept, with the reason, in tools/mutation/judgements.json (Stryker reports them as
+ * Ignored).
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -21,6 +24,8 @@ import { parseArgs } from 'node:util';
 import { DETECTED, globRegex, runStryker, SLICES, UNDETECTED } from './mutation-slices.ts';
 
 const root = join(import.meta.dirname, '..');
+const SUMMARY_ABOUT =
+  'Mutation testing, per slice of tools/mutation-slices.ts: the counts of its last run (killed counts timeouts; ignored are the judged mutants of tools/mutation/judgements.json), the seconds it took and the 1-minute load before and after, on the shared 2-core machine. A diagnostic, not a goal: docs/mutation.md. Per-file detail of every run: reports/mutation/ (not committed).';
 const { values } = parseArgs({
   options: {
     mutate: { type: 'string' },
@@ -115,8 +120,8 @@ function runSlice(slice: Slice): boolean {
       killed: detected,
       survived: undetected.filter((m) => m.status === 'Survived').length,
       noCoverage: undetected.filter((m) => m.status === 'NoCoverage').length,
-      // Mutants a `// Stryker disable` comment marks as equivalent or free text (with its reason
-      // in the code and in bench/results/mutation-equivalent.md): reported, not scored.
+      // Mutants a judgement of tools/mutation/judgements.json marks as equivalent or free text:
+      // reported, with the reason, not scored.
       ignored: mutants.filter((m) => m.status === 'Ignored').length,
       score: valid === 0 ? null : Math.round((detected / valid) * 1000) / 10,
       undetected: undetected.map(
@@ -128,8 +133,7 @@ function runSlice(slice: Slice): boolean {
       survivors.push(`${file}:${m.location.start.line} ${m.mutatorName} ${m.status}`);
   }
 
-  const out = join(root, 'bench', 'results', 'mutation.json');
-  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  const out = join(root, 'reports', 'mutation', 'scores.json');
   const before = existsSync(out)
     ? (JSON.parse(readFileSync(out, 'utf8')) as {
         files?: Record<string, unknown>;
@@ -198,11 +202,58 @@ function runSlice(slice: Slice): boolean {
       2,
     )}\n`,
   );
-  console.log(`\nmutation run: ${seconds} s; scores in bench/results/mutation.json`);
+  if (slice.mutate === SLICES[slice.name]?.mutate.join(','))
+    writeSummary(slice.name, Object.values(files) as FileScore[], lastRun);
+  console.log(`\nmutation run: ${seconds} s; scores in reports/mutation/scores.json`);
   for (const [file, f] of Object.entries(files))
     console.log(`  ${file}: ${String((f as { score: number | null }).score)}%`);
   if (survivors.length > 0) console.log(`undetected:\n  ${survivors.join('\n  ')}`);
   for (const [folder, t] of Object.entries(totals))
     console.log(`${folder}: ${String(t.score)}% over ${String(t.files)} files measured`);
   return run.status === 0;
+}
+
+/**
+ * bench/results/mutation.json: one line per slice, the counts of its last run (an incremental
+ * run counts the mutants it reused too) with the seconds and the machine's load.
+ */
+function writeSummary(
+  name: string,
+  files: readonly { killed: number; survived: number; noCoverage: number; ignored?: number }[],
+  run: { at: string; seconds: number; concurrency: number; force: boolean; load: number[] },
+): void {
+  const out = join(root, 'bench', 'results', 'mutation.json');
+  const before = existsSync(out)
+    ? (JSON.parse(readFileSync(out, 'utf8')) as { slices?: Record<string, unknown> })
+    : {};
+  const sum = (k: 'killed' | 'survived' | 'noCoverage' | 'ignored') =>
+    files.reduce((n, f) => n + (f[k] ?? 0), 0);
+  const killed = sum('killed');
+  const undetected = sum('survived') + sum('noCoverage');
+  const slices = {
+    ...before.slices,
+    [name]: {
+      measuredAt: run.at.slice(0, 10),
+      files: files.length,
+      killed,
+      survived: sum('survived'),
+      noCoverage: sum('noCoverage'),
+      ignored: sum('ignored'),
+      score:
+        killed + undetected === 0 ? null : Math.round((killed / (killed + undetected)) * 1000) / 10,
+      run: {
+        seconds: run.seconds,
+        concurrency: run.concurrency,
+        incremental: !run.force,
+        load: run.load,
+      },
+    },
+  };
+  const lines = Object.entries(slices).map(
+    ([n, v]) => `    ${JSON.stringify(n)}: ${JSON.stringify(v)}`,
+  );
+  writeFileSync(
+    out,
+    `{\n  "about": ${JSON.stringify(SUMMARY_ABOUT)},\n  "slices": {\n${lines.join(',\n')}\n  }\n}\n`,
+  );
 }
