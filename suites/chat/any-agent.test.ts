@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
 import type { ChatResult } from '../../spec/schemas/chat.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { SAVE_FROM_CHAT, v1Post } from '../dashboards/world.ts';
+import { SAVE_FROM_CHAT, v1Post } from '../harness/given/dashboards.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 import {
@@ -18,11 +18,11 @@ import {
   userOf,
   type ChatUser,
   type ChatWorld,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // Row-level security and chart data for any agent, a language model included (issue 23,
 // parts 2 and 3): nothing here knows how the agent words, computes or draws its answers. The
-// agent reaches a table whose hidden rows hold values no visible row holds (world.ts), and is
+// agent reaches a table whose hidden rows hold values no visible row holds (given/chat.ts), and is
 // asked a seeded few plain questions plus the chart questions the profile states; every chart
 // it answers is held to what the user may see, and to the SQL the chart itself carries.
 

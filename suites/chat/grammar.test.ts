@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { buildWorld, registerOrganization } from '../../fixtures/world.ts';
+import { buildWorld, registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import {
   GRAMMAR,
@@ -10,7 +10,7 @@ import {
   pairs,
   parts,
   theChart,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // The reference agent's question grammar (README, "The reference agent"): value filters
 // (`in <value>`), the measure named after `total` wherever it stands, grouping `by` a date

@@ -11,7 +11,7 @@ import {
   leaks,
   parts,
   userOf,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 import { ChatResult } from '../../spec/schemas/chat.ts';
 
 // Properties of §6 and §2.7 over arbitrary questions: questions built from the words of the

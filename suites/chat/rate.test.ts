@@ -12,7 +12,7 @@ import {
   type ChatAnswer,
   type ChatUser,
   type ChatWorld,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // §8: 180 chat requests a minute for each organization plus user. The clock hook holds the
 // account's clock still, so "within one minute" is exact and no test waits for time. Which

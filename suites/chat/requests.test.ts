@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { buildWorld } from '../../fixtures/world.ts';
-import { TENANT_FIELDS, tenantToken } from '../dashboards/world.ts';
+import { buildWorld } from '../harness/given/accounts.ts';
+import { TENANT_FIELDS, tenantToken } from '../harness/given/dashboards.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, detailsOf, expectClientError, refusedAs } from '../harness/expect.ts';
 import {
@@ -15,7 +15,7 @@ import {
   tokenFor,
   userOf,
   type ChatAnswer,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // §4.15: the request checks. A refused request is refused before any stream starts: a §7
 // error, not a text/event-stream, and no event. Status and code are the document's silence

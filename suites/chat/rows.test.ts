@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { ChatResult } from '../../spec/schemas/chat.ts';
-import { registerOrganization } from '../../fixtures/world.ts';
+import { registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, refusedAs } from '../harness/expect.ts';
 import {
@@ -22,7 +22,7 @@ import {
   type ChatUser,
   type ChatWorld,
   type SaleRow,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // Row-level security (§1, §2.4 `{{user.<key>}}`) through the chat: the agent reaches a small
 // table the test loaded with row filters on tenant and region, so the test knows which rows

@@ -13,7 +13,7 @@ import {
   successStatus,
   v1AddCharts,
   v1Post,
-} from '../dashboards/world.ts';
+} from '../harness/given/dashboards.ts';
 import {
   CHAT,
   chat,
@@ -24,7 +24,7 @@ import {
   parts,
   userOf,
   type ChatWorld,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // §4.14 chat side, end to end: a chart the chat produced, saved exactly as received and added
 // to a dashboard, loads (hook chart-data) the rows the chat showed to the same user, because

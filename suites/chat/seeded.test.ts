@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { buildWorld, registerOrganization } from '../../fixtures/world.ts';
+import { buildWorld, registerOrganization } from '../harness/given/accounts.ts';
 import { conformance } from '../harness/conformance.ts';
 import {
   GRAMMAR,
@@ -10,7 +10,7 @@ import {
   pairs,
   parts,
   theChart,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // The reference agent's data (README, "The reference agent"): an agent made without a
 // connection reaches the seeded `orders` table, whose default row filter shows a user only the

@@ -13,7 +13,7 @@ import {
   parts,
   theChart,
   userOf,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // §4.15 and §6: what every agent's answer must be, whatever it says (a candidate's agent may
 // be a language model: its words and charts are not ours to predict), then what the reference

@@ -18,7 +18,7 @@ import {
   type ChatAnswer,
   type ChatUser,
   type ChatWorld,
-} from './world.ts';
+} from '../harness/given/chat.ts';
 
 // §4.15: a thread keeps its context (previous SQL, chart, data); agent_version pins a version,
 // the latest by default; nothing the chat shows is saved. Any agent (a language model

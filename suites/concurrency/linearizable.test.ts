@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { authorization } from '../harness/authorization.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import { READ_BACK, openEndpoint } from '../dashboards/world.ts';
+import { READ_BACK, openEndpoint } from '../harness/given/dashboards.ts';
 import {
   SHORT,
   findings,

@@ -1,7 +1,7 @@
-import { buildWorld } from '../../fixtures/world.ts';
+import { buildWorld } from '../harness/given/accounts.ts';
 import { probe } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
-import { SAVE_FROM_CHAT, v1Post } from './world.ts';
+import { SAVE_FROM_CHAT, v1Post } from '../harness/given/dashboards.ts';
 
 // §4.14 leaves open which save-from-chat fields are required; decision
 // charts.save-from-chat.required-fields: only chartConfig, and a chart saved with no name is

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import { expectedStrings } from '../../fixtures/expected/index.ts';
-import { buildWorld, registerUser, userToken } from '../../fixtures/world.ts';
+import { buildWorld, registerUser, userToken } from '../harness/given/accounts.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, expectSuccess, refusedAs } from '../harness/expect.ts';
 import type { Conformance } from '../harness/conformance.ts';
@@ -25,7 +25,7 @@ import {
   v1Create,
   v1Post,
   type DashboardsWorld,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §4.10: clone makes a deep copy of a v1 dashboard. Every test builds its own account with a
 // shared dashboard of three charts through the content hooks.

@@ -16,7 +16,7 @@ import {
   tenantToken,
   v1Post,
   type Item,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §2.2 rule 3 and §2.8: a tenant's v1 edit of a shared dashboard never changes the shared
 // dashboard; it lands on the tenant's own copy, which takes the shared one's place in that

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
-import { buildWorld } from '../../fixtures/world.ts';
+import { buildWorld } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectClientError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -18,7 +18,7 @@ import {
   sharedDashboard,
   type DashboardsWorld,
   type Shared,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 import { authorization } from '../harness/authorization.ts';
 
 // §5 rules 1–3 on the v1 dashboard endpoints: a request without a credential the service

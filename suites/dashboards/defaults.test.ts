@@ -13,7 +13,7 @@ import {
   entry,
   v1Post,
   type DashboardsWorld,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §4.10's two defaults, read back through what any server offers: a clone sent without
 // targetWorkspaceId lands in the source's workspace, whichever workspace of the organization

@@ -19,7 +19,7 @@ import {
   v1AddCharts,
   v1Post,
   type DashboardsWorld,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §5 rules 2 and 3: a credential acts for its own account only. Account A's API key, and a
 // tenant JWT of A, aimed at account B's dashboards and charts are refused, show nothing of B,

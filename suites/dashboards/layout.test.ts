@@ -22,7 +22,7 @@ import {
   v1AddCharts,
   v1Create,
   v1Post,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §4.11, §4.12 and the v1 create and add-charts §4.16 names: edits of a dashboard's layout
 // with the host's credential (an API key), which act on the shared dashboards themselves.

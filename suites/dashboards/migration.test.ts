@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
-import type { World } from '../../fixtures/world.ts';
+import type { World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, detailsOf, expectError, expectSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -14,7 +14,7 @@ import {
   dashboardsPath,
   v2Post,
   written,
-} from '../v2/world.ts';
+} from '../harness/given/v2.ts';
 import {
   APPEND,
   CLONE,
@@ -36,7 +36,7 @@ import {
   v1Post,
   type DashboardsWorld,
   type Shared,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §3 last row, §7, §9: once the service team finalizes an organization's migration (the
 // `migration` hook here), the five v1 writes answer 410 MIGRATED_TO_V2 naming the v2 endpoint

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
-import { registerOrganization, registerUser, userToken } from '../../fixtures/world.ts';
+import { registerOrganization, registerUser, userToken } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -17,7 +17,7 @@ import {
   tenantToken,
   v1AddCharts,
   v1Post,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §4.14: save-from-chat stores a chart the agent chat produced, chartConfig exactly as the
 // chat result gave it (sqlOverride included, §2.6), and answers a chartId that add-charts

@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { buildWorld, type World } from '../../fixtures/world.ts';
+import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { finalize } from '../v2/world.ts';
+import { finalize } from '../harness/given/v2.ts';
 import {
   CONTENT,
   LIST_WORKSPACES,
@@ -12,7 +12,7 @@ import {
   createWorkspace,
   openEndpoint,
   tenantToken,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §4.13, §2.8: list-workspaces lists every workspace of the organization with its primary
 // dashboard, takes an API key only (§5 rule 4), and two optional filters whose names the

@@ -22,7 +22,7 @@ import {
   type DashboardsWorld,
   type Shared,
   successStatus,
-} from './world.ts';
+} from '../harness/given/dashboards.ts';
 
 // §2.2: a write made as a tenant succeeds only when its permissions grant editing (rules 1 and
 // 2) and the flag for that kind of write is on; readOnly refuses every write. Each kind of

@@ -6,7 +6,7 @@
  *
  * A missing browser is a not-run with the reason, or a failure when EAC_REQUIRE_BROWSER=1 (CI).
  * A failing test leaves a screenshot in `<report dir>/screenshots/<test id>.png` when the runner
- * names the report folder in EAC_REPORT_DIR.
+ * names the report folder (provided as `eacReportDir`).
  *
  * Cost: a browser context of its own per page made chromium start a renderer process for
  * nearly every page, the bulk of the suite's CPU on a two-core machine. So each test file (one
@@ -131,7 +131,7 @@ function testIdOf(meta: EacMeta | undefined): string | undefined {
   return `${meta.area}/${slug}`;
 }
 
-/** Where a failing test's screenshot goes: `<EAC_REPORT_DIR>/screenshots/<id, unsafe chars as _>.png`. */
+/** Where a failing test's screenshot goes: `<report folder>/screenshots/<id, unsafe chars as _>.png`. */
 export function screenshotPath(reportDir: string, testId: string): string {
   return path.join(reportDir, 'screenshots', `${testId.replace(/[^A-Za-z0-9._-]/g, '_')}.png`);
 }
@@ -222,7 +222,7 @@ function visitOf(context: BrowserContext): Visit {
     if (visit === v) visit = undefined;
     const open = v.pages.filter((p) => !p.isClosed());
     try {
-      const reportDir = process.env['EAC_REPORT_DIR'];
+      const reportDir = inject('eacReportDir');
       const id = testIdOf(task.meta.eac);
       const last = open.at(-1);
       if (task.result?.state === 'fail' && reportDir !== undefined && id !== undefined && last) {

@@ -88,7 +88,7 @@ export function testSeed(runSeed: number, name: string): number {
 
 /**
  * Whether the target can do what a hook name stands for: the hook itself, or, for an account
- * and its project, a pre-provisioned one from `--credentials` (fixtures/world.ts then hands
+ * and its project, a pre-provisioned one from `--credentials` (given/accounts.ts then hands
  * out that one account, and a test that needs a second one ends as not-run).
  */
 function available(target: Target, need: HookName): boolean {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { World } from '../../fixtures/world.ts';
+import type { World } from './given/accounts.ts';
 import type { Conformance } from './conformance.ts';
 import type { Endpoint, Request } from './endpoints.ts';
 import type { Reply } from './http.ts';

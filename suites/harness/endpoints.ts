@@ -1,6 +1,6 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
-import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
+import { externalId, organizationName, personName, properties } from './given/builders.ts';
 import type { Conformance } from './conformance.ts';
 import {
   EMBED_TOKEN,

@@ -89,5 +89,7 @@ declare module 'vitest' {
   interface ProvidedContext {
     /** Arguments of `eac run` that a replay line keeps (`--credentials`, `--profile`, ...). */
     eacReplayArgs: string[];
+    /** The run's report folder, when `eac run` made one (screenshots of failures go there). */
+    eacReportDir?: string;
   }
 }

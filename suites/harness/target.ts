@@ -74,7 +74,7 @@ export interface StaticCredentials extends Partial<StaticAccount> {
 
 declare module 'vitest' {
   interface ProvidedContext {
-    /** Provided by suites/runner's global setup; read in tests with `inject('eacTarget')`. */
+    /** Provided by runner/global-setup.ts; read in tests with `inject('eacTarget')`. */
     eacTarget: Target;
   }
 }

@@ -1,10 +1,10 @@
-import { buildWorld } from '../../fixtures/world.ts';
+import { buildWorld } from '../harness/given/accounts.ts';
 import { probe, type Probe } from '../harness/conformance.ts';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { describeAnswer, detailsOf, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { createChart, createWorkspace } from '../dashboards/world.ts';
-import { needsChartData as needs, parts, viewer } from './world.ts';
+import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
+import { needsChartData as needs, parts, viewer } from '../harness/given/hub.ts';
 
 // §2.6: a saved chart loads its data through its sqlOverride, under row-level security (§1,
 // §2.4). Which SQL a chart may run, and how a {{user.<key>}} value reaches it, the document

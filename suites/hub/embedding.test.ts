@@ -20,7 +20,7 @@ import {
   parts,
   type HubWorld,
   HUB_TIMEOUT,
-} from './world.ts';
+} from '../harness/given/hub.ts';
 
 // §4.17: controlled filters on the charts' data, and what the page tells its parent: the
 // embed:params message on a filter change and, with autoHeight, its content height, both

@@ -1,10 +1,15 @@
 import { expect } from 'vitest';
-import { buildWorld, type World } from '../../fixtures/world.ts';
+import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { nextHubLoad, openHub, tableRows, type HubView } from '../harness/browser.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { SAVE_FROM_CHAT, createChart, createWorkspace, v1Post } from '../dashboards/world.ts';
+import {
+  SAVE_FROM_CHAT,
+  createChart,
+  createWorkspace,
+  v1Post,
+} from '../harness/given/dashboards.ts';
 import {
   SALES,
   applicationPath,
@@ -16,7 +21,7 @@ import {
   viewer,
   HUB_TIMEOUT,
   type HubWorld,
-} from './world.ts';
+} from '../harness/given/hub.ts';
 
 // Every path by which a filter reaches a chart's rows, against row-level security (§1, §2.4:
 // a user's properties restrict the rows the user sees). A filter on the very column a row

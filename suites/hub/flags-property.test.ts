@@ -14,7 +14,7 @@ import {
   viewer,
   HUB_TIMEOUT,
   TOOLS,
-} from './world.ts';
+} from '../harness/given/hub.ts';
 
 // §2.2 as a property: for arbitrary sets of the twenty flags, what the page offers (found
 // through the profile's hub section) is what the flags give, with the defaults and the

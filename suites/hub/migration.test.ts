@@ -2,7 +2,13 @@ import { expect } from 'vitest';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { hubProfile, openHub } from '../harness/browser.ts';
 import { conformance } from '../harness/conformance.ts';
-import { REMOVE, TENANT_FIELDS, successStatus, tenantToken, v1Post } from '../dashboards/world.ts';
+import {
+  REMOVE,
+  TENANT_FIELDS,
+  successStatus,
+  tenantToken,
+  v1Post,
+} from '../harness/given/dashboards.ts';
 import {
   API_KEY,
   V2_KEY,
@@ -12,7 +18,7 @@ import {
   dashboardsOf,
   finalize,
   v2Delete,
-} from '../v2/world.ts';
+} from '../harness/given/v2.ts';
 import {
   applicationPath,
   dashboardPath,
@@ -21,7 +27,7 @@ import {
   needs,
   type HubWorld,
   HUB_TIMEOUT,
-} from './world.ts';
+} from '../harness/given/hub.ts';
 
 // §4.17 with §9 and §2.8: after finalize the pages take v1 and v2 ids, the v1 dashboard
 // component stays as the migration left it, and a user's copy takes the shared dashboard's

@@ -6,7 +6,7 @@ import {
   registerOrganization,
   registerUser,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { openHub, type HubView } from '../harness/browser.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import {
@@ -17,7 +17,7 @@ import {
   successStatus,
   v1AddCharts,
   v1Post,
-} from '../dashboards/world.ts';
+} from '../harness/given/dashboards.ts';
 import {
   API_KEY,
   V2_KEY,
@@ -28,8 +28,8 @@ import {
   dashboardsPath,
   finalize,
   v2Post,
-} from '../v2/world.ts';
-import { applicationPath, dashboardPath, tokenOf, HUB_TIMEOUT } from './world.ts';
+} from '../harness/given/v2.ts';
+import { applicationPath, dashboardPath, tokenOf, HUB_TIMEOUT } from '../harness/given/hub.ts';
 
 // §4.17 (issue 23 part 6): every string a user of the API or the host can set, on every page
 // that can show it, is text. Each string carries hostile text of every kind (markup, quotes,

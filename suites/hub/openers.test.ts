@@ -21,7 +21,7 @@ import {
   parts,
   viewer,
   HUB_TIMEOUT,
-} from './world.ts';
+} from '../harness/given/hub.ts';
 
 // §2.2 names controls; what clicking one opens is our decision (hub.controls.placement),
 // except for AI insights, whose chat sidebar §2.2 names. What a filter change posts and

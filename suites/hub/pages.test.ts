@@ -1,5 +1,5 @@
 import { expectedStrings } from '../../fixtures/expected/index.ts';
-import { buildWorld } from '../../fixtures/world.ts';
+import { buildWorld } from '../harness/given/accounts.ts';
 import { openHub } from '../harness/browser.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import {
@@ -12,7 +12,7 @@ import {
   tokenOf,
   viewer,
   HUB_TIMEOUT,
-} from './world.ts';
+} from '../harness/given/hub.ts';
 
 // §4.17: the two pages, their required jwt, and the texts for a bad token or an unseen id.
 const { dashboardNotFound, invalidToken } = expectedStrings.hub;

@@ -10,7 +10,7 @@ import {
   parts,
   tokenOf,
   HUB_TIMEOUT,
-} from './world.ts';
+} from '../harness/given/hub.ts';
 
 // §4.17 (issue 9 part 4): every name shown is text, never markup; §3: a role update reaches
 // the page with the next token; the theme is not a query parameter; dbAuthToken.

@@ -1,6 +1,6 @@
 import { openHub } from '../harness/browser.ts';
 import { conformance } from '../harness/conformance.ts';
-import { TENANT_FIELDS, tenantToken } from '../dashboards/world.ts';
+import { TENANT_FIELDS, tenantToken } from '../harness/given/dashboards.ts';
 import {
   applicationPath,
   dashboardPath,
@@ -9,7 +9,7 @@ import {
   hubWorld,
   needs,
   HUB_TIMEOUT,
-} from './world.ts';
+} from '../harness/given/hub.ts';
 
 // §5 rule 6: a tenant JWT keeps working on API calls, but the embedded pages take a
 // project-user token only. A tenant of the very account whose dashboard the page names, with

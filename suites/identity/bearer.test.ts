@@ -2,8 +2,13 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
-import { organizationName, personName } from '../../fixtures/builders.ts';
-import { buildWorld, registerOrganization, registerUser, userToken } from '../../fixtures/world.ts';
+import { organizationName, personName } from '../harness/given/builders.ts';
+import {
+  buildWorld,
+  registerOrganization,
+  registerUser,
+  userToken,
+} from '../harness/given/accounts.ts';
 import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { APPLICATIONS } from '../harness/paths.ts';

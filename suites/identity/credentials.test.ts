@@ -3,14 +3,14 @@ import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { ErrorEnvelope } from '../../spec/schemas/common.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { externalId } from '../../fixtures/builders.ts';
+import { externalId } from '../harness/given/builders.ts';
 import {
   buildWorld,
   createRole,
   registerOrganization,
   registerUser,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import {
   elsewhere,

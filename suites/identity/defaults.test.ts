@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { RegisterUserResponse } from '../../spec/schemas/user.ts';
-import { personName } from '../../fixtures/builders.ts';
-import { buildWorld, userToken } from '../../fixtures/world.ts';
+import { personName } from '../harness/given/builders.ts';
+import { buildWorld, userToken } from '../harness/given/accounts.ts';
 import { conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectSuccess } from '../harness/expect.ts';
 import { REGISTER_USER, userPath } from '../harness/paths.ts';

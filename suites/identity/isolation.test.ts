@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { Token } from '../../spec/schemas/token.ts';
-import { externalId } from '../../fixtures/builders.ts';
+import { externalId } from '../harness/given/builders.ts';
 import {
   buildWorld,
   createRole,
@@ -10,7 +10,7 @@ import {
   registerUser,
   userToken,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import {
   inCarrier,

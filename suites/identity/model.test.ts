@@ -17,7 +17,7 @@ import {
   expectOwnProject,
   inProject,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 

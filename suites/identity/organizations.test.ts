@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
 import { RegisterOrganizationResponse } from '../../spec/schemas/organization.ts';
-import { externalId, organizationName } from '../../fixtures/builders.ts';
+import { externalId, organizationName } from '../harness/given/builders.ts';
 import {
   buildWorld,
   registerOrganization,
   registerUser,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { REGISTER_ORGANIZATION, REGISTER_USER, userPath } from '../harness/paths.ts';
 import { sendWatched } from '../harness/credential-table.ts';

@@ -11,7 +11,7 @@ import {
   registerUser,
   userToken,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { expectedEffective, expectedPermissions } from '../../fixtures/expected/index.ts';
 import { CLAIMS_DECISION, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';

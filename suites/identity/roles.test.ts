@@ -8,7 +8,7 @@ import {
   expectOwnProject,
   registerUser,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { rolesPath, rolePath } from '../harness/paths.ts';
 import { updateUserShowing } from '../harness/readback.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { RegisterTenantResponse } from '../../spec/schemas/tenant.ts';
 import { expirationSeconds } from '../../fixtures/expected/index.ts';
-import { buildWorld, type World } from '../../fixtures/world.ts';
+import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { inCarrier, send } from '../harness/credential-table.ts';
 import { registerTenant as tenantRequest, type TenantConcept } from '../harness/endpoints.ts';

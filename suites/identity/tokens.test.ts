@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { IsoUtc } from '../../spec/schemas/common.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
-import { externalId, organizationName, personName, properties } from '../../fixtures/builders.ts';
+import { externalId, organizationName, personName, properties } from '../harness/given/builders.ts';
 import {
   expectedEffective,
   expectedPermissions,
@@ -19,7 +19,7 @@ import {
   registerUser,
   userToken,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';

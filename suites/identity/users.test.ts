@@ -2,13 +2,13 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { ValidationIssue } from '../../spec/schemas/common.ts';
 import { RegisterUserResponse } from '../../spec/schemas/user.ts';
-import { personName } from '../../fixtures/builders.ts';
+import { personName } from '../harness/given/builders.ts';
 import {
   buildWorld,
   createRole,
   registerOrganization,
   registerUser,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { REGISTER_USER, userPath } from '../harness/paths.ts';
 import { sendWatched } from '../harness/credential-table.ts';

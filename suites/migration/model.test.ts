@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
-import { buildWorld, type World } from '../../fixtures/world.ts';
+import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { CloneDashboardResponse, V1CreateDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import type { SpecError } from '../../spec/errors.ts';
 import {
@@ -41,7 +41,7 @@ import {
   v1Create,
   v1Post,
   successStatus,
-} from '../dashboards/world.ts';
+} from '../harness/given/dashboards.ts';
 import {
   API_KEY,
   V2_KEY,
@@ -53,7 +53,7 @@ import {
   v2Delete,
   v2Post,
   written,
-} from '../v2/world.ts';
+} from '../harness/given/v2.ts';
 
 // Model-based (STYLE 7), like suites/identity/model.test.ts: random sequences of v1 writes by
 // an API key and two tenants, the finalize, then v1 writes again (410) and v2 writes by the

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { documentedStatus, expectedPermissions } from '../../fixtures/expected/index.ts';
-import { buildWorld } from '../../fixtures/world.ts';
+import { buildWorld } from '../harness/given/accounts.ts';
 import { conformance } from '../harness/conformance.ts';
 import { expectError } from '../harness/expect.ts';
 import {
@@ -10,8 +10,8 @@ import {
   TENANT_FIELDS,
   successStatus,
   tenantToken,
-} from '../dashboards/world.ts';
-import { V2_KEY, finalize } from '../v2/world.ts';
+} from '../harness/given/dashboards.ts';
+import { V2_KEY, finalize } from '../harness/given/v2.ts';
 import {
   buildShape,
   describeWrite,
@@ -25,7 +25,7 @@ import {
   worldShape,
   type Credential,
   type V1Write,
-} from './world.ts';
+} from '../harness/given/migration.ts';
 
 // Issue 7 property 9 (§3 last row, §7 410 row, §9 table): for arbitrary v1 worlds and
 // arbitrary valid bodies of the five v1 writes, no write answers 410 before finalize; after

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
-import { buildWorld, type World } from '../../fixtures/world.ts';
+import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { expectError, expectSuccess } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -22,7 +22,7 @@ import {
   v1AddCharts,
   v1Post,
   successStatus,
-} from '../dashboards/world.ts';
+} from '../harness/given/dashboards.ts';
 import {
   V2_KEY,
   applicationsOf,
@@ -35,7 +35,7 @@ import {
   v2Post,
   written,
   type Dashboard,
-} from '../v2/world.ts';
+} from '../harness/given/v2.ts';
 
 // Issue 7 property 10 (§2.2 rule 3, §2.8, §5 rule 6, §7 409, §9): arbitrary interleavings of
 // chart edits (add, remove, append) and clones by several users with editing roles, through

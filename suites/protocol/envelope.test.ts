@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { UUID_PATTERN, ValidationIssue } from '../../spec/schemas/common.ts';
-import { buildWorld, createRole, registerOrganization } from '../../fixtures/world.ts';
+import { buildWorld, createRole, registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { REGISTER_ORGANIZATION as registerOrg, rolePath, rolesPath } from '../harness/paths.ts';
 import { authorization } from '../harness/authorization.ts';
 import type { Reply } from '../harness/http.ts';
-import { CLONE, LIST_WORKSPACES, REMOVE } from '../dashboards/world.ts';
+import { CLONE, LIST_WORKSPACES, REMOVE } from '../harness/given/dashboards.ts';
 import {
   describeAnswer,
   detailsOf,

@@ -4,14 +4,14 @@ import { connect as tlsConnect } from 'node:tls';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { ErrorEnvelope, ValidationIssue } from '../../spec/schemas/common.ts';
-import { externalId, personName } from '../../fixtures/builders.ts';
-import { buildWorld, createRole, registerUser, type World } from '../../fixtures/world.ts';
+import { externalId, personName } from '../harness/given/builders.ts';
+import { buildWorld, createRole, registerUser, type World } from '../harness/given/accounts.ts';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, detailsOf, expectClientError, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { authorization } from '../harness/authorization.ts';
-import { APPEND, CLONE, REMOVE, SAVE_FROM_CHAT } from '../dashboards/world.ts';
+import { APPEND, CLONE, REMOVE, SAVE_FROM_CHAT } from '../harness/given/dashboards.ts';
 import {
   EMBED_TOKEN,
   REGISTER_ORGANIZATION,

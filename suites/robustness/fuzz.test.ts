@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { accountSnapshot, roleList } from '../harness/readback.ts';
-import type { World } from '../../fixtures/world.ts';
-import { fuzzWorld } from './world.ts';
+import type { World } from '../harness/given/accounts.ts';
+import { fuzzWorld } from './holdings.ts';
 import { judge, loadOperations, requestsArb, type FuzzRequest } from './generate.ts';
 
 // Issue 11 part 3: requests generated from spec/openapi.yaml, valid and broken, over every

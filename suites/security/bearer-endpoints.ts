@@ -1,7 +1,7 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
-import { chartConfig } from '../../fixtures/builders.ts';
-import type { World } from '../../fixtures/world.ts';
+import { chartConfig } from '../harness/given/builders.ts';
+import type { World } from '../harness/given/accounts.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { authorization } from '../harness/authorization.ts';
 import type { Reply } from '../harness/http.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
-import type { World } from '../../fixtures/world.ts';
+import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectClientError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -18,7 +18,7 @@ import {
   v2Get,
   v2Post,
   type Migrated,
-} from '../v2/world.ts';
+} from '../harness/given/v2.ts';
 
 // §5: a credential acts for its own account only. Account A's API key, aimed at account B's
 // v2 applications, dashboards and charts by their ids (every v2 endpoint that takes one, read

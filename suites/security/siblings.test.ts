@@ -10,7 +10,7 @@ import {
   type RichProject,
   type RichShape,
   type RichUser,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { embedToken } from '../harness/endpoints.ts';
 import { expectClientError, expectSuccess } from '../harness/expect.ts';

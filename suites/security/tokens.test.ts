@@ -3,7 +3,12 @@ import { request } from 'undici';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
-import { buildWorld, registerOrganization, registerUser, userToken } from '../../fixtures/world.ts';
+import {
+  buildWorld,
+  registerOrganization,
+  registerUser,
+  userToken,
+} from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectSuccess, refusedAs } from '../harness/expect.ts';
 import { claimAt, claimsOf, headerOf, withClaimAt } from '../harness/jwt.ts';

@@ -16,7 +16,7 @@ import {
   v2Post,
   written,
   successStatus,
-} from './world.ts';
+} from '../harness/given/v2.ts';
 
 // §2.2 rule 3, §2.8, §5 rule 7, §7 409 (issue 7, property 10 on the v2 side): arbitrary
 // interleavings of v2 writes by three project users with editing roles. The expected state is

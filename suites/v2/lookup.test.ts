@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { conformance } from '../harness/conformance.ts';
 import type { Conformance } from '../harness/conformance.ts';
-import type { World } from '../../fixtures/world.ts';
+import type { World } from '../harness/given/accounts.ts';
 import {
   API_KEY,
   V2_KEY,
@@ -16,7 +16,7 @@ import {
   written,
   type As,
   successStatus,
-} from './world.ts';
+} from '../harness/given/v2.ts';
 
 // §4.16 last row: a look-up turns any v1 or v2 dashboard id into {applicationId, dashboardId}.
 // Its path is open: the profile states it (shapes.endpoints.lookUpDashboard).

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { World } from '../../fixtures/world.ts';
+import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import type { Reply } from '../harness/http.ts';
 import {
@@ -8,7 +8,7 @@ import {
   layoutRead,
   successStatus,
   type Shared,
-} from '../dashboards/world.ts';
+} from '../harness/given/dashboards.ts';
 import {
   APPLICATIONS,
   EDITOR,
@@ -17,7 +17,7 @@ import {
   finalize,
   needs,
   projectUser,
-} from './world.ts';
+} from '../harness/given/v2.ts';
 
 // §4.16 rows, §2.8 fields and §9, checked only as far as the document goes: every call carries
 // the project-user token in `Authorization: Bearer` (§5 table, v2 calls), every answer is read

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { expectedEffective, expectedPermissions } from '../../fixtures/expected/index.ts';
-import type { World } from '../../fixtures/world.ts';
+import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectClientError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -23,7 +23,7 @@ import {
   v1Post,
   type DashboardsWorld,
   type Shared,
-} from '../dashboards/world.ts';
+} from '../harness/given/dashboards.ts';
 import {
   EDITOR,
   V2_KEY,
@@ -40,7 +40,7 @@ import {
   type Dashboard,
   type Migrated,
   successStatus,
-} from './world.ts';
+} from '../harness/given/v2.ts';
 
 // Issue 7 property 11 (§2.2, §3 role row): for arbitrary sets of the twenty flags, a write
 // succeeds exactly when §2.2 allows it, observed on the writes themselves and never read from

@@ -21,7 +21,7 @@ import {
   v2Post,
   written,
   type Migrated,
-} from './world.ts';
+} from '../harness/given/v2.ts';
 
 // Refusals on v2 whose shape is ours (§4.16 and §7 leave them open): the 404s for what the
 // caller cannot see (details.resource; a source dashboard or a chart of the path only after the

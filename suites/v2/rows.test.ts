@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { conformance, probe } from '../harness/conformance.ts';
-import { dashboardsWorld } from '../dashboards/world.ts';
+import { dashboardsWorld } from '../harness/given/dashboards.ts';
 import { describeAnswer, refusedAs } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
@@ -20,7 +20,7 @@ import {
   v2Post,
   written,
   successStatus,
-} from './world.ts';
+} from '../harness/given/v2.ts';
 
 // §4.16, each row of the table, made with an API key (§5 rule 7: it acts on the shared
 // dashboards, the templates); §2.8 and §9 for what the migration turned the v1 content into.

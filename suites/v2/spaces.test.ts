@@ -24,7 +24,7 @@ import {
   type As,
   type Migrated,
   successStatus,
-} from './world.ts';
+} from '../harness/given/v2.ts';
 
 // §5 rule 7 and §2.8: with a project-user token v2 calls act in that user's space, with an
 // API key on the templates; §7: a user's edit of a template is refused 409 and changes nothing

@@ -9,7 +9,7 @@ import {
   TENANT_FIELDS,
   tenantToken,
   v1Post,
-} from '../dashboards/world.ts';
+} from '../harness/given/dashboards.ts';
 import {
   V2_SHAPES,
   APPLICATIONS,
@@ -24,7 +24,7 @@ import {
   v2Post,
   written,
   successStatus,
-} from './world.ts';
+} from '../harness/given/v2.ts';
 
 // §5 rule 6: a tenant JWT issued before finalize still works on v2 afterwards, as the project
 // user made for the tenant; §4.9 and §9: register-tenant then returns a project-user token for

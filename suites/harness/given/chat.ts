@@ -1,17 +1,17 @@
 import { expect } from 'vitest';
-import type { HookName } from '../../spec/schemas/hooks.ts';
-import { ChatResult } from '../../spec/schemas/chat.ts';
+import type { HookName } from '../../../spec/schemas/hooks.ts';
+import { ChatResult } from '../../../spec/schemas/chat.ts';
 import {
   buildWorld,
   registerOrganization,
   registerUser,
   userToken,
   type World,
-} from '../../fixtures/world.ts';
-import { chartResults, checkGrammar, type GrammarReport } from '../harness/chat-grammar.ts';
-import type { Conformance } from '../harness/conformance.ts';
-import type { Reply } from '../harness/http.ts';
-import { readStreamText, type ReadStream } from '../harness/sse.ts';
+} from './accounts.ts';
+import { chartResults, checkGrammar, type GrammarReport } from '../chat-grammar.ts';
+import type { Conformance } from '../conformance.ts';
+import type { Reply } from '../http.ts';
+import { readStreamText, type ReadStream } from '../sse.ts';
 
 /**
  * What the chat suites share: a world whose agent reaches a small table the test loaded

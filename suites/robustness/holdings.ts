@@ -6,7 +6,7 @@ import {
   registerUser,
   userToken,
   type World,
-} from '../../fixtures/world.ts';
+} from '../harness/given/accounts.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 import type { FuzzContext } from './generate.ts';

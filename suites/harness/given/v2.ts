@@ -1,24 +1,24 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { ClauseId } from '../../spec/clauses/index.ts';
-import type { HookName } from '../../spec/schemas/hooks.ts';
-import type { RolePermissions } from '../../spec/schemas/permissions.ts';
+import type { ClauseId } from '../../../spec/clauses/index.ts';
+import type { HookName } from '../../../spec/schemas/hooks.ts';
+import type { RolePermissions } from '../../../spec/schemas/permissions.ts';
 import {
   createRole,
   registerOrganization,
   registerUser,
   userToken,
   type World,
-} from '../../fixtures/world.ts';
-import type { Conformance } from '../harness/conformance.ts';
-import type { Reply } from '../harness/http.ts';
+} from './accounts.ts';
+import type { Conformance } from '../conformance.ts';
+import type { Reply } from '../http.ts';
 import {
   CONTENT,
   dashboardsWorld,
   sharedDashboard,
   successStatus,
   type Shared,
-} from '../dashboards/world.ts';
+} from './dashboards.ts';
 
 export { successStatus };
 

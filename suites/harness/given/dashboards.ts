@@ -1,15 +1,15 @@
 import { expect } from 'vitest';
-import type { ClauseId } from '../../spec/clauses/index.ts';
-import type { HookName } from '../../spec/schemas/hooks.ts';
+import type { ClauseId } from '../../../spec/clauses/index.ts';
+import type { HookName } from '../../../spec/schemas/hooks.ts';
 import { z } from 'zod';
-import { success } from '../../spec/schemas/common.ts';
-import { V1ListedDashboards } from '../../spec/schemas/dashboard.ts';
-import { HookDashboardCharts } from '../../spec/schemas/hooks.ts';
-import { buildWorld, type World } from '../../fixtures/world.ts';
-import { authorization } from '../harness/authorization.ts';
-import type { Conformance } from '../harness/conformance.ts';
-import { registerTenant as tenantRequest } from '../harness/endpoints.ts';
-import type { Reply } from '../harness/http.ts';
+import { success } from '../../../spec/schemas/common.ts';
+import { V1ListedDashboards } from '../../../spec/schemas/dashboard.ts';
+import { HookDashboardCharts } from '../../../spec/schemas/hooks.ts';
+import { buildWorld, type World } from './accounts.ts';
+import { authorization } from '../authorization.ts';
+import type { Conformance } from '../conformance.ts';
+import { registerTenant as tenantRequest } from '../endpoints.ts';
+import type { Reply } from '../http.ts';
 
 /**
  * What the dashboards suites share: worlds of workspaces, shared dashboards and charts built
