@@ -1,6 +1,7 @@
 // ESLint flat config: typed rules plus the import boundaries of ARCHITECTURE.md.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { readdirSync } from 'node:fs';
 
 /** Imports a folder may not make, as `no-restricted-imports` patterns (gitignore syntax). */
 const boundary = (patterns, message) => ['error', { patterns: [{ group: patterns, message }] }];
@@ -44,6 +45,58 @@ const oracleRule = ({ machines }) => [
         message: `${ORACLE}: the §7 codes are expectedErrors and documentedStatus()`,
       },
     ],
+  },
+];
+
+/**
+ * The suites' areas (every folder of suites/ but the harness): an area imports only itself,
+ * suites/harness, spec/, fixtures/ and packages, and the harness imports no area, so what two
+ * areas share lives in suites/harness (its world builders in suites/harness/given/).
+ */
+const AREAS = readdirSync(new URL('./suites/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'harness')
+  .map((entry) => entry.name);
+const intoAreas = (areas, message) => ({
+  regex: `^(\\.\\./)+(suites/)?(${areas.join('|')})/`,
+  message,
+});
+// A later block setting no-restricted-imports replaces the suites block's, so these carry its
+// reference boundary too.
+const SUITES_REFERENCE = {
+  group: ['**/reference/**'],
+  message: 'suites talk to a target over HTTP only',
+};
+const areaBlocks = [
+  ...AREAS.map((area) => ({
+    files: [`suites/${area}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            SUITES_REFERENCE,
+            intoAreas(
+              AREAS.filter((other) => other !== area),
+              `suites/${area} imports only itself, suites/harness, spec/ and fixtures/: move what areas share into suites/harness`,
+            ),
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['suites/harness/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            SUITES_REFERENCE,
+            intoAreas(AREAS, 'suites/harness is shared by every area and imports none of them'),
+          ],
+        },
+      ],
+    },
   },
 ];
 
@@ -132,4 +185,5 @@ export default tseslint.config(
       ),
     },
   },
+  ...areaBlocks,
 );
