@@ -111,7 +111,7 @@ export default tseslint.config(
       'bin/*.mjs',
       'lib/*.mjs',
       // Plain JavaScript that Node loads without tsx (a Stryker plugin).
-      'tools/*.mjs',
+      'tools/mutation/*.mjs',
       'dist/**',
       'eslint.config.js',
     ],

@@ -1,5 +1,5 @@
 /**
- * Vitest global setup of mutation mode (stryker.config.vitest.ts): the reference that judges
+ * Vitest global setup of mutation mode (tools/mutation/stryker.vitest.ts): the reference that judges
  * most mutants lives here, in the test-runner process, instead of being imported and started
  * in every mutant's fresh worker (about 1.2 s of the ~2.4 s a mutant cost).
  *
@@ -7,7 +7,7 @@
  * (`globalThis.__stryker__.activeMutant`). A mutant whose code runs only while tests run (a
  * "runtime" mutant, by Stryker's dry-run coverage: most of the reference's handlers) is
  * therefore switched on by setting that id in this process too. For each such mutant the test
- * worker (tools/mutation-setup.ts) asks `POST /mutant {activeMutant, hitLimit}`; this process
+ * worker (tools/mutation/setup.ts) asks `POST /mutant {activeMutant, hitLimit}`; this process
  * sets the id, starts a FRESH reference (new world, data and servers; the modules are already
  * loaded, so that costs ~0.2 s), answers its target, and closes the previous one behind it.
  * What stays from one mutant to the next is only what the modules hold at their top level, which
@@ -21,11 +21,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import type { ResolvedTarget } from '../runner/target.ts';
+import type { ResolvedTarget } from '../../runner/target.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
-    /** Base address of the mutant switch of this process (tools/mutation-global-setup.ts). */
+    /** Base address of the mutant switch of this process (tools/mutation/global-setup.ts). */
     eacMutationSwitch: string;
   }
 }
@@ -72,7 +72,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
             s.activeMutant = id;
             s.hitCount = typeof body.hitLimit === 'number' ? 0 : undefined;
             s.hitLimit = typeof body.hitLimit === 'number' ? body.hitLimit : undefined;
-            const { startEmbedded } = await import('../runner/target.ts');
+            const { startEmbedded } = await import('../../runner/target.ts');
             current = { id, running: startEmbedded(Number(process.env['EAC_SEED'] ?? 7)) };
           }
           const { target } = await current.running;

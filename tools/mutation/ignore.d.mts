@@ -1,4 +1,4 @@
-// Types of the helpers of tools/mutation-ignore.mjs (plain JavaScript, loaded by Stryker), for
+// Types of the helpers of tools/mutation/ignore.mjs (plain JavaScript, loaded by Stryker), for
 // tools/mutation/judgements.test.ts.
 /** The part of a Babel NodePath the ignorer reads (the project has no @babel/core types). */
 export interface NodePath {

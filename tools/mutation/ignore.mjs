@@ -1,5 +1,5 @@
 /**
- * The project's Stryker ignorer (stryker.config.json `ignorers`). It does two things:
+ * The project's Stryker ignorer (tools/mutation/stryker.config.json `ignorers`). It does two things:
  *
  * 1. It ignores the mutants judged in tools/mutation/judgements.json: each judgement names the
  *    source text of the nodes it is about (`code`), the mutators it covers and why their
@@ -12,7 +12,7 @@
  *    the file unjudged.
  *    tools/mutation/judgements.test.ts reports a judgement whose code no longer exists.
  *
- * 2. Sampled runs (EAC_MUTATION_SAMPLE names a file written by tools/mutation-sample.ts):
+ * 2. Sampled runs (EAC_MUTATION_SAMPLE names a file written by tools/mutation/sample.ts):
  *    Stryker mutates every node inside a `--mutate` span, so a drawn mutant whose span
  *    encloses others (a block, a function, a compound condition) would run them too. The file
  *    lists the drawn spans as Babel gives them ([startLine, startColumn, endLine, endColumn],
@@ -30,7 +30,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 // Stryker's own mutators decide whether a judged mutator mutates a node (the package exports
 // only its entry point, so the module is loaded by its path).

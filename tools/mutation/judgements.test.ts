@@ -4,8 +4,8 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { judge, loadJudgements, type Judgement, type NodePath } from '../mutation-ignore.mjs';
-import { globRegex } from '../mutation-slices.ts';
+import { judge, loadJudgements, type Judgement, type NodePath } from './ignore.mjs';
+import { globRegex } from './slices.ts';
 
 // A judgement is about code that exists: once the judged code is edited away (or no longer
 // holds a node its mutators mutate), the judgement is stale and this test names it.
@@ -17,7 +17,9 @@ interface Babel {
   traverse(ast: object, visitor: { enter(path: NodePath): void }): void;
 }
 const babel = require('@babel/core') as Babel;
-const config = JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8')) as {
+const config = JSON.parse(
+  readFileSync(join(root, 'tools/mutation/stryker.config.json'), 'utf8'),
+) as {
   mutate: string[];
 };
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { listMutants, type Listed } from './mutation-list.ts';
+import { listMutants, type Listed } from './list.ts';
 
 // A file holding equal mutants at different places (the same literal twice).
 const FILE = 'reference/http/auth.ts';
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 /**
  * An incremental file holding FILE as it was with `dropped` lines fewer on top, its mutants

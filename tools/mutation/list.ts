@@ -4,10 +4,10 @@
  * run (a mutant it covers is listed as Ignored, with its reason). Runs Stryker's own
  * instrumenter, so the mutants are the ones a run would test; nothing is run.
  *
- *   npx tsx tools/mutation-list.ts reference/chat/agent.ts          # every mutant
- *   npx tsx tools/mutation-list.ts --undetected reference/chat/*.ts # survivors, no-coverage, new
- *   npx tsx tools/mutation-list.ts --line 58 reference/chat/agent.ts
- *   npx tsx tools/mutation-list.ts --json reference/chat/agent.ts
+ *   npx tsx tools/mutation/list.ts reference/chat/agent.ts          # every mutant
+ *   npx tsx tools/mutation/list.ts --undetected reference/chat/*.ts # survivors, no-coverage, new
+ *   npx tsx tools/mutation/list.ts --line 58 reference/chat/agent.ts
+ *   npx tsx tools/mutation/list.ts --json reference/chat/agent.ts
  *
  * A mutant is matched with its last result by mutator, replacement and the code it replaces
  * (the n-th such mutant of the file with the n-th), so results survive lines moving; a mutant the
@@ -20,11 +20,11 @@ import { parseArgs } from 'node:util';
 import type { Logger } from '@stryker-mutator/api/logging';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 
-import type { LiveMutant } from './mutation-live.ts';
-import { ignorer } from './mutation-ignore.mjs';
-import { UNDETECTED } from './mutation-slices.ts';
+import type { LiveMutant } from './live.ts';
+import { ignorer } from './ignore.mjs';
+import { UNDETECTED } from './slices.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 interface Location {
   readonly start: { readonly line: number; readonly column: number };
@@ -148,7 +148,7 @@ if (process.argv[1] === import.meta.filename) {
   });
   if (positionals.length === 0) {
     console.error(
-      'usage: npx tsx tools/mutation-list.ts [--undetected] [--line N] [--json] FILE...',
+      'usage: npx tsx tools/mutation/list.ts [--undetected] [--line N] [--json] FILE...',
     );
     process.exit(2);
   }

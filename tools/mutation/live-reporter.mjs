@@ -1,11 +1,11 @@
 /**
- * The project's live Stryker reporter (stryker.config.json `reporters`: "eac-live"): one line of
+ * The project's live Stryker reporter (tools/mutation/stryker.config.json `reporters`: "eac-live"): one line of
  * JSON per judged mutant, appended to reports/mutation/live.ndjson as soon as Stryker has its
  * status, after a first line holding the plan (how many mutants the run will judge).
  *
  * Stryker writes its JSON and HTML reports, and its incremental file, only when a run ends; a
  * run of a large slice takes hours on the machines we have, so a run stopped before its end
- * left nothing. With this file, `npm run mutation:live` (tools/mutation-live.ts) shows the
+ * left nothing. With this file, `npm run mutation:live` (tools/mutation/live.ts) shows the
  * undetected mutants of a run still under way, or of one stopped, for triage; the scores of
  * reports/mutation/scores.json still come only from finished runs.
  *

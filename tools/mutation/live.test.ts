@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { readLive, summarise } from './mutation-live.ts';
+import { readLive, summarise } from './live.ts';
 
 const line = (status: string, line: number, file = 'reference/a.ts') =>
   JSON.stringify({

@@ -1,8 +1,8 @@
 /**
- * What a mutation run has judged so far (tools/mutation-live.mjs writes it as it goes): per file,
+ * What a mutation run has judged so far (tools/mutation/live-reporter.mjs writes it as it goes): per file,
  * the mutants judged, detected and undetected, and every undetected mutant, for triage while a
  * long run is under way or after one was stopped. A partial figure is not a score: only a
- * finished run (tools/mutation.ts) writes reports/mutation/scores.json.
+ * finished run (tools/mutation/run.ts) writes reports/mutation/scores.json.
  *
  *   npm run mutation:live                       # reports/mutation/live.ndjson
  *   npm run mutation:live -- --file <path> --json
@@ -11,9 +11,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { DETECTED, UNDETECTED } from './mutation-slices.ts';
+import { DETECTED, UNDETECTED } from './slices.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 export interface LiveMutant {
   readonly file: string;

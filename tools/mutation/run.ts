@@ -1,8 +1,8 @@
 /**
  * Mutation testing (issue 11 part 1): StrykerJS on spec/machines and reference, the mutants
  * killed by the machines' unit tests and by the conformance suites against the reference
- * started inside the test worker (stryker.config.json, stryker.config.vitest.ts,
- * tools/mutation-setup.ts). Reports go to reports/mutation/ (HTML and JSON, not committed),
+ * started inside the test worker (tools/mutation/stryker.config.json, tools/mutation/stryker.vitest.ts,
+ * tools/mutation/setup.ts). Reports go to reports/mutation/ (HTML and JSON, not committed),
  * the score of every file run so far to reports/mutation/scores.json, merged run by run, and
  * each named slice's counts to the small summary bench/results/mutation.json. A score is a
  * diagnostic, not a goal (docs/mutation.md).
@@ -21,11 +21,11 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { DETECTED, globRegex, runStryker, SLICES, UNDETECTED } from './mutation-slices.ts';
+import { DETECTED, globRegex, runStryker, SLICES, UNDETECTED } from './slices.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 const SUMMARY_ABOUT =
-  'Mutation testing, per slice of tools/mutation-slices.ts: the counts of its last run (killed counts timeouts; ignored are the judged mutants of tools/mutation/judgements.json), the seconds it took and the 1-minute load before and after, on the shared 2-core machine. A diagnostic, not a goal: docs/mutation.md. Per-file detail of every run: reports/mutation/ (not committed).';
+  'Mutation testing, per slice of tools/mutation/slices.ts: the counts of its last run (killed counts timeouts; ignored are the judged mutants of tools/mutation/judgements.json), the seconds it took and the 1-minute load before and after, on the shared 2-core machine. A diagnostic, not a goal: docs/mutation.md. Per-file detail of every run: reports/mutation/ (not committed).';
 const { values } = parseArgs({
   options: {
     mutate: { type: 'string' },

@@ -1,5 +1,5 @@
-// Types of the pure helpers of tools/mutation-runner.mjs (plain JavaScript, loaded by Stryker),
-// for tools/mutation-runner.test.ts.
+// Types of the pure helpers of tools/mutation/runner.mjs (plain JavaScript, loaded by Stryker),
+// for tools/mutation/runner.test.ts.
 export interface VitestFileTask {
   filepath: string;
   type?: string;

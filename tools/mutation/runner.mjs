@@ -1,5 +1,5 @@
 /**
- * The project's Stryker test runner (stryker.config.json `testRunner`: "eac-vitest"): Stryker's
+ * The project's Stryker test runner (tools/mutation/stryker.config.json `testRunner`: "eac-vitest"): Stryker's
  * own vitest runner, with one fault of its judgement closed.
  *
  * Stryker's vitest runner builds a mutant's verdict from the tests that have a result. A test

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { judge, wholeFileFailures, type VitestFileTask } from './mutation-runner.mjs';
+import { judge, wholeFileFailures, type VitestFileTask } from './runner.mjs';
 
 const test = (state: string | undefined) => ({ type: 'test', result: state && { state } });
 const file = (name: string, state: string | undefined, tasks: unknown[], message?: string) =>

@@ -1,5 +1,5 @@
 /**
- * Mutation testing by sampling (issue 11 part 1): when a whole run (tools/mutation.ts) does not
+ * Mutation testing by sampling (issue 11 part 1): when a whole run (tools/mutation/run.ts) does not
  * fit the time at hand, a seeded uniform sample of the mutants of some slices, each sampled
  * mutant judged by its slice's tests, estimates the score of those slices with a 95 % interval.
  *
@@ -22,10 +22,10 @@ import { parseArgs } from 'node:util';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import fc from 'fast-check';
 
-import { ignorer } from './mutation-ignore.mjs';
-import { DETECTED, globRegex, runStryker, SLICES, UNDETECTED } from './mutation-slices.ts';
+import { ignorer } from './ignore.mjs';
+import { DETECTED, globRegex, runStryker, SLICES, UNDETECTED } from './slices.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 const { values } = parseArgs({
   options: {
     slice: { type: 'string' },
@@ -155,7 +155,7 @@ for (const [index, name] of sliceNames.entries()) {
     console.log(ranges.map((r) => `  ${r}`).join('\n'));
     continue;
   }
-  // Only the drawn mutants run, not the others inside their spans (tools/mutation-ignore.mjs).
+  // Only the drawn mutants run, not the others inside their spans (tools/mutation/ignore.mjs).
   const spansFile = join(root, 'reports', 'mutation', 'sample-spans.json');
   mkdirSync(join(root, 'reports', 'mutation'), { recursive: true });
   writeFileSync(

@@ -1,5 +1,5 @@
 /**
- * Vitest setup file of mutation mode (stryker.config.vitest.ts). Stryker switches mutants on
+ * Vitest setup file of mutation mode (tools/mutation/stryker.vitest.ts). Stryker switches mutants on
  * inside the test worker, so the reference the conformance suites judge must run in that
  * worker too, not in the global-setup process where no mutant is ever active. This starts the
  * embedded reference here, once per worker and only for the suites (the machines' unit tests
@@ -12,8 +12,8 @@
 import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { beforeEach } from 'vitest';
-import type { Target } from '../suites/harness/target.ts';
-import { startEmbedded, type ResolvedTarget } from '../runner/target.ts';
+import type { Target } from '../../suites/harness/target.ts';
+import { startEmbedded, type ResolvedTarget } from '../../runner/target.ts';
 
 const state = (
   globalThis as unknown as Record<
@@ -57,7 +57,7 @@ const stryker = state.providedContext as {
 
 /**
  * A runtime mutant is judged by the reference of the test-runner process
- * (tools/mutation-global-setup.ts), started afresh for it with the same mutant switched on
+ * (tools/mutation/global-setup.ts), started afresh for it with the same mutant switched on
  * there: no import and start in this fresh worker. EAC_MUTATION_WORKER_REFERENCE=1 turns that
  * off (every mutant judged by a reference started here, the way to compare the two).
  */

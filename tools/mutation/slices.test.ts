@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { globRegex, SLICES } from './mutation-slices.ts';
+import { globRegex, SLICES } from './slices.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 /** Every file under `dir`, as a path from the project's root. */
 const filesUnder = (dir: string): string[] =>
@@ -15,7 +15,9 @@ const filesUnder = (dir: string): string[] =>
 // names is never measured, and a file two slices name is measured twice, each time with a
 // different set of tests.
 describe('mutation slices', () => {
-  const config = JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8')) as {
+  const config = JSON.parse(
+    readFileSync(join(root, 'tools/mutation/stryker.config.json'), 'utf8'),
+  ) as {
     mutate: string[];
   };
   const included = config.mutate.filter((g) => !g.startsWith('!')).map(globRegex);

@@ -2,7 +2,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
- * The slices of mutation testing (tools/mutation.ts, tools/mutation-sample.ts), a whole run
+ * The slices of mutation testing (tools/mutation/run.ts, tools/mutation/sample.ts), a whole run
  * being all of them: each names the code it mutates and the tests that can
  * kill its mutants (the unit tests of that code and the suites of its area). A slice is one
  * Stryker run, small enough to finish (Stryker writes no report of an interrupted run); the
@@ -110,7 +110,7 @@ export const globRegex = (glob: string) =>
       .join('(?:.*/)?')}$`,
   );
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 /** One Stryker run of the project's config (niced: the machine is shared), output inherited. */
 export function runStryker(
@@ -123,7 +123,7 @@ export function runStryker(
       process.execPath,
       join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
       'run',
-      'stryker.config.json',
+      'tools/mutation/stryker.config.json',
       ...args,
     ],
     { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' },
