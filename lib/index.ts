@@ -112,9 +112,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const stderr = sink(options.output, errors) as Writable & { isTTY?: boolean };
   const stdout = sink(options.output, []);
   // The runner hands the target to vitest's workers through the environment: leave it as found.
-  const saved = ['EAC_TARGET', 'EAC_SEED', 'EAC_REPLAY_ARGS', 'EAC_CA'].map(
-    (name) => [name, process.env[name]] as const,
-  );
+  const saved = ['EAC_RUN', 'EAC_CA'].map((name) => [name, process.env[name]] as const);
   try {
     const outcome = await runSuites(run, defaultPlace(PROJECT_ROOT), { stdout, stderr });
     if (outcome.code === 2 || outcome.run === undefined || outcome.runDir === undefined)

@@ -88,10 +88,9 @@ const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
  * A placeholder target keeps the global setup from starting the reference.
  */
 export async function collectConformance(root: string, configFile: string): Promise<Collection> {
-  const saved = process.env['EAC_TARGET'];
-  process.env['EAC_TARGET'] = JSON.stringify({
-    baseUrl: 'http://127.0.0.1:9',
-    hubUrl: 'http://127.0.0.1:9',
+  const saved = process.env['EAC_RUN'];
+  process.env['EAC_RUN'] = JSON.stringify({
+    target: { baseUrl: 'http://127.0.0.1:9', hubUrl: 'http://127.0.0.1:9' },
   });
   try {
     const vitest = await createVitest(
@@ -128,7 +127,7 @@ export async function collectConformance(root: string, configFile: string): Prom
       await vitest.close();
     }
   } finally {
-    if (saved === undefined) delete process.env['EAC_TARGET'];
-    else process.env['EAC_TARGET'] = saved;
+    if (saved === undefined) delete process.env['EAC_RUN'];
+    else process.env['EAC_RUN'] = saved;
   }
 }

@@ -1,28 +1,24 @@
 /**
- * Vitest global setup of the conformance project: gives every test the Target.
- * `eac run` resolves the target itself and passes it in `EAC_TARGET`; a bare
- * `vitest --project conformance` gets the embedded reference, started here.
+ * Vitest global setup of the conformance project: gives every test the Target, the replay
+ * arguments and the report folder. `eac run` resolves the target itself and hands all three
+ * over once, in `EAC_RUN`; a bare `vitest --project conformance` gets the embedded reference,
+ * started here (seeded by `EAC_SEED` when set).
  */
 import type { TestProject } from 'vitest/node';
-import { parseSeed, randomSeed, startEmbedded, targetFromEnv } from './target.ts';
-
-/** What `eac run` puts in `EAC_REPLAY_ARGS`: the arguments a replay line keeps. */
-export function replayArgsFromEnv(json: string | undefined): string[] {
-  if (json === undefined || json.trim() === '') return [];
-  const data: unknown = JSON.parse(json);
-  return Array.isArray(data) ? data.filter((a): a is string => typeof a === 'string') : [];
-}
+import { handOverFromEnv, parseSeed, randomSeed, startEmbedded } from './target.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  project.provide('eacReplayArgs', replayArgsFromEnv(process.env['EAC_REPLAY_ARGS']));
-  const envSeed = process.env['EAC_SEED'];
-  const seed = envSeed !== undefined && envSeed !== '' ? parseSeed(envSeed, 'EAC_SEED') : undefined;
-  const given = targetFromEnv(process.env['EAC_TARGET'], seed);
+  const given = handOverFromEnv(process.env['EAC_RUN']);
   if (given !== undefined) {
-    project.provide('eacTarget', given);
+    project.provide('eacTarget', given.target);
+    project.provide('eacReplayArgs', [...given.replayArgs]);
+    if (given.reportDir !== undefined) project.provide('eacReportDir', given.reportDir);
     return () => Promise.resolve();
   }
+  const envSeed = process.env['EAC_SEED'];
+  const seed = envSeed !== undefined && envSeed !== '' ? parseSeed(envSeed, 'EAC_SEED') : undefined;
   const embedded = await startEmbedded(seed ?? randomSeed());
   project.provide('eacTarget', embedded.target);
+  project.provide('eacReplayArgs', []);
   return () => embedded.close();
 }

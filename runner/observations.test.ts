@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { boundObservation, endpointOf } from '../suites/harness/conformance.ts';
 import { MAX_OBSERVATION_CHARS } from '../suites/harness/meta.ts';
-import { replayArgsFromEnv } from './global-setup.ts';
+import { handOverFromEnv } from './target.ts';
 
 describe('what a probe records', () => {
   it('names the endpoint of the last request as a path template', () => {
@@ -27,10 +27,10 @@ describe('what a probe records', () => {
   });
 
   it('hands the replay arguments of eac run to the tests', () => {
-    expect(replayArgsFromEnv(JSON.stringify(['--profile', '/p.yaml']))).toEqual([
-      '--profile',
-      '/p.yaml',
-    ]);
-    expect(replayArgsFromEnv(undefined)).toEqual([]);
+    const target = { baseUrl: 'http://x', hubUrl: 'http://x' };
+    expect(
+      handOverFromEnv(JSON.stringify({ target, replayArgs: ['--profile', '/p.yaml'] }))?.replayArgs,
+    ).toEqual(['--profile', '/p.yaml']);
+    expect(handOverFromEnv(JSON.stringify({ target }))?.replayArgs).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import type { ExpectationsFile } from '../spec/expectations.ts';
 import {
   isUnexpected,
   verdictOf,
+  type Result,
   type Results,
   type RunProfile,
   type RunTarget,
@@ -46,6 +47,7 @@ import {
   DOCUMENT_ONLY_PROFILE,
   type LatitudeRun,
   type ResolvedTarget,
+  type RunHandOver,
 } from './target.ts';
 
 export interface RunOptions {
@@ -294,230 +296,292 @@ export interface RunOutcome {
   readonly runDir?: string;
 }
 
-/** `eac run` without the process: the CLI and the library API (lib/index.ts) both call it. */
+/** A mistake in what the run was given (options, files, selection): the CLI exits 2 on it. */
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** What the run will do, checked before anything starts. */
+interface RunPlan {
+  readonly options: RunOptions;
+  readonly seed: number;
+  readonly selection: Selection;
+  readonly expectations?: ExpectationsFile;
+  readonly baseline?: Awaited<ReturnType<typeof readRun>>;
+  /** Files as absolute paths: a replay line must work from any folder. */
+  readonly credentialsFile?: string;
+  readonly profileFile?: string;
+}
+
+/** What the tests left: their results, and where the run's reports go. */
+interface Launched {
+  readonly results: readonly Result[];
+  readonly startedAt: Date;
+  readonly finishedAt: Date;
+  readonly reportsRoot: string;
+  readonly runDir: string;
+}
+
+/**
+ * `eac run` without the process: the CLI and the library API (lib/index.ts) both call it.
+ * A pipeline: plan → resolve the target → launch the tests → assemble → gate → write.
+ */
 export async function runSuites(
   options: RunOptions,
   place: RunPlace,
   io: RunIo,
 ): Promise<RunOutcome> {
-  const seed = options.seed ?? randomSeed();
-  const selection = resolveOnly(options.only, listAreas(place.suitesDir));
+  const usage = (error: unknown): RunOutcome => {
+    if (!(error instanceof UsageError || error instanceof TargetError)) throw error;
+    io.stderr.write(`eac: ${error.message}\n`);
+    return { code: 2 };
+  };
+  let plan: RunPlan;
+  let resolved: ResolvedTarget;
+  try {
+    plan = await planRun(options, place);
+    resolved = await resolveRunTarget(plan);
+  } catch (error) {
+    return usage(error);
+  }
+  try {
+    const launched = await launch(plan, resolved, place, io);
+    const run = gate(plan, assemble(plan, resolved, launched));
+    return await write(plan, resolved, launched, run, io);
+  } catch (error) {
+    return usage(error);
+  } finally {
+    await resolved.close();
+  }
+}
+
+/** The selection and the gate's inputs, read before anything starts: a bad one is a usage error. */
+async function planRun(options: RunOptions, place: RunPlace): Promise<RunPlan> {
+  const areas = listAreas(place.suitesDir);
+  const selection = resolveOnly(options.only, areas);
   const unknown = unmatchedValues(
     selection,
     catalogue.map((c) => c.id),
   );
-  if (unknown.length > 0) {
-    const areas = listAreas(place.suitesDir).join(', ') || 'none';
-    io.stderr.write(
-      `eac: --only ${unknown.join(', ')} matches no suite area (${areas}) and no clause id; see \`eac clauses\`\n`,
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--only ${unknown.join(', ')} matches no suite area (${areas.join(', ') || 'none'}) and no clause id; see \`eac clauses\``,
     );
-    return { code: 2 };
-  }
-
-  // Read the gate's inputs before starting anything: a bad file is a usage error (exit 2).
-  let expectations: ExpectationsFile | undefined;
-  let baseline: Awaited<ReturnType<typeof readRun>> | undefined;
-  try {
-    if (options.expectations !== undefined)
-      expectations = await readExpectations(options.expectations);
-  } catch (error) {
-    io.stderr.write(`eac: ${(error as Error).message}\n`);
-    return { code: 2 };
-  }
+  const expectations =
+    options.expectations !== undefined ? await readExpectations(options.expectations) : undefined;
+  let baseline: RunPlan['baseline'];
   try {
     if (options.baseline !== undefined) baseline = await readRun(options.baseline);
   } catch (error) {
-    io.stderr.write(`eac: --baseline: ${(error as Error).message}\n`);
-    return { code: 2 };
+    throw new UsageError(`--baseline: ${(error as Error).message}`);
   }
+  return {
+    options,
+    seed: options.seed ?? randomSeed(),
+    selection,
+    ...(expectations !== undefined ? { expectations } : {}),
+    ...(baseline !== undefined ? { baseline } : {}),
+    ...(options.credentials !== undefined
+      ? { credentialsFile: path.resolve(options.credentials) }
+      : {}),
+    ...(options.profile !== undefined ? { profileFile: path.resolve(options.profile) } : {}),
+  };
+}
 
-  // The proxy variables and --ca, for the runner's own checks and (through EAC_CA, inherited)
-  // for every test worker.
+/** The network settings (proxy variables, `--ca`), then the target: given, embedded or started. */
+async function resolveRunTarget(plan: RunPlan): Promise<ResolvedTarget> {
+  const { options } = plan;
   try {
+    // EAC_CA is inherited by every test worker.
     if (options.ca !== undefined) process.env['EAC_CA'] = path.resolve(options.ca);
     installNetwork();
   } catch (error) {
-    io.stderr.write(`eac: --ca: ${(error as Error).message}\n`);
-    return { code: 2 };
+    throw new UsageError(`--ca: ${(error as Error).message}`);
   }
+  return resolveTarget({
+    seed: plan.seed,
+    checkDecisions: options.checkDecisions,
+    ...(options.target !== undefined ? { target: options.target } : {}),
+    ...(options.hub !== undefined ? { hub: options.hub } : {}),
+    ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+    ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    ...(options.image !== undefined ? { image: options.image } : {}),
+    ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
+  });
+}
 
-  let resolved: ResolvedTarget;
-  try {
-    resolved = await resolveTarget({
-      seed,
-      checkDecisions: options.checkDecisions,
-      ...(options.target !== undefined ? { target: options.target } : {}),
-      ...(options.hub !== undefined ? { hub: options.hub } : {}),
-      ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
-      ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
-      ...(options.profile !== undefined ? { profile: options.profile } : {}),
-      ...(options.image !== undefined ? { image: options.image } : {}),
-      ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
-    });
-  } catch (error) {
-    if (error instanceof TargetError) {
-      io.stderr.write(`eac: ${error.message}\n`);
-      return { code: 2 };
-    }
-    throw error;
-  }
+/** The target as results.json describes it (and as a replay line re-targets it). */
+function describeTarget(plan: RunPlan, resolved: ResolvedTarget): RunTarget {
+  const { target } = resolved;
+  return {
+    baseUrl: target.baseUrl,
+    hubUrl: target.hubUrl,
+    ...(target.hooksUrl !== undefined ? { hooksUrl: target.hooksUrl } : {}),
+    ...(target.implementation !== undefined ? { implementation: target.implementation } : {}),
+    hooks: [...target.hooks],
+    checkDecisions: target.checkDecisions,
+    embedded: resolved.embedded,
+    ...(resolved.image !== undefined
+      ? {
+          image: {
+            name: resolved.image.name,
+            id: resolved.image.id,
+            args: [...resolved.image.args],
+          },
+        }
+      : {}),
+    ...(plan.credentialsFile !== undefined ? { credentialsFile: plan.credentialsFile } : {}),
+    ...(plan.profileFile !== undefined ? { profileFile: plan.profileFile } : {}),
+    ...(plan.options.checkDecisions ? { checkDecisionsAsked: true } : {}),
+    ...(resolved.latitude !== undefined ? { latitude: resolved.latitude.vary } : {}),
+  };
+}
 
-  try {
-    const target = resolved.target;
-    // Files as absolute paths: a replay line must work from any folder.
-    const credentialsFile =
-      options.credentials !== undefined ? path.resolve(options.credentials) : undefined;
-    const profileFile = options.profile !== undefined ? path.resolve(options.profile) : undefined;
-    const runTarget: RunTarget = {
-      baseUrl: target.baseUrl,
-      hubUrl: target.hubUrl,
-      ...(target.hooksUrl !== undefined ? { hooksUrl: target.hooksUrl } : {}),
-      ...(target.implementation !== undefined ? { implementation: target.implementation } : {}),
-      hooks: [...target.hooks],
-      checkDecisions: target.checkDecisions,
-      embedded: resolved.embedded,
-      ...(resolved.image !== undefined
-        ? {
-            image: {
-              name: resolved.image.name,
-              id: resolved.image.id,
-              args: [...resolved.image.args],
-            },
-          }
-        : {}),
-      ...(credentialsFile !== undefined ? { credentialsFile } : {}),
-      ...(profileFile !== undefined ? { profileFile } : {}),
-      ...(options.checkDecisions ? { checkDecisionsAsked: true } : {}),
-      ...(resolved.latitude !== undefined ? { latitude: resolved.latitude.vary } : {}),
-    };
-    // The global setup of the conformance project reads these (see global-setup.ts).
-    process.env['EAC_TARGET'] = JSON.stringify(target);
-    process.env['EAC_SEED'] = String(seed);
-    process.env['EAC_REPLAY_ARGS'] = JSON.stringify(targetArgsOf(runTarget));
+/**
+ * The conformance project of vitest with our reporter alone. The target, the replay arguments
+ * and the report folder cross to the workers once, in `EAC_RUN` (read by global-setup.ts).
+ */
+async function launch(
+  plan: RunPlan,
+  resolved: ResolvedTarget,
+  place: RunPlace,
+  io: RunIo,
+): Promise<Launched> {
+  const { options, seed, selection } = plan;
+  const replayArgs = targetArgsOf(describeTarget(plan, resolved));
+  const startedAt = new Date();
+  // Made before the tests run: the hub tests put screenshots of failures in it.
+  const reportsRoot = path.resolve(place.root, options.report);
+  const runDir = await createRunDir(reportsRoot, startedAt, seed);
+  const handOver: RunHandOver = { target: resolved.target, replayArgs, reportDir: runDir };
+  process.env['EAC_RUN'] = JSON.stringify(handOver);
 
-    const progress = options.quietProgress ? undefined : new Progress(io.stderr);
-    const reporter = new EacReporter({
+  const progress = options.quietProgress ? undefined : new Progress(io.stderr);
+  const reporter = new EacReporter({
+    root: place.root,
+    runSeed: seed,
+    targetArgs: replayArgs,
+    ...(progress !== undefined ? { onProgress: (counts) => progress.update(counts) } : {}),
+  });
+  const vitest = await createVitest(
+    'test',
+    {
       root: place.root,
-      runSeed: seed,
-      targetArgs: targetArgsOf(runTarget),
-      ...(progress !== undefined ? { onProgress: (counts) => progress.update(counts) } : {}),
-    });
-    const startedAt = new Date();
-    // Made before the tests run: the hub tests put screenshots of failures in it
-    // (suites/harness/browser.ts reads EAC_REPORT_DIR).
-    const root = path.resolve(place.root, options.report);
-    const runDir = await createRunDir(root, startedAt, seed);
-    process.env['EAC_REPORT_DIR'] = runDir;
-    const vitest = await createVitest(
-      'test',
-      {
-        root: place.root,
-        config: place.configFile,
-        project: [place.project],
-        watch: false,
-        reporters: [reporter],
-        ...(options.concurrency !== undefined ? { maxWorkers: options.concurrency } : {}),
-        ...(options.bail === true ? { bail: 1 } : {}),
-      },
-      {},
-      // Vitest's own chatter goes nowhere; its errors still reach stderr.
-      { stdout: discard, stderr: io.stderr },
+      config: place.configFile,
+      project: [place.project],
+      watch: false,
+      reporters: [reporter],
+      ...(options.concurrency !== undefined ? { maxWorkers: options.concurrency } : {}),
+      ...(options.bail === true ? { bail: 1 } : {}),
+    },
+    {},
+    // Vitest's own chatter goes nowhere; its errors still reach stderr.
+    { stdout: discard, stderr: io.stderr },
+  );
+  if (options.concurrency !== undefined) limitWorkers(vitest.projects, options.concurrency);
+  try {
+    await vitest.standalone();
+    const selected = narrow(
+      await vitest.getRelevantTestSpecifications(),
+      selection,
+      place.suitesDir,
     );
-    if (options.concurrency !== undefined) limitWorkers(vitest.projects, options.concurrency);
-    try {
-      await vitest.standalone();
-      const all = await vitest.getRelevantTestSpecifications();
-      const selected = narrow(all, selection, place.suitesDir);
-      if (selected.length === 0) {
-        io.stderr.write('eac: no test file matches the selection\n');
-        return { code: 2 };
-      }
-      const shard = options.shard;
-      const chosen =
-        shard === undefined
-          ? selected
-          : pickShard(selected, (spec) => spec.moduleId, place.root, shard);
-      // A shard with no file (more shards than files) still writes its empty run, so that
-      // the matrix merges.
-      if (chosen.length > 0)
-        await vitest.runTestSpecifications(
-          chosen,
-          selection.areas.length + selection.clausePrefixes.length === 0,
-        );
-      else reporter.onTestRunEnd([], []);
-    } finally {
-      await vitest.close();
-    }
-    progress?.finish(reporter.counts);
-    if (!reporter.finished) {
-      io.stderr.write('eac: the test run ended without results (see errors above)\n');
-      return { code: 2 };
-    }
-    if (reporter.results.length === 0 && options.shard === undefined) {
-      io.stderr.write('eac: no test matched the selection\n');
-      return { code: 2 };
-    }
-
-    const assembled = assembleRun(
-      {
-        target: runTarget,
-        profile: profileFacts(resolved, profileFile),
-        startedAt,
-        finishedAt: new Date(),
-        seed,
-        only: options.only,
-        results: reporter.results,
-      },
-      catalogue,
-      sectionTitles,
-    );
-    let run: Results =
-      options.shard !== undefined
-        ? { ...assembled, shard: { index: options.shard.index, count: options.shard.count } }
-        : assembled;
-    if (expectations !== undefined && options.expectations !== undefined) {
-      const file = path.resolve(options.expectations);
-      const gated = applyExpectations(assembled.results, expectations, file);
-      run = { ...run, results: gated.results, gate: gated.gate };
-    }
-    await writeReports(runDir, run);
-    let latest: string | undefined;
-    try {
-      latest = await pointLatest(root, runDir);
-    } catch (error) {
-      io.stderr.write(
-        `eac: could not point ${path.join(root, 'latest')} at the run: ${(error as Error).message}\n`,
+    if (selected.length === 0) throw new UsageError('no test file matches the selection');
+    const chosen =
+      options.shard === undefined
+        ? selected
+        : pickShard(selected, (spec) => spec.moduleId, place.root, options.shard);
+    // A shard with no file (more shards than files) still writes its empty run, so that
+    // the matrix merges.
+    if (chosen.length > 0)
+      await vitest.runTestSpecifications(
+        chosen,
+        selection.areas.length + selection.clausePrefixes.length === 0,
       );
-    }
-    io.stdout.write(closingSummary(run, runDir, latest));
-    let idle = false;
-    if (resolved.latitude !== undefined) {
-      const report = latitudeReport(resolved.latitude, target.profile);
-      idle = report.idle.length > 0;
-      await writeFile(
-        path.join(runDir, 'latitude.json'),
-        `${JSON.stringify(report.json, null, 2)}\n`,
-      );
-      io.stdout.write(report.text);
-    }
-    if (run.summary.fail === 0 && run.summary.total > 0) {
-      io.stdout.write(
-        `Replay: ${runReplayLine({ runSeed: seed, targetArgs: targetArgsOf(runTarget) }, options.only)}\n`,
-      );
-    }
-    let regression = false;
-    if (baseline !== undefined && options.baseline !== undefined) {
-      const diff = diffRuns(baseline.run, run, { base: options.baseline, next: runDir });
-      regression = hasRegression(diff);
-      const markdown = renderDiffMarkdown(diff);
-      await writeFile(path.join(runDir, 'diff.md'), markdown);
-      await writeFile(path.join(runDir, 'diff.json'), renderDiffJson(diff));
-      io.stdout.write(`\n${markdown}`);
-      io.stdout.write(`(also ${path.join(runDir, 'diff.md')} and diff.json)\n`);
-    }
-    const code = gateExit(run, baseline !== undefined, regression);
-    return { code: idle ? 1 : code, run, runDir };
+    else reporter.onTestRunEnd([], []);
   } finally {
-    await resolved.close();
+    await vitest.close();
   }
+  progress?.finish(reporter.counts);
+  if (!reporter.finished)
+    throw new UsageError('the test run ended without results (see errors above)');
+  if (reporter.results.length === 0 && options.shard === undefined)
+    throw new UsageError('no test matched the selection');
+  return { results: reporter.results, startedAt, finishedAt: new Date(), reportsRoot, runDir };
+}
+
+/** results.json's whole content: the results, and everything derived from them and the catalogue. */
+function assemble(plan: RunPlan, resolved: ResolvedTarget, launched: Launched): Results {
+  const run = assembleRun(
+    {
+      target: describeTarget(plan, resolved),
+      profile: profileFacts(resolved, plan.profileFile),
+      startedAt: launched.startedAt,
+      finishedAt: launched.finishedAt,
+      seed: plan.seed,
+      only: plan.options.only,
+      results: launched.results,
+    },
+    catalogue,
+    sectionTitles,
+  );
+  const shard = plan.options.shard;
+  return shard !== undefined ? { ...run, shard: { index: shard.index, count: shard.count } } : run;
+}
+
+/** With `--expectations`, each result judged against the file, and the gate's counts. */
+function gate(plan: RunPlan, run: Results): Results {
+  if (plan.expectations === undefined || plan.options.expectations === undefined) return run;
+  const file = path.resolve(plan.options.expectations);
+  const gated = applyExpectations(run.results, plan.expectations, file);
+  return { ...run, results: gated.results, gate: gated.gate };
+}
+
+/** The reports, the `latest` link, the closing lines, the latitude report and the diff; the exit code. */
+async function write(
+  plan: RunPlan,
+  resolved: ResolvedTarget,
+  launched: Launched,
+  run: Results,
+  io: RunIo,
+): Promise<RunOutcome> {
+  const { runDir, reportsRoot } = launched;
+  await writeReports(runDir, run);
+  let latest: string | undefined;
+  try {
+    latest = await pointLatest(reportsRoot, runDir);
+  } catch (error) {
+    io.stderr.write(
+      `eac: could not point ${path.join(reportsRoot, 'latest')} at the run: ${(error as Error).message}\n`,
+    );
+  }
+  io.stdout.write(closingSummary(run, runDir, latest));
+  let idle = false;
+  if (resolved.latitude !== undefined) {
+    const report = latitudeReport(resolved.latitude, resolved.target.profile);
+    idle = report.idle.length > 0;
+    await writeFile(
+      path.join(runDir, 'latitude.json'),
+      `${JSON.stringify(report.json, null, 2)}\n`,
+    );
+    io.stdout.write(report.text);
+  }
+  if (run.summary.fail === 0 && run.summary.total > 0) {
+    io.stdout.write(
+      `Replay: ${runReplayLine({ runSeed: plan.seed, targetArgs: targetArgsOf(run.target) }, plan.options.only)}\n`,
+    );
+  }
+  let regression = false;
+  if (plan.baseline !== undefined && plan.options.baseline !== undefined) {
+    const diff = diffRuns(plan.baseline.run, run, { base: plan.options.baseline, next: runDir });
+    regression = hasRegression(diff);
+    const markdown = renderDiffMarkdown(diff);
+    await writeFile(path.join(runDir, 'diff.md'), markdown);
+    await writeFile(path.join(runDir, 'diff.json'), renderDiffJson(diff));
+    io.stdout.write(`\n${markdown}`);
+    io.stdout.write(`(also ${path.join(runDir, 'diff.md')} and diff.json)\n`);
+  }
+  const code = gateExit(run, plan.baseline !== undefined, regression);
+  return { code: idle ? 1 : code, run, runDir };
 }

@@ -12,7 +12,7 @@ import {
   REFERENCE_PROFILE_FILE,
   resolveTarget,
   TargetError,
-  targetFromEnv,
+  handOverFromEnv,
 } from './target.ts';
 
 let server: Server;
@@ -223,25 +223,32 @@ describe('readCredentials', () => {
   });
 });
 
-describe('targetFromEnv', () => {
+describe('handOverFromEnv', () => {
   it('is undefined when unset and validates when set', () => {
-    expect(targetFromEnv(undefined, undefined)).toBeUndefined();
-    const target = targetFromEnv(
-      JSON.stringify({ baseUrl: 'http://x/', hubUrl: 'http://x', seed: 4 }),
-      8,
+    expect(handOverFromEnv(undefined)).toBeUndefined();
+    const given = handOverFromEnv(
+      JSON.stringify({
+        target: { baseUrl: 'http://x/', hubUrl: 'http://x', seed: 4 },
+        replayArgs: ['--seed', '4'],
+        reportDir: '/r',
+      }),
     );
-    expect(target).toEqual({
-      baseUrl: 'http://x',
-      hubUrl: 'http://x',
-      hooks: [],
-      checkDecisions: false,
-      seed: 8,
-      profile: expect.objectContaining({
-        serves: expect.arrayContaining(['identity']) as unknown,
-      }) as unknown,
+    expect(given).toEqual({
+      target: {
+        baseUrl: 'http://x',
+        hubUrl: 'http://x',
+        hooks: [],
+        checkDecisions: false,
+        seed: 4,
+        profile: expect.objectContaining({
+          serves: expect.arrayContaining(['identity']) as unknown,
+        }) as unknown,
+      },
+      replayArgs: ['--seed', '4'],
+      reportDir: '/r',
     });
-    expect(() => targetFromEnv('{"baseUrl":"x"}', 1)).toThrow(
-      /EAC_TARGET does not describe a target/,
+    expect(() => handOverFromEnv('{"target":{"baseUrl":"x"}}')).toThrow(
+      /EAC_RUN does not describe a run/,
     );
   });
 });

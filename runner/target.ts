@@ -68,7 +68,7 @@ export const StaticCredentialsSchema = StaticAccountSchema.partial({ organizatio
 
 const HttpUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, ''));
 
-/** A Target as it crosses the process boundary in `EAC_TARGET` (seed may come separately). */
+/** A Target as it crosses the process boundary (in `EAC_RUN`). */
 export const TargetSchema = z.object({
   baseUrl: HttpUrl,
   hubUrl: HttpUrl,
@@ -459,33 +459,49 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
 }
 
 /**
- * Reads the Target the CLI put in `EAC_TARGET`; `undefined` when the variable is unset.
- * The seed comes from `seed` (EAC_SEED) when given, else from the JSON.
+ * What `eac run` hands the conformance project's workers, once, in `EAC_RUN`: the Target
+ * (its seed included), the arguments a replay line keeps, and the run's report folder (where
+ * the hub tests put screenshots of failures).
  */
-export function targetFromEnv(
-  json: string | undefined,
-  seed: number | undefined,
-): Target | undefined {
+export interface RunHandOver {
+  readonly target: Target;
+  readonly replayArgs: readonly string[];
+  readonly reportDir?: string;
+}
+
+const HandOverSchema = z.object({
+  target: TargetSchema,
+  replayArgs: z.array(z.string()).default([]),
+  reportDir: z.string().optional(),
+});
+
+/** `EAC_RUN` as the global setup reads it; `undefined` when unset (a bare vitest run). */
+export function handOverFromEnv(json: string | undefined): RunHandOver | undefined {
   if (json === undefined || json.trim() === '') return undefined;
   let data: unknown;
   try {
     data = JSON.parse(json);
   } catch (error) {
-    throw new TargetError(`EAC_TARGET is not JSON: ${describe(error)}`);
+    throw new TargetError(`EAC_RUN is not JSON: ${describe(error)}`);
   }
-  const parsed = TargetSchema.safeParse(data);
+  const parsed = HandOverSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
       .join('; ');
-    throw new TargetError(`EAC_TARGET does not describe a target: ${issues}`);
+    throw new TargetError(`EAC_RUN does not describe a run: ${issues}`);
   }
-  const { seed: ownSeed, credentials, profile, ...rest } = parsed.data;
-  return stripUndefined({
+  const { seed, credentials, profile, ...rest } = parsed.data.target;
+  const target = stripUndefined({
     ...rest,
-    // A bare `vitest --project conformance` against a target given by hand: the default profile.
+    // A target given by hand without a profile: the default profile.
     profile: profile ?? referenceProfileSync(),
     ...(credentials !== undefined ? { credentials: stripUndefined(credentials) } : {}),
-    seed: seed ?? ownSeed ?? randomSeed(),
+    seed: seed ?? randomSeed(),
   }) as Target;
+  return {
+    target,
+    replayArgs: parsed.data.replayArgs,
+    ...(parsed.data.reportDir !== undefined ? { reportDir: parsed.data.reportDir } : {}),
+  };
 }
