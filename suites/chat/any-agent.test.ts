@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
-import { z } from 'zod';
 import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
 import type { ChatResult } from '../../spec/schemas/chat.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { SAVE_FROM_CHAT, v1Post } from '../harness/given/dashboards.ts';
+import { v1Post } from '../harness/given/dashboards.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
+import { updateUser } from '../harness/readback.ts';
 import {
   CHAT,
   beyondVisible,
@@ -19,6 +19,7 @@ import {
   type ChatUser,
   type ChatWorld,
 } from '../harness/given/chat.ts';
+import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 
 // Row-level security and chart data for any agent, a language model included (issue 23,
 // parts 2 and 3): nothing here knows how the agent words, computes or draws its answers. The
@@ -213,12 +214,7 @@ async function movedUser(t: Conformance) {
   const w = await chatWorld(t);
   const before = userOf(w, 0, 0);
   const moved = userOf(w, 0, 1);
-  const update = await t.http.put(`/v1/api/projects/${w.projectId}/users/${before.userId}`, {
-    ...w.creds(),
-    name: 'Moved user',
-    properties: moved.properties,
-  });
-  expectSuccess(update, z.unknown(), 'the properties update');
+  await updateUser(t, w, before.userId, { name: 'Moved user', properties: moved.properties });
   const after: ChatUser = { ...before, token: await tokenFor(t, w, before.userId) };
   return { w, before, after, newRows: { ...moved, userId: before.userId } };
 }

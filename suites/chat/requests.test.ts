@@ -7,7 +7,6 @@ import {
   CHAT,
   chat,
   chatBody,
-  chatPath,
   chatWorld,
   expectStream,
   isEventStream,
@@ -16,6 +15,7 @@ import {
   userOf,
   type ChatAnswer,
 } from '../harness/given/chat.ts';
+import { chatPath } from '../harness/paths.ts';
 
 // §4.15: the request checks. A refused request is refused before any stream starts: a §7
 // error, not a text/event-stream, and no event. Status and code are the document's silence

@@ -3,14 +3,12 @@ import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
 import { ChatResult } from '../../spec/schemas/chat.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import { expectSuccess } from '../harness/expect.ts';
+import { expectSuccess, successStatus } from '../harness/expect.ts';
 import {
-  SAVE_FROM_CHAT,
   chartsOf,
   createWorkspace,
   dashboardsOf,
   entry,
-  successStatus,
   v1AddCharts,
   v1Post,
 } from '../harness/given/dashboards.ts';
@@ -25,6 +23,7 @@ import {
   userOf,
   type ChatWorld,
 } from '../harness/given/chat.ts';
+import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 
 // §4.14 chat side, end to end: a chart the chat produced, saved exactly as received and added
 // to a dashboard, loads (hook chart-data) the rows the chat showed to the same user, because

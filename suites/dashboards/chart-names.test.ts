@@ -1,7 +1,8 @@
 import { buildWorld } from '../harness/given/accounts.ts';
 import { probe } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
-import { SAVE_FROM_CHAT, v1Post } from '../harness/given/dashboards.ts';
+import { v1Post } from '../harness/given/dashboards.ts';
+import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 
 // §4.14 leaves open which save-from-chat fields are required; decision
 // charts.save-from-chat.required-fields: only chartConfig, and a chart saved with no name is

@@ -7,8 +7,6 @@ import { describeAnswer, expectClientError, expectSuccess, refusedAs } from '../
 import type { Conformance } from '../harness/conformance.ts';
 import type { Reply } from '../harness/http.ts';
 import {
-  APPEND,
-  CLONE,
   CONTENT,
   READ_BACK,
   TENANT_FIELDS,
@@ -19,13 +17,13 @@ import {
   entry,
   layoutOf,
   openEndpoint,
-  REMOVE,
   tenantToken,
   v1AddCharts,
   v1Create,
   v1Post,
   type DashboardsWorld,
 } from '../harness/given/dashboards.ts';
+import { APPEND, CLONE, REMOVE } from '../harness/paths.ts';
 
 // §4.10: clone makes a deep copy of a v1 dashboard. Every test builds its own account with a
 // shared dashboard of three charts through the content hooks.

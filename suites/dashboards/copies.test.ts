@@ -2,11 +2,8 @@ import { expect } from 'vitest';
 import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import {
-  APPEND,
-  CLONE,
   CONTENT,
   READ_BACK,
-  REMOVE,
   TENANT_FIELDS,
   chartsOf,
   dashboardsOf,
@@ -17,6 +14,7 @@ import {
   v1Post,
   type Item,
 } from '../harness/given/dashboards.ts';
+import { APPEND, CLONE, REMOVE } from '../harness/paths.ts';
 
 // §2.2 rule 3 and §2.8: a tenant's v1 edit of a shared dashboard never changes the shared
 // dashboard; it lands on the tenant's own copy, which takes the shared one's place in that

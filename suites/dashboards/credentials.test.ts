@@ -5,13 +5,8 @@ import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectClientError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
-  APPEND,
-  CLONE,
   CONTENT,
-  LIST_WORKSPACES,
   READ_BACK,
-  REMOVE,
-  SAVE_FROM_CHAT,
   dashboardsOf,
   dashboardsWorld,
   layoutOf,
@@ -20,6 +15,7 @@ import {
   type Shared,
 } from '../harness/given/dashboards.ts';
 import { authorization } from '../harness/authorization.ts';
+import { APPEND, CLONE, LIST_WORKSPACES, REMOVE, SAVE_FROM_CHAT } from '../harness/paths.ts';
 
 // §5 rules 1–3 on the v1 dashboard endpoints: a request without a credential the service
 // issued, or with a user-scoped key that names no organization or one its holder is not a

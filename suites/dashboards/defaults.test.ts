@@ -4,7 +4,6 @@ import { expectedStrings } from '../../fixtures/expected/index.ts';
 import { conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 import {
-  CLONE,
   CONTENT,
   READ_BACK,
   createWorkspace,
@@ -14,6 +13,7 @@ import {
   v1Post,
   type DashboardsWorld,
 } from '../harness/given/dashboards.ts';
+import { CLONE } from '../harness/paths.ts';
 
 // §4.10's two defaults, read back through what any server offers: a clone sent without
 // targetWorkspaceId lands in the source's workspace, whichever workspace of the organization

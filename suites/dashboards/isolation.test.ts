@@ -5,11 +5,8 @@ import { expectClientError } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import {
-  APPEND,
-  CLONE,
   CONTENT,
   READ_BACK,
-  REMOVE,
   TENANT_FIELDS,
   dashboardsOf,
   dashboardsWorld,
@@ -20,6 +17,7 @@ import {
   v1Post,
   type DashboardsWorld,
 } from '../harness/given/dashboards.ts';
+import { APPEND, CLONE, REMOVE } from '../harness/paths.ts';
 
 // §5 rules 2 and 3: a credential acts for its own account only. Account A's API key, and a
 // tenant JWT of A, aimed at account B's dashboards and charts are refused, show nothing of B,

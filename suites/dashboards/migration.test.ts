@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
 import type { World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { describeAnswer, detailsOf, expectError, expectSuccess } from '../harness/expect.ts';
+import {
+  describeAnswer,
+  detailsOf,
+  expectError,
+  expectSuccess,
+  successStatus,
+} from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
 import {
@@ -11,25 +17,18 @@ import {
   V2_KEY,
   V2_SHAPES,
   applicationsOf,
-  dashboardsPath,
   v2Post,
   written,
 } from '../harness/given/v2.ts';
 import {
-  APPEND,
-  CLONE,
   CONTENT,
-  LIST_WORKSPACES,
   READ_BACK,
-  REMOVE,
-  SAVE_FROM_CHAT,
   TENANT_FIELDS,
   dashboardsOf,
   dashboardsWorld,
   layoutOf,
   layoutRead,
   sharedDashboard,
-  successStatus,
   tenantToken,
   v1AddCharts,
   v1Create,
@@ -37,6 +36,14 @@ import {
   type DashboardsWorld,
   type Shared,
 } from '../harness/given/dashboards.ts';
+import {
+  APPEND,
+  CLONE,
+  LIST_WORKSPACES,
+  REMOVE,
+  SAVE_FROM_CHAT,
+  dashboardsPath,
+} from '../harness/paths.ts';
 
 // §3 last row, §7, §9: once the service team finalizes an organization's migration (the
 // `migration` hook here), the five v1 writes answer 410 MIGRATED_TO_V2 naming the v2 endpoint

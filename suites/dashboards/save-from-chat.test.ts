@@ -2,22 +2,21 @@ import { expect } from 'vitest';
 import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
 import { registerOrganization, registerUser, userToken } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { describeAnswer } from '../harness/expect.ts';
+import { describeAnswer, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   CONTENT,
   READ_BACK,
-  SAVE_FROM_CHAT,
   TENANT_FIELDS,
   dashboardsOf,
   dashboardsWorld,
   chartsOf,
   entry,
-  successStatus,
   tenantToken,
   v1AddCharts,
   v1Post,
 } from '../harness/given/dashboards.ts';
+import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 
 // §4.14: save-from-chat stores a chart the agent chat produced, chartConfig exactly as the
 // chat result gave it (sqlOverride included, §2.6), and answers a chartId that add-charts

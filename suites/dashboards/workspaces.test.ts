@@ -7,12 +7,12 @@ import type { Reply } from '../harness/http.ts';
 import { finalize } from '../harness/given/v2.ts';
 import {
   CONTENT,
-  LIST_WORKSPACES,
   TENANT_FIELDS,
   createWorkspace,
   openEndpoint,
   tenantToken,
 } from '../harness/given/dashboards.ts';
+import { LIST_WORKSPACES } from '../harness/paths.ts';
 
 // §4.13, §2.8: list-workspaces lists every workspace of the organization with its primary
 // dashboard, takes an API key only (§5 rule 4), and two optional filters whose names the

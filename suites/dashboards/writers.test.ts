@@ -2,14 +2,17 @@ import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { expectedPermissions } from '../../fixtures/expected/index.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { describeAnswer, detailsOf, expectClientError, refusedAs } from '../harness/expect.ts';
+import {
+  describeAnswer,
+  detailsOf,
+  expectClientError,
+  refusedAs,
+  successStatus,
+} from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
-  APPEND,
-  CLONE,
   CONTENT,
   READ_BACK,
-  REMOVE,
   TENANT_FIELDS,
   dashboardsOf,
   dashboardsWorld,
@@ -21,8 +24,8 @@ import {
   v1Post,
   type DashboardsWorld,
   type Shared,
-  successStatus,
 } from '../harness/given/dashboards.ts';
+import { APPEND, CLONE, REMOVE } from '../harness/paths.ts';
 
 // §2.2: a write made as a tenant succeeds only when its permissions grant editing (rules 1 and
 // 2) and the flag for that kind of write is on; readOnly refuses every write. Each kind of

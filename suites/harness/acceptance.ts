@@ -1,6 +1,7 @@
 import { authorization } from './authorization.ts';
 import type { Conformance } from './conformance.ts';
 import type { Reply } from './http.ts';
+import { APPLICATIONS, SAVE_FROM_CHAT, chatPath } from './paths.ts';
 
 /**
  * Whether a target accepts a project-user token, judged on an endpoint the document requires
@@ -97,7 +98,7 @@ export async function tokenAcceptor(
       via: `POST /v1/api/project-agents/${agentId}/chat`,
       present: (token) =>
         t.http.post(
-          `/v1/api/project-agents/${agentId}/chat`,
+          chatPath(agentId),
           {
             messages: [{ role: 'user', content: 'How many rows are there?' }],
             payload: { agent_id: agentId },
@@ -116,7 +117,7 @@ export async function tokenAcceptor(
       throw new Error(`host hook "migration" failed: ${done.status} ${done.text.slice(0, 300)}`);
     return {
       via: 'GET /v2/api/applications after finalize',
-      present: (token) => t.http.get('/v2/api/applications', { headers: bearer(token) }),
+      present: (token) => t.http.get(APPLICATIONS, { headers: bearer(token) }),
     };
   }
   if (serves.includes('v1-dashboards')) {
@@ -125,7 +126,7 @@ export async function tokenAcceptor(
       takesApiKeys: true,
       present: (token) =>
         t.http.post(
-          '/v1/api/chart/save-from-chat',
+          SAVE_FROM_CHAT,
           {
             chartConfig: { title: 'Liveness', type: 'bar' },
             name: 'liveness check',
@@ -137,7 +138,7 @@ export async function tokenAcceptor(
   if (options.decided === true && serves.includes('v2')) {
     return {
       via: 'GET /v2/api/applications before finalize (decision)',
-      present: (token) => t.http.get('/v2/api/applications', { headers: bearer(token) }),
+      present: (token) => t.http.get(APPLICATIONS, { headers: bearer(token) }),
     };
   }
   return t.notRun(NONE);

@@ -11,6 +11,7 @@ import type {
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import type { Http, Reply } from './http.ts';
 import type { StaticAccount, StaticCredentials, Target } from './target.ts';
+import { rolesPath } from './paths.ts';
 
 /**
  * Whether a credentials file stands in for a hook: an account with a key for `accounts`, a
@@ -166,7 +167,7 @@ export class Hooks {
       account.orgBoundKey !== undefined
         ? { apiKey: account.orgBoundKey }
         : { apiKey: account.userScopedKey ?? '', organizationId };
-    const res = await this.http.get(`/v1/api/projects/${projectId}/user-roles`, { query: creds });
+    const res = await this.http.get(rolesPath({ projectId }), { query: creds });
     const listed = (res.body as { data?: { userRoles?: ProjectUserRole[] } }).data?.userRoles ?? [];
     const intact = listed.filter(
       (r) => candidates.some((c) => c.id === r.id) && samePermissions(r.permissions, permissions),

@@ -97,6 +97,21 @@ export async function storedUser(
   );
 }
 
+/** Updates a project user (§4.6) with these fields; returns the data of its success. */
+export async function updateUser(
+  t: Conformance,
+  w: World,
+  userId: string,
+  fields: Readonly<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  const res = await t.http.put(userPath(w, userId), { ...w.creds(), ...fields });
+  return expectSuccess(
+    res,
+    z.record(z.string(), z.unknown()),
+    `updating a user with ${Object.keys(fields).join(', ')}`,
+  );
+}
+
 /**
  * Updates a user and returns the answer's data. §4.6 leaves those fields open, so a test
  * that needs `field` to be shown ends as not-run when the target does not show it. With only
@@ -109,12 +124,7 @@ export async function updateUserShowing(
   fields: Readonly<Record<string, unknown>>,
   field: string,
 ): Promise<Record<string, unknown>> {
-  const res = await t.http.put(userPath(w, userId), { ...w.creds(), ...fields });
-  const data = expectSuccess(
-    res,
-    z.record(z.string(), z.unknown()),
-    `updating a user with ${Object.keys(fields).join(', ')}`,
-  );
+  const data = await updateUser(t, w, userId, fields);
   if (!(field in data))
     t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
   return data;

@@ -4,12 +4,7 @@ import { nextHubLoad, openHub, tableRows, type HubView } from '../harness/browse
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import {
-  SAVE_FROM_CHAT,
-  createChart,
-  createWorkspace,
-  v1Post,
-} from '../harness/given/dashboards.ts';
+import { createChart, createWorkspace, v1Post } from '../harness/given/dashboards.ts';
 import {
   SALES,
   applicationPath,
@@ -22,6 +17,7 @@ import {
   HUB_TIMEOUT,
   type HubWorld,
 } from '../harness/given/hub.ts';
+import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 
 // Every path by which a filter reaches a chart's rows, against row-level security (§1, §2.4:
 // a user's properties restrict the rows the user sees). A filter on the very column a row

@@ -4,7 +4,7 @@ import type { HubThing } from '../../spec/hub-profile.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import { hubProfile, openHub, tableRows, type HubView } from '../harness/browser.ts';
 import { conformance } from '../harness/conformance.ts';
-import { SAVE_FROM_CHAT, successStatus, v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
+import { v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
 import {
   CHART_SQL,
   dashboardPath,
@@ -20,6 +20,8 @@ import {
   TOOLS,
   type HubWorld,
 } from '../harness/given/hub.ts';
+import { SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { successStatus } from '../harness/expect.ts';
 
 // §2.2: the flags whose effect only a page shows, checked on /share/dashboard/{id} (§4.17),
 // which opens the dashboard inside its application, navigation and tabs included. What a

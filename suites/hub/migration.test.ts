@@ -2,19 +2,12 @@ import { expect } from 'vitest';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { hubProfile, openHub } from '../harness/browser.ts';
 import { conformance } from '../harness/conformance.ts';
-import {
-  REMOVE,
-  TENANT_FIELDS,
-  successStatus,
-  tenantToken,
-  v1Post,
-} from '../harness/given/dashboards.ts';
+import { TENANT_FIELDS, tenantToken, v1Post } from '../harness/given/dashboards.ts';
 import {
   API_KEY,
   V2_KEY,
   applicationsOf,
   byLegacy,
-  dashboardPath as v2DashboardPath,
   dashboardsOf,
   finalize,
   v2Delete,
@@ -28,6 +21,8 @@ import {
   type HubWorld,
   HUB_TIMEOUT,
 } from '../harness/given/hub.ts';
+import { REMOVE, chartPath } from '../harness/paths.ts';
+import { successStatus } from '../harness/expect.ts';
 
 // §4.17 with §9 and §2.8: after finalize the pages take v1 and v2 ids, the v1 dashboard
 // component stays as the migration left it, and a user's copy takes the shared dashboard's
@@ -97,12 +92,7 @@ conformance(
     const w = await hubWorld(t);
     const { applicationId, v2Id } = await migrated(t, w);
     const chartId = w.board.charts[0]?.chartId ?? '';
-    const res = await v2Delete(
-      t,
-      w,
-      `${v2DashboardPath(applicationId, v2Id)}/charts/${chartId}`,
-      API_KEY,
-    );
+    const res = await v2Delete(t, w, chartPath(applicationId, v2Id, chartId), API_KEY);
     // §4.16 shows no status for the v2 calls: any success.
     expect(
       successStatus(res.status),

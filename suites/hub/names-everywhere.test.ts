@@ -9,27 +9,19 @@ import {
 } from '../harness/given/accounts.ts';
 import { openHub, type HubView } from '../harness/browser.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import {
-  CLONE,
-  SAVE_FROM_CHAT,
-  createChart,
-  createWorkspace,
-  successStatus,
-  v1AddCharts,
-  v1Post,
-} from '../harness/given/dashboards.ts';
+import { createChart, createWorkspace, v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
 import {
   API_KEY,
   V2_KEY,
   applicationsOf,
   byLegacy,
-  dashboardPath as v2DashboardPath,
   dashboardsOf,
-  dashboardsPath,
   finalize,
   v2Post,
 } from '../harness/given/v2.ts';
 import { applicationPath, dashboardPath, tokenOf, HUB_TIMEOUT } from '../harness/given/hub.ts';
+import { CLONE, SAVE_FROM_CHAT, dashboardsPath, clonePath } from '../harness/paths.ts';
+import { successStatus } from '../harness/expect.ts';
 
 // §4.17 (issue 23 part 6): every string a user of the API or the host can set, on every page
 // that can show it, is text. Each string carries hostile text of every kind (markup, quotes,
@@ -374,13 +366,9 @@ async function buildMigrated(t: Conformance): Promise<NamesWorld> {
     return successStatus(res.status) ? undefined : `the v2 create failed (${answered(res)})`;
   });
   await attempt(unset, 'eacv2clone', async () => {
-    const res = await v2Post(
-      t,
-      w,
-      `${v2DashboardPath(app.applicationId, template.id)}/clone`,
-      API_KEY,
-      { name: text('eacv2clone') },
-    );
+    const res = await v2Post(t, w, clonePath(app.applicationId, template.id), API_KEY, {
+      name: text('eacv2clone'),
+    });
     return successStatus(res.status) ? undefined : `the v2 clone failed (${answered(res)})`;
   });
   return { ...live, unset, applicationId: app.applicationId, v2BoardId: template.id };

@@ -11,6 +11,7 @@ import {
   tokenOf,
   HUB_TIMEOUT,
 } from '../harness/given/hub.ts';
+import { rolePath } from '../harness/paths.ts';
 
 // §4.17 (issue 9 part 4): every name shown is text, never markup; §3: a role update reaches
 // the page with the next token; the theme is not a query parameter; dbAuthToken.
@@ -58,13 +59,10 @@ conformance(
     await dashboardShown(before, w);
     await expectCount(before.thing('aiInsight'), 0, 'the role has no aiInsight yet');
     await before.close();
-    const res = await t.http.put(
-      `/v1/api/projects/${w.projectId}/user-roles/${w.viewer.roleId ?? ''}`,
-      {
-        ...w.creds(),
-        permissions: { aiInsight: true },
-      },
-    );
+    const res = await t.http.put(rolePath(w, w.viewer.roleId ?? ''), {
+      ...w.creds(),
+      permissions: { aiInsight: true },
+    });
     expect(res.status, `the role update succeeds: ${res.text.slice(0, 200)}`).toBe(200);
     const token = await tokenOf(t, w, w.viewer.userId);
     const after = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: token }));

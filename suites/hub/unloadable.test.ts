@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { openHub, tableRows } from '../harness/browser.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { SAVE_FROM_CHAT, successStatus, v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
+import { v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
 import {
   dashboardPath,
   dashboardShown,
@@ -11,6 +11,8 @@ import {
   type HubWorld,
   HUB_TIMEOUT,
 } from '../harness/given/hub.ts';
+import { SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { successStatus } from '../harness/expect.ts';
 
 // §4.14 takes a chartConfig as the chat gave it, and §2.6 says a saved chart without its
 // sqlOverride cannot load data: such a chart can still be placed on a dashboard (§4.14, its

@@ -11,7 +11,7 @@ import {
 } from '../harness/given/accounts.ts';
 import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { APPLICATIONS } from '../harness/paths.ts';
+import { APPLICATIONS, EMBED_TOKEN, rolesPath } from '../harness/paths.ts';
 import {
   describeAnswer,
   expectClientError,
@@ -61,7 +61,7 @@ conformance(
       return t.notRun(
         "the target's profile names no embed-token members (shapes.embedToken, §4.8)",
       );
-    const res = await t.http.post('/v1/api/projects/embed-token', {
+    const res = await t.http.post(EMBED_TOKEN, {
       ...w.creds(),
       projectId: w.projectId,
       organization: {
@@ -136,10 +136,10 @@ probe(
   'where API keys come from',
   async (t) => {
     const w = await buildWorld(t);
-    const orgBound = await t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, {
+    const orgBound = await t.http.get(rolesPath(w), {
       query: w.creds('org-bound'),
     });
-    const userScoped = await t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, {
+    const userScoped = await t.http.get(rolesPath(w), {
       query: w.creds('user-scoped'),
     });
     t.observe(

@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import { RegisterUserResponse } from '../../spec/schemas/user.ts';
 import { personName } from '../harness/given/builders.ts';
-import { buildWorld, userToken } from '../harness/given/accounts.ts';
+import { buildWorld, registerWithoutUserId, userToken } from '../harness/given/accounts.ts';
 import { conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectSuccess } from '../harness/expect.ts';
-import { REGISTER_USER, userPath } from '../harness/paths.ts';
+import { userPath } from '../harness/paths.ts';
 
 // §2.4 and §4.5: a user registered without a userId gets one the service makes up. The answer
 // naming an id is not enough: the id must be the user's, so the calls that take a user id
@@ -17,11 +17,7 @@ conformance(
   'the userId made up at registration is the id the user-token call finds the user under',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.post(REGISTER_USER, {
-      ...w.creds(),
-      projectId: w.projectId,
-      name: personName(t.faker),
-    });
+    const res = await registerWithoutUserId(t, w);
     const { userId } = expectSuccess(res, Registered, 'registering without a userId');
     const token = await userToken(t, w, userId);
     expect(token.status, `user-token for the generated userId: ${describeAnswer(token)}`).toBe(200);
@@ -34,11 +30,7 @@ conformance(
   'the userId made up at registration is the id the user update finds the user under',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.post(REGISTER_USER, {
-      ...w.creds(),
-      projectId: w.projectId,
-      name: personName(t.faker),
-    });
+    const res = await registerWithoutUserId(t, w);
     const { userId } = expectSuccess(res, Registered, 'registering without a userId');
     const update = await t.http.put(userPath(w, userId), {
       ...w.creds(),

@@ -20,6 +20,13 @@ import {
 } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
+import {
+  REGISTER_ORGANIZATION,
+  REGISTER_USER,
+  rolePath,
+  rolesPath,
+  userPath,
+} from '../harness/paths.ts';
 
 // Model-based (STYLE 7): random sequences of identity calls run against the target and, in
 // step, against the pure identity machine of spec/machines, which is the oracle. After each
@@ -79,7 +86,7 @@ async function expectUserInStep(
   const held = m.state.users[userId];
   let body = answer;
   if (body === undefined) {
-    const res = await t.http.put(`/v1/api/projects/${w.projectId}/users/${userId}`, {
+    const res = await t.http.put(userPath(w, userId), {
       ...w.creds(),
       name: held?.name,
     });
@@ -143,7 +150,7 @@ class UpdateRole implements fc.AsyncCommand<Model, Real> {
       ...(this.name === undefined ? {} : { name: this.name }),
       ...(this.permissions === undefined ? {} : { permissions: this.permissions }),
     };
-    const res = await t.http.put(`/v1/api/projects/${w.projectId}/user-roles/${roleId}`, body);
+    const res = await t.http.put(rolePath(w, roleId), body);
     const role = expectSuccess(res, ProjectUserRole, this.toString());
     step(m, {
       type: 'updateRole',
@@ -176,7 +183,7 @@ class DeleteRole implements fc.AsyncCommand<Model, Real> {
     const roles = m.roles[k] ?? [];
     const roleId = pick(roles, this.index);
     if (roleId === undefined) return;
-    const res = await real.t.http.delete(`/v1/api/projects/${w.projectId}/user-roles/${roleId}`, {
+    const res = await real.t.http.delete(rolePath(w, roleId), {
       query: w.creds(),
     });
     expectSuccess(res, z.object({ message: z.string() }), this.toString());
@@ -197,7 +204,7 @@ class RegisterOrganization implements fc.AsyncCommand<Model, Real> {
   check = (m: Readonly<Model>) => m.decisions || !m.externalIds.flat().includes(this.externalId);
   async run(m: Model, real: Real) {
     const { w, k } = projectAt(real, this.project);
-    const res = await real.t.http.post('/v1/api/projects/register-organization', {
+    const res = await real.t.http.post(REGISTER_ORGANIZATION, {
       ...w.creds(),
       projectId: w.projectId,
       name: this.name,
@@ -246,7 +253,7 @@ class RegisterUser implements fc.AsyncCommand<Model, Real> {
     const externalId =
       this.organization === null ? undefined : pick(m.externalIds[k] ?? [], this.organization);
     const name = `user ${k}.${users.length}`;
-    const res = await t.http.post('/v1/api/projects/register-user', {
+    const res = await t.http.post(REGISTER_USER, {
       ...w.creds(),
       projectId: w.projectId,
       name,
@@ -298,7 +305,7 @@ class UpdateUser implements fc.AsyncCommand<Model, Real> {
       ...(userRoleId === undefined ? {} : { userRoleId }),
       ...(this.properties === undefined ? {} : { properties: this.properties }),
     };
-    const res = await t.http.put(`/v1/api/projects/${w.projectId}/users/${userId}`, {
+    const res = await t.http.put(userPath(w, userId), {
       ...w.creds(),
       ...fields,
     });
@@ -315,7 +322,7 @@ class ListRoles implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, real: Real) {
     const { w } = projectAt(real, this.project);
-    const res = await real.t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, {
+    const res = await real.t.http.get(rolesPath(w), {
       query: w.creds(),
     });
     const listed = expectSuccess(res, UserRoles, this.toString()).userRoles;

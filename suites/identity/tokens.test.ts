@@ -24,7 +24,7 @@ import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../har
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { claimsOf } from '../harness/jwt.ts';
-import { rolePath, userPath } from '../harness/paths.ts';
+import { rolePath, userPath, EMBED_TOKEN, USER_TOKEN, rolesPath } from '../harness/paths.ts';
 import {
   describeAnswer,
   detailsOf,
@@ -150,7 +150,7 @@ function embedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
   };
 }
 
-const embed = (t: Conformance, body: unknown) => t.http.post('/v1/api/projects/embed-token', body);
+const embed = (t: Conformance, body: unknown) => t.http.post(EMBED_TOKEN, body);
 
 /** A member of the embed-token answer, named as the profile says; not-run when it names none. */
 function embedAnswer(t: Conformance, res: Reply, member: 'token' | 'expiresAt', what: string) {
@@ -453,7 +453,7 @@ conformance(
     await issuedToken(t, w, userId, '5m');
     await fc.assert(
       fc.asyncProperty(notAnExpiration, async (expiration) => {
-        const res = await t.http.post('/v1/api/projects/user-token', {
+        const res = await t.http.post(USER_TOKEN, {
           ...w.creds(),
           userId,
           expiration,
@@ -496,7 +496,7 @@ probe(
     for (const [endpoint, res] of [
       [
         'user-token',
-        await t.http.post('/v1/api/projects/user-token', {
+        await t.http.post(USER_TOKEN, {
           ...w.creds(),
           userId,
           expiration: '1H',
@@ -536,7 +536,7 @@ conformance(
     const w = await buildWorld(t);
     const { userId } = await registerUser(t, w);
     for (const style of ['org-bound', 'user-scoped'] as const) {
-      const res = await t.http.post('/v1/api/projects/user-token', { ...w.creds(style), userId });
+      const res = await t.http.post(USER_TOKEN, { ...w.creds(style), userId });
       const data = expectSuccess(res, Token, `user-token with a ${style} key`);
       expect(data.token, 'token should be a JWT string').toMatch(COMPACT_JWS);
       expect(IsoUtc.safeParse(data.expiresAt).success, 'expiresAt should be ISO 8601 UTC').toBe(
@@ -559,7 +559,7 @@ conformance(
       { ...w.creds(), userId: 'not-a-uuid' },
       { ...w.creds(), userId: null },
     ]) {
-      const res = await t.http.post('/v1/api/projects/user-token', body);
+      const res = await t.http.post(USER_TOKEN, body);
       const what = `user-token with ${'userId' in body ? `userId ${JSON.stringify(body.userId)}` : 'no userId'}`;
       expectClientError(res, what);
     }
@@ -726,7 +726,7 @@ conformance(
       'the first token names no role',
     ).toBeNull();
     const listed = expectSuccess(
-      await t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, { query: w.creds() }),
+      await t.http.get(rolesPath(w), { query: w.creds() }),
       UserRoles,
       'listing roles',
     ).userRoles[0];
@@ -838,7 +838,7 @@ conformance(
     const w = await buildWorld(t);
     await createRole(t, w, { addFilter: true });
     const [listed] = expectSuccess(
-      await t.http.get(`/v1/api/projects/${w.projectId}/user-roles`, { query: w.creds() }),
+      await t.http.get(rolesPath(w), { query: w.creds() }),
       UserRoles,
       'listing roles',
     ).userRoles;

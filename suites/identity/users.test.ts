@@ -8,6 +8,7 @@ import {
   createRole,
   registerOrganization,
   registerUser,
+  registerWithoutUserId,
 } from '../harness/given/accounts.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { REGISTER_USER, userPath } from '../harness/paths.ts';
@@ -66,18 +67,10 @@ conformance(
   'without a userId the service makes one up, and registration hands out no token',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await t.http.post(REGISTER_USER, {
-      ...w.creds(),
-      projectId: w.projectId,
-      name: personName(t.faker),
-    });
+    const res = await registerWithoutUserId(t, w);
     const data = expectSuccess(res, Registered, 'registering without a userId');
     const other = expectSuccess(
-      await t.http.post(REGISTER_USER, {
-        ...w.creds(),
-        projectId: w.projectId,
-        name: personName(t.faker),
-      }),
+      await registerWithoutUserId(t, w),
       Registered,
       'registering a second user',
     );
@@ -97,11 +90,7 @@ probe(
     const w = await buildWorld(t);
     const noName = await t.http.post(REGISTER_USER, { ...w.creds(), projectId: w.projectId });
     const noProject = await t.http.post(REGISTER_USER, { ...w.creds(), name: personName(t.faker) });
-    const bare = await t.http.post(REGISTER_USER, {
-      ...w.creds(),
-      projectId: w.projectId,
-      name: personName(t.faker),
-    });
+    const bare = await registerWithoutUserId(t, w);
     t.observe(
       `without name: ${statusAndCode(noName)}; without projectId: ${statusAndCode(noProject)}; name and projectId only: ${statusAndCode(bare)}`,
       statusAndCode(noName) === '400 VALIDATION_ERROR' &&

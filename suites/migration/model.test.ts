@@ -23,14 +23,11 @@ import {
 } from '../../spec/machines/migration.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import { expectClientError, expectError } from '../harness/expect.ts';
+import { expectClientError, expectError, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
-  APPEND,
-  CLONE,
   CONTENT,
   READ_BACK,
-  REMOVE,
   TENANT_FIELDS,
   createChart,
   createDashboard,
@@ -40,20 +37,18 @@ import {
   v1AddCharts,
   v1Create,
   v1Post,
-  successStatus,
 } from '../harness/given/dashboards.ts';
 import {
   API_KEY,
   V2_KEY,
   applicationsOf,
-  dashboardPath,
   dashboardsOf as v2DashboardsOf,
-  dashboardsPath,
   finalize,
   v2Delete,
   v2Post,
   written,
 } from '../harness/given/v2.ts';
+import { APPEND, CLONE, REMOVE, dashboardPath, dashboardsPath } from '../harness/paths.ts';
 
 // Model-based (STYLE 7), like suites/identity/model.test.ts: random sequences of v1 writes by
 // an API key and two tenants, the finalize, then v1 writes again (410) and v2 writes by the

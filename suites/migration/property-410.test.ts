@@ -3,14 +3,8 @@ import { expect } from 'vitest';
 import { documentedStatus, expectedPermissions } from '../../fixtures/expected/index.ts';
 import { buildWorld } from '../harness/given/accounts.ts';
 import { conformance } from '../harness/conformance.ts';
-import { expectError } from '../harness/expect.ts';
-import {
-  CONTENT,
-  READ_BACK,
-  TENANT_FIELDS,
-  successStatus,
-  tenantToken,
-} from '../harness/given/dashboards.ts';
+import { expectError, successStatus } from '../harness/expect.ts';
+import { CONTENT, READ_BACK, TENANT_FIELDS, tenantToken } from '../harness/given/dashboards.ts';
 import { V2_KEY, finalize } from '../harness/given/v2.ts';
 import {
   buildShape,

@@ -3,15 +3,12 @@ import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { expectError, expectSuccess } from '../harness/expect.ts';
+import { expectError, expectSuccess, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import {
-  APPEND,
-  CLONE,
   CONTENT,
   READ_BACK,
-  REMOVE,
   TENANT_FIELDS,
   createChart,
   createDashboard,
@@ -21,13 +18,11 @@ import {
   tenantToken,
   v1AddCharts,
   v1Post,
-  successStatus,
 } from '../harness/given/dashboards.ts';
 import {
   V2_KEY,
   applicationsOf,
   byLegacy,
-  dashboardPath,
   dashboardsOf as v2DashboardsOf,
   finalize,
   snapshot,
@@ -36,6 +31,7 @@ import {
   written,
   type Dashboard,
 } from '../harness/given/v2.ts';
+import { APPEND, CLONE, REMOVE, dashboardPath } from '../harness/paths.ts';
 
 // Issue 7 property 10 (§2.2 rule 3, §2.8, §5 rule 6, §7 409, §9): arbitrary interleavings of
 // chart edits (add, remove, append) and clones by several users with editing roles, through

@@ -3,10 +3,17 @@ import { z } from 'zod';
 import { UUID_PATTERN, ValidationIssue } from '../../spec/schemas/common.ts';
 import { buildWorld, createRole, registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, probe } from '../harness/conformance.ts';
-import { REGISTER_ORGANIZATION as registerOrg, rolePath, rolesPath } from '../harness/paths.ts';
+import {
+  REGISTER_ORGANIZATION as registerOrg,
+  rolePath,
+  rolesPath,
+  CLONE,
+  LIST_WORKSPACES,
+  REMOVE,
+  REGISTER_USER,
+} from '../harness/paths.ts';
 import { authorization } from '../harness/authorization.ts';
 import type { Reply } from '../harness/http.ts';
-import { CLONE, LIST_WORKSPACES, REMOVE } from '../harness/given/dashboards.ts';
 import {
   describeAnswer,
   detailsOf,
@@ -74,7 +81,7 @@ probe(
 
 probe(['errors.route-not-found'], 'a path the service does not have', async (t) => {
   const res = await t.http.get('/v1/api/no-such-endpoint');
-  const other = await t.http.call('PATCH', '/v1/api/projects/register-user', { body: {} });
+  const other = await t.http.call('PATCH', REGISTER_USER, { body: {} });
   // A path no endpoint has reaches no endpoint: its body, envelope or not, is the decision's.
   t.observe(
     `unknown path: ${statusAndCode(res)}; unknown method: ${statusAndCode(other)}`,

@@ -2,9 +2,8 @@ import { buildWorld } from '../harness/given/accounts.ts';
 import { probe } from '../harness/conformance.ts';
 import { describeAnswer, refusedAs, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { REGISTER_ORGANIZATION, rolesPath } from '../harness/paths.ts';
-import { CLONE } from '../harness/given/dashboards.ts';
-import { APPLICATIONS, finalize, projectUser } from '../harness/given/v2.ts';
+import { REGISTER_ORGANIZATION, rolesPath, CLONE, APPLICATIONS } from '../harness/paths.ts';
+import { finalize, projectUser } from '../harness/given/v2.ts';
 
 // §5: the authorization header, written in the forms a client may try. §5 shows the header on
 // the dashboard writes, agent chat and v2, but not its exact form (auth.header.format); the

@@ -11,7 +11,6 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { describeAnswer, detailsOf, expectClientError, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { authorization } from '../harness/authorization.ts';
-import { APPEND, CLONE, REMOVE, SAVE_FROM_CHAT } from '../harness/given/dashboards.ts';
 import {
   EMBED_TOKEN,
   REGISTER_ORGANIZATION,
@@ -20,6 +19,10 @@ import {
   USER_TOKEN,
   rolesPath,
   userPath,
+  APPEND,
+  CLONE,
+  REMOVE,
+  SAVE_FROM_CHAT,
 } from '../harness/paths.ts';
 import { organizationExists, storedUser, userExists } from '../harness/readback.ts';
 

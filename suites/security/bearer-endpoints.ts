@@ -5,7 +5,7 @@ import type { World } from '../harness/given/accounts.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { authorization } from '../harness/authorization.ts';
 import type { Reply } from '../harness/http.ts';
-import { APPLICATIONS } from '../harness/paths.ts';
+import { APPLICATIONS, SAVE_FROM_CHAT, chatPath } from '../harness/paths.ts';
 
 /** One request that carries a project-user token as `Authorization: Bearer` (§5 table). */
 export interface BearerRequest {
@@ -111,7 +111,7 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
         return 'the world holds no project agent id (a credentials file lists none, and the target lacks the connections or agents hook)';
       return {
         method: 'POST',
-        path: `/v1/api/project-agents/${agentId}/chat`,
+        path: chatPath(agentId),
         body: {
           messages: [{ role: 'user', content: 'How many rows are there?' }],
           payload: { agent_id: agentId },
@@ -128,7 +128,7 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
     relies: ['auth.header.format'],
     request: (t) => ({
       method: 'POST',
-      path: '/v1/api/chart/save-from-chat',
+      path: SAVE_FROM_CHAT,
       body: { chartConfig: chartConfig(t.faker), name: `${t.faker.word.adjective()} chart` },
     }),
   },

@@ -8,9 +8,7 @@ import { accountSnapshot } from '../harness/readback.ts';
 import {
   API_KEY,
   V2_KEY,
-  dashboardPath,
   dashboardsOf,
-  dashboardsPath,
   migratedWorld,
   needs,
   snapshot,
@@ -19,6 +17,13 @@ import {
   v2Post,
   type Migrated,
 } from '../harness/given/v2.ts';
+import {
+  dashboardsPath,
+  appendChartsPath,
+  chartPath,
+  chartsPath,
+  clonePath,
+} from '../harness/paths.ts';
 
 // §5: a credential acts for its own account only. Account A's API key, aimed at account B's
 // v2 applications, dashboards and charts by their ids (every v2 endpoint that takes one, read
@@ -56,38 +61,33 @@ const ROWS: readonly ForeignRow[] = [
   {
     name: "clone B's dashboard",
     send: (t, a, b) =>
-      v2Post(t, a.w, `${dashboardPath(b.applicationId, b.template.id)}/clone`, API_KEY, {
+      v2Post(t, a.w, clonePath(b.applicationId, b.template.id), API_KEY, {
         name: 'stolen by A',
       }),
   },
   {
     name: "clone B's dashboard under A's application",
     send: (t, a, b) =>
-      v2Post(t, a.w, `${dashboardPath(a.applicationId, b.template.id)}/clone`, API_KEY, {
+      v2Post(t, a.w, clonePath(a.applicationId, b.template.id), API_KEY, {
         name: 'stolen by A',
       }),
   },
   {
     name: "add a chart to B's dashboard",
     send: (t, a, b) =>
-      v2Post(t, a.w, `${dashboardPath(b.applicationId, b.template.id)}/charts`, API_KEY, {
+      v2Post(t, a.w, chartsPath(b.applicationId, b.template.id), API_KEY, {
         charts: [chartOf(a)],
       }),
   },
   {
     name: "remove a chart from B's dashboard",
     send: (t, a, b) =>
-      v2Delete(
-        t,
-        a.w,
-        `${dashboardPath(b.applicationId, b.template.id)}/charts/${chartOf(b)}`,
-        API_KEY,
-      ),
+      v2Delete(t, a.w, chartPath(b.applicationId, b.template.id, chartOf(b)), API_KEY),
   },
   {
     name: "append the charts of B's dashboard onto A's",
     send: (t, a, b) =>
-      v2Post(t, a.w, `${dashboardPath(a.applicationId, a.template.id)}/append-charts`, API_KEY, {
+      v2Post(t, a.w, appendChartsPath(a.applicationId, a.template.id), API_KEY, {
         sourceDashboardId: b.template.id,
       }),
   },

@@ -2,12 +2,10 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
 import { conformance } from '../harness/conformance.ts';
-import { expectError } from '../harness/expect.ts';
+import { expectError, successStatus } from '../harness/expect.ts';
 import {
   V2_KEY,
-  dashboardPath,
   dashboardsOf,
-  dashboardsPath,
   migratedWorld,
   needs,
   parts,
@@ -15,8 +13,8 @@ import {
   snapshot,
   v2Post,
   written,
-  successStatus,
 } from '../harness/given/v2.ts';
+import { dashboardsPath, chartsPath, clonePath } from '../harness/paths.ts';
 
 // §2.2 rule 3, §2.8, §5 rule 7, §7 409 (issue 7, property 10 on the v2 side): arbitrary
 // interleavings of v2 writes by three project users with editing roles. The expected state is
@@ -64,24 +62,12 @@ conformance(
             const res =
               o.kind === 'create'
                 ? await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Own' })
-                : await v2Post(
-                    t,
-                    m.w,
-                    `${dashboardPath(m.applicationId, m.template.id)}/clone`,
-                    as,
-                    {},
-                  );
+                : await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {});
             own[o.user]?.add(written(res, `${o.kind} by user ${o.user}`).id);
           } else if (o.kind === 'edit-template') {
-            const res = await v2Post(
-              t,
-              m.w,
-              `${dashboardPath(m.applicationId, m.template.id)}/charts`,
-              as,
-              {
-                charts: extra,
-              },
-            );
+            const res = await v2Post(t, m.w, chartsPath(m.applicationId, m.template.id), as, {
+              charts: extra,
+            });
             expectError(
               res,
               documentedStatus(READ_ONLY),
@@ -92,15 +78,9 @@ conformance(
             const mine = [...(own[o.user] ?? [])];
             const target = mine[o.pick % Math.max(mine.length, 1)];
             if (target === undefined) continue;
-            const res = await v2Post(
-              t,
-              m.w,
-              `${dashboardPath(m.applicationId, target)}/charts`,
-              as,
-              {
-                charts: extra,
-              },
-            );
+            const res = await v2Post(t, m.w, chartsPath(m.applicationId, target), as, {
+              charts: extra,
+            });
             expect(
               successStatus(res.status),
               `user ${o.user} edits their own ${target}: ${res.status} ${res.text.slice(0, 200)}`,

@@ -6,7 +6,6 @@ import type { World } from '../harness/given/accounts.ts';
 import {
   API_KEY,
   V2_KEY,
-  dashboardsPath,
   lookUpPath,
   migratedWorld,
   needs,
@@ -15,8 +14,9 @@ import {
   v2Post,
   written,
   type As,
-  successStatus,
 } from '../harness/given/v2.ts';
+import { dashboardsPath } from '../harness/paths.ts';
+import { successStatus } from '../harness/expect.ts';
 
 // §4.16 last row: a look-up turns any v1 or v2 dashboard id into {applicationId, dashboardId}.
 // Its path is open: the profile states it (shapes.endpoints.lookUpDashboard).

@@ -2,22 +2,16 @@ import { expect } from 'vitest';
 import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import type { Reply } from '../harness/http.ts';
-import {
-  chartsOf,
-  dashboardsWorld,
-  layoutRead,
-  successStatus,
-  type Shared,
-} from '../harness/given/dashboards.ts';
+import { chartsOf, dashboardsWorld, layoutRead, type Shared } from '../harness/given/dashboards.ts';
+import { EDITOR, finalize, needs, projectUser } from '../harness/given/v2.ts';
 import {
   APPLICATIONS,
-  EDITOR,
-  dashboardPath,
   dashboardsPath,
-  finalize,
-  needs,
-  projectUser,
-} from '../harness/given/v2.ts';
+  appendChartsPath,
+  chartPath,
+  clonePath,
+} from '../harness/paths.ts';
+import { successStatus } from '../harness/expect.ts';
 
 // §4.16 rows, §2.8 fields and §9, checked only as far as the document goes: every call carries
 // the project-user token in `Authorization: Bearer` (§5 table, v2 calls), every answer is read
@@ -142,7 +136,7 @@ conformance(
     const s = await setting(t);
     const before = (await ownOf(t, s)).map((o) => o['id']);
     const res = await t.http.post(
-      `${dashboardPath(s.applicationId, s.templateId)}/clone`,
+      clonePath(s.applicationId, s.templateId),
       { name: 'My copy' },
       s.bearer,
     );
@@ -175,11 +169,7 @@ conformance(
   async (t) => {
     const s = await setting(t);
     success(
-      await t.http.post(
-        `${dashboardPath(s.applicationId, s.templateId)}/clone`,
-        { name: 'Work board' },
-        s.bearer,
-      ),
+      await t.http.post(clonePath(s.applicationId, s.templateId), { name: 'Work board' }, s.bearer),
       'setting up: the user clones the template',
     );
     const [mine] = await ownOf(t, s);
@@ -189,14 +179,14 @@ conformance(
     const [dropped] = await layoutRead(t, s.w, mineId);
     if (dropped === undefined) expect.fail("the user's clone holds no chart");
     success(
-      await t.http.delete(`${dashboardPath(s.applicationId, mineId)}/charts/${dropped}`, s.bearer),
+      await t.http.delete(chartPath(s.applicationId, mineId, dropped), s.bearer),
       'setting up: the user removes a chart from the clone',
     );
     const before = await layoutRead(t, s.w, mineId);
     const source = await layoutRead(t, s.w, s.templateId);
     expect(before, 'the removal took the chart off').not.toContain(dropped);
     const res = await t.http.post(
-      `${dashboardPath(s.applicationId, mineId)}/append-charts`,
+      appendChartsPath(s.applicationId, mineId),
       { sourceDashboardId: s.templateId },
       s.bearer,
     );

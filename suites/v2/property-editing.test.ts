@@ -3,15 +3,20 @@ import { expect } from 'vitest';
 import { expectedEffective, expectedPermissions } from '../../fixtures/expected/index.ts';
 import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import { expectClientError } from '../harness/expect.ts';
+import { expectClientError, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { rolePath } from '../harness/paths.ts';
 import {
+  rolePath,
   APPEND,
   CLONE,
+  REMOVE,
+  dashboardPath,
+  dashboardsPath,
+  clonePath,
+} from '../harness/paths.ts';
+import {
   CONTENT,
   READ_BACK,
-  REMOVE,
   TENANT_FIELDS,
   dashboardsOf as v1DashboardsOf,
   dashboardsWorld,
@@ -27,9 +32,7 @@ import {
 import {
   EDITOR,
   V2_KEY,
-  dashboardPath,
   dashboardsOf,
-  dashboardsPath,
   migratedWorld,
   needs,
   projectUser,
@@ -39,7 +42,6 @@ import {
   written,
   type Dashboard,
   type Migrated,
-  successStatus,
 } from '../harness/given/v2.ts';
 
 // Issue 7 property 11 (§2.2, §3 role row): for arbitrary sets of the twenty flags, a write
@@ -165,7 +167,7 @@ conformance(
         const roleId = user.roleId ?? '';
         const as = { token: user.token };
         written(
-          await v2Post(t, m.w, `${dashboardPath(m.applicationId, m.template.id)}/clone`, as, {
+          await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {
             name: 'Work board',
           }),
           'setting up: the user clones the template into their space',

@@ -6,9 +6,7 @@ import {
   API_KEY,
   EDITOR,
   V2_KEY,
-  dashboardPath,
   dashboardsOf,
-  dashboardsPath,
   entryOf,
   lookUpPath,
   migratedWorld,
@@ -22,6 +20,7 @@ import {
   written,
   type Migrated,
 } from '../harness/given/v2.ts';
+import { dashboardsPath, appendChartsPath, chartPath, clonePath } from '../harness/paths.ts';
 
 // Refusals on v2 whose shape is ours (§4.16 and §7 leave them open): the 404s for what the
 // caller cannot see (details.resource; a source dashboard or a chart of the path only after the
@@ -57,7 +56,7 @@ const NAMING = [
       v2Post(
         t,
         m.w,
-        `${dashboardPath(m.applicationId, target)}/append-charts`,
+        appendChartsPath(m.applicationId, target),
         { token },
         { sourceDashboardId: unknown },
       ),
@@ -67,7 +66,7 @@ const NAMING = [
     resource: 'chart',
     flag: 'removeChart',
     send: (t: Conformance, m: Migrated, token: string, target: string, unknown: string) =>
-      v2Delete(t, m.w, `${dashboardPath(m.applicationId, target)}/charts/${unknown}`, { token }),
+      v2Delete(t, m.w, chartPath(m.applicationId, target, unknown), { token }),
   },
 ] as const;
 
@@ -134,7 +133,7 @@ conformance(
       `${roleless} a create`,
     );
     answered(
-      await v2Post(t, m.w, `${dashboardPath(m.applicationId, m.template.id)}/clone`, as, {}),
+      await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {}),
       `${roleless} a clone`,
     );
     const look = lookUpPath(t, m.template.id);
@@ -164,7 +163,7 @@ probe(
     for (const raw of ['[]', '5', 'null'])
       answers.push([
         raw,
-        await postRaw(t, `${dashboardPath(m.applicationId, m.template.id)}/clone`, raw, user.token),
+        await postRaw(t, clonePath(m.applicationId, m.template.id), raw, user.token),
       ]);
     const after = await lists(t, m, user.token);
     t.observe(

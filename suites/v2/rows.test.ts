@@ -1,15 +1,13 @@
 import { expect } from 'vitest';
 import { conformance, probe } from '../harness/conformance.ts';
 import { dashboardsWorld } from '../harness/given/dashboards.ts';
-import { describeAnswer, refusedAs } from '../harness/expect.ts';
+import { describeAnswer, refusedAs, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   API_KEY,
   V2_KEY,
   applicationsOf,
-  dashboardPath,
   dashboardsOf,
-  dashboardsPath,
   entryOf,
   lookUpPath,
   migratedWorld,
@@ -19,8 +17,16 @@ import {
   v2Get,
   v2Post,
   written,
-  successStatus,
 } from '../harness/given/v2.ts';
+import {
+  dashboardsPath,
+  appendChartsPath,
+  chartPath,
+  chartsPath,
+  clonePath,
+  APPLICATIONS,
+  SAVE_FROM_CHAT,
+} from '../harness/paths.ts';
 
 // §4.16, each row of the table, made with an API key (§5 rule 7: it acts on the shared
 // dashboards, the templates); §2.8 and §9 for what the migration turned the v1 content into.
@@ -92,13 +98,7 @@ conformance(
   async (t) => {
     const m = await migratedWorld(t);
     const name = `${m.template.name ?? 'copy'} for ${t.faker.location.city()}`;
-    const res = await v2Post(
-      t,
-      m.w,
-      `${dashboardPath(m.applicationId, m.template.id)}/clone`,
-      API_KEY,
-      { name },
-    );
+    const res = await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), API_KEY, { name });
     const made = written(res, 'clone');
     expect(made.id, 'a clone is a new dashboard').not.toBe(m.template.id);
     const items = await dashboardsOf(t, m.w, m.applicationId);
@@ -116,7 +116,7 @@ conformance(
   async (t) => {
     const m = await migratedWorld(t);
     const saved = await t.http.post(
-      '/v1/api/chart/save-from-chat',
+      SAVE_FROM_CHAT,
       { chartConfig: { title: 'Revenue by region', type: 'bar', sqlOverride: 'select 1' } },
       { headers: { authorization: `Bearer ${m.w.creds().apiKey}` } },
     );
@@ -125,13 +125,9 @@ conformance(
       expect.fail(`save-from-chat: ${saved.status} ${saved.text.slice(0, 200)}`);
     const added = m.otherTemplate.chartIds?.[0];
     if (added === undefined) expect.fail('the other template lists no charts');
-    const res = await v2Post(
-      t,
-      m.w,
-      `${dashboardPath(m.applicationId, m.template.id)}/charts`,
-      API_KEY,
-      { charts: [added, chartId] },
-    );
+    const res = await v2Post(t, m.w, chartsPath(m.applicationId, m.template.id), API_KEY, {
+      charts: [added, chartId],
+    });
     expect(successStatus(res.status), `add charts: ${res.status} ${res.text.slice(0, 200)}`).toBe(
       true,
     );
@@ -151,12 +147,7 @@ conformance(
     const m = await migratedWorld(t);
     const [gone, ...kept] = m.template.chartIds ?? [];
     if (gone === undefined) expect.fail('the template lists no charts');
-    const res = await v2Delete(
-      t,
-      m.w,
-      `${dashboardPath(m.applicationId, m.template.id)}/charts/${gone}`,
-      API_KEY,
-    );
+    const res = await v2Delete(t, m.w, chartPath(m.applicationId, m.template.id, gone), API_KEY);
     expect(successStatus(res.status), `remove: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
     const after = entryOf(await dashboardsOf(t, m.w, m.applicationId), m.template.id, 'after');
     expect(after.chartIds).toEqual(kept);
@@ -170,13 +161,9 @@ conformance(
   async (t) => {
     const m = await migratedWorld(t);
     const target = m.template.chartIds ?? [];
-    const res = await v2Post(
-      t,
-      m.w,
-      `${dashboardPath(m.applicationId, m.template.id)}/append-charts`,
-      API_KEY,
-      { sourceDashboardId: m.otherTemplate.id },
-    );
+    const res = await v2Post(t, m.w, appendChartsPath(m.applicationId, m.template.id), API_KEY, {
+      sourceDashboardId: m.otherTemplate.id,
+    });
     expect(successStatus(res.status), `append: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
     const after = entryOf(await dashboardsOf(t, m.w, m.applicationId), m.template.id, 'after');
     expect(after.chartIds?.slice(0, target.length), "the target's charts stay first").toEqual(
@@ -198,7 +185,7 @@ probe(
   'before finalize the v2 application list answers and lists no applications',
   async (t) => {
     const w = await dashboardsWorld(t, 1);
-    const res = await v2Get(t, w, '/v2/api/applications', API_KEY);
+    const res = await v2Get(t, w, APPLICATIONS, API_KEY);
     const apps = (res.body as { data?: { applications?: unknown[] } }).data?.applications;
     t.observe(
       `${res.status} ${Array.isArray(apps) ? `${apps.length} applications` : 'no list'}`,
@@ -231,13 +218,7 @@ probe(
     ]);
     rows.push([
       'a dashboard of another application',
-      await v2Post(
-        t,
-        m.w,
-        `${dashboardPath(m.applicationId, m.otherTemplate.id)}/clone`,
-        API_KEY,
-        {},
-      ),
+      await v2Post(t, m.w, clonePath(m.applicationId, m.otherTemplate.id), API_KEY, {}),
       'dashboard',
     ]);
     rows.push([
@@ -245,7 +226,7 @@ probe(
       await v2Delete(
         t,
         m.w,
-        `${dashboardPath(m.applicationId, m.template.id)}/charts/${m.otherTemplate.chartIds?.[0] ?? unknown}`,
+        chartPath(m.applicationId, m.template.id, m.otherTemplate.chartIds?.[0] ?? unknown),
         API_KEY,
       ),
       'chart',

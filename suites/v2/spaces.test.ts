@@ -2,16 +2,14 @@ import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
 import { conformance } from '../harness/conformance.ts';
 import { roleUpdate } from '../harness/endpoints.ts';
-import { expectError } from '../harness/expect.ts';
+import { expectError, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   API_KEY,
   EDITOR,
   V2_KEY,
   V2_SHAPES,
-  dashboardPath,
   dashboardsOf,
-  dashboardsPath,
   entryOf,
   migratedWorld,
   needs,
@@ -23,8 +21,8 @@ import {
   written,
   type As,
   type Migrated,
-  successStatus,
 } from '../harness/given/v2.ts';
+import { dashboardPath, dashboardsPath, chartPath, clonePath } from '../harness/paths.ts';
 
 // §5 rule 7 and §2.8: with a project-user token v2 calls act in that user's space, with an
 // API key on the templates; §7: a user's edit of a template is refused 409 and changes nothing
@@ -108,7 +106,7 @@ conformance(
     const user = await projectUser(t, m.w);
     const as = { token: user.token };
     const clone = written(
-      await v2Post(t, m.w, `${dashboardPath(m.applicationId, m.template.id)}/clone`, as, {
+      await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {
         name: 'My copy',
       }),
       'clone as a project user',
@@ -143,10 +141,7 @@ conformance(
     const before = snapshot(await dashboardsOf(t, m.w, m.applicationId));
     const writes: [string, () => Promise<Reply>][] = [
       ['create', () => v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Nowhere' })],
-      [
-        'clone',
-        () => v2Post(t, m.w, `${dashboardPath(m.applicationId, m.template.id)}/clone`, as, {}),
-      ],
+      ['clone', () => v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {})],
     ];
     for (const [name, send] of writes) {
       expectError(await send(), documentedStatus(NO_ORGANIZATION), name, NO_ORGANIZATION);
@@ -203,12 +198,7 @@ conformance(
       'POST with organizationId in the body',
     );
     const chart = m.template.chartIds?.[0] ?? '';
-    const removed = await v2Delete(
-      t,
-      m.w,
-      `${dashboardPath(m.applicationId, m.template.id)}/charts/${chart}`,
-      as,
-    );
+    const removed = await v2Delete(t, m.w, chartPath(m.applicationId, m.template.id, chart), as);
     expect(
       successStatus(removed.status),
       `DELETE with organizationId in the query: ${removed.status} ${removed.text.slice(0, 200)}`,

@@ -2,19 +2,16 @@ import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/expected/index.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
-import { expectError } from '../harness/expect.ts';
+import { expectError, successStatus } from '../harness/expect.ts';
 import {
   dashboardsWorld,
-  REMOVE,
   TENANT_FIELDS,
   tenantToken,
   v1Post,
 } from '../harness/given/dashboards.ts';
 import {
   V2_SHAPES,
-  APPLICATIONS,
   dashboardsOf,
-  dashboardsPath,
   entryOf,
   lookUpPath,
   migratedWorld,
@@ -23,8 +20,8 @@ import {
   v2Get,
   v2Post,
   written,
-  successStatus,
 } from '../harness/given/v2.ts';
+import { REMOVE, APPLICATIONS, dashboardsPath } from '../harness/paths.ts';
 
 // §5 rule 6: a tenant JWT issued before finalize still works on v2 afterwards, as the project
 // user made for the tenant; §4.9 and §9: register-tenant then returns a project-user token for

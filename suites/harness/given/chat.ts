@@ -12,6 +12,7 @@ import { chartResults, checkGrammar, type GrammarReport } from '../chat-grammar.
 import type { Conformance } from '../conformance.ts';
 import type { Reply } from '../http.ts';
 import { readStreamText, type ReadStream } from '../sse.ts';
+import { chatPath } from '../paths.ts';
 
 /**
  * What the chat suites share: a world whose agent reaches a small table the test loaded
@@ -25,8 +26,6 @@ export const parts = ['chat', 'identity'] as const;
 export const CHAT: readonly HookName[] = ['accounts', 'projects', 'connections', 'agents'];
 /** And a test whose oracle is the reference agent's question grammar (README). */
 export const GRAMMAR: readonly HookName[] = [...CHAT, 'agent-grammar'];
-
-export const chatPath = (agentId: string) => `/v1/api/project-agents/${agentId}/chat`;
 
 /** One row of the loaded table. */
 export interface SaleRow {

@@ -118,12 +118,6 @@ export function v1Post(
   return t.http.post(path, body, { headers: authorization(t, secret) });
 }
 
-export const CLONE = '/v1/api/dashboard/clone';
-export const APPEND = '/v1/api/dashboard/append-charts-from';
-export const REMOVE = '/v1/api/dashboard/remove-charts';
-export const LIST_WORKSPACES = '/v1/api/dashboard/list-workspaces';
-export const SAVE_FROM_CHAT = '/v1/api/chart/save-from-chat';
-
 type OpenEndpoint = 'v1CreateDashboard' | 'v1AddCharts' | 'v1ListWorkspaceDashboards';
 
 /** An endpoint the document names without a path, as the profile states it; not-run if absent. */
@@ -321,34 +315,6 @@ export const layoutOf = (items: readonly Item[]) =>
   JSON.stringify(
     items.map((d) => JSON.stringify([d.id, d.tenantId, d.ownerProjectUserId, d.chartIds])).sort(),
   );
-
-/** The status a success may carry where the document shows none: any 2xx with a body. */
-export const successStatus = (status: number) => status >= 200 && status < 300 && status !== 204;
-
-/**
- * A success in the envelope for a call whose status the document does not show (§4.16's v2
- * calls; the v1 create and add-charts it names without shapes): any 2xx but 204 (the envelope
- * needs a body). Returns the parsed data.
- */
-export function expectSuccessAny<S extends z.ZodType>(
-  res: Reply,
-  schema: S,
-  what: string,
-): z.infer<S> {
-  expect(
-    successStatus(res.status),
-    `${what}: expected a 2xx success, got ${res.status} ${res.text.slice(0, 400)}`,
-  ).toBe(true);
-  const body = res.body as { status?: unknown; data?: unknown };
-  expect(body.status, `${what}: the envelope's status should be 'success'`).toBe('success');
-  const parsed = schema.safeParse(body.data);
-  if (!parsed.success) {
-    expect.fail(
-      `${what}: data does not have the expected shape: ${JSON.stringify(parsed.error.issues.slice(0, 5))}`,
-    );
-  }
-  return parsed.data;
-}
 
 /**
  * Registers a tenant (§4.9) with these editing permissions and returns its JWT. Field names are

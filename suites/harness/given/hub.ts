@@ -13,6 +13,7 @@ import type { HubView } from '../browser.ts';
 import type { Conformance } from '../conformance.ts';
 import { createChart, createWorkspace, type Shared } from './dashboards.ts';
 import { buildWorld } from './accounts.ts';
+import { HUB, fill } from '../paths.ts';
 
 /**
  * Worlds of the hub suites (§4.17): an account with a workspace whose dashboard has a
@@ -247,7 +248,7 @@ export function dashboardPath(
   dashboardId: string,
   query: Record<string, string | undefined>,
 ): string {
-  return `/share/dashboard/${dashboardId}${queryString(query)}`;
+  return `${fill(HUB.dashboard, { dashboardId })}${queryString(query)}`;
 }
 
 /** `/share/application/{id}?…` (§4.17). */
@@ -255,7 +256,7 @@ export function applicationPath(
   applicationId: string,
   query: Record<string, string | undefined>,
 ): string {
-  return `/share/application/${applicationId}${queryString(query)}`;
+  return `${fill(HUB.application, { applicationId })}${queryString(query)}`;
 }
 
 function queryString(query: Record<string, string | undefined>): string {

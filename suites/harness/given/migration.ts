@@ -8,10 +8,6 @@ import { detailsOf } from '../expect.ts';
 import type { Reply } from '../http.ts';
 import { accountSnapshot } from '../readback.ts';
 import {
-  APPEND,
-  CLONE,
-  LIST_WORKSPACES,
-  REMOVE,
   createChart,
   createDashboard,
   createWorkspace,
@@ -20,6 +16,7 @@ import {
   openEndpoint,
 } from './dashboards.ts';
 import { applicationsOf, dashboardsOf as v2DashboardsOf, snapshot } from './v2.ts';
+import { APPEND, CLONE, LIST_WORKSPACES, REMOVE } from '../paths.ts';
 
 /**
  * What the migration properties share: arbitrary v1 worlds built through the host hooks, the

@@ -12,15 +12,9 @@ import {
 } from './accounts.ts';
 import type { Conformance } from '../conformance.ts';
 import type { Reply } from '../http.ts';
-import {
-  CONTENT,
-  dashboardsWorld,
-  sharedDashboard,
-  successStatus,
-  type Shared,
-} from './dashboards.ts';
-
-export { successStatus };
+import { CONTENT, dashboardsWorld, sharedDashboard, type Shared } from './dashboards.ts';
+import { APPLICATIONS, dashboardsPath } from '../paths.ts';
+import { successStatus } from '../expect.ts';
 
 /**
  * What the v2 suites share (§4.16, §5 rules 6 and 7, §9): a migrated account (v1 content built
@@ -35,12 +29,6 @@ export const needs: readonly HookName[] = [...CONTENT, 'roles', 'migration'];
 /** Every v2 read-back leans on the list shapes; an API key on v2 on where it travels. */
 export const V2_SHAPES: readonly ClauseId[] = ['v2.shapes.beyond-named-fields'];
 export const V2_KEY: readonly ClauseId[] = [...V2_SHAPES, 'v2.credentials.api-key-carrier'];
-
-export const APPLICATIONS = '/v2/api/applications';
-export const dashboardsPath = (applicationId: string) =>
-  `${APPLICATIONS}/${applicationId}/dashboards`;
-export const dashboardPath = (applicationId: string, dashboardId: string) =>
-  `${dashboardsPath(applicationId)}/${dashboardId}`;
 
 /**
  * The look-up's path for a dashboard id, where the profile states one (decision
