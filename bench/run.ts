@@ -1,0 +1,156 @@
+/**
+ * Where a full `eac run` spends its time: the run against the embedded reference, timed from
+ * outside (wall, CPU of the whole process tree, peak memory), with the time its tests took per
+ * area and per file, and what the run checked (tests, clauses covered portably and through a
+ * decision, probes) so that a faster run can be shown to check no less.
+ *
+ *   npx tsx bench/run.ts --label before|after [--seed N] [--unit] [--root DIR]
+ *
+ * `--unit` also times the unit tests (`vitest --project unit`). `--root DIR` measures a quiet
+ * copy (`git clone . DIR` with node_modules linked in). Figures go to bench/results/run.json,
+ * one entry per label (a new measurement of a label replaces the old one), with the machine's
+ * load before and after: a figure taken under load says so.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import type { Results } from '../reports/schema.ts';
+
+const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string' },
+    label: { type: 'string', default: 'now' },
+    seed: { type: 'string', default: '1' },
+    unit: { type: 'boolean', default: false },
+  },
+});
+const ROOT = path.resolve(values.root ?? HERE);
+const RESULTS_FILE = path.join(HERE, 'bench', 'results', 'run.json');
+
+interface Timed {
+  readonly wallSeconds: number;
+  readonly cpuSeconds: number;
+  readonly maxRssMb: number;
+  readonly exitCode: number;
+  readonly loadBefore: number;
+  readonly loadAfter: number;
+}
+
+/** Runs a command under GNU time: wall clock, user+system CPU of the tree, peak resident memory. */
+function timed(command: string, args: readonly string[]): Timed {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'eac-bench-run-')), 'time.txt');
+  const loadBefore = loadavg()[0] ?? 0;
+  const ran = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, command, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, CI: 'true' },
+  });
+  const loadAfter = loadavg()[0] ?? 0;
+  const [wall, user, sys, rssKb] = readFileSync(out, 'utf8').trim().split('\n').at(-1)!.split(' ');
+  rmSync(path.dirname(out), { recursive: true, force: true });
+  return {
+    wallSeconds: Number(wall),
+    cpuSeconds: Math.round((Number(user) + Number(sys)) * 10) / 10,
+    maxRssMb: Math.round(Number(rssKb) / 1024),
+    exitCode: ran.status ?? -1,
+    loadBefore: Math.round(loadBefore * 100) / 100,
+    loadAfter: Math.round(loadAfter * 100) / 100,
+  };
+}
+
+const seconds = (ms: number): number => Math.round(ms / 100) / 10;
+
+/** What the run checked and where its tests spent their time. */
+function checked(run: Results) {
+  const byArea = new Map<string, { tests: number; testSeconds: number; files: Set<string> }>();
+  const byFile = new Map<string, number>();
+  for (const r of run.results) {
+    const a = byArea.get(r.area) ?? { tests: 0, testSeconds: 0, files: new Set<string>() };
+    a.tests += 1;
+    a.testSeconds += r.durationMs;
+    a.files.add(r.file);
+    byArea.set(r.area, a);
+    byFile.set(r.file, (byFile.get(r.file) ?? 0) + r.durationMs);
+  }
+  const sum = (key: 'portable' | 'throughDecision' | 'probed' | 'securityCovered'): number =>
+    run.coverage.reduce((n, s) => n + s[key], 0);
+  return {
+    summary: run.summary,
+    coverage: {
+      portable: sum('portable'),
+      throughDecision: sum('throughDecision'),
+      probed: sum('probed'),
+      security: sum('securityCovered'),
+    },
+    testSecondsTotal: seconds(run.results.reduce((n, r) => n + r.durationMs, 0)),
+    byArea: Object.fromEntries(
+      [...byArea.entries()]
+        .sort((x, y) => y[1].testSeconds - x[1].testSeconds)
+        .map(([area, a]) => [
+          area,
+          { tests: a.tests, files: a.files.size, testSeconds: seconds(a.testSeconds) },
+        ]),
+    ),
+    slowestFiles: Object.fromEntries(
+      [...byFile.entries()]
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, 15)
+        .map(([file, ms]) => [file, seconds(ms)]),
+    ),
+  };
+}
+
+const reportDir = mkdtempSync(path.join(tmpdir(), 'eac-bench-run-report-'));
+const run = timed(process.execPath, [
+  path.join(ROOT, 'bin', 'eac.mjs'),
+  'run',
+  '--quiet-progress',
+  '--seed',
+  values.seed,
+  '--report',
+  reportDir,
+]);
+const results = JSON.parse(
+  readFileSync(path.join(reportDir, 'latest', 'results.json'), 'utf8'),
+) as Results;
+rmSync(reportDir, { recursive: true, force: true });
+const unit = values.unit
+  ? timed(process.execPath, [
+      path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--project',
+      'unit',
+    ])
+  : undefined;
+
+const entry = {
+  label: values.label,
+  measuredAt: new Date().toISOString(),
+  machine: { cores: cpus().length },
+  commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).stdout.trim(),
+  seed: Number(values.seed),
+  run,
+  ...(unit !== undefined ? { unit } : {}),
+  ...checked(results),
+};
+const before = existsSync(RESULTS_FILE)
+  ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as { runs: { label: string }[] })
+  : { runs: [] };
+const file = {
+  goal: 'eac run against the embedded reference, every area, browser included: <= 60 s wall on the 2-core machine at rest; npm test <= 5 min (issue 24)',
+  runs: [...before.runs.filter((r) => r.label !== values.label), entry],
+};
+writeFileSync(RESULTS_FILE, `${JSON.stringify(file, null, 2)}\n`);
+console.log(
+  `eac run: ${run.wallSeconds} s wall, ${run.cpuSeconds} s CPU, ${run.maxRssMb} MB peak, load ${run.loadBefore} → ${run.loadAfter}; ${results.summary.total} tests; written to ${path.relative(HERE, RESULTS_FILE)}`,
+);
+if (unit !== undefined)
+  console.log(`unit: ${unit.wallSeconds} s wall, ${unit.cpuSeconds} s CPU (exit ${unit.exitCode})`);
