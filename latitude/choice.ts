@@ -1,5 +1,5 @@
 import { FREEDOM_IDS, LATITUDE, type FreedomId } from '../spec/latitude.ts';
-import { seeded } from './random.ts';
+import { seeded } from '../suites/harness/random.ts';
 
 /**
  * Which freedoms a latitude run takes: every entry, a seeded random half, or the named ones.

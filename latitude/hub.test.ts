@@ -7,7 +7,7 @@ import { readQuery } from '../reference/hub/query.ts';
 import { PERMISSION_FLAGS, type EffectivePermissions } from '../spec/schemas/permissions.ts';
 import { TargetProfile } from '../spec/profile.ts';
 import { HEIGHT_MESSAGE, PARAMS_MESSAGE, hubTransforms, isHubPage } from './hub.ts';
-import { seeded } from './random.ts';
+import { seeded } from '../suites/harness/random.ts';
 import type { Answer, Transform } from './transform.ts';
 
 // The hub transforms on pages the reference renders (reference/hub/html.ts) with every control

@@ -5,7 +5,7 @@ import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { checkGrammar, type GrammarReport } from '../suites/harness/chat-grammar.ts';
 import { readStream, type ReadStream } from '../suites/harness/sse.ts';
-import { seeded } from './random.ts';
+import { seeded } from '../suites/harness/random.ts';
 import { SECOND_MESSAGE, isChatStream, sseTransforms } from './sse.ts';
 import type { Answer, Transform } from './transform.ts';
 

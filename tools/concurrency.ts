@@ -14,15 +14,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
 import { start } from '../reference/server.ts';
-import { readProfile, REFERENCE_PROFILE_FILE } from '../runner/target.ts';
+import { fetchCapabilities, readProfile, REFERENCE_PROFILE_FILE } from '../runner/target.ts';
+import { givenFor } from '../suites/harness/given/accounts.ts';
 import {
   FULL,
   SHORT,
   findings,
   runConcurrency,
-  type Caller,
   type PartitionReport,
 } from '../suites/concurrency/workload.ts';
 
@@ -48,26 +47,6 @@ const api = args.target ?? reference?.url ?? '';
 const hooks = args.hooks ?? reference?.hooksUrl ?? '';
 const profile = await readProfile(args.profile ?? REFERENCE_PROFILE_FILE);
 
-const call: Caller = async (method, path, options = {}) => {
-  const url = new URL((options.base === 'hooks' ? hooks : api) + path);
-  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(url, {
-    method: method as 'GET',
-    headers,
-    body: options.body === undefined ? null : JSON.stringify(options.body),
-  });
-  const text = await res.body.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON: kept as text */
-  }
-  return { status: res.statusCode, body };
-};
-
 const endpoint = (name: 'v1AddCharts' | 'v1ListWorkspaceDashboards') => {
   const stated = profile.shapes.endpoints?.[name];
   if (stated === undefined) {
@@ -84,8 +63,17 @@ const settings = {
   seed: Number(args.seed),
 };
 const loadAtStart = loadavg().map((x) => Number(x.toFixed(2)));
+const target = {
+  baseUrl: api,
+  hubUrl: '',
+  hooksUrl: hooks,
+  hooks: (await fetchCapabilities(hooks)).hooks,
+  checkDecisions: false,
+  seed: Number(args.seed),
+  profile,
+};
 const report = await runConcurrency(
-  call,
+  givenFor(target),
   {
     addChartsPath: endpoint('v1AddCharts'),
     listDashboardsPath: endpoint('v1ListWorkspaceDashboards'),

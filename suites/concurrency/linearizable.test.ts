@@ -6,7 +6,6 @@ import {
   SHORT,
   findings,
   runConcurrency,
-  type Caller,
   type Entity,
   type Report,
   type Shapes,
@@ -17,16 +16,6 @@ import {
 // request after those that had answered before it was sent (linearizability), with the
 // entities behaving as §3 and §4 say when requests come one at a time (models.ts).
 // tools/concurrency.ts --full runs the same with 16 clients of 1,000 requests.
-
-const caller =
-  (t: Conformance): Caller =>
-  (method, path, options = {}) =>
-    t.http.call(method, path, {
-      ...(options.query === undefined ? {} : { query: options.query }),
-      ...(options.body === undefined ? {} : { body: options.body }),
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
-      ...(options.base === undefined ? {} : { base: options.base }),
-    });
 
 /**
  * Where the workload reads layouts (§2.8 shows no layout member): the list items' member the
@@ -43,7 +32,7 @@ function layoutReading(t: Conformance): Shapes['layout'] {
 
 async function run(t: Conformance, entities: readonly Entity[]): Promise<Report> {
   const report = await runConcurrency(
-    caller(t),
+    t,
     entities.includes('layouts')
       ? {
           addChartsPath: openEndpoint(t, 'v1AddCharts').path,

@@ -1,4 +1,21 @@
 import {
+  buildWorld as buildAccount,
+  createRole,
+  registerOrganization,
+  type Given,
+} from '../harness/given/accounts.ts';
+import { createChart, createDashboard, createWorkspace } from '../harness/given/dashboards.ts';
+import type { CallOptions, Reply } from '../harness/http.ts';
+import {
+  REGISTER_USER,
+  REMOVE,
+  USER_TOKEN,
+  rolePath,
+  rolesPath,
+  userPath,
+} from '../harness/paths.ts';
+import { seeded, uuidFrom } from '../harness/random.ts';
+import {
   checkLinearizable,
   type Model,
   type Operation,
@@ -24,23 +41,10 @@ import {
  * N clients acting at once on one account's roles, users, tokens and dashboards (issue 11,
  * part 5), each recording when it sent every request and when the answer came; then each
  * entity's history is checked for linearizability against its model (models.ts). Used by the
- * short conformance run (linearizable.test.ts) and the full one (tools/concurrency.ts), so it
- * talks HTTP through a function it is given, with the host hooks at base 'hooks'.
+ * short conformance run (linearizable.test.ts) and the full one (tools/concurrency.ts): both
+ * hand it the harness's HTTP client and hooks (a test's, or `givenFor` a target), and it builds
+ * its world with the given/ builders.
  */
-
-export interface Answer {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-export interface CallOptions {
-  readonly query?: Readonly<Record<string, string>>;
-  readonly body?: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly base?: 'api' | 'hooks';
-}
-
-export type Caller = (method: string, path: string, options?: CallOptions) => Promise<Answer>;
 
 /** What the document leaves open and the target's profile states. */
 export interface Shapes {
@@ -111,43 +115,11 @@ export interface Report {
   readonly checkerMs: number;
 }
 
-/** mulberry32, seeded per client: the same seed gives the same requests. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+const ok = (a: Reply) => a.status >= 200 && a.status < 300;
 
-/** A version-4 UUID from the client's generator (for userIds the clients choose). */
-function uuid(next: () => number): string {
-  const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16));
-  hex[12] = '4';
-  hex[16] = ((parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
-  const h = hex.join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-const ok = (a: Answer) => a.status >= 200 && a.status < 300;
-
-function data(a: Answer): Record<string, unknown> | undefined {
+function data(a: Reply): Record<string, unknown> | undefined {
   const d = (a.body as { data?: unknown } | null)?.data;
   return typeof d === 'object' && d !== null ? (d as Record<string, unknown>) : undefined;
-}
-
-/** The data of a setup call, or an error naming the step. */
-async function setup(what: string, answer: Promise<Answer>) {
-  const a = await answer;
-  const d = data(a);
-  if (!ok(a) || d === undefined)
-    throw new Error(
-      `setup (${what}) answered ${a.status}: ${JSON.stringify(a.body).slice(0, 300)}`,
-    );
-  return d;
 }
 
 const flagsOf = (permissions: unknown): string => {
@@ -172,80 +144,40 @@ interface World {
   readonly charts: readonly string[];
 }
 
-async function buildWorld(call: Caller, settings: Settings): Promise<World> {
-  const account = await setup(
-    'accounts',
-    call('POST', '/accounts', { base: 'hooks', body: { name: 'concurrency oracle' } }),
-  );
-  const organizationId = String(account['organizationId']);
-  const apiKey = String(account['orgBoundKey']);
-  const at = `/accounts/${organizationId}`;
-  const project = await setup(
-    'projects',
-    call('POST', `${at}/projects`, { base: 'hooks', body: { name: 'concurrency' } }),
-  );
-  const projectId = String(project['projectId']);
-  const role = async (name: string) => {
-    const permissions = Object.fromEntries(FLAGS.map((f) => [f, false]));
-    const made = await setup(
-      'roles',
-      call('POST', `${at}/projects/${projectId}/roles`, {
-        base: 'hooks',
-        body: { name, permissions },
-      }),
-    );
-    return { id: String(made['id']), init: { name, permissions: flagsOf(permissions) } };
+async function buildWorld(t: Given, settings: Settings): Promise<World> {
+  const account = await buildAccount(t);
+  const { organizationId } = account.account;
+  const { apiKey } = account.creds();
+  const { projectId } = account;
+  const role = async (permissions: Record<string, boolean>) => {
+    const made = await createRole(t, account, permissions);
+    return { id: made.id, init: { name: made.name, permissions: flagsOf(permissions) } };
   };
+  const none = () => Object.fromEntries(FLAGS.map((f) => [f, false]));
   const identity = settings.entities.includes('roles') || settings.entities.includes('users');
   const roles = [];
   let doomed: World['doomed'] = null;
   let projectOrganizationId = '';
   if (identity) {
-    for (let r = 0; r < settings.roles; r++) roles.push(await role(`role ${r}`));
-    if (settings.entities.includes('roles')) doomed = await role('doomed role');
-    const organization = await setup(
-      'register-organization',
-      call('POST', '/v1/api/projects/register-organization', {
-        body: { apiKey, projectId, name: 'Concurrent Co', externalId: 'concurrent-co' },
-      }),
-    );
-    projectOrganizationId = String(organization['projectOrganizationId']);
+    for (let r = 0; r < settings.roles; r++) roles.push(await role(none()));
+    if (settings.entities.includes('roles')) doomed = await role(none());
+    projectOrganizationId = (await registerOrganization(t, account)).projectOrganizationId;
   }
   let workspaceId = '';
   const dashboards: string[] = [];
   const charts: string[] = [];
   if (settings.entities.includes('layouts')) {
-    const workspace = await setup(
-      'workspaces',
-      call('POST', `${at}/workspaces`, { base: 'hooks', body: { name: 'edited' } }),
-    );
-    workspaceId = String(workspace['workspaceId']);
-    dashboards.push(String(workspace['dashboardId']));
-    while (dashboards.length < settings.dashboards) {
-      const d = await setup(
-        'dashboards',
-        call('POST', `${at}/workspaces/${workspaceId}/dashboards`, {
-          base: 'hooks',
-          body: { name: `board ${dashboards.length}` },
-        }),
+    const workspace = await createWorkspace(t, account, { name: 'edited' });
+    workspaceId = workspace.workspaceId;
+    dashboards.push(workspace.dashboardId);
+    while (dashboards.length < settings.dashboards)
+      dashboards.push(
+        (await createDashboard(t, account, workspaceId, `board ${dashboards.length}`)).dashboardId,
       );
-      dashboards.push(String(d['dashboardId']));
-    }
     // The charts live on a dashboard of another workspace, so the edited ones start empty.
-    const shelf = await setup(
-      'workspaces',
-      call('POST', `${at}/workspaces`, { base: 'hooks', body: { name: 'chart shelf' } }),
-    );
-    for (let c = 0; c < settings.clients * settings.chartsPerClient; c++) {
-      const chart = await setup(
-        'charts',
-        call('POST', `${at}/dashboards/${String(shelf['dashboardId'])}/charts`, {
-          base: 'hooks',
-          body: { name: `chart ${c}` },
-        }),
-      );
-      charts.push(String(chart['chartId']));
-    }
+    const shelf = await createWorkspace(t, account, { name: 'chart shelf' });
+    for (let c = 0; c < settings.clients * settings.chartsPerClient; c++)
+      charts.push((await createChart(t, account, shelf.dashboardId, `chart ${c}`)).chartId);
   }
   return {
     organizationId,
@@ -268,11 +200,11 @@ interface Recorded<I, O> {
 
 /** Runs the clients, then checks every entity's history. */
 export async function runConcurrency(
-  call: Caller,
+  t: Given,
   shapes: Shapes,
   settings: Settings,
 ): Promise<Report> {
-  const world = await buildWorld(call, settings);
+  const world = await buildWorld(t, settings);
   const { apiKey, projectId } = world;
   const roleOps: Recorded<RoleInput, RoleOutput>[] = [];
   const userOps: Recorded<UserInput, UserOutput>[] = [];
@@ -280,15 +212,15 @@ export async function runConcurrency(
   const anomalies: string[] = [];
   const allRoles = world.doomed === null ? world.roles : [...world.roles, world.doomed];
   const users = Array.from({ length: settings.clients }, (_, c) => {
-    const next = random(settings.seed * 7919 + c * 104729 + 1);
-    return Array.from({ length: settings.usersPerClient }, () => uuid(next));
+    const next = seeded(settings.seed * 7919 + c * 104729 + 1);
+    return Array.from({ length: settings.usersPerClient }, () => uuidFrom(next));
   });
   const everyUser = users.flat();
 
   /** Sends one request and gives its answer with the client's timing. */
   const timed = async (what: string, method: string, path: string, options: CallOptions) => {
     const sent = performance.now();
-    const answer = await call(method, path, options);
+    const answer = await t.http.call(method, path, options);
     const back = performance.now();
     if (answer.status >= 500)
       anomalies.push(`${what}: ${method} ${path} answered ${answer.status}`);
@@ -318,7 +250,7 @@ export async function runConcurrency(
     settings.entities.includes('roles') && c === 0 && i === Math.floor(settings.opsPerClient / 2);
 
   const client = async (c: number) => {
-    const next = random(settings.seed * 31 + c + 1);
+    const next = seeded(settings.seed * 31 + c + 1);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
     const mine = users[c] ?? [];
     let registered = 0;
@@ -334,14 +266,9 @@ export async function runConcurrency(
       if (doomedBy(c, i)) {
         // §4.3: the doomed role goes while the others keep listing it.
         const doomed = world.doomed as { readonly id: string };
-        const t = await timed(
-          'role delete',
-          'DELETE',
-          `/v1/api/projects/${projectId}/user-roles/${doomed.id}`,
-          {
-            query: { apiKey },
-          },
-        );
+        const t = await timed('role delete', 'DELETE', rolePath(world, doomed.id), {
+          query: { apiKey },
+        });
         roleOps.push({
           key: doomed.id,
           op: {
@@ -357,14 +284,9 @@ export async function runConcurrency(
         const role = pick(world.roles);
         const name = `c${c}-${serial++}`;
         const permissions = Object.fromEntries(FLAGS.map((f) => [f, next() < 0.5]));
-        const t = await timed(
-          'role update',
-          'PUT',
-          `/v1/api/projects/${projectId}/user-roles/${role.id}`,
-          {
-            body: { apiKey, name, permissions },
-          },
-        );
+        const t = await timed('role update', 'PUT', rolePath(world, role.id), {
+          body: { apiKey, name, permissions },
+        });
         const answered = data(t.answer)?.['name'];
         roleOps.push({
           key: role.id,
@@ -382,7 +304,7 @@ export async function runConcurrency(
         });
       } else if (op === 'role list') {
         // §4.2: one read of every role at once, split into one read per role.
-        const t = await timed('role list', 'GET', `/v1/api/projects/${projectId}/user-roles`, {
+        const t = await timed('role list', 'GET', rolesPath(world), {
           query: { apiKey },
         });
         const listed = data(t.answer)?.['userRoles'];
@@ -415,7 +337,7 @@ export async function runConcurrency(
         // §4.5 with a userId of the client's own; once all are in, §4.6 updates of them.
         if (registered < mine.length) {
           const userId = mine[registered++] as string;
-          const t = await timed('register-user', 'POST', '/v1/api/projects/register-user', {
+          const t = await timed('register-user', 'POST', REGISTER_USER, {
             body: {
               apiKey,
               projectId,
@@ -438,14 +360,9 @@ export async function runConcurrency(
           });
         } else {
           const userId = pick(mine);
-          const t = await timed(
-            'user update',
-            'PUT',
-            `/v1/api/projects/${projectId}/users/${userId}`,
-            {
-              body: { apiKey, name: `renamed ${serial++}`, properties: { client: c, at: i } },
-            },
-          );
+          const t = await timed('user update', 'PUT', userPath(world, userId), {
+            body: { apiKey, name: `renamed ${serial++}`, properties: { client: c, at: i } },
+          });
           userOps.push({
             key: userId,
             op: {
@@ -460,7 +377,7 @@ export async function runConcurrency(
       } else if (op === 'token') {
         // §4.7 for any client's user, registered or not yet.
         const userId = pick(everyUser);
-        const t = await timed('user-token', 'POST', '/v1/api/projects/user-token', {
+        const t = await timed('user-token', 'POST', USER_TOKEN, {
           body: { apiKey, userId },
         });
         userOps.push({
@@ -484,7 +401,7 @@ export async function runConcurrency(
               headers: shapes.authorization(apiKey),
               body: { targetDashboardId: dashboardId, charts: [chartId] },
             })
-          : await timed('remove-charts', 'POST', '/v1/api/dashboard/remove-charts', {
+          : await timed('remove-charts', 'POST', REMOVE, {
               headers: shapes.authorization(apiKey),
               body: { dashboardId, chartIds: [chartId] },
             });

@@ -1,8 +1,5 @@
 import type { Faker } from '@faker-js/faker';
-// The English locale entry alone: the package's main entry loads every locale (~0.2 s a worker,
-// paid by every mutant of a mutation run). Its instance's class and merged definitions give
-// each test a Faker of its own, seeded alike (the same values as `[en, base]`).
-import { faker as englishFaker } from '@faker-js/faker/locale/en';
+import { seededFaker } from './given/builders.ts';
 import { inject, test, type TestContext } from 'vitest';
 import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';
@@ -212,10 +209,7 @@ function register<C extends Conformance>(
         );
       const unstated = unstatedReliances(target.profile, options.relies ?? []);
       if (unstated.length > 0) notRun(`the target's profile does not state ${unstated.join(', ')}`);
-      const faker = new (englishFaker.constructor as typeof Faker)({
-        locale: englishFaker.rawDefinitions,
-      });
-      faker.seed(seed);
+      const faker = seededFaker(seed);
       const base: Conformance = {
         target,
         profile: target.profile,

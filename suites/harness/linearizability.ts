@@ -15,6 +15,7 @@
  * and try the next candidate. A (set of linearized operations, model state) pair seen once is
  * never explored again; the set is a bitset, found in the cache through a Zobrist hash.
  */
+import { seededWords } from './random.ts';
 
 /**
  * A sequential specification: what one entity does when operations reach it one at a time.
@@ -66,18 +67,6 @@ interface Entry {
   match: Entry | null;
   prev: Entry | null;
   next: Entry | null;
-}
-
-/** mulberry32: the Zobrist numbers come from a fixed seed, so a verdict is reproducible. */
-function numbers(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
 }
 
 /** The call and return events in time order, as a doubly linked list behind a sentinel. */
@@ -142,7 +131,8 @@ export function checkLinearizable<S, I, O>(
   const head = eventList(ops);
   const words = Math.ceil(ops.length / 32);
   const linearized = new Uint32Array(words);
-  const next = numbers(0x9e3779b9);
+  // The Zobrist numbers come from a fixed seed, so a verdict is reproducible.
+  const next = seededWords(0x9e3779b9);
   const zobrist = ops.map(() => [next(), next()] as const);
   let h1 = 0;
   let h2 = 0;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { success } from '../../../spec/schemas/common.ts';
 import { V1ListedDashboards } from '../../../spec/schemas/dashboard.ts';
 import { HookDashboardCharts } from '../../../spec/schemas/hooks.ts';
-import { buildWorld, type World } from './accounts.ts';
+import { buildWorld, type Given, type World } from './accounts.ts';
 import { authorization } from '../authorization.ts';
 import type { Conformance } from '../conformance.ts';
 import { registerTenant as tenantRequest } from '../endpoints.ts';
@@ -37,7 +37,7 @@ export interface DashboardsWorld extends World {
   readonly board: Shared;
 }
 
-async function hook<T>(t: Conformance, path: string, body: unknown, what: string): Promise<T> {
+async function hook<T>(t: Given, path: string, body: unknown, what: string): Promise<T> {
   const res = await t.http.post(path, body, { base: 'hooks' });
   const data = (res.body as { status?: string; data?: T }).data;
   if (res.status >= 300 || data === undefined) {
@@ -48,7 +48,7 @@ async function hook<T>(t: Conformance, path: string, body: unknown, what: string
 
 /** A workspace and its primary dashboard (hook workspaces). */
 export function createWorkspace(
-  t: Conformance,
+  t: Given,
   w: World,
   fields: { name?: string; dashboardName?: string; teamId?: string; projectId?: string } = {},
 ) {
@@ -61,7 +61,7 @@ export function createWorkspace(
 }
 
 /** A further shared dashboard in a workspace (hook dashboards). */
-export function createDashboard(t: Conformance, w: World, workspaceId: string, name: string) {
+export function createDashboard(t: Given, w: World, workspaceId: string, name: string) {
   return hook<{ dashboardId: string; name: string }>(
     t,
     `/accounts/${w.account.organizationId}/workspaces/${workspaceId}/dashboards`,
@@ -72,7 +72,7 @@ export function createDashboard(t: Conformance, w: World, workspaceId: string, n
 
 /** A chart at the end of a shared dashboard (hook charts). */
 export function createChart(
-  t: Conformance,
+  t: Given,
   w: World,
   dashboardId: string,
   name: string,
