@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FreedomId } from '../spec/latitude.ts';
 import { buildApp } from './http/app.ts';
-import type { ReferenceContext } from './http/context.ts';
+import type { ReferenceContext } from './context.ts';
 import { HOOKS_PREFIX, hookRoutes } from './hooks/routes.ts';
 import { hubApp } from './hub/server.ts';
 import { settingsFor } from './settings.ts';

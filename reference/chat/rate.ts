@@ -1,5 +1,10 @@
 import { specError, type SpecError } from '../../spec/errors.ts';
-import type { RateWindow } from './state.ts';
+
+/** A fixed rate-limit window (decision limits.chat.window-kind): its start and its count. */
+export interface RateWindow {
+  readonly start: number;
+  count: number;
+}
 
 /** §8: chat requests per organization plus user per minute. */
 export const CHAT_RATE_LIMIT = 180;

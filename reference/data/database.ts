@@ -1,7 +1,7 @@
 import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection } from '@duckdb/node-api';
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { ConnectionColumnType, ConnectionTable, RowFilter } from '../../spec/schemas/hooks.ts';
-import type { Done } from '../store/world.ts';
+import type { Done } from '../done.ts';
 import { withoutLocations } from './drill.ts';
 import { ORDERS, ORDERS_ROW_FILTERS, seedStatements } from './seed.ts';
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStore, type DataConnection } from './database.ts';
 import { specError } from '../../spec/errors.ts';
-import { drillQuery, type DrillRows } from './drill-down.ts';
+import { drillQuery, type DrillRows } from '../charts/drill-down.ts';
 
 const data = new DataStore({ rows: 10 });
 const ORG = 'org-drill';

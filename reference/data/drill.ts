@@ -4,7 +4,7 @@
  * WHERE keeps and whose dimension expression equals the point's value. Reading the chart's
  * DuckDB parse tree (json_serialize_sql) rather than its text finds the table and the dimension
  * expression whatever the spelling; DuckDB turns the rewritten tree back into SQL
- * (json_deserialize_sql). Pure functions; reference/data/drill-down.ts runs them.
+ * (json_deserialize_sql). Pure functions; reference/charts/drill-down.ts runs them.
  *
  * Decision hub.drill-down.single-table: only a chart that is one SELECT over one of its
  * connection's tables (no join, subquery, common table expression, set operation, QUALIFY or

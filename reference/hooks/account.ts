@@ -1,6 +1,7 @@
 import { specError, type SpecError } from '../../spec/errors.ts';
 import { errDone } from '../http/route.ts';
-import type { AccountRecord, Done, World } from '../store/world.ts';
+import type { Done } from '../done.ts';
+import type { AccountRecord, World } from '../store/world.ts';
 
 /**
  * A host hook's 404 (spec/hooks.openapi.yaml, response NotFound): `details.resource` the kind

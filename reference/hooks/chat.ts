@@ -11,13 +11,14 @@ import {
   HookProjectPath,
   type HookName,
 } from '../../spec/schemas/hooks.ts';
-import { chartRows } from '../data/chart-rows.ts';
-import { chatState, type AgentRecord } from '../chat/state.ts';
-import { projectUserOf } from '../chat/token.ts';
-import type { ReferenceContext } from '../http/context.ts';
+import { chartRows } from '../charts/rows.ts';
+import type { ReferenceContext } from '../context.ts';
 import type { Settings } from '../settings.ts';
 import { errDone, okDone, route } from '../http/route.ts';
-import type { AccountRecord, Done } from '../store/world.ts';
+import type { Done } from '../done.ts';
+import { projectUserOf } from '../store/actors.ts';
+import type { AgentRecord } from '../store/chat.ts';
+import type { AccountRecord } from '../store/world.ts';
 
 /**
  * The chat and data hooks this file serves (spec/hooks.openapi.yaml, tags content and data),
@@ -49,7 +50,7 @@ export const agentView = (a: AgentRecord) => ({
 
 export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, prefix: string): void {
   const { world } = ctx;
-  const state = chatState(ctx);
+  const { data } = world;
   const withAccount = async <T>(
     organizationId: string,
     fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
@@ -65,8 +66,8 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
     handle: ({ params, body }) =>
       withAccount(params.organizationId, async (a) => {
         // The seeded dataset is built once, in the background, from the first hook wanting it.
-        if (body.table === undefined) void state.data.start().catch(() => undefined);
-        const made = await state.data.createConnection(a.organizationId, ctx.ids.uuid(), {
+        if (body.table === undefined) void data.start().catch(() => undefined);
+        const made = await data.createConnection(a.organizationId, ctx.ids.uuid(), {
           ...(body.name === undefined ? {} : { name: body.name }),
           ...(body.table === undefined ? {} : { table: body.table }),
           ...(body.rowFilters === undefined ? {} : { rowFilters: body.rowFilters }),
@@ -92,7 +93,7 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
           return errDone(hookNotFound('project', 'projectId'));
         if (
           body.connectionId !== undefined &&
-          state.data.connection(a.organizationId, body.connectionId) === undefined
+          data.connection(a.organizationId, body.connectionId) === undefined
         )
           return errDone(hookNotFound('connection', 'connectionId'));
         const agent: AgentRecord = {
@@ -103,8 +104,8 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
           connectionId: body.connectionId ?? null,
           versions: [1],
         };
-        if (agent.connectionId === null) void state.data.start().catch(() => undefined);
-        state.agents.set(agent.agentId, agent);
+        if (agent.connectionId === null) void data.start().catch(() => undefined);
+        a.chat.agents.set(agent.agentId, agent);
         return okDone(agentView(agent));
       }),
   });
@@ -117,8 +118,8 @@ export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, pref
     body: CreateAgentVersionBody,
     status: 201,
     handle: ({ params }) =>
-      withAccount(params.organizationId, () => {
-        const agent = state.agents.get(params.agentId);
+      withAccount(params.organizationId, (a) => {
+        const agent = a.chat.agents.get(params.agentId);
         if (
           agent === undefined ||
           agent.organizationId !== params.organizationId ||

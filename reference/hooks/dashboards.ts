@@ -9,9 +9,10 @@ import {
   CreateWorkspaceBody,
   type HookName,
 } from '../../spec/schemas/hooks.ts';
-import type { ReferenceContext } from '../http/context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { errDone, okDone, route, unexpected } from '../http/route.ts';
-import type { AccountRecord, Done } from '../store/world.ts';
+import type { Done } from '../done.ts';
+import type { AccountRecord } from '../store/world.ts';
 
 /** The content hooks this file serves (spec/hooks.openapi.yaml, tag content). */
 export const DASHBOARD_HOOKS: readonly HookName[] = [

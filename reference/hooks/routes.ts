@@ -13,14 +13,14 @@ import {
   HookProjectPath,
   type HookName,
 } from '../../spec/schemas/hooks.ts';
-import type { ReferenceContext } from '../http/context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { errDone, okDone, route, unexpected } from '../http/route.ts';
-import type { AccountRecord, Done } from '../store/world.ts';
+import type { Done } from '../done.ts';
+import type { AccountRecord } from '../store/world.ts';
 import { accountSnapshot } from './snapshot.ts';
 import { isDefault } from '../settings.ts';
 import { DASHBOARD_HOOKS, dashboardHookRoutes } from './dashboards.ts';
 import { CHAT_HOOKS, announcedHooks, chatHookRoutes } from './chat.ts';
-import { resetChat } from '../chat/state.ts';
 
 export const HOOKS_PREFIX = '/__eac';
 
@@ -198,8 +198,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     params: AccountPath,
     handle: ({ params }) =>
       withAccount(params.organizationId, async (a) => {
-        world.reset(a);
-        await resetChat(ctx, a.organizationId);
+        await world.reset(a);
         return okDone({ organizationId: a.organizationId, reset: true });
       }),
   });

@@ -19,10 +19,13 @@ function rows(table: Readonly<Record<string, unknown>>): unknown[] {
     .map((key) => table[key]);
 }
 
+/** A Map's entries as a record, so that it prints like the tables. */
+const record = <V>(map: ReadonlyMap<string, V>): Record<string, V> => Object.fromEntries(map);
+
 /**
- * The snapshot hook's view of an account (spec/hooks.openapi.yaml): what its identity state
- * holds, read-only and canonical. The clock is left out (it moves without a request) and so
- * is the state's index, which only restates the tables.
+ * The snapshot hook's view of an account (spec/hooks.openapi.yaml): what its identity,
+ * dashboards and chat state hold, read-only and canonical. The clock is left out (it moves
+ * without a request) and so is the identity state's index, which only restates the tables.
  */
 export function accountSnapshot(account: AccountRecord): unknown {
   const { identity } = account;
@@ -35,5 +38,9 @@ export function accountSnapshot(account: AccountRecord): unknown {
     workspaces: rows(account.dashboards.workspaces),
     dashboards: rows(account.dashboards.dashboards),
     charts: rows(account.dashboards.charts),
+    agents: rows(record(account.chat.agents)),
+    threads: record(account.chat.threads),
+    rates: record(account.chat.rates),
+    chartConnections: record(account.chat.chartConnections),
   });
 }

@@ -7,7 +7,7 @@ import Fastify, {
 import { specError } from '../../spec/errors.ts';
 import { answerClientError } from './client-errors.ts';
 import { chatRoutes } from './chat.ts';
-import type { ReferenceContext } from './context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { dashboardRoutes } from './dashboards.ts';
 import { readJsonBody, RefusedBody } from './json-body.ts';
 import { organizationRoutes } from './organizations.ts';

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { specError, type SpecError } from '../../spec/errors.ts';
 import { tenantById } from '../../spec/machines/identity.ts';
-import type { AccountRecord, Done, World } from '../store/world.ts';
+import type { Done } from '../done.ts';
+import type { Principal } from '../store/actors.ts';
+import type { World } from '../store/world.ts';
 import { TokenService } from '../tokens/jwt.ts';
 
 /**
@@ -9,13 +11,6 @@ import { TokenService } from '../tokens/jwt.ts';
  * only in a carrier the endpoint does not accept is refused as misplaced (decision C1).
  */
 export type Carrier = 'body-key' | 'query-key' | 'header' | 'bearer-token';
-
-export interface Principal {
-  readonly account: AccountRecord;
-  readonly via: 'user-scoped-key' | 'org-bound-key' | 'project-user-token' | 'tenant-token';
-  /** userId (project-user token) or tenantId (tenant token). */
-  readonly subject?: string;
-}
 
 export interface AuthContext {
   readonly world: World;
@@ -102,7 +97,7 @@ async function tokenPrincipal(ctx: AuthContext, token: string): Promise<Done<Pri
   if (via === 'tenant-token' && tenantById(account.identity, verified.sub) === undefined) {
     return fail(unauthorized('invalid-token', 'the token\u2019s tenant no longer exists'));
   }
-  return { ok: true, value: { account, via, subject: verified.sub } };
+  return { ok: true, value: { account, via, subject: verified.sub, claims: verified.claims } };
 }
 
 function fail(error: SpecError): Done<Principal> {

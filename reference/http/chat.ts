@@ -5,10 +5,9 @@ import { answer, type AgentAnswer } from '../chat/agent.ts';
 import { answerEvents, sseLine, type ChatStreamEvent } from '../chat/events.ts';
 import { plainAnswer, plainEvents, type PlainAnswer } from '../chat/second-agent.ts';
 import { rateKey, takeChatSlot } from '../chat/rate.ts';
-import { chatState } from '../chat/state.ts';
-import { bearer, projectUserOf } from '../chat/token.ts';
 import { propertyText, rowFiltersOf, missingProperty } from '../data/sql.ts';
-import type { ReferenceContext } from './context.ts';
+import type { ReferenceContext } from '../context.ts';
+import { projectUserOf } from '../store/actors.ts';
 import { parse, sendError } from './render.ts';
 import { lowerCaseUuids } from './uuid-case.ts';
 
@@ -25,6 +24,12 @@ const NO_AGENT = 'no agent with that id here';
 // details.field of a path id: errors.not-found.status asks for it only when the id came from the body.
 const PATH_AGENT_FIELD = 'agentId';
 
+/** The token of an `Authorization: Bearer` header, if any. */
+function bearer(header: string | undefined): string | undefined {
+  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m?.[1];
+}
+
 const invalid = (path: (string | number)[], message: string) =>
   specError('VALIDATION_ERROR', BAD_BODY, {
     issues: [{ path, message, code: 'custom' }],
@@ -37,7 +42,7 @@ const invalid = (path: (string | number)[], message: string) =>
  * by event. No chart is stored: the thread remembers its last chart in memory only.
  */
 export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
-  const state = chatState(ctx);
+  const { data } = ctx.world;
   app.post(CHAT_PATH, async (req, reply) => {
     const user = await projectUserOf(ctx, bearer(req.headers.authorization));
     if (!user.ok) return sendError(reply, user.error);
@@ -57,7 +62,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       return sendError(reply, invalid(['body', 'payload', 'agent_version'], NOT_A_VERSION));
 
     const { account, userId } = user.value;
-    const agent = state.agents.get(agentId);
+    const agent = account.chat.agents.get(agentId);
     // Decision: an agent of another account or project looks like an unknown one (404).
     if (
       agent === undefined ||
@@ -77,8 +82,8 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       );
     const connection =
       agent.connectionId === null
-        ? state.data.seedConnection(account.organizationId)
-        : state.data.connection(account.organizationId, agent.connectionId);
+        ? data.seedConnection(account.organizationId)
+        : data.connection(account.organizationId, agent.connectionId);
     if (connection === undefined)
       return sendError(
         reply,
@@ -91,7 +96,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     );
     if (lacking !== undefined) return sendError(reply, missingProperty(lacking.property));
     const limited = takeChatSlot(
-      state.rates,
+      account.chat.rates,
       rateKey(account.organizationId, user.value.projectOrganizationId, userId),
       ctx.world.now(account),
     );
@@ -101,14 +106,14 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       body.value.thread_id === undefined
         ? undefined
         : `${account.organizationId}\u0000${userId}\u0000${body.value.thread_id}`;
-    const thread = threadKey === undefined ? undefined : state.threads.get(threadKey);
+    const thread = threadKey === undefined ? undefined : account.chat.threads.get(threadKey);
     const chartRef = `chat-chart-${ctx.ids.hex(8)}`;
 
     if (ctx.settings.agent === 'second') {
       // Latitude chat.second-agent: another agent answers, with a stream of its own.
       let plain: PlainAnswer;
       try {
-        plain = await plainAnswer(state.data, connection, {
+        plain = await plainAnswer(data, connection, {
           messages,
           properties,
           previous: thread?.plan,
@@ -121,7 +126,10 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         req.log.error(err);
       }
       if (plain.kind === 'chart' && threadKey !== undefined)
-        state.threads.set(threadKey, { plan: plain.plan, charts: (thread?.charts ?? 0) + 1 });
+        account.chat.threads.set(threadKey, {
+          plan: plain.plan,
+          charts: (thread?.charts ?? 0) + 1,
+        });
       const open = startStream(reply);
       for (const event of plainEvents(plain, {
         version: agentVersion,
@@ -145,7 +153,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     open.send({ type: 'start-step' });
     let said: AgentAnswer;
     try {
-      said = await answer(state.data, connection, question.content, properties, thread?.spec);
+      said = await answer(data, connection, question.content, properties, thread?.spec);
     } catch (err) {
       // A failure of the reference mid-stream: said as text, never a broken stream.
       said = {
@@ -155,7 +163,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       req.log.error(err);
     }
     if (said.kind === 'chart' && threadKey !== undefined) {
-      state.threads.set(threadKey, { spec: said.spec, charts: (thread?.charts ?? 0) + 1 });
+      account.chat.threads.set(threadKey, { spec: said.spec, charts: (thread?.charts ?? 0) + 1 });
     }
     for (const event of answerEvents(said, {
       agentVersion,

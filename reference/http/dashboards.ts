@@ -1,16 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { specError, type SpecError } from '../../spec/errors.ts';
 import {
   dashboardsFor,
-  type Actor,
   type DashboardRecord,
   type DashboardsResult,
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
-import { tenantById } from '../../spec/machines/identity.ts';
 import { migratedWrite } from '../../spec/machines/migration.ts';
 import { SaveFromChatBody } from '../../spec/schemas/chart.ts';
-import { rememberChartConnection } from '../chat/state.ts';
 import {
   AppendChartsFromBody,
   CloneDashboardBody,
@@ -20,9 +17,11 @@ import {
   V1AddChartsBody,
   V1CreateDashboardBody,
 } from '../../spec/schemas/dashboard.ts';
-import type { AccountRecord, Done } from '../store/world.ts';
-import type { Carrier, Principal } from './auth.ts';
-import type { ReferenceContext } from './context.ts';
+import type { Done } from '../done.ts';
+import { v1Writer } from '../store/actors.ts';
+import type { AccountRecord } from '../store/world.ts';
+import type { Carrier } from './auth.ts';
+import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
 /**
@@ -37,54 +36,6 @@ import { caller, errDone, okDone, route, unexpected } from './route.ts';
 const V1_WRITE: readonly Carrier[] = ['header', 'bearer-token', 'body-key'];
 /** Decision: the v1 list of a workspace's dashboards takes an API key in the query or a tenant JWT. */
 const V1_LIST: readonly Carrier[] = ['bearer-token', 'query-key'];
-
-/**
- * Who makes the call, with the permissions the store holds *now* (§3: the write checks read
- * the role at once, never what a token carried when it was issued).
- */
-function actorOf(account: AccountRecord, principal: Principal, _req: FastifyRequest): Actor {
-  const subject = principal.subject ?? '';
-  switch (principal.via) {
-    case 'tenant-token': {
-      const permissions = tenantById(account.identity, subject)?.permissions ?? null;
-      // §5 rule 6: after finalize a tenant is the project user the migration made for it.
-      const mapped =
-        account.migration.phase === 'after' ? account.migration.projectUserOf[subject] : undefined;
-      return mapped === undefined
-        ? { kind: 'tenant', tenantId: subject, permissions }
-        : { kind: 'project-user', userId: mapped, permissions, projectOrganizationId: null };
-    }
-    case 'project-user-token': {
-      const user = account.identity.users[subject];
-      const role = user?.userRoleId == null ? undefined : account.identity.roles[user.userRoleId];
-      return {
-        kind: 'project-user',
-        userId: subject,
-        permissions: role?.permissions ?? null,
-        projectOrganizationId: user?.projectOrganizationId ?? null,
-      };
-    }
-    default:
-      return { kind: 'api-key' };
-  }
-}
-
-/**
- * §5 rule 4 names an API key or a tenant JWT for clone; the reference holds every v1 write to
- * the same pair (decision dashboards.v1-writes.credentials): a project user works in v2.
- */
-function v1Writer(principal: Principal | undefined, req: FastifyRequest) {
-  const who = caller(principal);
-  if (who.via === 'project-user-token') {
-    return errDone(
-      specError('FORBIDDEN', 'v1 dashboard writes take an API key or a tenant JWT', {
-        reason: 'project-user-token-on-v1',
-        accepted: ['api-key', 'tenant-token'],
-      }),
-    );
-  }
-  return okDone({ account: who.account, actor: actorOf(who.account, who, req) });
-}
 
 /**
  * §4.10–§4.12: `connectionId` names a connection a guest may use, which must be one of the
@@ -161,8 +112,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     url: '/v1/api/dashboard/clone',
     auth: V1_WRITE,
     body: CloneDashboardBody,
-    handle: ({ principal, body, req }) => {
-      const who = v1Writer(principal, req);
+    handle: ({ principal, body }) => {
+      const who = v1Writer(caller(principal));
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
@@ -193,8 +144,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     url: '/v1/api/dashboard/append-charts-from',
     auth: V1_WRITE,
     body: AppendChartsFromBody,
-    handle: ({ principal, body, req }) => {
-      const who = v1Writer(principal, req);
+    handle: ({ principal, body }) => {
+      const who = v1Writer(caller(principal));
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
@@ -222,8 +173,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     url: '/v1/api/dashboard/remove-charts',
     auth: V1_WRITE,
     body: RemoveChartsBody,
-    handle: ({ principal, body, req }) => {
-      const who = v1Writer(principal, req);
+    handle: ({ principal, body }) => {
+      const who = v1Writer(caller(principal));
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
@@ -248,8 +199,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     url: '/v1/api/dashboard/create',
     auth: V1_WRITE,
     body: V1CreateDashboardBody,
-    handle: ({ principal, body, req }) => {
-      const who = v1Writer(principal, req);
+    handle: ({ principal, body }) => {
+      const who = v1Writer(caller(principal));
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
@@ -277,8 +228,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     url: '/v1/api/dashboard/add-charts',
     auth: V1_WRITE,
     body: V1AddChartsBody,
-    handle: ({ principal, body, req }) => {
-      const who = v1Writer(principal, req);
+    handle: ({ principal, body }) => {
+      const who = v1Writer(caller(principal));
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
@@ -339,8 +290,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     url: '/v1/api/dashboard/list-workspace-dashboards',
     auth: V1_LIST,
     query: ListWorkspaceDashboardsQuery,
-    handle: ({ principal, query, req }) => {
-      const who = v1Writer(principal, req);
+    handle: ({ principal, query }) => {
+      const who = v1Writer(caller(principal));
       if (!who.ok) return who;
       const { account, actor } = who.value;
       const workspaceId = liveWorkspaceOf(account, query.workspaceId);
@@ -379,13 +330,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       });
       if (!done.ok) return done;
       if (done.value.kind !== 'chart') return errDone(unexpected());
-      // The connection the chart's SQL reads, for its rows (reference/data/chart-rows.ts).
-      rememberChartConnection(
-        ctx,
-        account.organizationId,
-        done.value.chart.chartId,
-        body.connectionId,
-      );
+      // The connection the chart's SQL reads, for its rows (reference/charts/rows.ts).
+      ctx.world.rememberChartConnection(account, done.value.chart.chartId, body.connectionId);
       return okDone({ chartId: done.value.chart.chartId, name: done.value.chart.name });
     },
   });

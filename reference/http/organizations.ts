@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { RegisterOrganizationBody } from '../../spec/schemas/organization.ts';
-import type { ReferenceContext } from './context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
 /** §4.4 */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { rolesOf } from '../../spec/machines/identity.ts';
 import { ProjectPath, RolePath, RoleQuery, UpdateRoleBody } from '../../spec/schemas/role.ts';
 import { specError } from '../../spec/errors.ts';
-import type { ReferenceContext } from './context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
 /** §4.1–§4.3: the project user role endpoints. Creation is a host hook (§4.3 leaves it out). */

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { specError, type SpecError } from '../../spec/errors.ts';
-import type { Done } from '../store/world.ts';
-import { authenticate, type AuthContext, type Carrier, type Principal } from './auth.ts';
+import { specError } from '../../spec/errors.ts';
+import type { Done } from '../done.ts';
+import type { Principal } from '../store/actors.ts';
+import { authenticate, type AuthContext, type Carrier } from './auth.ts';
 import { parse, sendData, sendError } from './render.ts';
 import { lowerCaseUuids } from './uuid-case.ts';
 
@@ -92,8 +93,7 @@ export function caller(principal: Principal | undefined): Principal {
   return principal;
 }
 
-export const okDone = <T>(value: T): Done<T> => ({ ok: true, value });
-export const errDone = (error: SpecError): Done<never> => ({ ok: false, error });
+export { errDone, okDone } from '../done.ts';
 
 /** A machine answered with a result of another kind: a bug of the reference (500). */
 export const unexpected = () =>

@@ -3,7 +3,7 @@ import { tenantProjectUserId } from '../../spec/machines/identity.ts';
 import { RegisterTenantBody } from '../../spec/schemas/tenant.ts';
 import { tenantIdentityOf } from '../tenants/identity.ts';
 import { projectUserClaims, tenantClaims } from '../tokens/claims.ts';
-import type { ReferenceContext } from './context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
 /** §4.9: the v1 tenant flow (field names: decision N1). */

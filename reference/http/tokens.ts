@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { specError } from '../../spec/errors.ts';
 import { EmbedTokenBody, UserTokenBody } from '../../spec/schemas/token.ts';
 import { projectUserClaims } from '../tokens/claims.ts';
-import type { ReferenceContext } from './context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
 /** §4.7, §4.8 and the public keys of decision T3 (none when tokens are signed with a secret). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { specError } from '../../spec/errors.ts';
 import { RegisterUserBody, UpdateUserBody, UserPath } from '../../spec/schemas/user.ts';
-import type { ReferenceContext } from './context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
 /** §4.5, §4.6 */

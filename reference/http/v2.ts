@@ -17,9 +17,11 @@ import {
   V2CloneBody,
   V2CreateDashboardBody,
 } from '../../spec/schemas/dashboard.ts';
-import type { AccountRecord, Done } from '../store/world.ts';
-import type { Carrier, Principal } from './auth.ts';
-import type { ReferenceContext } from './context.ts';
+import type { Done } from '../done.ts';
+import { v2Actor, type Principal } from '../store/actors.ts';
+import type { AccountRecord } from '../store/world.ts';
+import type { Carrier } from './auth.ts';
+import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
 /**
@@ -45,47 +47,6 @@ const CredentialQuery = z.object(CredentialFields);
 const notFound = (resource: string, field: string) =>
   specError('NOT_FOUND', `no ${resource} with that id here`, { resource, field });
 
-/**
- * Who acts on v2, with the role the store holds now (§3: write checks read the role at once).
- * A tenant JWT acts as its mapped project user (§5 rule 6) or is refused 401 when the migration
- * has not mapped its tenant (§7).
- */
-function actorOf(principal: Principal): Done<{ account: AccountRecord; actor: Actor }> {
-  const { account } = principal;
-  let userId = principal.subject ?? '';
-  if (principal.via === 'user-scoped-key' || principal.via === 'org-bound-key') {
-    return okDone({ account, actor: { kind: 'api-key' } });
-  }
-  if (principal.via === 'tenant-token') {
-    const mapped =
-      account.migration.phase === 'after' ? account.migration.projectUserOf[userId] : undefined;
-    if (mapped === undefined) {
-      return errDone(
-        specError(
-          'TENANT_NOT_MIGRATED',
-          'this tenant is not migrated yet; ask register-tenant for a new token',
-          { remedy: 'POST /v1/api/tenant/register-tenant' },
-        ),
-      );
-    }
-    userId = mapped;
-  }
-  const user = account.identity.users[userId];
-  if (user === undefined) {
-    return errDone(specError('UNAUTHORIZED', 'the token\u2019s user no longer exists', {}));
-  }
-  const role = user.userRoleId === null ? undefined : account.identity.roles[user.userRoleId];
-  return okDone({
-    account,
-    actor: {
-      kind: 'project-user',
-      userId,
-      permissions: role?.permissions ?? null,
-      projectOrganizationId: user.projectOrganizationId,
-    },
-  });
-}
-
 /** §2.4, §7: a project user with no project organization has no space for dashboards. */
 function withoutOrganization(actor: Actor): Done<never> | undefined {
   if (actor.kind !== 'project-user' || actor.projectOrganizationId !== null) return undefined;
@@ -103,7 +64,7 @@ function inApplication(
   principal: Principal | undefined,
   applicationId: string,
 ): Done<{ account: AccountRecord; actor: Actor }> {
-  const who = actorOf(caller(principal));
+  const who = v2Actor(caller(principal));
   if (!who.ok) return who;
   const refused = withoutOrganization(who.value.actor);
   if (refused !== undefined) return refused;
@@ -182,7 +143,7 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
     auth: READ,
     query: CredentialQuery,
     handle: ({ principal }) => {
-      const who = actorOf(caller(principal));
+      const who = v2Actor(caller(principal));
       if (!who.ok) return who;
       const { account } = who.value;
       if (account.migration.phase !== 'after') return okDone({ applications: [] });
@@ -331,7 +292,7 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
     params: z.object({ dashboardId: Uuid }),
     query: CredentialQuery,
     handle: ({ principal, params }) => {
-      const who = actorOf(caller(principal));
+      const who = v2Actor(caller(principal));
       if (!who.ok) return who;
       const { account, actor } = who.value;
       const refused = withoutOrganization(actor);

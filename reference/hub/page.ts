@@ -9,7 +9,7 @@ import {
 } from '../../spec/machines/dashboards.ts';
 import type { MigrationState } from '../../spec/machines/migration.ts';
 import { UUID_PATTERN } from '../../spec/schemas/common.ts';
-import type { ReferenceContext } from '../http/context.ts';
+import type { ReferenceContext } from '../context.ts';
 import type { PageQuery } from './query.ts';
 import { loadChartData, loadDrillRows, type ChartData, type DrillRows } from './rows.ts';
 import type { Viewer } from './viewer.ts';

@@ -1,7 +1,7 @@
 import type { ChartRecord } from '../../spec/machines/dashboards.ts';
-import { chartRows } from '../data/chart-rows.ts';
-import { drillDownRows, type DrillRows } from '../data/drill-down.ts';
-import type { ReferenceContext } from '../http/context.ts';
+import { chartRows } from '../charts/rows.ts';
+import { drillDownRows, type DrillRows } from '../charts/drill-down.ts';
+import type { ReferenceContext } from '../context.ts';
 import type { Viewer } from './viewer.ts';
 
 /** What a chart on a page shows: its rows for this viewer, or why it has none. */

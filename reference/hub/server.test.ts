@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReferenceContext } from '../http/context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { referenceForTests } from '../test-client.ts';
 import { hubApp } from './server.ts';
 

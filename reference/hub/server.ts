@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { ReferenceContext } from '../http/context.ts';
+import type { ReferenceContext } from '../context.ts';
 import { renderMessage, renderPage } from './html.ts';
 import { applicationPage, dashboardPage, invalidToken, type Page } from './page.ts';
 import { readQuery, type PageQuery } from './query.ts';

@@ -1,5 +1,5 @@
 import { PERMISSION_FLAGS, type EffectivePermissions } from '../../spec/schemas/permissions.ts';
-import type { ReferenceContext } from '../http/context.ts';
+import type { ReferenceContext } from '../context.ts';
 import type { AccountRecord } from '../store/world.ts';
 import { projectUserFacts } from '../tokens/claims.ts';
 import { TokenService } from '../tokens/jwt.ts';

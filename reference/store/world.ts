@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { SpecError } from '../../spec/errors.ts';
 import {
   applyClock,
   readClock,
@@ -14,6 +13,9 @@ import {
   type IdentityResult,
   type IdentityState,
 } from '../../spec/machines/identity.ts';
+import { DataStore } from '../data/database.ts';
+import type { Done } from '../done.ts';
+import { emptyChat, type AccountChat } from './chat.ts';
 import type { IdSource } from './ids.ts';
 import {
   applyDashboards,
@@ -42,6 +44,8 @@ export interface AccountRecord {
   dashboards: DashboardsState;
   /** Before or after the v1 -> v2 finalize (spec/machines/migration.ts). */
   migration: MigrationState;
+  /** Agents, threads and rate windows of the chat (reference/store/chat.ts). */
+  chat: AccountChat;
 }
 
 /** A hub user (§5 rule 1): owns a user-scoped key and is a member of some organizations. */
@@ -60,12 +64,15 @@ export type KeyOwner =
  * derivable from an id someone has seen.
  *
  * The reference's whole in-memory world: per-account namespaces, each with its own identity
- * state and clock. Every change goes through a pure machine and is stored only when the
- * machine accepts it, so a refused request leaves nothing behind.
+ * state and clock, and the data store that holds the accounts' connections. Every change of
+ * the identity, dashboards and migration goes through a pure machine and is stored only when
+ * the machine accepts it, so a refused request leaves nothing behind.
  */
 export class World {
   private readonly accounts = new Map<string, AccountRecord>();
   private readonly keys = new Map<string, KeyOwner>();
+  /** The connections' tables and the seeded dataset (§4.15: what the agents read). */
+  readonly data = new DataStore();
 
   constructor(
     readonly ids: IdSource,
@@ -87,6 +94,7 @@ export class World {
       clock: realClock,
       dashboards: emptyDashboards(),
       migration: BEFORE_FINALIZE,
+      chat: emptyChat(),
     };
     this.accounts.set(organizationId, account);
     this.keys.set(hubUser.key, { kind: 'user-scoped', hubUser });
@@ -160,14 +168,28 @@ export class World {
     return { ok: true, value: projectUserId };
   }
 
-  /** Drops what the account built (projects, users, roles, tenants); keeps keys and clock. */
-  reset(account: AccountRecord): void {
+  /** Save-from-chat names the connection of the chart it saves (§4.14 connectionId). */
+  rememberChartConnection(
+    account: AccountRecord,
+    chartId: string,
+    connectionId: string | undefined,
+  ): void {
+    if (
+      connectionId !== undefined &&
+      this.data.connection(account.organizationId, connectionId) !== undefined
+    )
+      account.chat.chartConnections.set(chartId, connectionId);
+  }
+
+  /**
+   * Drops what the account built (projects, users, roles, tenants, dashboards, connections,
+   * agents, threads and rate windows); keeps keys and clock.
+   */
+  async reset(account: AccountRecord): Promise<void> {
     account.identity = emptyIdentity(account.organizationId);
     account.dashboards = emptyDashboards();
     account.migration = BEFORE_FINALIZE;
+    account.chat = emptyChat();
+    await this.data.dropAccount(account.organizationId);
   }
 }
-
-/** What a store operation gives back: a value, or the typed error the machine refused with. */
-export type Done<R> =
-  { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: SpecError };

@@ -1,5 +1,10 @@
 import { effectivePermissions } from '../../spec/machines/permissions.ts';
-import type { IdentityState, TenantRecord, UserRecord } from '../../spec/machines/identity.ts';
+import {
+  roleOf,
+  type IdentityState,
+  type TenantRecord,
+  type UserRecord,
+} from '../../spec/machines/identity.ts';
 import type { EacClaims } from './jwt.ts';
 
 /** Where a project-user token keeps what it says: flat (the default) or nested. */
@@ -10,7 +15,7 @@ export type ClaimsLayout = 'flat' | 'nested';
  * the stored data), so role and property changes reach the user at the next token (§3).
  */
 export function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {
-  const role = user.userRoleId === null ? undefined : identity.roles[user.userRoleId];
+  const role = roleOf(identity, user);
   return {
     kind: 'project-user',
     org: identity.organizationId,

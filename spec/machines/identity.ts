@@ -268,6 +268,11 @@ function organizationByExternalId(
   return id === undefined ? undefined : state.organizations[id];
 }
 
+/** The role a user holds now, if any (§3: a role's change reaches its users at once). */
+export function roleOf(state: IdentityState, user: UserRecord): ProjectUserRole | undefined {
+  return user.userRoleId === null ? undefined : state.roles[user.userRoleId];
+}
+
 /** The tenant a tenant token names (its tenantId), if the account still holds it. */
 export function tenantById(state: IdentityState, tenantId: string): TenantRecord | undefined {
   const identity = state.index.tenantIdentityById.get(tenantId);

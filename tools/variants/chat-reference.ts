@@ -138,7 +138,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     // Stryker's sample (reference/chat/token.ts:45:12): a token of another kind (a tenant JWT)
     // gets no error, and the chat answers 500.
     name: "chat: a tenant's JWT on chat answers 500",
-    file: 'reference/chat/token.ts',
+    file: 'reference/store/actors.ts',
     from: "  if (verified.claims.kind !== 'project-user') {",
     to: "  if (verified.claims.kind !== 'project-user') {\n    throw new Error('a token of another kind');",
     only: ['chat.auth.bearer-required'],
@@ -372,7 +372,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     // Whole chat run (reference/chat/token.ts:21:13, `\s` for `\s+`): `Bearer` followed by
     // two blanks is refused.
     name: 'chat: one blank only after Bearer on chat',
-    file: 'reference/chat/token.ts',
+    file: 'reference/http/chat.ts',
     from: "/^\\s*Bearer\\s+(\\S+)\\s*$/i.exec(header ?? '')",
     to: "/^\\s*Bearer\\s(\\S+)\\s*$/i.exec(header ?? '')",
     only: ['auth.header.format'],
@@ -382,7 +382,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     // Whole chat run (reference/chat/token.ts:21:13, no `^`): a header with a word before
     // `Bearer` is taken.
     name: 'chat: anything before Bearer on chat',
-    file: 'reference/chat/token.ts',
+    file: 'reference/http/chat.ts',
     from: "/^\\s*Bearer\\s+(\\S+)\\s*$/i.exec(header ?? '')",
     to: "/\\s*Bearer\\s+(\\S+)\\s*$/i.exec(header ?? '')",
     only: ['auth.header.format'],
@@ -392,7 +392,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     // Whole chat run (reference/chat/token.ts:21:13, no `$`): a header with a word after the
     // token is taken.
     name: 'chat: anything after the chat token',
-    file: 'reference/chat/token.ts',
+    file: 'reference/http/chat.ts',
     from: "/^\\s*Bearer\\s+(\\S+)\\s*$/i.exec(header ?? '')",
     to: "/^\\s*Bearer\\s+(\\S+)\\s*/i.exec(header ?? '')",
     only: ['auth.header.format'],

@@ -9,14 +9,14 @@ export const concurrencyVariants: readonly Variant[] = [
   {
     name: 'v1 add-charts reads the account dashboards, awaits, then writes its stale copy back (lost updates)',
     file: 'reference/http/dashboards.ts',
-    from: `    handle: ({ principal, body, req }) => {
-      const who = v1Writer(principal, req);
+    from: `    handle: ({ principal, body }) => {
+      const who = v1Writer(caller(principal));
       if (!who.ok) return who;
       const refused = connectionRefusal(body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'addCharts', {`,
-    to: `    handle: async ({ principal, body, req }) => {
-      const who = v1Writer(principal, req);
+    to: `    handle: async ({ principal, body }) => {
+      const who = v1Writer(caller(principal));
       if (!who.ok) return who;
       const stale = who.value.account.dashboards;
       await new Promise((resolve) => setTimeout(resolve, 2));

@@ -36,9 +36,9 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'a write check reads the permissions the token carried (readOnly checked only at issue)',
     decision: 'dashboards.tenant-permissions.read-at-write',
-    file: 'reference/http/dashboards.ts',
+    file: 'reference/store/actors.ts',
     from: 'const permissions = tenantById(account.identity, subject)?.permissions ?? null;',
-    to: "const permissions = tenantById(account.identity, subject) && JSON.parse(Buffer.from(String(_req.headers.authorization).split('.')[1] ?? '', 'base64url').toString()).perm;",
+    to: 'const permissions = tenantById(account.identity, subject) && (principal.claims?.perm as never);',
     only: ['dashboards'],
   },
   {
@@ -60,8 +60,8 @@ export const dashboardsVariants: readonly Variant[] = [
     // (reference/http/dashboards.ts:198): a project-user token acts there like a tenant.
     name: 'append-charts-from lets a project-user token through',
     file: 'reference/http/dashboards.ts',
-    from: "url: '/v1/api/dashboard/append-charts-from',\n    auth: V1_WRITE,\n    body: AppendChartsFromBody,\n    handle: ({ principal, body, req }) => {\n      const who = v1Writer(principal, req);",
-    to: "url: '/v1/api/dashboard/append-charts-from',\n    auth: V1_WRITE,\n    body: AppendChartsFromBody,\n    handle: ({ principal, body, req }) => {\n      const who = okDone({ account: caller(principal).account, actor: actorOf(caller(principal).account, caller(principal), req) });",
+    from: "url: '/v1/api/dashboard/append-charts-from',\n    auth: V1_WRITE,\n    body: AppendChartsFromBody,\n    handle: ({ principal, body }) => {\n      const who = v1Writer(caller(principal));",
+    to: "url: '/v1/api/dashboard/append-charts-from',\n    auth: V1_WRITE,\n    body: AppendChartsFromBody,\n    handle: ({ principal, body }) => {\n      const p = caller(principal);\n      const u = p.account.identity.users[p.subject ?? ''];\n      const who = p.via !== 'project-user-token' ? v1Writer(p) : okDone({ account: p.account, actor: { kind: 'project-user' as const, userId: p.subject ?? '', permissions: (u?.userRoleId == null ? undefined : p.account.identity.roles[u.userRoleId])?.permissions ?? null, projectOrganizationId: u?.projectOrganizationId ?? null } });",
     only: ['dashboards.v1-writes.credentials'],
     decision: 'dashboards.v1-writes.credentials',
   },
@@ -123,9 +123,9 @@ export const dashboardsVariants: readonly Variant[] = [
   },
   {
     name: 'after finalize a tenant JWT on list-workspace-dashboards acts as the tenant, not as its project user',
-    file: 'reference/http/dashboards.ts',
-    from: "account.migration.phase === 'after' ? account.migration.projectUserOf[subject] : undefined;",
-    to: 'undefined;',
+    file: 'reference/store/actors.ts',
+    from: 'const mapped = migratedUserOf(account, subject);',
+    to: 'const mapped: string | undefined = undefined;',
     only: ['migration.list-workspace-dashboards.after'],
   },
   {

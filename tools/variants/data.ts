@@ -10,7 +10,7 @@ export const dataVariants: readonly Variant[] = [
     // chart-rows.ts ConditionalExpression -> false: the rows of a chart without sqlOverride are
     // asked of no connection with no SQL, which throws, so its page answers 500.
     name: 'data: a chart saved without sqlOverride is queried anyway (its page errors)',
-    file: 'reference/data/chart-rows.ts',
+    file: 'reference/charts/rows.ts',
     from: 'if (!source.ok) return source;',
     to: 'if (!source.ok && false) return source;',
     only: ['hub.dashboard.page'],
@@ -19,7 +19,7 @@ export const dataVariants: readonly Variant[] = [
     // drill-down.ts ObjectLiteral -> {}: a drill-down of a chart without sqlOverride answers
     // nothing the page can render, so the drill address answers 500.
     name: 'data: the drill-down of a chart saved without sqlOverride answers an empty object',
-    file: 'reference/data/drill-down.ts',
+    file: 'reference/charts/drill-down.ts',
     from: "if (!source.ok) return { kind: 'error', error: source.error };",
     to: 'if (!source.ok) return {} as DrillRows;',
     only: ['permissions.drill-down.effect'],
@@ -282,7 +282,7 @@ export const dataVariants: readonly Variant[] = [
     // chart-rows.ts:84:71 'i' -> '': a table named in another case finds no connection, and
     // the chart falls back to the seeded orders.
     name: 'data: chart SQL table names are matched with their case',
-    file: 'reference/data/chart-rows.ts',
+    file: 'reference/charts/rows.ts',
     from: `"?($|[^A-Za-z0-9_])\`, 'i')`,
     to: `"?($|[^A-Za-z0-9_])\`, '')`,
     only: ['resources.data.read-only-sql'],

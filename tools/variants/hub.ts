@@ -42,7 +42,7 @@ export const hubVariants: readonly Variant[] = [
   },
   {
     name: 'hub: drill-down rows ignore row-level security',
-    file: 'reference/data/drill-down.ts',
+    file: 'reference/charts/drill-down.ts',
     from: 'data.queryBound(connection, { sql: text, params }, input.properties, filters);',
     to: 'data.queryBound({ ...connection, rowFilters: [] }, { sql: text, params }, input.properties, filters);',
     only: ['permissions.drill-down.effect'],

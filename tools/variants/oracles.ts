@@ -23,8 +23,8 @@ export const oraclesVariants: readonly Variant[] = [
   {
     name: 'oracles: token claims read a cached copy of the role, not its update',
     file: 'reference/tokens/claims.ts',
-    from: 'export function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {\n  const role = user.userRoleId === null ? undefined : identity.roles[user.userRoleId];\n',
-    to: 'const roleCache = new Map<string, IdentityState["roles"][string]>();\nexport function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {\n  const live = user.userRoleId === null ? undefined : identity.roles[user.userRoleId];\n  if (live !== undefined && user.userRoleId !== null && !roleCache.has(user.userRoleId)) roleCache.set(user.userRoleId, live);\n  const role = user.userRoleId === null ? undefined : roleCache.get(user.userRoleId);\n',
+    from: 'export function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {\n  const role = roleOf(identity, user);\n',
+    to: 'const roleCache = new Map<string, IdentityState["roles"][string]>();\nexport function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {\n  const live = roleOf(identity, user);\n  if (live !== undefined && user.userRoleId !== null && !roleCache.has(user.userRoleId)) roleCache.set(user.userRoleId, live);\n  const role = user.userRoleId === null ? undefined : roleCache.get(user.userRoleId);\n',
     only: ['states.role', 'permissions'],
   },
   {

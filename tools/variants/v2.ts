@@ -39,17 +39,17 @@ export const v2Variants: readonly Variant[] = [
   },
   {
     name: 'v2: the write checks ignore readOnly on the stored role',
-    file: 'reference/http/v2.ts',
-    from: '      permissions: role?.permissions ?? null,',
-    to: '      permissions: role === undefined ? null : { ...role.permissions, readOnly: false },',
+    file: 'reference/store/actors.ts',
+    from: '    permissions: role?.permissions ?? null,',
+    to: '    permissions: role === undefined ? null : { ...role.permissions, readOnly: false },',
     only: ['v2'],
   },
   {
     // Issue 6: a role update whose new permissions the write checks never read (a stale cache).
     name: 'v2: the write checks keep the first permissions they read of a role',
-    file: 'reference/http/v2.ts',
-    from: '      permissions: role?.permissions ?? null,',
-    to: "      permissions: ((c: Map<unknown, unknown>) => (c.has(user.userRoleId) ? c.get(user.userRoleId) : (c.set(user.userRoleId, role?.permissions ?? null), role?.permissions ?? null)))(((globalThis as Record<string, unknown>)['eacRoleCache'] ??= new Map()) as Map<unknown, unknown>) as never,",
+    file: 'reference/store/actors.ts',
+    from: '    permissions: role?.permissions ?? null,',
+    to: "    permissions: ((c: Map<unknown, unknown>) => (c.has(user.userRoleId) ? c.get(user.userRoleId) : (c.set(user.userRoleId, role?.permissions ?? null), role?.permissions ?? null)))(((globalThis as Record<string, unknown>)['eacRoleCache'] ??= new Map()) as Map<unknown, unknown>) as never,",
     only: ['v2'],
   },
   {
@@ -68,14 +68,14 @@ export const v2Variants: readonly Variant[] = [
   },
   {
     name: 'v2: a user with no project organization is given a space anyway',
-    file: 'reference/http/v2.ts',
-    from: '      projectOrganizationId: user.projectOrganizationId,',
-    to: '      projectOrganizationId: user.projectOrganizationId ?? user.id,',
+    file: 'reference/store/actors.ts',
+    from: '    projectOrganizationId: user.projectOrganizationId,',
+    to: '    projectOrganizationId: user.projectOrganizationId ?? user.id,',
     only: ['v2'],
   },
   {
     name: 'v2: an unmapped tenant JWT answers a plain 401 without TENANT_NOT_MIGRATED',
-    file: 'reference/http/v2.ts',
+    file: 'reference/store/actors.ts',
     from: "          'TENANT_NOT_MIGRATED',",
     to: "          'UNAUTHORIZED',",
     only: ['v2'],
@@ -171,9 +171,9 @@ export const v2Variants: readonly Variant[] = [
   },
   {
     name: 'v2: a project user with no role reads the permissions of no role (Stryker v2.ts:83:20)',
-    file: 'reference/http/v2.ts',
-    from: '      permissions: role?.permissions ?? null,',
-    to: '      permissions: role!.permissions ?? null,',
+    file: 'reference/store/actors.ts',
+    from: '    permissions: role?.permissions ?? null,',
+    to: '    permissions: role!.permissions ?? null,',
     only: ['v2'],
   },
   {

@@ -1,10 +1,9 @@
 import type { SpecError } from '../../spec/errors.ts';
-import { chatState } from '../chat/state.ts';
-import type { ReferenceContext } from '../http/context.ts';
-import { chartSource } from './chart-rows.ts';
-import type { DataConnection, DataStore } from './database.ts';
-import { drillTemplateSql, drillTree } from './drill.ts';
-import { bindUserPlaceholders, propertyParam, stripTrailingSemicolons } from './sql.ts';
+import type { ReferenceContext } from '../context.ts';
+import type { DataConnection, DataStore } from '../data/database.ts';
+import { drillTemplateSql, drillTree } from '../data/drill.ts';
+import { bindUserPlaceholders, propertyParam, stripTrailingSemicolons } from '../data/sql.ts';
+import { chartSource } from './rows.ts';
 
 /** Decision hub.drill-down.rows: a drill-down shows at most this many rows, with the count. */
 export const DRILL_LIMIT = 100;
@@ -39,7 +38,7 @@ export async function drillDownRows(
 ): Promise<DrillRows> {
   const source = chartSource(ctx, input.organizationId, input.chartId);
   if (!source.ok) return { kind: 'error', error: source.error };
-  return drillQuery(chatState(ctx).data, source.connection, source.sql, input);
+  return drillQuery(ctx.world.data, source.connection, source.sql, input);
 }
 
 /** The same on a connection and a chart's SQL (drillDownRows; unit tests). */

@@ -1,7 +1,7 @@
 import { specError, type SpecError } from '../../spec/errors.ts';
-import { chatState } from '../chat/state.ts';
-import type { ReferenceContext } from '../http/context.ts';
-import type { DataConnection } from './database.ts';
+import type { ReferenceContext } from '../context.ts';
+import type { DataConnection } from '../data/database.ts';
+import type { AccountRecord } from '../store/world.ts';
 
 export type ChartRows =
   | { ok: true; columns: string[]; rows: Record<string, unknown>[] }
@@ -24,7 +24,7 @@ export async function chartRows(
 ): Promise<ChartRows> {
   const source = chartSource(ctx, input.organizationId, input.chartId);
   if (!source.ok) return source;
-  const done = await chatState(ctx).data.query(
+  const done = await ctx.world.data.query(
     source.connection,
     source.sql,
     input.properties,
@@ -62,21 +62,22 @@ export function chartSource(
       }),
     };
   }
-  return { ok: true, sql, connection: chartConnection(ctx, account.organizationId, chartId, sql) };
+  return { ok: true, sql, connection: chartConnection(ctx, account, chartId, sql) };
 }
 
 /** The connection a chart reads: save-from-chat's, else the newest naming its table, else the seed. */
 export function chartConnection(
   ctx: Pick<ReferenceContext, 'world'>,
-  organizationId: string,
+  account: AccountRecord,
   chartId: string,
   sql: string,
 ): DataConnection {
-  const state = chatState(ctx);
-  const saved = state.chartConnections.get(chartId);
-  const named = saved === undefined ? undefined : state.data.connection(organizationId, saved);
+  const { data } = ctx.world;
+  const { organizationId } = account;
+  const saved = account.chat.chartConnections.get(chartId);
+  const named = saved === undefined ? undefined : data.connection(organizationId, saved);
   if (named !== undefined) return named;
-  const mentioned = state.data
+  const mentioned = data
     .connectionsOf(organizationId)
     .reverse()
     .find((c) =>
@@ -84,5 +85,5 @@ export function chartConnection(
         new RegExp(`(^|[^A-Za-z0-9_])"?${t.name}"?($|[^A-Za-z0-9_])`, 'i').test(sql),
       ),
     );
-  return mentioned ?? state.data.seedConnection(organizationId);
+  return mentioned ?? data.seedConnection(organizationId);
 }

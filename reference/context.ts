@@ -1,7 +1,7 @@
-import type { Settings } from '../settings.ts';
-import type { IdSource } from '../store/ids.ts';
-import type { World } from '../store/world.ts';
-import type { TokenService } from '../tokens/jwt.ts';
+import type { Settings } from './settings.ts';
+import type { IdSource } from './store/ids.ts';
+import type { World } from './store/world.ts';
+import type { TokenService } from './tokens/jwt.ts';
 
 /**
  * What every route module gets: the world, the token service, the id source and the settings

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { accountSnapshot } from '../hooks/snapshot.ts';
+import { takeChatSlot } from '../chat/rate.ts';
+import { seededIds } from './ids.ts';
+import { World, type AccountRecord } from './world.ts';
+
+// The chat state of an account lives in the store with the rest of it: the snapshot hook shows
+// it and the reset hook (one call, World.reset) clears it, for that account only.
+describe('chat state in the store', () => {
+  const chatIn = (world: World, account: AccountRecord, chartId: string) => {
+    const org = account.organizationId;
+    account.chat.agents.set(`agent-${org}`, {
+      agentId: `agent-${org}`,
+      organizationId: org,
+      projectId: 'p',
+      name: 'agent',
+      connectionId: null,
+      versions: [1, 2],
+    });
+    account.chat.threads.set(`${org}\u0000u\u0000t`, { charts: 1 });
+    expect(takeChatSlot(account.chat.rates, `${org}\u0000\u0000u`, world.now(account))).toBe(
+      undefined,
+    );
+    account.chat.chartConnections.set(chartId, 'c');
+  };
+
+  it('shows in the snapshot and goes with a reset of its account only', async () => {
+    const world = new World(seededIds(5));
+    const { account } = world.createAccount('a');
+    const { account: other } = world.createAccount('b');
+    const empty = JSON.stringify(accountSnapshot(account));
+    chatIn(world, account, 'chart-a');
+    chatIn(world, other, 'chart-b');
+    const written = accountSnapshot(account) as Record<string, unknown>;
+    expect(Object.keys(written['agents'] as object), 'the agent shows').toHaveLength(1);
+    expect(Object.keys(written['threads'] as object), 'the thread shows').toHaveLength(1);
+    expect(Object.keys(written['rates'] as object), 'the rate window shows').toHaveLength(1);
+    expect(written['chartConnections'], 'the chart connection shows').toEqual({ 'chart-a': 'c' });
+
+    const otherBefore = JSON.stringify(accountSnapshot(other));
+    await world.reset(account);
+    expect(JSON.stringify(accountSnapshot(account)), 'reset leaves nothing of the chat').toBe(
+      empty,
+    );
+    expect(JSON.stringify(accountSnapshot(other)), 'another account keeps its chat').toBe(
+      otherBefore,
+    );
+  });
+});
