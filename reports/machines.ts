@@ -3,20 +3,12 @@
  * are data, so the report can draw them). Which transitions a run covered is not counted: a
  * test over HTTP does not say which transition of the model it took.
  */
-import { clockTransitions } from '../spec/machines/clock.ts';
-import { identityTransitions } from '../spec/machines/identity.ts';
 import type { Transition } from '../spec/machines/machine.ts';
-import { tokenTransitions } from '../spec/machines/token.ts';
+import { MACHINE_TABLES } from '../spec/machines/tables.ts';
 import type { ReportedMachine } from './schema.ts';
 
-const TABLES: readonly (readonly [string, readonly Transition[]])[] = [
-  ['identity', identityTransitions],
-  ['token', tokenTransitions],
-  ['clock', clockTransitions],
-];
-
 export function machineTables(
-  tables: readonly (readonly [string, readonly Transition[]])[] = TABLES,
+  tables: readonly (readonly [string, readonly Transition[]])[] = MACHINE_TABLES,
 ): ReportedMachine[] {
   return tables.map(([name, transitions]) => ({
     name,

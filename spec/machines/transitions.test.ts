@@ -1,29 +1,34 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { documentSections } from '../clauses/index.ts';
-import { chatStreamTransitions } from './chat-stream.ts';
-import { clockTransitions } from './clock.ts';
-import { dashboardsTransitions } from './dashboards.ts';
-import { identityTransitions } from './identity.ts';
-import type { Transition } from './machine.ts';
-import { migrationTransitions } from './migration.ts';
+import { MACHINE_TABLES } from './tables.ts';
 import { issueLifetime, tokenState, tokenTransitions } from './token.ts';
 
 // The transition tables are data the reports draw (reports/machines.ts): every row must
 // name its command, its states and where the move comes from, and the states a table names
 // must be those its machine's functions produce.
-const TABLES: readonly (readonly [string, readonly Transition[]])[] = [
-  ['identity', identityTransitions],
-  ['token', tokenTransitions],
-  ['clock', clockTransitions],
-  ['dashboards', dashboardsTransitions],
-  ['migration', migrationTransitions],
-  ['chat-stream', chatStreamTransitions],
-];
-
 /** A section of the document, a decision of ours (DECISIONS) or a host hook. */
 const SOURCES = new Set<string>([...documentSections, 'decision', 'hook']);
 
-describe.each(TABLES)('the %s transition table', (_name, table) => {
+it('lists the table of every machine of spec/machines', async () => {
+  const dir = dirname(fileURLToPath(import.meta.url));
+  const listed = new Set(MACHINE_TABLES.map(([, table]) => table));
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+    const names = [
+      ...readFileSync(join(dir, file), 'utf8').matchAll(/^export const (\w+Transitions)\b/gm),
+    ];
+    const module = (await import(`./${file}`)) as Record<string, unknown>;
+    for (const [, name] of names) {
+      expect(listed.has(module[name ?? ''] as never), `${file}: ${String(name)} is listed`).toBe(
+        true,
+      );
+    }
+  }
+});
+
+describe.each(MACHINE_TABLES)('the %s transition table', (_name, table) => {
   it('has rows', () => {
     expect(table.length).toBeGreaterThan(0);
   });
