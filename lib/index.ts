@@ -15,6 +15,7 @@ import { PROJECT_ROOT } from '../runner/cli.ts';
 import { defaultPlace, runSuites, type RunOptions } from '../runner/run.ts';
 import { parseShard } from '../runner/shard.ts';
 import { imageOptions } from '../runner/container.ts';
+import { parseThresholds } from '../runner/thresholds.ts';
 
 export type { Outcome, Result, Results, Summary } from '../reports/schema.ts';
 
@@ -49,13 +50,20 @@ export interface ConformanceOptions {
   readonly image?: string;
   /** `i/n` or `{index, count}`: run one shard of the test files (see `eac report --merge`). */
   readonly shard?: string | { readonly index: number; readonly count: number };
+  /** `--max-not-run`: at most this many tests (a number) or this share (`'10%'`) not-run. */
+  readonly maxNotRun?: number | string;
+  /** `--min-coverage` floors, e.g. `['portable=60%', 'covered@4.6=3']`. */
+  readonly minCoverage?: readonly string[];
   /** Where the progress line and closing summary go; nothing is printed when absent. */
   readonly output?: NodeJS.WritableStream;
 }
 
 export interface ConformanceRun {
-  /** What `eac run` would exit with: 0 no failure, 1 a failure (or unexpected result). */
-  readonly exitCode: 0 | 1;
+  /**
+   * What `eac run` would exit with: 0 no failure, 1 a failure (or unexpected result), 3 no
+   * failure but a breached threshold (maxNotRun, minCoverage).
+   */
+  readonly exitCode: 0 | 1 | 3;
   /** The run as results.json holds it. */
   readonly results: Results;
   /** The run's folder, holding results.json, junit.xml, summary.md and index.html. */
@@ -90,6 +98,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const shard = shardOf(options.shard);
   const image = options.image !== undefined ? imageOptions(options.image, {}) : undefined;
   if (typeof image === 'string') throw new ConformanceError(image);
+  const thresholds = parseThresholds(
+    options.maxNotRun !== undefined ? String(options.maxNotRun) : undefined,
+    options.minCoverage,
+  );
+  if (typeof thresholds === 'string') throw new ConformanceError(thresholds);
   const run: RunOptions = {
     only: [...(options.only ?? [])],
     report: path.resolve(options.reportDir ?? 'reports'),
@@ -107,6 +120,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(options.ca !== undefined ? { ca: options.ca } : {}),
     ...(shard !== undefined ? { shard } : {}),
     ...(image !== undefined ? { image } : {}),
+    ...(thresholds !== undefined ? { thresholds } : {}),
   };
   const errors: string[] = [];
   const stderr = sink(options.output, errors) as Writable & { isTTY?: boolean };

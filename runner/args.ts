@@ -5,6 +5,7 @@ import type { RunOptions } from './run.ts';
 import { parseShard } from './shard.ts';
 import { imageOptions } from './container.ts';
 import type { DoctorOptions } from './doctor.ts';
+import { parseThresholds } from './thresholds.ts';
 import { behaviourIds, chosenIds, parseVary, type LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
 
@@ -116,6 +117,11 @@ eac run [options]
                         latitude proxy (all, random:SEED or catalogue ids; spec/latitude.ts),
                         with the profile the proxy prints; exits 1 when a chosen entry
                         changed no answer
+  --max-not-run N|P%    Gate: exit 3 when more than N tests (or P% of them) end not-run
+  --min-coverage KIND[@SECTION]=N|P%
+                        Gate: exit 3 when fewer clauses are covered (KIND: portable,
+                        covered = portable or through a decision, security, probed; a
+                        section such as 4.6 or the whole document); repeatable
   --baseline RUN        After the run, diff it against RUN (a run folder or results.json):
                         prints the diff, writes diff.md and diff.json in the run folder, and
                         exits 1 on a regression (without --expectations, failures the
@@ -240,7 +246,14 @@ function parseRun(argv: readonly string[]): Command {
     'image-wait': { type: 'string' },
     'image-env': { type: 'string', multiple: true },
     latitude: { type: 'string' },
+    'max-not-run': { type: 'string' },
+    'min-coverage': { type: 'string', multiple: true },
   });
+  const thresholds = parseThresholds(
+    str(values['max-not-run']),
+    values['min-coverage'] as string[] | undefined,
+  );
+  if (typeof thresholds === 'string') throw new UsageError(`eac run: ${thresholds}`);
   const latitudeText = nonEmpty('run', '--latitude', str(values['latitude']));
   const latitude = latitudeText !== undefined ? vary('run', latitudeText) : undefined;
   const only = (values['only'] as string[] | undefined) ?? [];
@@ -300,6 +313,7 @@ function parseRun(argv: readonly string[]): Command {
     ...(ca !== undefined ? { ca } : {}),
     ...(image !== undefined ? { image } : {}),
     ...(latitude !== undefined ? { latitude } : {}),
+    ...(thresholds !== undefined ? { thresholds } : {}),
     ...(concurrency !== undefined
       ? { concurrency: positive('run', '--concurrency', concurrency, 64) }
       : {}),

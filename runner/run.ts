@@ -37,6 +37,7 @@ import type { ImageOptions } from './container.ts';
 import type { LatitudeVary } from '../latitude/choice.ts';
 import type { TargetProfile } from '../spec/profile.ts';
 import { EacReporter } from './reporter.ts';
+import { breaches, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
 import { createRunDir, pointLatest, writeReports } from '../reports/report-files.ts';
 import { runReplayLine, targetArgsOf } from '../reports/results.ts';
 import { sectionTitles } from '../reports/sections.ts';
@@ -78,6 +79,8 @@ export interface RunOptions {
   readonly image?: ImageOptions;
   /** `--latitude VARY`: the embedded reference behind the latitude proxy. */
   readonly latitude?: LatitudeVary;
+  /** `--max-not-run`, `--min-coverage`: what the run must have tested (thresholds.ts). */
+  readonly thresholds?: Thresholds;
 }
 
 /** Where things are; the defaults are the project's own, tests may point elsewhere. */
@@ -291,7 +294,8 @@ export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo
 
 /** What a run ended with: the exit code, and the run and its folder when it got that far. */
 export interface RunOutcome {
-  readonly code: 0 | 1 | 2;
+  /** 0 passed, 1 a failure (or regression), 2 a usage error, 3 a breached threshold. */
+  readonly code: 0 | 1 | 2 | typeof EXIT_THRESHOLD;
   readonly run?: Results;
   readonly runDir?: string;
 }
@@ -582,6 +586,18 @@ async function write(
     io.stdout.write(`\n${markdown}`);
     io.stdout.write(`(also ${path.join(runDir, 'diff.md')} and diff.json)\n`);
   }
-  const code = gateExit(run, plan.baseline !== undefined, regression);
-  return { code: idle ? 1 : code, run, runDir };
+  const code = idle ? 1 : gateExit(run, plan.baseline !== undefined, regression);
+  const thresholds = plan.options.thresholds;
+  const breached = thresholds !== undefined ? breaches(run, thresholds) : [];
+  if (breached.length > 0) {
+    io.stdout.write(
+      `\nThresholds breached${code === 1 ? ' (the exit code says failure first)' : ''}:\n${breached.map((b) => `  ✗ ${b}`).join('\n')}\n`,
+    );
+    return { code: code === 1 ? 1 : EXIT_THRESHOLD, run, runDir };
+  }
+  if (thresholds === undefined && mostlyNotRun(run))
+    io.stdout.write(
+      `\neac: warning: ${run.summary.notRun} of ${run.summary.total} tests were not run; the exit code does not count them. Gate on them with --max-not-run or --min-coverage (suites/INTERPRETING.md)\n`,
+    );
+  return { code, run, runDir };
 }

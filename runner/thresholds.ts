@@ -1,0 +1,142 @@
+/**
+ * Gates on what a run really tested (`--max-not-run`, `--min-coverage`): a run whose tests all
+ * ended not-run fails nothing, so without these a CI job can pass having checked nothing. A
+ * breached threshold exits with a code of its own (EXIT_THRESHOLD), apart from a failure (1)
+ * and a usage error (2).
+ */
+import type { Results } from '../reports/schema.ts';
+
+/** The exit code of a run that failed no test but breached a threshold. */
+export const EXIT_THRESHOLD = 3;
+
+/** A count, or a share of a whole in percent. */
+export type Limit = { readonly count: number } | { readonly percent: number };
+
+/** What a coverage floor counts, over the must/observed, security or unspecified clauses. */
+export const COVERAGE_KINDS = {
+  portable: 'must/observed clauses covered portably',
+  covered: 'must/observed clauses covered, portably or through a decision',
+  security: 'security clauses covered',
+  probed: 'unspecified clauses probed',
+} as const;
+export type CoverageKind = keyof typeof COVERAGE_KINDS;
+
+export interface CoverageFloor {
+  readonly kind: CoverageKind;
+  /** A section of the document (`4`, `4.6`); the whole document when absent. */
+  readonly section?: string;
+  readonly floor: Limit;
+}
+
+export interface Thresholds {
+  readonly maxNotRun?: Limit;
+  readonly minCoverage: readonly CoverageFloor[];
+}
+
+function limit(text: string): Limit | undefined {
+  const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(text.trim());
+  if (m === null) return undefined;
+  const n = Number(m[1]);
+  if (m[2] === '%') return n <= 100 ? { percent: n } : undefined;
+  return Number.isInteger(n) ? { count: n } : undefined;
+}
+
+/** `--max-not-run N|P%`; a string is the reason it is not one. */
+export function parseMaxNotRun(text: string): Limit | string {
+  return limit(text) ?? `--max-not-run takes a count or a percentage (10, 5%), got "${text}"`;
+}
+
+/** `--min-coverage KIND[@SECTION]=N|P%`, e.g. `portable=60%`, `covered@4.6=3`. */
+export function parseMinCoverage(text: string): CoverageFloor | string {
+  const m = /^([a-z]+)(?:@§?(\d+(?:\.\d+)?))?=(.+)$/.exec(text.trim());
+  const kinds = Object.keys(COVERAGE_KINDS).join(', ');
+  if (m === null)
+    return `--min-coverage takes KIND[@SECTION]=N or =P% (KIND: ${kinds}), got "${text}"`;
+  const [, kind = '', section, value = ''] = m;
+  if (!(kind in COVERAGE_KINDS)) return `--min-coverage: no kind "${kind}" (one of ${kinds})`;
+  const floor = limit(value);
+  if (floor === undefined)
+    return `--min-coverage ${kind}: takes a count or a percentage (150, 60%), got "${value}"`;
+  return { kind: kind as CoverageKind, ...(section !== undefined ? { section } : {}), floor };
+}
+
+/** Both options at once; undefined when neither is given, a string when one is malformed. */
+export function parseThresholds(
+  maxNotRun: string | undefined,
+  minCoverage: readonly string[] | undefined,
+): Thresholds | string | undefined {
+  if (maxNotRun === undefined && (minCoverage ?? []).length === 0) return undefined;
+  const max = maxNotRun !== undefined ? parseMaxNotRun(maxNotRun) : undefined;
+  if (typeof max === 'string') return max;
+  const floors: CoverageFloor[] = [];
+  for (const text of minCoverage ?? []) {
+    const floor = parseMinCoverage(text);
+    if (typeof floor === 'string') return floor;
+    floors.push(floor);
+  }
+  return { ...(max !== undefined ? { maxNotRun: max } : {}), minCoverage: floors };
+}
+
+function describeLimit(l: Limit): string {
+  return 'count' in l ? String(l.count) : `${l.percent}%`;
+}
+
+function within(value: number, whole: number, l: Limit, atMost: boolean): boolean {
+  const bound = 'count' in l ? l.count : (l.percent / 100) * whole;
+  return atMost ? value <= bound : value >= bound;
+}
+
+/** The counted value and its whole for one coverage floor. */
+function counted(run: Pick<Results, 'coverage'>, f: CoverageFloor) {
+  const rows =
+    f.section === undefined
+      ? run.coverage.filter((r) => !r.section.includes('.'))
+      : run.coverage.filter((r) => r.section === f.section);
+  const sum = (pick: (r: Results['coverage'][number]) => number) =>
+    rows.reduce((n, r) => n + pick(r), 0);
+  switch (f.kind) {
+    case 'portable':
+      return { rows, value: sum((r) => r.portable), whole: sum((r) => r.must + r.observed) };
+    case 'covered':
+      return {
+        rows,
+        value: sum((r) => r.portable + r.throughDecision),
+        whole: sum((r) => r.must + r.observed),
+      };
+    case 'security':
+      return { rows, value: sum((r) => r.securityCovered), whole: sum((r) => r.security) };
+    case 'probed':
+      return { rows, value: sum((r) => r.probed), whole: sum((r) => r.unspecified) };
+  }
+}
+
+/** Every threshold the run breached, each as one line naming the gate and the figures. */
+export function breaches(
+  run: Pick<Results, 'summary' | 'coverage'>,
+  thresholds: Thresholds,
+): string[] {
+  const out: string[] = [];
+  const { notRun, total } = run.summary;
+  if (thresholds.maxNotRun !== undefined && !within(notRun, total, thresholds.maxNotRun, true))
+    out.push(
+      `--max-not-run ${describeLimit(thresholds.maxNotRun)}: ${notRun} of ${total} tests were not run`,
+    );
+  for (const f of thresholds.minCoverage) {
+    const where = f.section !== undefined ? `@${f.section}` : '';
+    const c = counted(run, f);
+    if (f.section !== undefined && c.rows.length === 0) {
+      out.push(`--min-coverage ${f.kind}${where}: the document has no section ${f.section}`);
+      continue;
+    }
+    if (!within(c.value, c.whole, f.floor, false))
+      out.push(
+        `--min-coverage ${f.kind}${where}=${describeLimit(f.floor)}: ${c.value} of ${c.whole} ${COVERAGE_KINDS[f.kind]}`,
+      );
+  }
+  return out;
+}
+
+/** Whether the run left more than half its tests not-run (warned of when no gate is set). */
+export function mostlyNotRun(run: Pick<Results, 'summary'>): boolean {
+  return run.summary.total > 0 && run.summary.notRun * 2 > run.summary.total;
+}
