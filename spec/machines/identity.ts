@@ -5,7 +5,17 @@ import type { RolePermissions } from '../schemas/permissions.ts';
 import type { ProjectUserRole } from '../schemas/role.ts';
 import type { ProjectUser } from '../schemas/user.ts';
 import { Map as PersistentMap, Set as PersistentSet } from 'immutable';
-import { fail, iso, ok, type Applied, type Instant, type Transition } from './machine.ts';
+import {
+  applyBy,
+  fail,
+  iso,
+  ok,
+  transitionsOf,
+  type Applied,
+  type Instant,
+  type MachineTable,
+  type Transition,
+} from './machine.ts';
 import { drop, emptyTable, put, putAll, type Table } from './table.ts';
 
 /**
@@ -176,55 +186,6 @@ export type IdentityResult =
     }
   | { readonly kind: 'tenant'; readonly tenant: TenantRecord; readonly created: boolean };
 
-/** Transition table (data): what each command does to its subject. */
-export const identityTransitions: readonly Transition[] = [
-  { command: 'createProject', from: 'absent', to: 'project', section: 'hook' },
-  {
-    command: 'createRole',
-    from: 'absent',
-    to: 'role',
-    note: 'host hook; §4.3 leaves creation unshown',
-    section: '4.3',
-  },
-  {
-    command: 'updateRole',
-    from: 'role',
-    to: 'role',
-    note: 'name changed, permissions replaced',
-    section: '3',
-  },
-  {
-    command: 'deleteRole',
-    from: 'role',
-    to: 'absent',
-    note: 'its users are left with no role',
-    section: '3',
-  },
-  { command: 'registerOrganization', from: 'absent', to: 'organization', section: '4.4' },
-  {
-    command: 'registerOrganization',
-    from: 'organization',
-    to: 'organization',
-    note: 'same externalId: name and properties replaced',
-    section: 'decision',
-  },
-  { command: 'registerUser', from: 'absent', to: 'user', section: '4.5' },
-  {
-    command: 'registerUser',
-    from: 'user',
-    to: 'user',
-    note: 'same userId, same project: fields replaced',
-    section: 'decision',
-  },
-  {
-    command: 'updateUser',
-    from: 'user',
-    to: 'user',
-    note: 'userRoleId null: no role; organization null: detached',
-    section: '3',
-  },
-];
-
 type Result = Applied<IdentityState, IdentityResult>;
 
 function notFound(resource: string, field?: string) {
@@ -301,39 +262,132 @@ function withUser(state: IdentityState, before: UserRecord | undefined, user: Us
   };
 }
 
+/** Every command but createProject and registerTenant acts inside a project of the account. */
+function inProject(state: IdentityState, command: { readonly projectId: string }) {
+  return state.projects[command.projectId] === undefined ? notFound('project') : undefined;
+}
+
+/**
+ * The identity machine's table: for each command, the moves it makes of its subject, the
+ * check before it, and its effect (applyIdentity runs them; the reports draw the rows).
+ */
+const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
+  createProject: {
+    rows: [{ from: 'absent', to: 'project', section: 'hook' }],
+    effect: createProject,
+  },
+  createRole: {
+    rows: [
+      {
+        from: 'absent',
+        to: 'role',
+        note: 'host hook; §4.3 leaves creation unshown',
+        section: '4.3',
+      },
+    ],
+    guard: inProject,
+    effect: createRole,
+  },
+  updateRole: {
+    rows: [{ from: 'role', to: 'role', note: 'name changed, permissions replaced', section: '3' }],
+    guard: inProject,
+    effect: updateRole,
+  },
+  deleteRole: {
+    rows: [{ from: 'role', to: 'absent', note: 'its users are left with no role', section: '3' }],
+    guard: inProject,
+    effect: deleteRole,
+  },
+  registerOrganization: {
+    rows: [
+      { from: 'absent', to: 'organization', section: '4.4' },
+      {
+        from: 'organization',
+        to: 'organization',
+        note: 'same externalId: name and properties replaced',
+        section: 'decision',
+      },
+    ],
+    guard: inProject,
+    effect: registerOrganization,
+  },
+  registerUser: {
+    rows: [
+      { from: 'absent', to: 'user', section: '4.5' },
+      {
+        from: 'user',
+        to: 'user',
+        note: 'same userId, same project: fields replaced',
+        section: 'decision',
+      },
+    ],
+    guard: inProject,
+    effect: registerUser,
+  },
+  updateUser: {
+    rows: [
+      {
+        from: 'user',
+        to: 'user',
+        note: 'userRoleId null: no role; organization null: detached',
+        section: '3',
+      },
+    ],
+    guard: inProject,
+    effect: updateUser,
+  },
+  embedSignIn: {
+    rows: [
+      {
+        from: 'absent',
+        to: 'user',
+        note: 'its organization registered by externalId first',
+        section: '4.8',
+      },
+      {
+        from: 'user',
+        to: 'user',
+        note: 'fields the body gives replace the stored ones',
+        section: 'decision',
+      },
+    ],
+    guard: inProject,
+    effect: embedSignIn,
+  },
+  registerTenant: {
+    rows: [
+      { from: 'absent', to: 'tenant', section: '4.9' },
+      {
+        from: 'tenant',
+        to: 'tenant',
+        note: 'same identity: the fields given replace the stored ones',
+        section: 'decision',
+      },
+    ],
+    effect: registerTenant,
+  },
+};
+
+/** Transition table (data): what each command does to its subject. */
+export const identityTransitions: readonly Transition[] = transitionsOf(IDENTITY);
+
 export function applyIdentity(
   state: IdentityState,
   command: IdentityCommand,
   now: Instant,
 ): Result {
-  if (command.type === 'registerTenant') return registerTenant(state, command);
-  if (command.type === 'createProject') {
-    const project = { projectId: command.projectId, name: command.name };
-    return ok(
-      { ...state, projects: put(state.projects, project.projectId, project) },
-      { kind: 'project', project },
-    );
-  }
-  if (state.projects[command.projectId] === undefined) return fail(notFound('project'));
-  switch (command.type) {
-    case 'createRole':
-      return createRole(state, command, now);
-    case 'updateRole':
-      return updateRole(state, command, now);
-    case 'deleteRole':
-      return deleteRole(state, command);
-    case 'registerOrganization':
-      return registerOrganization(state, command);
-    case 'registerUser':
-      return registerUser(state, command);
-    case 'updateUser':
-      return updateUser(state, command);
-    case 'embedSignIn':
-      return embedSignIn(state, command);
-  }
+  return applyBy(IDENTITY, state, command, now);
 }
 
 type Cmd<T extends IdentityCommand['type']> = Extract<IdentityCommand, { type: T }>;
+
+function createProject(state: IdentityState, c: Cmd<'createProject'>): Result {
+  const project = { projectId: c.projectId, name: c.name };
+  return ok(
+    { ...state, projects: put(state.projects, project.projectId, project) },
+    { kind: 'project', project },
+  );
+}
 
 function createRole(state: IdentityState, c: Cmd<'createRole'>, now: Instant): Result {
   const stamp = iso(now);

@@ -17,6 +17,43 @@ export interface Transition {
   readonly section: string;
 }
 
+/**
+ * One command of a machine as its table states it: the rows it may take (from which state to
+ * which), the check that refuses it before anything changes, and its effect. `apply` looks all
+ * three up here; nothing restates them beside the table.
+ */
+export interface Move<S, C, R> {
+  readonly rows: readonly Omit<Transition, 'command'>[];
+  readonly guard?: (state: S, command: C) => SpecError | undefined;
+  readonly effect: (state: S, command: C, now: Instant) => Applied<S, R>;
+}
+
+/** A machine's table: one move per command of its command union. */
+export type MachineTable<S, C extends { readonly type: string }, R> = {
+  readonly [K in C['type']]: Move<S, Extract<C, { readonly type: K }>, R>;
+};
+
+/** The rows of a machine's table, as data (the reports draw them). */
+export function transitionsOf<S, C extends { readonly type: string }, R>(
+  table: MachineTable<S, C, R>,
+): Transition[] {
+  return Object.entries<Move<S, never, R>>(table).flatMap(([command, move]) =>
+    move.rows.map((row) => ({ command, ...row })),
+  );
+}
+
+/** Applies a command by its move in the table: the guard first, then the effect. */
+export function applyBy<S, C extends { readonly type: string }, R>(
+  table: MachineTable<S, C, R>,
+  state: S,
+  command: C,
+  now: Instant,
+): Applied<S, R> {
+  const move = table[command.type as C['type']] as unknown as Move<S, C, R>;
+  const refused = move.guard?.(state, command);
+  return refused === undefined ? move.effect(state, command, now) : fail(refused);
+}
+
 export type Applied<S, R> =
   | { readonly ok: true; readonly state: S; readonly result: R }
   | { readonly ok: false; readonly error: SpecError };

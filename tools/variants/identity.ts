@@ -66,8 +66,8 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'a key of another account reaches this account\u2019s project',
     file: 'spec/machines/identity.ts',
-    from: "if (state.projects[command.projectId] === undefined) return fail(notFound('project'));",
-    to: "if (state.projects[command.projectId] === undefined && command.type !== 'registerOrganization') return fail(notFound('project'));",
+    from: '    guard: inProject,\n    effect: registerOrganization,',
+    to: '    effect: registerOrganization,',
   },
   // Runtime variants: the machine stays right and the reference's glue goes wrong, which
   // is what the model-based suite (machine as oracle) is there to catch.
