@@ -2,8 +2,8 @@ import { specError, type AuthReason } from '../../spec/errors.ts';
 import type { Actor } from '../../spec/machines/dashboards.ts';
 import { roleOf, tenantById } from '../../spec/machines/identity.ts';
 import { errDone, okDone, type Done } from '../done.ts';
-import { projectUserFacts } from '../tokens/claims.ts';
-import { TokenService, type EacClaims } from '../tokens/jwt.ts';
+import { projectUserFacts, type EacClaims } from '../tokens/claims.ts';
+import { TokenService } from '../tokens/jwt.ts';
 import type { AccountRecord, World } from './world.ts';
 
 /** Who presented which credential (reference/http/auth.ts finds them, §5). */

@@ -5,7 +5,14 @@ import {
   type TenantRecord,
   type UserRecord,
 } from '../../spec/machines/identity.ts';
-import type { EacClaims } from './jwt.ts';
+
+/** Claims the reference puts in its tokens (decision T3), on top of iss/aud/sub/iat/exp/jti. */
+export interface EacClaims {
+  readonly kind: 'project-user' | 'tenant';
+  /** Customer organization (account) that issued the token. */
+  readonly org: string;
+  readonly [claim: string]: unknown;
+}
 
 /** Where a project-user token keeps what it says: flat (the default) or nested. */
 export type ClaimsLayout = 'flat' | 'nested';

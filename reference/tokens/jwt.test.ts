@@ -1,7 +1,8 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { projectUserFacts } from './claims.ts';
-import { TokenService, type EacClaims } from './jwt.ts';
+import type { EacClaims } from './claims.ts';
+import { TokenService } from './jwt.ts';
 
 // How the reference signs and lays out its tokens (§5 rule 8 leaves both open): ES256 with a
 // published key set or HS256 with a secret; project-user claims flat or nested.

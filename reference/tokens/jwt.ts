@@ -12,7 +12,7 @@ import {
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { Expiration } from '../../spec/schemas/common.ts';
 import { issueLifetime, tokenState } from '../../spec/machines/token.ts';
-import { laidOut, type ClaimsLayout } from './claims.ts';
+import { laidOut, type ClaimsLayout, type EacClaims } from './claims.ts';
 
 /** Decision T3: who signs and for whom. */
 export const ISSUER = 'eac-reference';
@@ -25,14 +25,6 @@ const HS256 = 'HS256';
  * served as a JSON Web Key Set, or HS256 with a secret the service alone holds and no key set.
  */
 export type Signing = typeof ES256 | typeof HS256;
-
-/** Claims the reference puts in its tokens (decision T3), on top of iss/aud/sub/iat/exp/jti. */
-export interface EacClaims {
-  readonly kind: 'project-user' | 'tenant';
-  /** Customer organization (account) that issued the token. */
-  readonly org: string;
-  readonly [claim: string]: unknown;
-}
 
 export interface Issued {
   readonly token: string;
