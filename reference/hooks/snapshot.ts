@@ -25,7 +25,9 @@ const record = <V>(map: ReadonlyMap<string, V>): Record<string, V> => Object.fro
 /**
  * The snapshot hook's view of an account (spec/hooks.openapi.yaml): what its identity,
  * dashboards and chat state hold, read-only and canonical. The clock is left out (it moves
- * without a request) and so is the identity state's index, which only restates the tables.
+ * without a request), and so are the identity state's index, which only restates the tables,
+ * and the chat's threads and rate windows: a chat moves them, and §4.15 has a chat persist
+ * nothing (the chat suites compare snapshots around one).
  */
 export function accountSnapshot(account: AccountRecord): unknown {
   const { identity } = account;
@@ -39,8 +41,6 @@ export function accountSnapshot(account: AccountRecord): unknown {
     dashboards: rows(account.dashboards.dashboards),
     charts: rows(account.dashboards.charts),
     agents: rows(record(account.chat.agents)),
-    threads: record(account.chat.threads),
-    rates: record(account.chat.rates),
     chartConnections: record(account.chat.chartConnections),
   });
 }
