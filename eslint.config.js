@@ -10,10 +10,10 @@ const boundary = (patterns, message) => ['error', { patterns: [{ group: patterns
  * The oracle rule (README, Layout): suites and fixtures judge servers we did not write, so no
  * expected value may come from code the reference runs. From spec/ they take clause ids,
  * response-shape schemas and types; lifetimes, flags, defaults and codes come from
- * fixtures/expected (written from the document). Model-based files may use the machines.
+ * fixtures/oracles (written from the document). Model-based files may use the machines.
  */
 const ORACLE =
-  'an expected value must not come from code the reference runs: use fixtures/expected (or spell it out)';
+  'an expected value must not come from code the reference runs: use fixtures/oracles (or spell it out)';
 const oracleRule = ({ machines }) => [
   'error',
   {

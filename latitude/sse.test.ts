@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import { checkGrammar, type GrammarReport } from '../suites/harness/chat-grammar.ts';
+import { checkGrammar, type GrammarReport } from '../suites/harness/event-sequence.ts';
 import { readStream, type ReadStream } from '../suites/harness/sse.ts';
 import { seeded } from '../suites/harness/random.ts';
 import { SECOND_MESSAGE, isChatStream, sseTransforms } from './sse.ts';

@@ -6,7 +6,7 @@ import type { NotRunCause, Result } from './schema.ts';
 
 const HOOKS = /lacks the host hooks? ([\w-]+(?:,\s*[\w-]+)*)/;
 const PARTS = /profile does not serve ([\w-]+(?:,\s*[\w-]+)*)/;
-/** fixtures/world.ts: a test needing more accounts than a credentials file holds. */
+/** suites/harness/given/accounts.ts: a test needing more accounts than a credentials file holds. */
 const NO_HOOK = /\bhas no ([\w-]+) hook\b/;
 
 /** The causes one not-run reason names; the harness words hooks and parts as matched here. */

@@ -21,6 +21,7 @@ const row = (section: string, over: Partial<Row>): Row => ({
   throughDecision: 0,
   probed: 0,
   securityCovered: 0,
+  securityThroughDecision: 0,
   covered: 0,
   failing: 0,
   securityFailing: 0,

@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GoldenStream, STREAMS_DIR } from '../../fixtures/streams/golden.ts';
-import { chartResults, checkGrammar } from '../harness/chat-grammar.ts';
+import { chartResults, checkGrammar } from '../harness/event-sequence.ts';
 import { readStream } from '../harness/sse.ts';
 
 const { values } = parseArgs({

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { conformance, probe } from '../harness/conformance.ts';
-import { describeIssues } from '../harness/chat-grammar.ts';
+import { describeIssues } from '../harness/event-sequence.ts';
 import {
   CHAT,
   GRAMMAR,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
-import { expectedStrings } from '../../fixtures/expected/index.ts';
+import { expectedStrings } from '../../fixtures/oracles/index.ts';
 import { buildWorld, registerUser, userToken } from '../harness/given/accounts.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, expectSuccess, refusedAs } from '../harness/expect.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
-import { expectedStrings } from '../../fixtures/expected/index.ts';
+import { expectedStrings } from '../../fixtures/oracles/index.ts';
 import { conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 import {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { documentedStatus } from '../../fixtures/expected/index.ts';
+import { documentedStatus } from '../../fixtures/oracles/index.ts';
 import type { World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
-import { expectedPermissions } from '../../fixtures/expected/index.ts';
+import { expectedPermissions } from '../../fixtures/oracles/index.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import {
   describeAnswer,
@@ -29,7 +29,7 @@ import { APPEND, CLONE, REMOVE } from '../harness/paths.ts';
 
 // §2.2: a write made as a tenant succeeds only when its permissions grant editing (rules 1 and
 // 2) and the flag for that kind of write is on; readOnly refuses every write. Each kind of
-// write is a row (STYLE 14); the flag each needs is the document's (fixtures/expected). A
+// write is a row (STYLE 14); the flag each needs is the document's (fixtures/oracles). A
 // refusal is asserted as "refused (4xx) and nothing changed"; its exact status is a probe.
 const parts = ['v1-dashboards', 'tenant-flow'] as const;
 const relies = [...READ_BACK, ...TENANT_FIELDS];

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { expectedStrings } from '../../fixtures/expected/index.ts';
+import { expectedStrings } from '../../fixtures/oracles/index.ts';
 import {
   embedderOrigin,
   nextHubLoad,

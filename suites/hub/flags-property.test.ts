@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { expectedEffective, expectedPermissions } from '../../fixtures/expected/index.ts';
+import { expectedEffective, expectedPermissions } from '../../fixtures/oracles/index.ts';
 import type { HubThing } from '../../spec/hub-profile.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import { hubProfile, openHub } from '../harness/browser.ts';
@@ -18,7 +18,7 @@ import {
 
 // §2.2 as a property: for arbitrary sets of the twenty flags, what the page offers (found
 // through the profile's hub section) is what the flags give, with the defaults and the
-// editing rules of §2.2 (expected values: fixtures/expected).
+// editing rules of §2.2 (expected values: fixtures/oracles).
 
 /**
  * Where a thing must be, may be, or must not be, from the flags §2.2 gives a role, on the

@@ -1,4 +1,4 @@
-import { expectedStrings } from '../../fixtures/expected/index.ts';
+import { expectedStrings } from '../../fixtures/oracles/index.ts';
 import { buildWorld } from '../harness/given/accounts.ts';
 import { openHub } from '../harness/browser.ts';
 import { conformance, probe } from '../harness/conformance.ts';

@@ -12,7 +12,7 @@ import {
   userToken,
   type World,
 } from '../harness/given/accounts.ts';
-import { expectedEffective, expectedPermissions } from '../../fixtures/expected/index.ts';
+import { expectedEffective, expectedPermissions } from '../../fixtures/oracles/index.ts';
 import { CLAIMS_DECISION, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { rolesPath, rolePath } from '../harness/paths.ts';
@@ -20,7 +20,7 @@ import { expectClientError, expectSuccess } from '../harness/expect.ts';
 
 // §2.2 and §4.1: the twenty permission flags, how a role update stores them, and the effective
 // permissions a user on the role gets. Expected values come from the §2.2 data of
-// fixtures/expected. Effective permissions are read from the token at the claim path of the
+// fixtures/oracles. Effective permissions are read from the token at the claim path of the
 // target's profile: token contents are our decision (tokens.claims, §5 rule 8), so those tests
 // rely on it, and a target whose profile names no such claim is not judged by them.
 const needs = ['accounts', 'projects', 'roles'] as const;
@@ -269,7 +269,7 @@ function isSame(a: Record<string, unknown>, b: Record<string, unknown>): boolean
 }
 
 // The editing rules of §2.2 on hand-picked roles, with the expected values written out here
-// rather than computed, so a slip in fixtures/expected cannot hide a slip in the target.
+// rather than computed, so a slip in fixtures/oracles cannot hide a slip in the target.
 const RULE_EXAMPLES: readonly {
   readonly clauses: readonly [ClauseId, ...ClauseId[]];
   readonly name: string;

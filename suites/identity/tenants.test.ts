@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { RegisterTenantResponse } from '../../spec/schemas/tenant.ts';
-import { expirationSeconds } from '../../fixtures/expected/index.ts';
+import { expirationSeconds } from '../../fixtures/oracles/index.ts';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { inCarrier, send } from '../harness/credential-table.ts';

@@ -11,7 +11,7 @@ import {
   expectedPermissions,
   expectedTokens,
   expirationSeconds,
-} from '../../fixtures/expected/index.ts';
+} from '../../fixtures/oracles/index.ts';
 import {
   buildWorld,
   createRole,
@@ -36,7 +36,7 @@ import {
 import type { Reply } from '../harness/http.ts';
 
 // §2.5, §4.7, §4.8, §5 rule 5, §8: project-user tokens, their lifetime and what they are built from.
-// Expected lifetimes and permissions come from fixtures/expected (written from the document);
+// Expected lifetimes and permissions come from fixtures/oracles (written from the document);
 // what a token carries is read at the claim paths of the target's profile (§5 rule 8 leaves
 // token contents open, so such tests rely on tokens.claims); embed-token members come from
 // the profile too (§4.8 names only user.userRoleId).

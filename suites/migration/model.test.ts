@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { documentedStatus } from '../../fixtures/expected/index.ts';
+import { documentedStatus } from '../../fixtures/oracles/index.ts';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { CloneDashboardResponse, V1CreateDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import type { SpecError } from '../../spec/errors.ts';

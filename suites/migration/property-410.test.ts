@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { documentedStatus, expectedPermissions } from '../../fixtures/expected/index.ts';
+import { documentedStatus, expectedPermissions } from '../../fixtures/oracles/index.ts';
 import { buildWorld } from '../harness/given/accounts.ts';
 import { conformance } from '../harness/conformance.ts';
 import { expectError, successStatus } from '../harness/expect.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { documentedStatus } from '../../fixtures/expected/index.ts';
+import { documentedStatus } from '../../fixtures/oracles/index.ts';
 import { conformance } from '../harness/conformance.ts';
 import { expectError, successStatus } from '../harness/expect.ts';
 import {

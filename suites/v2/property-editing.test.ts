@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { expectedEffective, expectedPermissions } from '../../fixtures/expected/index.ts';
+import { expectedEffective, expectedPermissions } from '../../fixtures/oracles/index.ts';
 import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectClientError, successStatus } from '../harness/expect.ts';
@@ -47,7 +47,7 @@ import {
 // Issue 7 property 11 (§2.2, §3 role row): for arbitrary sets of the twenty flags, a write
 // succeeds exactly when §2.2 allows it, observed on the writes themselves and never read from
 // a token: the flag each kind of write needs and the editing rules come from the document's
-// table (fixtures/expected: expectedEffective, writes). A role update is read by the very
+// table (fixtures/oracles: expectedEffective, writes). A role update is read by the very
 // next write (§3). A refusal is "refused (4xx) and nothing changed"; its status is a probe
 // elsewhere (dashboards.write-refusal.status).
 type WriteKind = 'create' | 'clone' | 'addCharts' | 'appendCharts' | 'removeCharts';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { documentedStatus } from '../../fixtures/expected/index.ts';
+import { documentedStatus } from '../../fixtures/oracles/index.ts';
 import { conformance } from '../harness/conformance.ts';
 import { roleUpdate } from '../harness/endpoints.ts';
 import { expectError, successStatus } from '../harness/expect.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { documentedStatus } from '../../fixtures/expected/index.ts';
+import { documentedStatus } from '../../fixtures/oracles/index.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { expectError, successStatus } from '../harness/expect.ts';

@@ -3,7 +3,7 @@ import type { Variant } from './variant.ts';
 /**
  * Wrong variants that only independent oracles catch: the reference and the suites once read
  * the same lifetimes and the same effective-permission code, so breaking that code left every
- * test green. The suites now take expected values from fixtures/expected.
+ * test green. The suites now take expected values from fixtures/oracles.
  */
 export const oraclesVariants: readonly Variant[] = [
   {

@@ -8,7 +8,7 @@ if (writtenAnyway === undefined) throw new Error('refusals.ts lost its written-a
 
 /**
  * Wrong variants of what a fuzzer found (issue 6, part 11): each brings one defect back, and
- * suites/protocol/robustness.test.ts must catch it.
+ * suites/protocol/framing.test.ts must catch it.
  */
 export const robustnessVariants: readonly Variant[] = [
   {

@@ -8,7 +8,7 @@ import {
   userToken,
   type World,
 } from './accounts.ts';
-import { chartResults, checkGrammar, type GrammarReport } from '../chat-grammar.ts';
+import { chartResults, checkGrammar, type GrammarReport } from '../event-sequence.ts';
 import type { Conformance } from '../conformance.ts';
 import type { Reply } from '../http.ts';
 import { readStreamText, type ReadStream } from '../sse.ts';

@@ -8,10 +8,10 @@ import {
   checkStreamText,
   type ChatStreamState,
 } from '../../spec/machines/chat-stream.ts';
-import { checkGrammar } from './chat-grammar.ts';
+import { checkGrammar } from './event-sequence.ts';
 import { readStream, readStreamText, type ReadStream } from './sse.ts';
 
-// The suites' §6 checker (chat-grammar.ts) and the model (spec/machines/chat-stream.ts) were
+// The suites' §6 checker (event-sequence.ts) and the model (spec/machines/chat-stream.ts) were
 // written apart; here both judge the same streams, so a slip in one shows against the other.
 // The model stops at the first rule broken: it is compared there.
 

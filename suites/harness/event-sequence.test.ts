@@ -5,7 +5,7 @@ import {
   positionCases,
   type Issue,
 } from '../../fixtures/streams/positions.ts';
-import { checkGrammar, type GrammarIssue } from './chat-grammar.ts';
+import { checkGrammar, type GrammarIssue } from './event-sequence.ts';
 import { readStream, readStreamText } from './sse.ts';
 
 // §6 at every message position: each message of streams of two and three, malformed in each
