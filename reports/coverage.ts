@@ -32,7 +32,11 @@ export function topSection(section: string): string {
   return section.split('.')[0] ?? section;
 }
 
-function emptyRow(section: string, titles: ReadonlyMap<string, string>): CoverageRow {
+/** A section's row before any clause is counted in it. */
+export function emptyRow(
+  section: string,
+  titles: ReadonlyMap<string, string> = new Map(),
+): CoverageRow {
   const row: CoverageRow = {
     section,
     must: 0,

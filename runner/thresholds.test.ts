@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { emptyRow } from '../reports/coverage.ts';
 import type { Results } from '../reports/schema.ts';
 import {
   breaches,
@@ -10,23 +11,7 @@ import {
 } from './thresholds.ts';
 
 type Row = Results['coverage'][number];
-const row = (section: string, over: Partial<Row>): Row => ({
-  section,
-  title: section,
-  must: 0,
-  observed: 0,
-  unspecified: 0,
-  security: 0,
-  portable: 0,
-  throughDecision: 0,
-  probed: 0,
-  securityCovered: 0,
-  securityThroughDecision: 0,
-  covered: 0,
-  failing: 0,
-  securityFailing: 0,
-  ...over,
-});
+const row = (section: string, over: Partial<Row>): Row => ({ ...emptyRow(section), ...over });
 
 // Section 4 counts its subsections once; 4.6 is one of them.
 const run = {
