@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { coverageTotals } from '../reports/outline.ts';
 import type { Results } from '../reports/schema.ts';
 
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,15 +78,17 @@ function checked(run: Results) {
     byArea.set(r.area, a);
     byFile.set(r.file, (byFile.get(r.file) ?? 0) + r.durationMs);
   }
-  const sum = (key: 'portable' | 'throughDecision' | 'probed' | 'securityCovered'): number =>
-    run.coverage.reduce((n, s) => n + s[key], 0);
+  const t = coverageTotals(run);
   return {
     summary: run.summary,
     coverage: {
-      portable: sum('portable'),
-      throughDecision: sum('throughDecision'),
-      probed: sum('probed'),
-      security: sum('securityCovered'),
+      mustObserved: t.firm,
+      portable: t.portable,
+      throughDecision: t.throughDecision,
+      unspecified: t.unspecified,
+      probed: t.probed,
+      security: t.security,
+      securityCovered: t.securityCovered,
     },
     testSecondsTotal: seconds(run.results.reduce((n, r) => n + r.durationMs, 0)),
     byArea: Object.fromEntries(
