@@ -6,13 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clause } from '../spec/clauses/types.ts';
-import {
-  verdictOf,
-  type Gate,
-  type Result,
-  type Results,
-  type Verdict,
-} from './schema.ts';
+import { verdictOf, type Gate, type Result, type Results, type Verdict } from './schema.ts';
 import { assembleRun } from './assemble.ts';
 import type { SectionTitle } from './coverage.ts';
 

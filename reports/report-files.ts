@@ -1,12 +1,7 @@
 /** Where a run's reports live on disk: `<root>/runs/<stamp>/` and `<root>/latest` pointing at it. */
 import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  READABLE_VERSIONS,
-  ResultsSchema,
-  SCHEMA_VERSION,
-  type Results,
-} from './schema.ts';
+import { READABLE_VERSIONS, ResultsSchema, SCHEMA_VERSION, type Results } from './schema.ts';
 import { htmlContext, renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderSummary } from './summary-md.ts';
