@@ -3,8 +3,13 @@ import type { NotRunCause, Results } from './schema.ts';
 
 /** Totals over the top-level rows (each clause counts once there). */
 export function coverageTotals(run: Pick<Results, 'coverage'>) {
-  const tops = run.coverage.filter((r) => !r.section.includes('.'));
-  const sum = (pick: (r: (typeof tops)[number]) => number) => tops.reduce((n, r) => n + pick(r), 0);
+  return rowTotals(run.coverage.filter((r) => !r.section.includes('.')));
+}
+
+/** Totals over some coverage rows (rows that do not overlap: one section, or the top level). */
+export function rowTotals(rows: Results['coverage']) {
+  const sum = (pick: (r: Results['coverage'][number]) => number) =>
+    rows.reduce((n, r) => n + pick(r), 0);
   return {
     firm: sum((r) => r.must + r.observed),
     portable: sum((r) => r.portable),

@@ -319,6 +319,8 @@ interface RunPlan {
 
 /** What the tests left: their results, and where the run's reports go. */
 interface Launched {
+  /** The target as results.json describes it (and as a replay line re-targets it). */
+  readonly target: RunTarget;
   readonly results: readonly Result[];
   readonly startedAt: Date;
   readonly finishedAt: Date;
@@ -453,7 +455,8 @@ async function launch(
   io: RunIo,
 ): Promise<Launched> {
   const { options, seed, selection } = plan;
-  const replayArgs = targetArgsOf(describeTarget(plan, resolved));
+  const target = describeTarget(plan, resolved);
+  const replayArgs = targetArgsOf(target);
   const startedAt = new Date();
   // Made before the tests run: the hub tests put screenshots of failures in it.
   const reportsRoot = path.resolve(place.root, options.report);
@@ -512,14 +515,21 @@ async function launch(
     throw new UsageError('the test run ended without results (see errors above)');
   if (reporter.results.length === 0 && options.shard === undefined)
     throw new UsageError('no test matched the selection');
-  return { results: reporter.results, startedAt, finishedAt: new Date(), reportsRoot, runDir };
+  return {
+    target,
+    results: reporter.results,
+    startedAt,
+    finishedAt: new Date(),
+    reportsRoot,
+    runDir,
+  };
 }
 
 /** results.json's whole content: the results, and everything derived from them and the catalogue. */
 function assemble(plan: RunPlan, resolved: ResolvedTarget, launched: Launched): Results {
   const run = assembleRun(
     {
-      target: describeTarget(plan, resolved),
+      target: launched.target,
       profile: profileFacts(resolved, plan.profileFile),
       startedAt: launched.startedAt,
       finishedAt: launched.finishedAt,

@@ -4,6 +4,7 @@
  * breached threshold exits with a code of its own (EXIT_THRESHOLD), apart from a failure (1)
  * and a usage error (2).
  */
+import { rowTotals } from '../reports/outline.ts';
 import type { Results } from '../reports/schema.ts';
 
 /** The exit code of a run that failed no test but breached a threshold. */
@@ -92,22 +93,14 @@ function counted(run: Pick<Results, 'coverage'>, f: CoverageFloor) {
     f.section === undefined
       ? run.coverage.filter((r) => !r.section.includes('.'))
       : run.coverage.filter((r) => r.section === f.section);
-  const sum = (pick: (r: Results['coverage'][number]) => number) =>
-    rows.reduce((n, r) => n + pick(r), 0);
-  switch (f.kind) {
-    case 'portable':
-      return { rows, value: sum((r) => r.portable), whole: sum((r) => r.must + r.observed) };
-    case 'covered':
-      return {
-        rows,
-        value: sum((r) => r.portable + r.throughDecision),
-        whole: sum((r) => r.must + r.observed),
-      };
-    case 'security':
-      return { rows, value: sum((r) => r.securityCovered), whole: sum((r) => r.security) };
-    case 'probed':
-      return { rows, value: sum((r) => r.probed), whole: sum((r) => r.unspecified) };
-  }
+  const t = rowTotals(rows);
+  const counts: Record<CoverageKind, { value: number; whole: number }> = {
+    portable: { value: t.portable, whole: t.firm },
+    covered: { value: t.portable + t.throughDecision, whole: t.firm },
+    security: { value: t.securityCovered, whole: t.security },
+    probed: { value: t.probed, whole: t.unspecified },
+  };
+  return { rows, ...counts[f.kind] };
 }
 
 /** Every threshold the run breached, each as one line naming the gate and the figures. */
