@@ -92,9 +92,10 @@ describe('toResult', () => {
     });
   });
 
-  it('builds the replay line from the run seed and the first clause', () => {
-    expect(toResult(raw({}), context)?.replay).toBe(
-      'npx eac run --seed 99 --only roles.update.renames',
+  it('builds the replay line from the run seed and the test id, which runs that test alone', () => {
+    expect(toResult(raw({}), context)?.replay).toBe('npx eac run --seed 99 --only roles/renames');
+    expect(toResult(raw({ meta: { ...meta, id: 'kept-id' } }), context)?.replay).toBe(
+      'npx eac run --seed 99 --only roles/kept-id',
     );
   });
 });

@@ -97,7 +97,7 @@ export function runReplayLine(context: ReplayContext, only: readonly string[] = 
   return [...args, ...selection, ...context.targetArgs].map(shellQuote).join(' ');
 }
 
-/** The command that re-runs the tests of one clause (or area) with the same seed. */
+/** The command that re-runs one test (by its id), or one clause or area, with the same seed. */
 export function replayLine(context: ReplayContext, only: string): string {
   const args = ['npx', 'eac', 'run', '--seed', String(context.runSeed), '--only', only];
   return [...args, ...context.targetArgs].map(shellQuote).join(' ');
@@ -165,7 +165,8 @@ export function toResult(raw: RawCase, context: ReplayContext): Unnamed | undefi
     relies: [...(meta?.relies ?? [])],
     outcome,
     seed: meta?.seed ?? context.runSeed,
-    replay: replayLine(context, clauses[0] ?? area),
+    // The id assignIds will give unless two names slug alike; --only takes it (runner/only.ts).
+    replay: replayLine(context, `${area}/${meta?.id ?? slug(meta?.name ?? parsed.name)}`),
     durationMs: Math.max(0, Math.round(raw.durationMs)),
   };
   const reason = reasonOf(raw, outcome);

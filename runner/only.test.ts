@@ -6,6 +6,7 @@ import {
   listAreas,
   planFile,
   resolveOnly,
+  testPattern,
   unmatchedValues,
 } from './only.ts';
 
@@ -82,5 +83,42 @@ describe('planFile', () => {
   it('finds the area of a file relative to the suites folder', () => {
     expect(areaOfFile(suites, '/p/suites/roles/deep/a.test.ts')).toBe('roles');
     expect(areaOfFile(suites, '/elsewhere/a.test.ts')).toBeUndefined();
+  });
+});
+
+describe('a test id', () => {
+  // The names of a real file's tests, as vitest sees them (name and clause suffix).
+  const names = [
+    'the dashboard is shown {hub.dashboard.page}',
+    'the dashboard is shown twice {hub.dashboard.page}',
+    'then the dashboard is shown {hub.dashboard.page}',
+    'who’s shown: the dashboard (v2) {hub.dashboard.page hub.v2}',
+  ];
+  const ids = ['hub/the-dashboard-is-shown', 'hub/who-s-shown-the-dashboard-v2'];
+
+  it('is taken as one test, not as a clause prefix, and is no unknown value', () => {
+    const selection = resolveOnly(ids, ['hub', 'identity']);
+    expect(selection).toEqual({ areas: [], clausePrefixes: [], tests: ids });
+    expect(unmatchedValues(selection, [])).toEqual([]);
+    expect(resolveOnly(['nohub/the-dashboard-is-shown'], ['hub']).tests).toBeUndefined();
+  });
+
+  it('resolves to the files of its area and a pattern matching exactly its name', () => {
+    const plan = planFile(resolveOnly([ids[0] as string], ['hub', 'identity']), 'hub');
+    expect(plan.run).toBe(true);
+    const pattern = plan.run ? plan.pattern : undefined;
+    expect(names.filter((n) => pattern?.test(n) === true)).toEqual([names[0]]);
+    expect(planFile(resolveOnly(ids, ['hub', 'identity']), 'identity')).toEqual({ run: false });
+  });
+
+  it('matches its name across punctuation and case, and adds up with other values', () => {
+    expect(names.filter((n) => testPattern('who-s-shown-the-dashboard-v2').test(n))).toEqual([
+      names[3],
+    ]);
+    expect(testPattern('ab-c').test('AB c {x}')).toBe(true);
+    const both = planFile(resolveOnly([...ids, 'hub.other'], ['hub']), 'hub');
+    const pattern = both.run ? both.pattern : undefined;
+    expect(names.filter((n) => pattern?.test(n) === true)).toEqual([names[0], names[3]]);
+    expect(pattern?.test('x {hub.other.thing}')).toBe(true);
   });
 });

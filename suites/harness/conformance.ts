@@ -110,8 +110,24 @@ function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-function replayLine(runSeed: number, clauses: readonly string[]): string {
-  const args = ['npx', 'eac', 'run', '--seed', String(runSeed), '--only', clauses[0] ?? ''];
+/**
+ * The test's id as results.json records it (reports/results.ts assignIds): `<area>/<explicit
+ * id>`, or `<area>/<slug of the name>`; `--only` takes it and runs that one test.
+ */
+function testIdOf(meta: Pick<EacMeta, 'area' | 'id' | 'name'>): string {
+  const slug =
+    meta.id ??
+    (meta.name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') ||
+      'unnamed');
+  return `${meta.area}/${slug}`;
+}
+
+function replayLine(runSeed: number, meta: Pick<EacMeta, 'area' | 'id' | 'name'>): string {
+  const args = ['npx', 'eac', 'run', '--seed', String(runSeed), '--only', testIdOf(meta)];
   return [...args, ...replayArgs()].map(shellQuote).join(' ');
 }
 
@@ -237,7 +253,7 @@ function register<C extends Conformance>(
         }
       } catch (err) {
         if (err instanceof Error && !err.message.includes('replay:')) {
-          err.message += `\n  seed ${target.seed} (test seed ${seed}); replay: ${replayLine(target.seed, clauses)}`;
+          err.message += `\n  seed ${target.seed} (test seed ${seed}); replay: ${replayLine(target.seed, meta)}`;
         }
         throw err;
       }
