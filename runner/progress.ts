@@ -1,8 +1,20 @@
 /**
- * The one live line of `eac run` on stderr: `eac: 37/120 tests, 0 failed, 2 not-run`.
- * On a terminal it is rewritten in place; elsewhere (CI logs) it is printed at most every
- * `intervalMs` and once at the end, so logs stay short.
+ * What `eac run` shows on stderr while the tests run. On a terminal: one live line, rewritten
+ * in place, with the elapsed time and the area under way, `[1m12s] identity 312/1025 ✓300 ✗2 ○10`.
+ * In CI (`CI` set) or when stderr is not a terminal: one line per area as it finishes,
+ * `identity: 562 tests, 560 pass, 2 fail, 0 not-run (41s)`, so a log holds a line per area
+ * rather than a stream of totals. Colour only on a terminal, and never with `NO_COLOR`.
  */
+export interface AreaProgress {
+  readonly area: string;
+  /** Tests that ended so far: pass (probes included), fail and not-run. */
+  readonly pass: number;
+  readonly failed: number;
+  readonly notRun: number;
+  /** Every test file of the area ended. */
+  readonly finished: boolean;
+}
+
 export interface ProgressCounts {
   readonly done: number;
   readonly total: number;
@@ -10,6 +22,10 @@ export interface ProgressCounts {
   readonly notRun: number;
   /** Test files not collected yet: while any remain, the total can still grow. */
   readonly filesPending?: number;
+  /** The area of the test that ended last. */
+  readonly current?: string;
+  /** Per area, in the order they started. */
+  readonly areas?: readonly AreaProgress[];
 }
 
 export interface ProgressStream {
@@ -17,55 +33,122 @@ export interface ProgressStream {
   write(text: string): unknown;
 }
 
-export function progressText(counts: ProgressCounts): string {
+export interface ProgressOptions {
+  /** The clock (milliseconds); tests pass their own. */
+  readonly now?: () => number;
+  /** Where `CI` and `NO_COLOR` are read; `process.env` by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** On a terminal, how often the line is redrawn while no test ends (the clock moves on); 0: never. */
+  readonly tickMs?: number;
+}
+
+/** `41s`, `1m12s`, `1h02m`. */
+export function elapsedText(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The line of a finished area, as CI logs show it. */
+export function areaLine(area: AreaProgress, ms: number): string {
+  const tests = area.pass + area.failed + area.notRun;
+  return `${area.area}: ${plural(tests, 'test')}, ${area.pass} pass, ${area.failed} fail, ${area.notRun} not-run (${elapsedText(ms)})`;
+}
+
+type Paint = (code: number, text: string) => string;
+const plain: Paint = (_code, text) => text;
+const ansi: Paint = (code, text) => `\u001b[${code}m${text}\u001b[39m`;
+
+/** The live line of a terminal. */
+export function liveLine(counts: ProgressCounts, ms: number, paint: Paint = plain): string {
   const total = (counts.filesPending ?? 0) > 0 ? `${counts.total}+` : String(counts.total);
-  return `eac: ${counts.done}/${total} tests, ${counts.failed} failed, ${counts.notRun} not-run`;
+  const pass = counts.done - counts.failed - counts.notRun;
+  const area = counts.current !== undefined ? ` ${counts.current}` : '';
+  return `[${elapsedText(ms)}]${area} ${counts.done}/${total} ${paint(32, `✓${pass}`)} ${paint(31, `✗${counts.failed}`)} ${paint(33, `○${counts.notRun}`)}`;
 }
 
 export class Progress {
-  #last = '';
-  #lastAt = Number.NEGATIVE_INFINITY;
-  #pending: ProgressCounts | undefined;
+  readonly #now: () => number;
+  readonly #live: boolean;
+  readonly #paint: Paint;
+  readonly #startedAt: number;
+  /** When each area was first seen, and whether its line was printed. */
+  readonly #areas = new Map<string, { since: number; printed: boolean }>();
+  readonly #tickMs: number;
+  #tick: ReturnType<typeof setInterval> | undefined;
+  #last: ProgressCounts | undefined;
   #open = false;
 
   constructor(
     private readonly stream: ProgressStream,
-    private readonly options: { readonly intervalMs?: number; readonly now?: () => number } = {},
-  ) {}
+    options: ProgressOptions = {},
+  ) {
+    const env = options.env ?? process.env;
+    this.#now = options.now ?? Date.now;
+    this.#live = stream.isTTY === true && !ciEnv(env);
+    this.#paint = this.#live && (env['NO_COLOR'] ?? '') === '' ? ansi : plain;
+    this.#startedAt = this.#now();
+    this.#tickMs = options.tickMs ?? 1000;
+  }
 
   update(counts: ProgressCounts): void {
-    const text = progressText(counts);
-    if (text === this.#last) return;
-    if (this.stream.isTTY === true) {
-      this.stream.write(`\r${text}\u001b[K`);
-      this.#open = true;
-      this.#last = text;
-      return;
+    this.#last = counts;
+    const now = this.#now();
+    for (const area of counts.areas ?? []) {
+      let seen = this.#areas.get(area.area);
+      if (seen === undefined) {
+        seen = { since: now, printed: false };
+        this.#areas.set(area.area, seen);
+      }
+      if (area.finished && !seen.printed && !this.#live) {
+        seen.printed = true;
+        this.stream.write(`${areaLine(area, now - seen.since)}\n`);
+      }
     }
-    const now = (this.options.now ?? Date.now)();
-    if (now - this.#lastAt >= (this.options.intervalMs ?? 2000)) {
-      this.stream.write(`${text}\n`);
-      this.#last = text;
-      this.#lastAt = now;
-      this.#pending = undefined;
-    } else {
-      this.#pending = counts;
+    if (this.#live) {
+      this.#draw(counts, now);
+      if (this.#tick === undefined && this.#tickMs > 0) {
+        this.#tick = setInterval(() => {
+          if (this.#last !== undefined) this.#draw(this.#last, this.#now());
+        }, this.#tickMs);
+        this.#tick.unref();
+      }
     }
   }
 
-  /** Prints the final state (if not shown yet) and ends the line. */
+  #draw(counts: ProgressCounts, now: number): void {
+    this.stream.write(`\r${liveLine(counts, now - this.#startedAt, this.#paint)}\u001b[K`);
+    this.#open = true;
+  }
+
+  /** Shows the final state: ends the live line, or prints the areas not printed yet. */
   finish(counts?: ProgressCounts): void {
-    const final = counts ?? this.#pending;
-    if (this.stream.isTTY === true) {
-      if (final !== undefined) this.update(final);
+    const final = counts ?? this.#last;
+    clearInterval(this.#tick);
+    this.#tick = undefined;
+    if (this.#live) {
+      if (final !== undefined) this.#draw(final, this.#now());
       if (this.#open) this.stream.write('\n');
       this.#open = false;
       return;
     }
-    if (final !== undefined && progressText(final) !== this.#last) {
-      this.stream.write(`${progressText(final)}\n`);
-      this.#last = progressText(final);
+    const now = this.#now();
+    for (const area of final?.areas ?? []) {
+      const seen = this.#areas.get(area.area) ?? { since: now, printed: false };
+      this.#areas.set(area.area, seen);
+      if (seen.printed) continue;
+      seen.printed = true;
+      this.stream.write(`${areaLine(area, now - seen.since)}\n`);
     }
-    this.#pending = undefined;
   }
+}
+
+/** `CI` set to anything but empty, `0` or `false`, as CI services set it. */
+function ciEnv(env: Readonly<Record<string, string | undefined>>): boolean {
+  const ci = (env['CI'] ?? '').toLowerCase();
+  return ci !== '' && ci !== '0' && ci !== 'false';
 }

@@ -1,12 +1,14 @@
 /**
- * The vitest reporter of `eac run`: counts tests for the progress line while they run, and
- * reads every test case's final state and `meta.eac` when the run ends.
+ * The vitest reporter of `eac run`: counts tests for the progress line while they run (in all
+ * and per area), and reads every test case's final state and `meta.eac` when the run ends.
  */
 import path from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { Result } from '../reports/schema.ts';
-import type { ProgressCounts } from './progress.ts';
+import type { AreaProgress, ProgressCounts } from './progress.ts';
+import { NO_HUB_NOTE } from './target.ts';
+import { causesOf } from '../reports/not-run.ts';
 import {
   areaFromFile,
   assignIds,
@@ -27,6 +29,31 @@ export interface EacReporterOptions extends ReplayContext {
 
 function relativeFile(root: string, moduleId: string): string {
   return path.relative(root, moduleId).split(path.sep).join('/');
+}
+
+/**
+ * Whether the run's target was given without a hub: its replay arguments name a --target and
+ * no --hub (reports/results.ts targetArgsOf leaves --hub out exactly then).
+ */
+export function hubMissing(targetArgs: readonly string[]): boolean {
+  return targetArgs.includes('--target') && !targetArgs.includes('--hub');
+}
+
+/**
+ * A not-run result of the hub part on a target given without --hub: the harness says the
+ * profile does not serve hub (runner/target.ts withdrew it); the reason adds why.
+ */
+export function withHubNote<T extends Pick<Result, 'outcome' | 'reason'>>(result: T): T {
+  if (result.outcome !== 'not-run' || result.reason === undefined) return result;
+  const hub = causesOf(result.reason).some((c) => c.kind === 'part' && c.name === 'hub');
+  return hub ? { ...result, reason: `${result.reason} (${NO_HUB_NOTE})` } : result;
+}
+
+interface AreaTally {
+  pass: number;
+  failed: number;
+  notRun: number;
+  filesLeft: number;
 }
 
 /** Tests vitest will not run at all (filtered out, `.skip`, `.todo`), unless marked not-run. */
@@ -68,6 +95,10 @@ export class EacReporter implements Reporter {
   #notRun = 0;
   #results: Result[] | undefined;
   #unhandled: string[] = [];
+  /** Per area, in the order their first file started. */
+  #areas = new Map<string, AreaTally>();
+  #filesPerArea = new Map<string, number>();
+  #current: string | undefined;
 
   constructor(private readonly options: EacReporterOptions) {
     this.#root = options.root;
@@ -77,8 +108,22 @@ export class EacReporter implements Reporter {
     this.#root = vitest.config.root;
   }
 
-  onTestRunStart(specifications: ReadonlyArray<unknown>): void {
+  onTestRunStart(specifications: ReadonlyArray<{ readonly moduleId: string }>): void {
     this.#filesPending = specifications.length;
+    for (const spec of specifications) {
+      const area = this.#areaOf(spec.moduleId);
+      this.#filesPerArea.set(area, (this.#filesPerArea.get(area) ?? 0) + 1);
+    }
+  }
+
+  onTestModuleStart(testModule: TestModule): void {
+    this.#tally(this.#areaOf(testModule.moduleId));
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    const tally = this.#tally(this.#areaOf(testModule.moduleId));
+    tally.filesLeft = Math.max(0, tally.filesLeft - 1);
+    this.#report();
   }
 
   onTestModuleCollected(testModule: TestModule): void {
@@ -90,9 +135,17 @@ export class EacReporter implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const outcome = outcomeOf(rawCase(this.#root, testCase));
     if (outcome === undefined) return;
+    const area = this.#areaOf(testCase.module.moduleId);
+    const tally = this.#tally(area);
+    this.#current = area;
     this.#done += 1;
-    if (outcome === 'fail') this.#failed += 1;
-    if (outcome === 'not-run') this.#notRun += 1;
+    if (outcome === 'fail') {
+      this.#failed += 1;
+      tally.failed += 1;
+    } else if (outcome === 'not-run') {
+      this.#notRun += 1;
+      tally.notRun += 1;
+    } else tally.pass += 1;
     this.#report();
   }
 
@@ -101,10 +154,11 @@ export class EacReporter implements Reporter {
     unhandledErrors: ReadonlyArray<SerializedError>,
   ): void {
     const results: Unnamed[] = [];
+    const noHub = hubMissing(this.options.targetArgs);
     for (const testModule of testModules) {
       for (const testCase of testModule.children.allTests()) {
         const result = toResult(rawCase(this.#root, testCase), this.options);
-        if (result !== undefined) results.push(result);
+        if (result !== undefined) results.push(noHub ? withHubNote(result) : result);
       }
       // A file that cannot load, or whose hooks throw, must not vanish from the report.
       const errors = testModule.errors();
@@ -155,6 +209,14 @@ export class EacReporter implements Reporter {
       failed: this.#failed,
       notRun: this.#notRun,
       filesPending: this.#filesPending,
+      ...(this.#current !== undefined ? { current: this.#current } : {}),
+      areas: [...this.#areas].map(([area, t]): AreaProgress => ({
+        area,
+        pass: t.pass,
+        failed: t.failed,
+        notRun: t.notRun,
+        finished: t.filesLeft === 0,
+      })),
     };
   }
 
@@ -169,6 +231,19 @@ export class EacReporter implements Reporter {
 
   get unhandledErrors(): readonly string[] {
     return this.#unhandled;
+  }
+
+  #areaOf(moduleId: string): string {
+    return areaFromFile(relativeFile(this.#root, moduleId));
+  }
+
+  #tally(area: string): AreaTally {
+    let tally = this.#areas.get(area);
+    if (tally === undefined) {
+      tally = { pass: 0, failed: 0, notRun: 0, filesLeft: this.#filesPerArea.get(area) ?? 1 };
+      this.#areas.set(area, tally);
+    }
+    return tally;
   }
 
   #report(): void {

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closingSummary } from './run.ts';
 import { sampleResults } from '../reports/sample-results.ts';
+import type { Result } from '../reports/schema.ts';
+import { withHubNote } from './reporter.ts';
 
 describe('closingSummary', () => {
   const text = closingSummary(sampleResults(), 'reports/runs/x', 'reports/latest');
@@ -15,5 +17,54 @@ describe('closingSummary', () => {
     expect(text).toContain('profile reference default: serves identity, tenant-flow');
     expect(text).toMatch(/coverage: must\/observed 2 portable \+ 1 through a decision of \d+/);
     expect(text).toMatch(/not-run by cause:\n\s+1 {2}missing hook clock/);
+  });
+});
+
+describe('closingSummary when the hub pages were not tested', () => {
+  const run = sampleResults();
+  const notRun = (reason: string, n: number): Result[] =>
+    Array.from({ length: n }, (_, i) => ({
+      ...(run.results[0] as Result),
+      id: `hub/t-${reason.length}-${i}`,
+      area: 'hub',
+      outcome: 'not-run',
+      reason,
+    }));
+
+  it('says so above the counts: no --hub', () => {
+    const hubless = notRun("the target's profile does not serve hub", 3).map(withHubNote);
+    const text = closingSummary(
+      { ...run, results: [...run.results, ...hubless] },
+      'reports/runs/x',
+      undefined,
+    );
+    const lines = text.split('\n');
+    expect(lines[1]).toBe('eac: hub pages not tested: no --hub (3 tests not-run)');
+    expect(lines[2]).toMatch(/^eac: \d+ pass, /);
+    // A missing --hub is no shape a profile would state.
+    expect(text).not.toMatch(/wait on the profile/);
+  });
+
+  it('says so above the counts: no browser, with one test counted as one', () => {
+    const text = closingSummary(
+      {
+        ...run,
+        results: [
+          ...run.results,
+          ...notRun('no browser for the hub pages: no browser at /usr/bin/chromium', 1),
+        ],
+      },
+      'reports/runs/x',
+      undefined,
+    );
+    expect(text.split('\n')[1]).toBe(
+      "eac: hub pages not tested: no browser (install Debian's chromium or set EAC_CHROMIUM; 1 test not-run)",
+    );
+  });
+
+  it('says nothing of the hub when its tests ran', () => {
+    const text = closingSummary(run, 'reports/runs/x', undefined);
+    expect(text).not.toContain('hub pages not tested');
+    expect(text.split('\n')[1]).toMatch(/^eac: \d+ pass, /);
   });
 });

@@ -46,6 +46,7 @@ import {
   resolveTarget,
   TargetError,
   DOCUMENT_ONLY_PROFILE,
+  NO_HUB_NOTE,
   type LatitudeRun,
   type ResolvedTarget,
   type RunHandOver,
@@ -147,6 +148,26 @@ function profileFacts(resolved: ResolvedTarget, file: string | undefined): RunPr
   };
 }
 
+/**
+ * What heads the closing lines when the hub pages were not tested for a reason of the set-up:
+ * no --hub (runner/target.ts), or no browser (suites/harness/browser.ts words it so).
+ */
+export function hubUntested(results: readonly Pick<Result, 'outcome' | 'reason'>[]): string[] {
+  const notRun = results.filter((r) => r.outcome === 'not-run');
+  const lines: string[] = [];
+  const count = (n: number) => `${n} test${n === 1 ? '' : 's'} not-run`;
+  const noHub = notRun.filter((r) => (r.reason ?? '').includes(NO_HUB_NOTE)).length;
+  if (noHub > 0) lines.push(`eac: hub pages not tested: no --hub (${count(noHub)})`);
+  const noBrowser = notRun.filter((r) =>
+    (r.reason ?? '').startsWith('no browser for the hub pages'),
+  ).length;
+  if (noBrowser > 0)
+    lines.push(
+      `eac: hub pages not tested: no browser (install Debian's chromium or set EAC_CHROMIUM; ${count(noBrowser)})`,
+    );
+  return lines;
+}
+
 /** The lines printed when a run ends; report paths absolute, as they are copied elsewhere. */
 export function closingSummary(run: Results, runDir: string, latest: string | undefined): string {
   runDir = path.resolve(runDir);
@@ -154,6 +175,7 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
   const { summary, target } = run;
   const lines = [
     '',
+    ...hubUntested(run.results),
     `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe (${summary.total} test${summary.total === 1 ? '' : 's'})`,
     `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
     ...(target.image !== undefined
@@ -172,7 +194,10 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
   }
   // A foreign target is held to what its profile states; say what a profile would unlock.
   const waitingOnProfile = run.results.filter(
-    (r) => r.outcome === 'not-run' && /\bprofile\b/.test(r.reason ?? ''),
+    (r) =>
+      r.outcome === 'not-run' &&
+      /\bprofile\b/.test(r.reason ?? '') &&
+      !(r.reason ?? '').includes(NO_HUB_NOTE),
   ).length;
   if (waitingOnProfile > 0)
     lines.push(

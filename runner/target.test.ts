@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_NAMES } from '../spec/schemas/hooks.ts';
 import { provisionedFor } from '../suites/harness/hooks.ts';
 import {
+  DOCUMENT_ONLY_PROFILE,
+  describe as describeError,
   readCredentials,
   readProfile,
   REFERENCE_PROFILE_FILE,
@@ -52,13 +54,14 @@ describe('resolveTarget with --target', () => {
     implementation = 'eac-reference';
     const { target, embedded } = await resolveTarget({
       target: `${base}/`,
+      hub: 'http://hub.example/',
       hooks: `${base}/__eac`,
       seed: 3,
     });
     expect(embedded).toBe(false);
     expect(target).toEqual({
       baseUrl: base,
-      hubUrl: base,
+      hubUrl: 'http://hub.example',
       hooksUrl: `${base}/__eac`,
       hooks: ['accounts'],
       implementation: 'eac-reference',
@@ -66,6 +69,20 @@ describe('resolveTarget with --target', () => {
       seed: 3,
       profile: await readProfile(REFERENCE_PROFILE_FILE),
     });
+  });
+
+  it('never takes the target for its hub: without --hub the hub part is withdrawn', async () => {
+    implementation = 'eac-reference';
+    const reference = await readProfile(REFERENCE_PROFILE_FILE);
+    expect(reference.serves).toContain('hub');
+    const resolved = await resolveTarget({ target: base, hooks: `${base}/__eac`, seed: 3 });
+    expect(resolved.hubMissing).toBe(true);
+    expect(resolved.target.profile.serves).toEqual(reference.serves.filter((p) => p !== 'hub'));
+    // The rest of the profile is the reference's own.
+    expect(resolved.target.profile.shapes).toEqual(reference.shapes);
+    const given = await resolveTarget({ target: base, hub: base, seed: 3 });
+    expect(given.hubMissing).toBeUndefined();
+    expect(given.target.profile.serves).toEqual(DOCUMENT_ONLY_PROFILE.serves);
   });
 
   it('reads a YAML profile given with --profile and refuses a malformed one', async () => {
@@ -105,13 +122,31 @@ describe('resolveTarget with --target', () => {
   });
 
   it('fails clearly for an unreachable target, bad hooks or a non-http URL', async () => {
-    await expect(resolveTarget({ target: 'http://127.0.0.1:9', seed: 1 })).rejects.toThrow(
-      /cannot reach the target at http:\/\/127\.0\.0\.1:9/,
-    );
+    const refused = resolveTarget({ target: 'http://127.0.0.1:9', seed: 1 });
+    await expect(refused).rejects.toThrow(/cannot reach the target at http:\/\/127\.0\.0\.1:9/);
+    // The error code is said once, not as "ECONNREFUSED connect ECONNREFUSED".
+    await expect(refused).rejects.toThrow(/9: connect ECONNREFUSED 127\.0\.0\.1:9$/);
     await expect(resolveTarget({ target: base, hooks: `${base}/broken`, seed: 1 })).rejects.toThrow(
       /answered 500/,
     );
     await expect(resolveTarget({ target: 'ftp://x', seed: 1 })).rejects.toBeInstanceOf(TargetError);
+  });
+});
+
+describe('describe (an error in one line)', () => {
+  it('says the code once, and the cause only when the message does not hold it', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(describeError(refused)).toBe('connect ECONNREFUSED 127.0.0.1:9');
+    const timeout = Object.assign(new Error('Headers Timeout Error'), {
+      code: 'UND_ERR_HEADERS_TIMEOUT',
+    });
+    expect(describeError(timeout)).toBe('UND_ERR_HEADERS_TIMEOUT Headers Timeout Error');
+    const fetchFailed = new Error('fetch failed', { cause: refused });
+    expect(describeError(fetchFailed)).toBe('fetch failed: connect ECONNREFUSED 127.0.0.1:9');
+    const same = new Error('connect ECONNREFUSED 127.0.0.1:9', { cause: refused });
+    expect(describeError(same)).toBe('connect ECONNREFUSED 127.0.0.1:9');
   });
 });
 

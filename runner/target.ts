@@ -110,11 +110,16 @@ export function parseSeed(text: string, source: string): number {
   return seed;
 }
 
-function describe(error: unknown): string {
+/** An error in one line: its code when the message does not already say it, and its cause. */
+export function describe(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return `${code !== undefined ? `${code} ` : ''}${error.message}${cause}`;
+    const cause =
+      error.cause instanceof Error && !error.message.includes(error.cause.message)
+        ? `: ${error.cause.message}`
+        : '';
+    const said = `${error.message}${cause}`;
+    return code !== undefined && !said.includes(code) ? `${code} ${said}` : said;
   }
   return String(error);
 }
@@ -263,6 +268,11 @@ export interface ResolvedTarget {
   readonly target: Target;
   /** True when this process started the reference (no `--target`). */
   readonly embedded: boolean;
+  /**
+   * True for a `--target` given without `--hub`: its hub part is withdrawn from the profile
+   * (`hubUrl` then repeats the base URL only because a Target must name one).
+   */
+  readonly hubMissing?: boolean;
   /** With `--image`: the image as given, the engine's id of it, and its `--image*` arguments. */
   readonly image?: { readonly name: string; readonly id: string; readonly args: readonly string[] };
   /** With `--latitude`: the proxy's choice and counts. */
@@ -274,6 +284,19 @@ function url(text: string, option: string): string {
   const parsed = HttpUrl.safeParse(text);
   if (!parsed.success) throw new TargetError(`${option} must be an http(s) URL, got "${text}"`);
   return parsed.data;
+}
+
+/**
+ * What a not-run of the hub part adds to its reason when the run was given a --target without
+ * --hub (see EacReporter): the target may well have a hub, the run was not told where.
+ */
+export const NO_HUB_NOTE = 'no --hub given: pass --hub URL to test the hub pages';
+
+/** The profile of a target given without --hub: the same, less the hub part. */
+function withoutHub(profile: TargetProfile): TargetProfile {
+  return profile.serves.includes('hub')
+    ? { ...profile, serves: profile.serves.filter((part) => part !== 'hub') }
+    : profile;
 }
 
 /** Starts the embedded reference with hooks on an ephemeral port and describes it. */
@@ -434,28 +457,36 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
     };
   }
   const baseUrl = url(options.target, '--target');
-  const hubUrl = options.hub !== undefined ? url(options.hub, '--hub') : baseUrl;
+  const hubUrl = options.hub !== undefined ? url(options.hub, '--hub') : undefined;
   const hooksUrl = options.hooks !== undefined ? url(options.hooks, '--hooks') : undefined;
   const credentials =
     options.credentials !== undefined ? await readCredentials(options.credentials) : undefined;
   await checkReachable(baseUrl);
   const capabilities = hooksUrl !== undefined ? await fetchCapabilities(hooksUrl) : undefined;
   const isReference = capabilities?.implementation === REFERENCE_IMPLEMENTATION;
+  // The reference announces itself and is held to its own profile; any other target without
+  // a profile is held to the document alone.
+  const stated =
+    profile ?? (isReference ? await readProfile(REFERENCE_PROFILE_FILE) : DOCUMENT_ONLY_PROFILE);
   const target: Target = {
     baseUrl,
-    hubUrl,
+    // Without --hub nobody knows where the hub is (eac serve puts it on a port of its own): the
+    // hub part is withdrawn, so its tests end not-run and never reach this address.
+    hubUrl: hubUrl ?? baseUrl,
     ...(hooksUrl !== undefined ? { hooksUrl } : {}),
     hooks: capabilities?.hooks ?? [],
     ...(capabilities !== undefined ? { implementation: capabilities.implementation } : {}),
     checkDecisions: options.checkDecisions === true || isReference,
     ...(credentials !== undefined ? { credentials } : {}),
     seed: options.seed,
-    // The reference announces itself and is held to its own profile; any other target without
-    // a profile is held to the document alone.
-    profile:
-      profile ?? (isReference ? await readProfile(REFERENCE_PROFILE_FILE) : DOCUMENT_ONLY_PROFILE),
+    profile: hubUrl === undefined ? withoutHub(stated) : stated,
   };
-  return { target, embedded: false, close: () => Promise.resolve() };
+  return {
+    target,
+    embedded: false,
+    ...(hubUrl === undefined ? { hubMissing: true } : {}),
+    close: () => Promise.resolve(),
+  };
 }
 
 /**
