@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServeOptions } from './args.ts';
-import { randomSeed } from './target.ts';
+import { shellQuote } from '../reports/results.ts';
+import { randomSeed, REFERENCE_PROFILE_FILE } from './target.ts';
 
 export interface ServeIo {
   readonly stdout: { write(text: string): unknown };
@@ -17,6 +18,40 @@ export function firstSignal(): Promise<NodeJS.Signals> {
   const wait = (signal: NodeJS.Signals) =>
     once(process, signal, { signal: controller.signal }).then(() => signal);
   return Promise.race([wait('SIGINT'), wait('SIGTERM')]).finally(() => controller.abort());
+}
+
+/** What `eac serve` started, as the run line needs it. */
+export interface Served {
+  readonly url: string;
+  readonly hubUrl: string;
+  readonly hooksUrl?: string;
+}
+
+/** An address a client can dial: a server listening on every interface is reached on loopback. */
+function dialable(address: string): string {
+  return address.replace(/^http:\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, (all) =>
+    all.includes('[') ? 'http://[::1]' : 'http://127.0.0.1',
+  );
+}
+
+/**
+ * The `eac run` line that tests what `eac serve` started, to paste as it is: the target, its hub
+ * (on a port of its own: a run never takes the target for its hub), the hooks when on, and the
+ * profile by absolute path, so it runs from any folder.
+ */
+export function runLine(served: Served, profile: string): string {
+  const args = [
+    'npx',
+    'eac',
+    'run',
+    '--target',
+    dialable(served.url),
+    '--hub',
+    dialable(served.hubUrl),
+  ];
+  if (served.hooksUrl !== undefined) args.push('--hooks', dialable(served.hooksUrl));
+  args.push('--profile', profile);
+  return args.map(shellQuote).join(' ');
 }
 
 export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<number> {
@@ -32,7 +67,7 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
   });
   // With behaviour entries on, the reference answers where the document is silent otherwise
   // than its own profile says: the profile to run with is restated and written beside.
-  let profile = 'fixtures/profiles/reference.json';
+  let profile = REFERENCE_PROFILE_FILE;
   if (options.latitude !== undefined && options.latitude.length > 0) {
     const { behaviourProfile } = await import('../latitude/embedded.ts');
     profile = join(tmpdir(), `eac-serve-profile-${String(process.pid)}.json`);
@@ -50,7 +85,7 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
       ...(options.latitude !== undefined && options.latitude.length > 0
         ? [`  taking   ${options.latitude.join(', ')} (latitude)`]
         : []),
-      `Test it: npx eac run --target ${running.url} --hub ${running.hubUrl}${running.hooksUrl !== undefined ? ` --hooks ${running.hooksUrl}` : ''} --profile ${profile}`,
+      `Test it: ${runLine(running, profile)}`,
       'Stop with Ctrl-C.',
       '',
     ].join('\n'),
