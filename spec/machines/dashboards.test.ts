@@ -5,6 +5,7 @@ import {
   emptyDashboards,
   resolveFor,
   writeRefusal,
+  WRITE_FLAG,
   type Actor,
   type DashboardsCommand,
   type DashboardsState,
@@ -166,6 +167,58 @@ describe('dashboards machine', () => {
         'v2',
       )?.code,
     ).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
+  });
+
+  it('refuses each write whose flag the role lacks (§2.2)', () => {
+    const s = world();
+    // A role that allows every write but the one under test.
+    const without = (write: keyof typeof WRITE_FLAG): Actor => ({
+      kind: 'tenant',
+      tenantId: 't',
+      permissions: {
+        editCharts: true,
+        addChart: true,
+        removeChart: true,
+        [WRITE_FLAG[write]]: false,
+      },
+    });
+    const writes: DashboardsCommand[] = [
+      {
+        type: 'createDashboard',
+        dashboardId: CLONE,
+        workspaceId: W,
+        name: 'x',
+        actor: without('create'),
+        via: 'v1',
+      },
+      {
+        type: 'clone',
+        sourceDashboardId: D,
+        newDashboardId: CLONE,
+        actor: without('clone'),
+        via: 'v1',
+      },
+      { type: 'addCharts', dashboardId: D, chartIds: [C1], actor: without('addCharts'), via: 'v1' },
+      {
+        type: 'appendCharts',
+        sourceDashboardId: D,
+        targetDashboardId: D,
+        batchId: CLONE,
+        actor: without('appendCharts'),
+        via: 'v1',
+      },
+      {
+        type: 'removeCharts',
+        dashboardId: D,
+        chartIds: [C1],
+        actor: without('removeCharts'),
+        via: 'v1',
+      },
+    ];
+    for (const command of writes) {
+      const done = applyDashboards(s, command, NOW);
+      expect(done.ok ? 'accepted' : done.error.code, command.type).toBe('FORBIDDEN');
+    }
   });
 
   it('appends copies of the source charts to the end of the target', () => {

@@ -1,7 +1,17 @@
 import { specError, type SpecError } from '../errors.ts';
 import type { RolePermissions } from '../schemas/permissions.ts';
 import { derivedUuid } from './derived-id.ts';
-import { fail, iso, ok, type Applied, type Instant, type Transition } from './machine.ts';
+import {
+  applyBy,
+  fail,
+  iso,
+  ok,
+  transitionsOf,
+  type Applied,
+  type Instant,
+  type MachineTable,
+  type Transition,
+} from './machine.ts';
 import { effectivePermissions, grantsEditing } from './permissions.ts';
 import { emptyTable, put, type Table } from './table.ts';
 
@@ -196,68 +206,6 @@ export type DashboardsResult =
       readonly copiedFrom?: string;
     };
 
-/** Transition table (data): what each command does to its subject. */
-export const dashboardsTransitions: readonly Transition[] = [
-  { command: 'createWorkspace', from: 'absent', to: 'workspace', section: 'hook' },
-  {
-    command: 'createChart',
-    from: 'absent',
-    to: 'chart',
-    note: 'hook or save-from-chat',
-    section: '4.14',
-  },
-  {
-    command: 'createDashboard',
-    from: 'absent',
-    to: 'shared',
-    note: 'with an API key or a hook',
-    section: '4.16',
-  },
-  {
-    command: 'createDashboard',
-    from: 'absent',
-    to: 'own',
-    note: "in the user's space",
-    section: '5',
-  },
-  {
-    command: 'clone',
-    from: 'any',
-    to: 'any',
-    note: 'a new dashboard beside its source, every chart copied under a new id',
-    section: '4.10',
-  },
-  { command: 'addCharts', from: 'shared', to: 'shared', note: 'API key', section: '4.16' },
-  {
-    command: 'addCharts',
-    from: 'shared',
-    to: 'own',
-    note: "a user through v1: the edit lands on the user's copy",
-    section: '2.2',
-  },
-  {
-    command: 'addCharts',
-    from: 'shared',
-    to: 'shared',
-    note: 'a user through v2: refused, SHARED_DASHBOARD_READ_ONLY',
-    section: '7',
-  },
-  {
-    command: 'appendCharts',
-    from: 'any',
-    to: 'any',
-    note: "the source's charts copied to the end of the target",
-    section: '4.11',
-  },
-  {
-    command: 'removeCharts',
-    from: 'any',
-    to: 'any',
-    note: 'the ids leave the layout',
-    section: '4.12',
-  },
-];
-
 type Result = Applied<DashboardsState, DashboardsResult>;
 
 const notFound = (resource: string, field: string) =>
@@ -430,17 +378,15 @@ function withDashboard(state: DashboardsState, d: DashboardRecord): DashboardsSt
   };
 }
 
+/** An edit of a dashboard's layout, on the dashboard it lands on for this actor. */
 function edit(
   state: DashboardsState,
   dashboardId: string,
   actor: Actor,
   via: Via,
-  write: WriteKind,
   now: Instant,
   change: (s: DashboardsState, d: DashboardRecord) => Result,
 ): Result {
-  const refused = writeRefusal(actor, write, via);
-  if (refused !== undefined) return fail(refused);
   const target = editTarget(state, dashboardId, actor, via, iso(now));
   if (!target.ok) return target;
   const done = change(target.state, target.result.dashboard);
@@ -448,157 +394,220 @@ function edit(
   return ok(done.state, { ...done.result, copiedFrom: target.result.copiedFrom });
 }
 
+/** §2.2: a write of this kind needs the actor's role to allow it (before anything changes). */
+const mayWrite =
+  (write: WriteKind) =>
+  (_: DashboardsState, command: { readonly actor: Actor; readonly via: Via }) =>
+    writeRefusal(command.actor, write, command.via);
+
+/**
+ * The dashboards machine's table: for each command, the moves it makes of its subject, the
+ * check before it, and its effect (applyDashboards runs them; the reports draw the rows).
+ */
+const DASHBOARDS: MachineTable<DashboardsState, DashboardsCommand, DashboardsResult> = {
+  createWorkspace: {
+    rows: [{ from: 'absent', to: 'workspace', section: 'hook' }],
+    effect: createWorkspace,
+  },
+  createChart: {
+    rows: [{ from: 'absent', to: 'chart', note: 'hook or save-from-chat', section: '4.14' }],
+    effect: createChart,
+  },
+  createDashboard: {
+    rows: [
+      { from: 'absent', to: 'shared', note: 'with an API key or a hook', section: '4.16' },
+      { from: 'absent', to: 'own', note: "in the user's space", section: '5' },
+    ],
+    guard: mayWrite('create'),
+    effect: createDashboard,
+  },
+  clone: {
+    rows: [
+      {
+        from: 'any',
+        to: 'any',
+        note: 'a new dashboard beside its source, every chart copied under a new id',
+        section: '4.10',
+      },
+    ],
+    guard: mayWrite('clone'),
+    effect: clone,
+  },
+  addCharts: {
+    rows: [
+      { from: 'shared', to: 'shared', note: 'API key', section: '4.16' },
+      {
+        from: 'shared',
+        to: 'own',
+        note: "a user through v1: the edit lands on the user's copy",
+        section: '2.2',
+      },
+      {
+        from: 'shared',
+        to: 'shared',
+        note: 'a user through v2: refused, SHARED_DASHBOARD_READ_ONLY',
+        section: '7',
+      },
+    ],
+    guard: mayWrite('addCharts'),
+    effect: addCharts,
+  },
+  appendCharts: {
+    rows: [
+      {
+        from: 'any',
+        to: 'any',
+        note: "the source's charts copied to the end of the target",
+        section: '4.11',
+      },
+    ],
+    guard: mayWrite('appendCharts'),
+    effect: appendCharts,
+  },
+  removeCharts: {
+    rows: [{ from: 'any', to: 'any', note: 'the ids leave the layout', section: '4.12' }],
+    guard: mayWrite('removeCharts'),
+    effect: removeCharts,
+  },
+};
+
+/** Transition table (data): what each command does to its subject. */
+export const dashboardsTransitions: readonly Transition[] = transitionsOf(DASHBOARDS);
+
 export function applyDashboards(
   state: DashboardsState,
   command: DashboardsCommand,
   now: Instant,
 ): Result {
-  const at = iso(now);
-  switch (command.type) {
-    case 'createWorkspace': {
-      const workspace: WorkspaceRecord = {
-        workspaceId: command.workspaceId,
-        name: command.name,
-        projectId: command.projectId ?? null,
-        teamId: command.teamId ?? null,
-        primaryDashboardId: null,
-        createdAt: at,
-      };
-      return ok(
-        { ...state, workspaces: put(state.workspaces, workspace.workspaceId, workspace) },
-        {
-          kind: 'workspace',
-          workspace,
-        },
-      );
-    }
-    case 'createChart': {
-      const chart: ChartRecord = {
-        chartId: command.chartId,
-        name: command.name,
-        config: command.config,
-        createdAt: at,
-      };
-      return ok(
-        { ...state, charts: put(state.charts, chart.chartId, chart) },
-        { kind: 'chart', chart },
-      );
-    }
-    case 'createDashboard': {
-      const refused = writeRefusal(command.actor, 'create', command.via);
-      if (refused !== undefined) return fail(refused);
-      const workspace = state.workspaces[command.workspaceId];
-      if (workspace === undefined) return fail(notFound('workspace', 'workspaceId'));
-      const chartIds = command.chartIds ?? [];
-      const unknown = chartIds.find((id) => state.charts[id] === undefined);
-      if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
-      const dashboard: DashboardRecord = {
-        dashboardId: command.dashboardId,
-        workspaceId: workspace.workspaceId,
-        name: command.name,
-        chartIds: [...new Set(chartIds)],
-        ...spaceOf(command.actor),
-        copyOf: null,
-        controls: command.controls ?? [],
-        createdAt: at,
-      };
-      let next = withDashboard(state, dashboard);
-      if (workspace.primaryDashboardId === null && isShared(dashboard)) {
-        next = {
-          ...next,
-          workspaces: put(next.workspaces, workspace.workspaceId, {
-            ...workspace,
-            primaryDashboardId: dashboard.dashboardId,
-          }),
-        };
-      }
-      return ok(next, { kind: 'dashboard', dashboard });
-    }
-    case 'clone': {
-      const refused = writeRefusal(command.actor, 'clone', command.via);
-      if (refused !== undefined) return fail(refused);
-      const source = resolveFor(state, command.sourceDashboardId, command.actor);
-      if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
-      // §4.10: the target workspace defaults to the source's.
-      const workspaceId = command.targetWorkspaceId ?? source.workspaceId;
-      if (state.workspaces[workspaceId] === undefined) {
-        return fail(notFound('workspace', 'targetWorkspaceId'));
-      }
-      // §4.10: a deep copy, every chart under a new id; the default name adds " (Copy)".
-      const copied = copyCharts(state.charts, source.chartIds, command.newDashboardId, at);
-      const dashboard: DashboardRecord = {
-        dashboardId: command.newDashboardId,
-        workspaceId,
-        name: command.name ?? `${source.name} (Copy)`,
-        chartIds: copied.ids,
-        ...spaceOf(command.actor),
-        copyOf: null,
-        controls: source.controls,
-        createdAt: at,
-      };
-      return ok(withDashboard({ ...state, charts: copied.charts }, dashboard), {
-        kind: 'dashboard',
-        dashboard,
-      });
-    }
-    case 'addCharts': {
-      const unknown = command.chartIds.find((id) => state.charts[id] === undefined);
-      return edit(
-        state,
-        command.dashboardId,
-        command.actor,
-        command.via,
-        'addCharts',
-        now,
-        (s, d) => {
-          if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
-          // A chart already on the layout is not placed twice (decision).
-          const chartIds = [
-            ...d.chartIds,
-            ...command.chartIds.filter(
-              (id, i, all) => !d.chartIds.includes(id) && all.indexOf(id) === i,
-            ),
-          ];
-          const dashboard = { ...d, chartIds };
-          return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
-        },
-      );
-    }
-    case 'appendCharts': {
-      const source = resolveFor(state, command.sourceDashboardId, command.actor);
-      return edit(
-        state,
-        command.targetDashboardId,
-        command.actor,
-        command.via,
-        'appendCharts',
-        now,
-        (s, d) => {
-          if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
-          // Appended charts are copies (decision): the two dashboards never share a chart.
-          const copied = copyCharts(s.charts, source.chartIds, command.batchId, at);
-          const dashboard = { ...d, chartIds: [...d.chartIds, ...copied.ids] };
-          return ok(withDashboard({ ...s, charts: copied.charts }, dashboard), {
-            kind: 'dashboard',
-            dashboard,
-          });
-        },
-      );
-    }
-    case 'removeCharts':
-      return edit(
-        state,
-        command.dashboardId,
-        command.actor,
-        command.via,
-        'removeCharts',
-        now,
-        (s, d) => {
-          // Ids not on the layout are skipped (decision dashboards.remove-charts.unknown-chart).
-          const gone = new Set(command.chartIds);
-          const dashboard = { ...d, chartIds: d.chartIds.filter((id) => !gone.has(id)) };
-          return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
-        },
-      );
+  return applyBy(DASHBOARDS, state, command, now);
+}
+
+type Cmd<T extends DashboardsCommand['type']> = Extract<DashboardsCommand, { type: T }>;
+
+function createWorkspace(
+  state: DashboardsState,
+  command: Cmd<'createWorkspace'>,
+  now: Instant,
+): Result {
+  const workspace: WorkspaceRecord = {
+    workspaceId: command.workspaceId,
+    name: command.name,
+    projectId: command.projectId ?? null,
+    teamId: command.teamId ?? null,
+    primaryDashboardId: null,
+    createdAt: iso(now),
+  };
+  return ok(
+    { ...state, workspaces: put(state.workspaces, workspace.workspaceId, workspace) },
+    { kind: 'workspace', workspace },
+  );
+}
+
+function createChart(state: DashboardsState, command: Cmd<'createChart'>, now: Instant): Result {
+  const chart: ChartRecord = {
+    chartId: command.chartId,
+    name: command.name,
+    config: command.config,
+    createdAt: iso(now),
+  };
+  return ok(
+    { ...state, charts: put(state.charts, chart.chartId, chart) },
+    { kind: 'chart', chart },
+  );
+}
+
+function createDashboard(
+  state: DashboardsState,
+  command: Cmd<'createDashboard'>,
+  now: Instant,
+): Result {
+  const workspace = state.workspaces[command.workspaceId];
+  if (workspace === undefined) return fail(notFound('workspace', 'workspaceId'));
+  const chartIds = command.chartIds ?? [];
+  const unknown = chartIds.find((id) => state.charts[id] === undefined);
+  if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
+  const dashboard: DashboardRecord = {
+    dashboardId: command.dashboardId,
+    workspaceId: workspace.workspaceId,
+    name: command.name,
+    chartIds: [...new Set(chartIds)],
+    ...spaceOf(command.actor),
+    copyOf: null,
+    controls: command.controls ?? [],
+    createdAt: iso(now),
+  };
+  let next = withDashboard(state, dashboard);
+  if (workspace.primaryDashboardId === null && isShared(dashboard)) {
+    next = {
+      ...next,
+      workspaces: put(next.workspaces, workspace.workspaceId, {
+        ...workspace,
+        primaryDashboardId: dashboard.dashboardId,
+      }),
+    };
   }
+  return ok(next, { kind: 'dashboard', dashboard });
+}
+
+function clone(state: DashboardsState, command: Cmd<'clone'>, now: Instant): Result {
+  const source = resolveFor(state, command.sourceDashboardId, command.actor);
+  if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
+  // §4.10: the target workspace defaults to the source's.
+  const workspaceId = command.targetWorkspaceId ?? source.workspaceId;
+  if (state.workspaces[workspaceId] === undefined) {
+    return fail(notFound('workspace', 'targetWorkspaceId'));
+  }
+  // §4.10: a deep copy, every chart under a new id; the default name adds " (Copy)".
+  const copied = copyCharts(state.charts, source.chartIds, command.newDashboardId, iso(now));
+  const dashboard: DashboardRecord = {
+    dashboardId: command.newDashboardId,
+    workspaceId,
+    name: command.name ?? `${source.name} (Copy)`,
+    chartIds: copied.ids,
+    ...spaceOf(command.actor),
+    copyOf: null,
+    controls: source.controls,
+    createdAt: iso(now),
+  };
+  return ok(withDashboard({ ...state, charts: copied.charts }, dashboard), {
+    kind: 'dashboard',
+    dashboard,
+  });
+}
+
+function addCharts(state: DashboardsState, command: Cmd<'addCharts'>, now: Instant): Result {
+  const unknown = command.chartIds.find((id) => state.charts[id] === undefined);
+  return edit(state, command.dashboardId, command.actor, command.via, now, (s, d) => {
+    if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
+    // A chart already on the layout is not placed twice (decision).
+    const chartIds = [
+      ...d.chartIds,
+      ...command.chartIds.filter((id, i, all) => !d.chartIds.includes(id) && all.indexOf(id) === i),
+    ];
+    const dashboard = { ...d, chartIds };
+    return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
+  });
+}
+
+function appendCharts(state: DashboardsState, command: Cmd<'appendCharts'>, now: Instant): Result {
+  const source = resolveFor(state, command.sourceDashboardId, command.actor);
+  return edit(state, command.targetDashboardId, command.actor, command.via, now, (s, d) => {
+    if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
+    // Appended charts are copies (decision): the two dashboards never share a chart.
+    const copied = copyCharts(s.charts, source.chartIds, command.batchId, iso(now));
+    const dashboard = { ...d, chartIds: [...d.chartIds, ...copied.ids] };
+    return ok(withDashboard({ ...s, charts: copied.charts }, dashboard), {
+      kind: 'dashboard',
+      dashboard,
+    });
+  });
+}
+
+function removeCharts(state: DashboardsState, command: Cmd<'removeCharts'>, now: Instant): Result {
+  return edit(state, command.dashboardId, command.actor, command.via, now, (s, d) => {
+    // Ids not on the layout are skipped (decision dashboards.remove-charts.unknown-chart).
+    const gone = new Set(command.chartIds);
+    const dashboard = { ...d, chartIds: d.chartIds.filter((id) => !gone.has(id)) };
+    return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
+  });
 }

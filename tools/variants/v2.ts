@@ -124,8 +124,8 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the 404 for an unknown append-charts source names no resource',
     decision: 'v2.refusals.not-found',
     file: 'spec/machines/dashboards.ts',
-    from: "          if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));",
-    to: "          if (source === undefined) return fail(notFound('', 'sourceDashboardId'));",
+    from: "    if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));",
+    to: "    if (source === undefined) return fail(notFound('', 'sourceDashboardId'));",
     only: ['v2.refusals.not-found'],
   },
   // Stryker's reference-dashboards run (triage in bench/results/mutation-equivalent.md; its
