@@ -8,7 +8,17 @@ import {
 } from './dashboards.ts';
 import { derivedUuid } from './derived-id.ts';
 import { applyIdentity, tenantById, type IdentityCommand, type IdentityState } from './identity.ts';
-import { fail, iso, ok, type Applied, type Instant, type Transition } from './machine.ts';
+import {
+  applyBy,
+  fail,
+  iso,
+  ok,
+  transitionsOf,
+  type Applied,
+  type Instant,
+  type MachineTable,
+  type Transition,
+} from './machine.ts';
 import { emptyTable, put, type Table } from './table.ts';
 
 /**
@@ -62,38 +72,45 @@ export interface Finalized {
   readonly dashboards: DashboardsState;
 }
 
-export const migrationTransitions: readonly Transition[] = [
-  {
-    command: 'finalize',
-    from: 'before',
-    to: 'after',
-    note: 'workspaces become applications, dashboards v2 dashboards, tenants project users',
-    section: '9',
-  },
-  {
-    command: 'finalize',
-    from: 'after',
-    to: 'after',
-    note: 'refused: already final',
-    section: 'decision',
-  },
-];
-
 export const applicationIdFor = (workspaceId: string): string =>
   derivedUuid('eac-application', workspaceId);
 export const v2DashboardIdFor = (dashboardId: string): string =>
   derivedUuid('eac-v2-dashboard', dashboardId);
+
+/**
+ * The migration's table: finalize moves the account from before to after, once (applyMigration
+ * runs it; the reports draw the rows).
+ */
+const MIGRATION: MachineTable<MigrationState, MigrationCommand, Finalized> = {
+  finalize: {
+    rows: [
+      {
+        from: 'before',
+        to: 'after',
+        note: 'workspaces become applications, dashboards v2 dashboards, tenants project users',
+        section: '9',
+      },
+      { from: 'after', to: 'after', note: 'refused: already final', section: 'decision' },
+    ],
+    guard: (state) =>
+      state.phase === 'after'
+        ? specError('CONFLICT', 'this account is already migrated to v2', { phase: 'after' })
+        : undefined,
+    effect: (_, command, now) => finalize(command, now),
+  },
+};
+
+export const migrationTransitions: readonly Transition[] = transitionsOf(MIGRATION);
 
 export function applyMigration(
   state: MigrationState,
   command: MigrationCommand,
   now: Instant,
 ): Applied<MigrationState, Finalized> {
-  if (state.phase === 'after') {
-    return fail(
-      specError('CONFLICT', 'this account is already migrated to v2', { phase: 'after' }),
-    );
-  }
+  return applyBy(MIGRATION, state, command, now);
+}
+
+function finalize(command: MigrationCommand, now: Instant): Applied<MigrationState, Finalized> {
   const v1 = command.dashboards;
   let projectUserOf = emptyTable<string>();
   for (const t of command.tenants) projectUserOf = put(projectUserOf, t.tenantId, t.projectUserId);
