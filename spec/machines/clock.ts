@@ -1,5 +1,14 @@
 import { specError } from '../errors.ts';
-import { fail, ok, type Applied, type Instant, type Transition } from './machine.ts';
+import {
+  applyBy,
+  fail,
+  ok,
+  transitionsOf,
+  type Applied,
+  type Instant,
+  type MachineTable,
+  type Transition,
+} from './machine.ts';
 
 /**
  * A per-account clock (ARCHITECTURE "Host hooks"): real time shifted by an offset, or frozen
@@ -13,13 +22,6 @@ export interface ClockState {
 export type ClockCommand =
   | { readonly type: 'freeze'; readonly at?: Instant }
   | { readonly type: 'advance'; readonly seconds: number };
-
-export const clockTransitions: readonly Transition[] = [
-  { command: 'freeze', from: 'running', to: 'frozen', section: 'hook' },
-  { command: 'freeze', from: 'frozen', to: 'frozen', note: 'only forward', section: 'hook' },
-  { command: 'advance', from: 'running', to: 'running', section: 'hook' },
-  { command: 'advance', from: 'frozen', to: 'frozen', section: 'hook' },
-];
 
 export const realClock: ClockState = { offsetMs: 0, frozenAt: null };
 
@@ -44,29 +46,58 @@ export function readClock(clock: ClockState, realNow: Instant): Instant {
   return clock.frozenAt ?? realNow + clock.offsetMs;
 }
 
-export function applyClock(
-  clock: ClockState,
-  command: ClockCommand,
-  realNow: Instant,
-): Applied<ClockState, Instant> {
+type Result = Applied<ClockState, Instant>;
+
+/**
+ * The clock's table: each command's moves and its effect (applyClock runs them; the reports
+ * draw the rows). The checks read the clock's time, so they sit in the effects.
+ */
+const CLOCK: MachineTable<ClockState, ClockCommand, Instant> = {
+  freeze: {
+    rows: [
+      { from: 'running', to: 'frozen', section: 'hook' },
+      { from: 'frozen', to: 'frozen', note: 'only forward', section: 'hook' },
+    ],
+    effect: freeze,
+  },
+  advance: {
+    rows: [
+      { from: 'running', to: 'running', section: 'hook' },
+      { from: 'frozen', to: 'frozen', section: 'hook' },
+    ],
+    effect: advance,
+  },
+};
+
+export const clockTransitions: readonly Transition[] = transitionsOf(CLOCK);
+
+/** Applies a command; `realNow` is real time, which the clock shifts or ignores. */
+export function applyClock(clock: ClockState, command: ClockCommand, realNow: Instant): Result {
+  return applyBy(CLOCK, clock, command, realNow);
+}
+
+type Cmd<T extends ClockCommand['type']> = Extract<ClockCommand, { type: T }>;
+
+function freeze(clock: ClockState, command: Cmd<'freeze'>, realNow: Instant): Result {
   const now = readClock(clock, realNow);
-  if (command.type === 'freeze') {
-    const at = command.at ?? now;
-    if (at < now)
-      return fail(
-        specError('VALIDATION_ERROR', 'the clock only moves forward', {
-          issues: [
-            {
-              path: ['body', 'at'],
-              message: 'before the clock\u2019s current time',
-              code: 'too_small',
-            },
-          ],
-        }),
-      );
-    if (at > LATEST_INSTANT) return fail(tooLate('at'));
-    return ok({ ...clock, frozenAt: at }, at);
-  }
+  const at = command.at ?? now;
+  if (at < now)
+    return fail(
+      specError('VALIDATION_ERROR', 'the clock only moves forward', {
+        issues: [
+          {
+            path: ['body', 'at'],
+            message: 'before the clock\u2019s current time',
+            code: 'too_small',
+          },
+        ],
+      }),
+    );
+  if (at > LATEST_INSTANT) return fail(tooLate('at'));
+  return ok({ ...clock, frozenAt: at }, at);
+}
+
+function advance(clock: ClockState, command: Cmd<'advance'>, realNow: Instant): Result {
   if (!(command.seconds >= 0))
     return fail(
       specError('VALIDATION_ERROR', 'the clock only moves forward', {
@@ -74,7 +105,7 @@ export function applyClock(
       }),
     );
   const delta = Math.round(command.seconds * 1000);
-  if (now + delta > LATEST_INSTANT) return fail(tooLate('seconds'));
+  if (readClock(clock, realNow) + delta > LATEST_INSTANT) return fail(tooLate('seconds'));
   const next: ClockState =
     clock.frozenAt === null
       ? { ...clock, offsetMs: clock.offsetMs + delta }
