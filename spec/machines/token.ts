@@ -1,5 +1,13 @@
 import { EXPIRATION_SECONDS, DEFAULT_EXPIRATION, type Expiration } from '../schemas/common.ts';
-import type { Instant, Transition } from './machine.ts';
+import {
+  applyBy,
+  ok,
+  transitionsOf,
+  type Applied,
+  type Instant,
+  type MachineTable,
+  type Transition,
+} from './machine.ts';
 
 /**
  * Token lifetime (§2.5, §4.7, §5 rule 5). Issue time is the account clock truncated to whole
@@ -14,25 +22,56 @@ export interface Lifetime {
   readonly expiresAt: string;
 }
 
-export const tokenTransitions: readonly Transition[] = [
-  { command: 'issue', from: 'absent', to: 'valid', section: '4.7' },
-  { command: 'tick', from: 'valid', to: 'valid', note: 'while now < exp', section: 'decision' },
-  {
-    command: 'tick',
-    from: 'valid',
-    to: 'expired',
-    note: 'from exp on (exclusive, RFC 7519)',
-    section: 'decision',
+/** Where a token stands: not issued yet, accepted, or refused for its age. */
+export type TokenPhase = 'absent' | 'valid' | 'expired';
+
+export type TokenCommand =
+  | { readonly type: 'issue'; readonly expiration: Expiration }
+  | { readonly type: 'tick'; readonly exp: number };
+
+/**
+ * The token's table: issuing gives a lifetime, a tick reads the phase at a time (the reports
+ * draw the rows). No move refuses: there is no guard and every effect succeeds.
+ */
+const TOKEN: MachineTable<TokenPhase, TokenCommand, Lifetime | null> = {
+  issue: {
+    rows: [{ from: 'absent', to: 'valid', section: '4.7' }],
+    effect: (_, command, now) => ok('valid', lifetimeAt(now, command.expiration)),
   },
-];
+  tick: {
+    rows: [
+      { from: 'valid', to: 'valid', note: 'while now < exp', section: 'decision' },
+      {
+        from: 'valid',
+        to: 'expired',
+        note: 'from exp on (exclusive, RFC 7519)',
+        section: 'decision',
+      },
+    ],
+    effect: (_, command, now) => ok(phaseAt(command.exp, now), null),
+  },
+};
+
+export const tokenTransitions: readonly Transition[] = transitionsOf(TOKEN);
+
+type Moved = Extract<Applied<TokenPhase, Lifetime | null>, { readonly ok: true }>;
 
 export function issueLifetime(now: Instant, expiration: Expiration = DEFAULT_EXPIRATION): Lifetime {
+  return (applyBy(TOKEN, 'absent', { type: 'issue', expiration }, now) as Moved).result as Lifetime;
+}
+
+export function tokenState(exp: number, now: Instant): 'valid' | 'expired' {
+  return (applyBy(TOKEN, 'valid', { type: 'tick', exp }, now) as Moved).state as
+    'valid' | 'expired';
+}
+
+function lifetimeAt(now: Instant, expiration: Expiration): Lifetime {
   const iat = Math.floor(now / 1000);
   const exp = iat + EXPIRATION_SECONDS[expiration];
   return { iat, exp, expiresAt: new Date(exp * 1000).toISOString() };
 }
 
 /** Decision T2: accepted while now is before exp; refused at exp and after. */
-export function tokenState(exp: number, now: Instant): 'valid' | 'expired' {
+function phaseAt(exp: number, now: Instant): 'valid' | 'expired' {
   return now < exp * 1000 ? 'valid' : 'expired';
 }
