@@ -1,4 +1,11 @@
-import type { Transition } from './machine.ts';
+import {
+  applyBy,
+  ok,
+  transitionsOf,
+  type Instant,
+  type MachineTable,
+  type Transition,
+} from './machine.ts';
 
 /**
  * The event grammar of the chat stream (§6) as a pure machine over the stream's lines: the
@@ -63,46 +70,6 @@ export type StreamStep =
     }
   | { readonly ok: false; readonly violation: Violation };
 
-/** The table of moves (the `command` is the kind of line read, or `end`). */
-export const chatStreamTransitions: readonly Transition[] = [
-  { command: 'not-an-event', from: 'any', to: 'same', note: 'skipped', section: '6' },
-  { command: 'other-type', from: 'any', to: 'same', note: 'skipped by clients', section: '6' },
-  { command: 'text-start', from: 'between', to: 'in-text', section: '6' },
-  {
-    command: 'text-start',
-    from: 'in-text',
-    to: 'refused',
-    note: 'messages do not nest',
-    section: 'decision',
-  },
-  { command: 'text-delta', from: 'in-text', to: 'in-text', section: '6' },
-  {
-    command: 'text-delta',
-    from: 'between',
-    to: 'refused',
-    note: 'text outside a message',
-    section: 'decision',
-  },
-  { command: 'text-end', from: 'in-text', to: 'between', section: '6' },
-  {
-    command: 'text-end',
-    from: 'between',
-    to: 'refused',
-    note: 'no message to complete',
-    section: '6',
-  },
-  { command: 'tool-call', from: 'any', to: 'same', note: 'the tool is pending', section: '6' },
-  {
-    command: 'tool-result',
-    from: 'any',
-    to: 'same',
-    note: 'ends the earliest pending call of that tool; refused when none is pending',
-    section: '6',
-  },
-  { command: 'end', from: 'between', to: 'ended', note: 'no tool pending', section: '6' },
-  { command: 'end', from: 'in-text', to: 'refused', note: 'message never completed', section: '6' },
-];
-
 export const START: ChatStreamState = {
   phase: 'between',
   pending: [],
@@ -121,10 +88,7 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-const refuse = (clause: Violation['clause'], message: string): StreamStep => ({
-  ok: false,
-  violation: { clause, message },
-});
+const broken = (clause: Violation['clause'], message: string): Violation => ({ clause, message });
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -159,62 +123,174 @@ const KNOWN: ReadonlySet<string> = new Set([
   'tool-result',
 ]);
 
-export function applyChatStream(state: ChatStreamState, command: ChatStreamCommand): StreamStep {
-  if (state.ended) return refuse('events.stream.line-format', 'the stream already ended');
-  if (command.type === 'end') {
-    if (state.phase === 'in-text')
-      return refuse('events.text.closed', 'the stream ended inside a message');
-    if (state.pending.length > 0)
-      return refuse(
-        'events.tool-call.answered',
-        `the stream ended with ${state.pending.join(', ')} never answered`,
-      );
-    return { ok: true, state: { ...state, ended: true }, kind: 'end' };
-  }
+type Event = Readonly<Record<string, unknown>>;
+
+/**
+ * A line as the table reads it: its kind, with the event and the tool it names; or the end of
+ * the stream. An event whose payload lacks what its type needs never gets this far.
+ */
+type Read =
+  | { readonly type: 'not-an-event' }
+  | { readonly type: 'other-type'; readonly event: Event }
+  | { readonly type: 'text-start'; readonly event: Event }
+  | { readonly type: 'text-delta'; readonly event: Event }
+  | { readonly type: 'text-end'; readonly event: Event }
+  | { readonly type: 'tool-call'; readonly event: Event; readonly tool: string }
+  | { readonly type: 'tool-result'; readonly event: Event; readonly tool: string }
+  | { readonly type: 'end' };
+
+/** What the line is, or the rule its own text breaks (§6 line format and payloads). */
+function read(command: ChatStreamCommand): Read | Violation {
+  if (command.type === 'end') return { type: 'end' };
   const parsed = parseLine(command.line);
-  if (parsed === null)
-    return { ok: true, state: { ...state, ignored: state.ignored + 1 }, kind: 'not-an-event' };
-  if ('violation' in parsed) return { ok: false, violation: parsed.violation };
+  if (parsed === null) return { type: 'not-an-event' };
+  if ('violation' in parsed) return parsed.violation;
   const { event, type } = parsed;
-  const next = { ...state, events: state.events + 1 };
   const payload = isRecord(event['payload']) ? event['payload'] : undefined;
-  const kind: LineKind = KNOWN.has(type) ? (type as LineKind) : 'other-type';
-  const step = (s: ChatStreamState): StreamStep => ({ ok: true, state: s, kind, event });
-  switch (kind) {
-    case 'other-type':
-      return step(next);
-    case 'text-start':
-      if (state.phase === 'in-text')
-        return refuse('events.text.bracketing', 'a message opened inside another');
-      return step({ ...next, phase: 'in-text' });
+  switch (KNOWN.has(type) ? (type as LineKind) : 'other-type') {
     case 'text-delta':
       if (typeof payload?.['text'] !== 'string')
-        return refuse('events.text-delta', 'payload.text is not a string');
-      if (state.phase !== 'in-text')
-        return refuse('events.text.bracketing', 'text outside a message');
-      return step(next);
-    case 'text-end':
-      if (state.phase !== 'in-text')
-        return refuse('events.text.closed', 'text-end with no message open');
-      return step({ ...next, phase: 'between' });
+        return broken('events.text-delta', 'payload.text is not a string');
+      return { type: 'text-delta', event };
     case 'tool-call': {
       const tool = payload?.['toolName'];
       if (typeof tool !== 'string')
-        return refuse('events.tool-call', 'payload.toolName is not a string');
-      return step({ ...next, pending: [...state.pending, tool] });
+        return broken('events.tool-call', 'payload.toolName is not a string');
+      return { type: 'tool-call', event, tool };
     }
     case 'tool-result': {
       const tool = payload?.['toolName'];
       if (typeof tool !== 'string' || !('result' in (payload ?? {})))
-        return refuse('events.tool-result', 'payload.toolName or payload.result is missing');
-      const at = state.pending.indexOf(tool);
-      if (at < 0)
-        return refuse('events.tool-result.after-call', `a result of ${tool} that no call started`);
-      return step({ ...next, pending: state.pending.filter((_, i) => i !== at) });
+        return broken('events.tool-result', 'payload.toolName or payload.result is missing');
+      return { type: 'tool-result', event, tool };
     }
+    case 'text-start':
+      return { type: 'text-start', event };
+    case 'text-end':
+      return { type: 'text-end', event };
     default:
-      return step(next);
+      return { type: 'other-type', event };
   }
+}
+
+type Seen = { readonly kind: LineKind | 'end'; readonly event?: Event };
+
+/** An event line counts as an event whatever its type. */
+const counted = (state: ChatStreamState): ChatStreamState => ({
+  ...state,
+  events: state.events + 1,
+});
+
+/**
+ * The stream's table of moves (the command is the kind of line read, or `end`): the rule a
+ * move checks before it, and what it does to the stream (applyChatStream runs them; the
+ * reports draw the rows).
+ */
+const CHAT_STREAM: MachineTable<ChatStreamState, Read, Seen, Violation> = {
+  'not-an-event': {
+    rows: [{ from: 'any', to: 'same', note: 'skipped', section: '6' }],
+    effect: (state) => ok({ ...state, ignored: state.ignored + 1 }, { kind: 'not-an-event' }),
+  },
+  'other-type': {
+    rows: [{ from: 'any', to: 'same', note: 'skipped by clients', section: '6' }],
+    effect: (state, { event }) => ok(counted(state), { kind: 'other-type', event }),
+  },
+  'text-start': {
+    rows: [
+      { from: 'between', to: 'in-text', section: '6' },
+      { from: 'in-text', to: 'refused', note: 'messages do not nest', section: 'decision' },
+    ],
+    guard: (state) =>
+      state.phase === 'in-text'
+        ? broken('events.text.bracketing', 'a message opened inside another')
+        : undefined,
+    effect: (state, { event }) =>
+      ok({ ...counted(state), phase: 'in-text' }, { kind: 'text-start', event }),
+  },
+  'text-delta': {
+    rows: [
+      { from: 'in-text', to: 'in-text', section: '6' },
+      { from: 'between', to: 'refused', note: 'text outside a message', section: 'decision' },
+    ],
+    guard: (state) =>
+      state.phase !== 'in-text'
+        ? broken('events.text.bracketing', 'text outside a message')
+        : undefined,
+    effect: (state, { event }) => ok(counted(state), { kind: 'text-delta', event }),
+  },
+  'text-end': {
+    rows: [
+      { from: 'in-text', to: 'between', section: '6' },
+      { from: 'between', to: 'refused', note: 'no message to complete', section: '6' },
+    ],
+    guard: (state) =>
+      state.phase !== 'in-text'
+        ? broken('events.text.closed', 'text-end with no message open')
+        : undefined,
+    effect: (state, { event }) =>
+      ok({ ...counted(state), phase: 'between' }, { kind: 'text-end', event }),
+  },
+  'tool-call': {
+    rows: [{ from: 'any', to: 'same', note: 'the tool is pending', section: '6' }],
+    effect: (state, { event, tool }) =>
+      ok({ ...counted(state), pending: [...state.pending, tool] }, { kind: 'tool-call', event }),
+  },
+  'tool-result': {
+    rows: [
+      {
+        from: 'any',
+        to: 'same',
+        note: 'ends the earliest pending call of that tool; refused when none is pending',
+        section: '6',
+      },
+    ],
+    guard: (state, { tool }) =>
+      state.pending.includes(tool)
+        ? undefined
+        : broken('events.tool-result.after-call', `a result of ${tool} that no call started`),
+    effect: (state, { event, tool }) => {
+      const at = state.pending.indexOf(tool);
+      const pending = state.pending.filter((_, i) => i !== at);
+      return ok({ ...counted(state), pending }, { kind: 'tool-result', event });
+    },
+  },
+  end: {
+    rows: [
+      { from: 'between', to: 'ended', note: 'no tool pending', section: '6' },
+      { from: 'in-text', to: 'refused', note: 'message never completed', section: '6' },
+    ],
+    guard: (state) => {
+      if (state.phase === 'in-text')
+        return broken('events.text.closed', 'the stream ended inside a message');
+      if (state.pending.length > 0)
+        return broken(
+          'events.tool-call.answered',
+          `the stream ended with ${state.pending.join(', ')} never answered`,
+        );
+      return undefined;
+    },
+    effect: (state) => ok({ ...state, ended: true }, { kind: 'end' }),
+  },
+};
+
+/** The table of moves (the `command` is the kind of line read, or `end`). */
+export const chatStreamTransitions: readonly Transition[] = transitionsOf(CHAT_STREAM);
+
+/** §6 puts no time on a stream: the moves never read the instant they are given. */
+const UNTIMED: Instant = 0;
+
+export function applyChatStream(state: ChatStreamState, command: ChatStreamCommand): StreamStep {
+  if (state.ended)
+    return {
+      ok: false,
+      violation: broken('events.stream.line-format', 'the stream already ended'),
+    };
+  const line = read(command);
+  if ('clause' in line) return { ok: false, violation: line };
+  const applied = applyBy(CHAT_STREAM, state, line, UNTIMED);
+  return applied.ok
+    ? { ok: true, state: applied.state, ...applied.result }
+    : { ok: false, violation: applied.error };
 }
 
 export interface StreamVerdict {

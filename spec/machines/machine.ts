@@ -22,47 +22,50 @@ export interface Transition {
  * which), the check that refuses it before anything changes, and its effect. `apply` looks all
  * three up here; nothing restates them beside the table.
  */
-export interface Move<S, C, R> {
+export interface Move<S, C, R, E = SpecError> {
   readonly rows: readonly Omit<Transition, 'command'>[];
-  readonly guard?: (state: S, command: C) => SpecError | undefined;
-  readonly effect: (state: S, command: C, now: Instant) => Applied<S, R>;
+  readonly guard?: (state: S, command: C) => E | undefined;
+  readonly effect: (state: S, command: C, now: Instant) => Applied<S, R, E>;
 }
 
-/** A machine's table: one move per command of its command union. */
-export type MachineTable<S, C extends { readonly type: string }, R> = {
-  readonly [K in C['type']]: Move<S, Extract<C, { readonly type: K }>, R>;
+/**
+ * A machine's table: one move per command of its command union. A refusal is a §7 error,
+ * unless the machine names its own (the chat stream names the clause a line breaks).
+ */
+export type MachineTable<S, C extends { readonly type: string }, R, E = SpecError> = {
+  readonly [K in C['type']]: Move<S, Extract<C, { readonly type: K }>, R, E>;
 };
 
 /** The rows of a machine's table, as data (the reports draw them). */
-export function transitionsOf<S, C extends { readonly type: string }, R>(
-  table: MachineTable<S, C, R>,
+export function transitionsOf<S, C extends { readonly type: string }, R, E>(
+  table: MachineTable<S, C, R, E>,
 ): Transition[] {
-  return Object.entries<Move<S, never, R>>(table).flatMap(([command, move]) =>
+  return Object.entries<Move<S, never, R, E>>(table).flatMap(([command, move]) =>
     move.rows.map((row) => ({ command, ...row })),
   );
 }
 
 /** Applies a command by its move in the table: the guard first, then the effect. */
-export function applyBy<S, C extends { readonly type: string }, R>(
-  table: MachineTable<S, C, R>,
+export function applyBy<S, C extends { readonly type: string }, R, E>(
+  table: MachineTable<S, C, R, E>,
   state: S,
   command: C,
   now: Instant,
-): Applied<S, R> {
-  const move = table[command.type as C['type']] as unknown as Move<S, C, R>;
+): Applied<S, R, E> {
+  const move = table[command.type as C['type']] as unknown as Move<S, C, R, E>;
   const refused = move.guard?.(state, command);
   return refused === undefined ? move.effect(state, command, now) : fail(refused);
 }
 
-export type Applied<S, R> =
+export type Applied<S, R, E = SpecError> =
   | { readonly ok: true; readonly state: S; readonly result: R }
-  | { readonly ok: false; readonly error: SpecError };
+  | { readonly ok: false; readonly error: E };
 
-export function ok<S, R>(state: S, result: R): Applied<S, R> {
+export function ok<S, R, E = SpecError>(state: S, result: R): Applied<S, R, E> {
   return { ok: true, state, result };
 }
 
-export function fail<S, R>(error: SpecError): Applied<S, R> {
+export function fail<S, R, E = SpecError>(error: E): Applied<S, R, E> {
   return { ok: false, error };
 }
 
