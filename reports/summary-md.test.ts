@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../spec/clauses/index.ts';
 import { REPORTED_TOP_SECTIONS } from './coverage.ts';
+import { summarize } from './results.ts';
 import { clauseOf, sampleResults } from './sample-results.ts';
-import { renderSummary } from './summary-md.ts';
+import type { Result, Results } from './schema.ts';
+import { capLength, MAX_SUMMARY_CHARS, renderSummary } from './summary-md.ts';
 
 function levelCounts(top: string): [number, number, number] {
   const inTop = catalogue.filter((c) => c.section === top || c.section.startsWith(`${top}.`));
@@ -33,10 +35,10 @@ describe('renderSummary', () => {
     expect(md).toContain('`npx eac run --seed 1`');
   });
 
-  it.each(REPORTED_TOP_SECTIONS)('has a §%s table whose totals follow the catalogue', (top) => {
+  it.each(REPORTED_TOP_SECTIONS)('has a §%s row whose totals follow the catalogue', (top) => {
     const [must, observed, unspecified] = levelCounts(top);
-    const row = md.split('\n').find((line) => line.startsWith(`| **§${top} all** |`));
-    expect(row, `no total row for §${top}`).toBeDefined();
+    const row = md.split('\n').find((line) => line.startsWith(`| §${top} `));
+    expect(row, `no row for §${top}`).toBeDefined();
     const cells = row?.split('|').map((c) => c.trim()) ?? [];
     expect(cells.slice(2, 4)).toEqual([String(must), String(observed)]);
     expect(cells[4]).toMatch(new RegExp(`^\\d+/${must + observed}$`));
@@ -44,10 +46,10 @@ describe('renderSummary', () => {
     expect(cells[7]).toMatch(new RegExp(`^\\d+/${unspecified}$`));
   });
 
-  it('has a row per subsection of §4 that holds clauses', () => {
-    const sub = [...new Set(catalogue.map((c) => c.section).filter((s) => s.startsWith('4.')))];
-    expect(sub.length).toBeGreaterThan(0);
-    for (const s of sub) expect(md).toMatch(new RegExp(`^\\| §${s.replace('.', '\\.')} `, 'm'));
+  it('keeps coverage short: the top sections only, the subsections left to index.html', () => {
+    const coverage = between(md, '## Clause coverage by section', '\n## ');
+    expect(coverage).not.toMatch(/^\| §4\.1 /m);
+    expect(coverage).toContain('index.html lists them, the subsections and the security clauses');
   });
 
   it('keeps portable, through-a-decision, probed and security coverage apart', () => {
@@ -62,42 +64,104 @@ describe('renderSummary', () => {
     expect(sum((r) => r.failing)).toBe(1);
     expect(sum((r) => r.covered)).toBe(5);
     expect(md).toMatch(/Coverage: must\/observed 2 portable \+ 1 through a decision of \d+/);
-    const security = between(md, '## Security clauses', '\n## ');
-    expect(security).toMatch(/\| §\d+ [^|]+ \| \d+ \| 1 \| 0 \| 0 \|/);
+    const security = md.split('\n').filter((l) => /^\| §\d+ .* \| 1\/\d+ \|$/.test(l));
+    expect(security).toHaveLength(1);
   });
 
-  it('lists per section the clauses covered only through a decision and the open ones no probe answered', () => {
-    const gaps = between(md, '## Covered only through a decision', '\n## Failures');
-    expect(gaps).toContain(`\`${clauseOf('must', 4)}\``);
-    expect(gaps).toContain(`\`${clauseOf('unspecified', 1)}\``);
-    // The probed clause is not listed as unprobed.
-    expect(gaps).not.toContain(`\`${clauseOf('unspecified', 0)}\``);
-  });
-
-  it('lists the failure with its replay line, the register by clause, the not-run by cause', () => {
-    const failures = between(md, '## Failures', '\n## Ambiguity register');
-    expect(failures).toContain('expected 200, got 500');
-    expect(failures).toContain('`npx eac run --seed 1 --only');
-    const register = between(md, '## Ambiguity register', '\n## Not run');
-    expect(register).toContain(`(1 of ${run.register.length} open clauses probed)`);
-    expect(register).toMatch(
-      /\| `[\w.-]+` §[\d.]+ \| [^|]+ \| ✗ answered 422 \| `POST \/v1\/x\/\{id\}` \(1 test: errors\/validation-status\) \|/,
+  it('counts the clauses covered only through a decision and the open ones no probe answered', () => {
+    const decisionOnly = run.gaps.reduce((n, g) => n + g.decisionOnly.length, 0);
+    const unprobed = run.gaps.reduce((n, g) => n + g.unprobed.length, 0);
+    expect(decisionOnly).toBeGreaterThan(0);
+    expect(md).toContain(
+      `${decisionOnly} must/observed clause${decisionOnly === 1 ? ' is' : 's are'} covered only through a decision and ${unprobed} open clauses have no probe`,
     );
-    const notRun = md.slice(md.indexOf('## Not run'));
-    expect(notRun).toContain('| missing hook clock | 1 |');
-    expect(notRun).toContain('the target lacks the host hook clock');
   });
 
-  it('lists the transition tables of the machines', () => {
-    const machines = md.slice(md.indexOf('## State machines'));
-    expect(machines).toContain('### identity');
-    expect(machines).toMatch(/\| `updateRole` \| role \| role \|/);
+  it('puts failures, then not-run causes, then coverage, then the register', () => {
+    const order = ['## Failures', '## Not run', '## Clause coverage', '## Ambiguity register'];
+    const at = order.map((heading) => md.indexOf(heading));
+    expect(at.every((n) => n > 0)).toBe(true);
+    expect([...at].sort((x, y) => x - y)).toEqual(at);
+  });
+
+  it('lists the failure under its cause with its replay line, the register in short, the not-run by cause', () => {
+    const failures = between(md, '## Failures', '\n## Not run');
+    expect(failures).toContain('### 1 test: expected N, got N');
+    expect(failures).toContain('`npx eac run --seed 1 --only');
+    const register = md.slice(md.indexOf('## Ambiguity register'));
+    expect(register).toContain(`(1 of ${run.register.length} open clauses probed)`);
+    expect(register).toContain(
+      `1 clause had an answer that departs from the reference’s decision: \`${clauseOf('unspecified', 0)}\``,
+    );
+    const notRun = between(md, '## Not run', '\n## Clause coverage');
+    expect(notRun).toContain('| missing hook clock | 1 |');
   });
 
   it('keeps hostile text from breaking the tables or injecting HTML', () => {
     expect(md).not.toContain('<script>');
     const failureRow = md.split('\n').find((l) => l.startsWith('| hostile'));
-    // 4 columns -> 5 unescaped pipes.
-    expect(failureRow?.replace(/\\\|/g, '').split('|')).toHaveLength(6);
+    // 3 columns -> 4 unescaped pipes.
+    expect(failureRow?.replace(/\\\|/g, '').split('|')).toHaveLength(5);
+  });
+});
+
+/** The sample run with `extra` results added (and the counts made to agree). */
+function withResults(extra: readonly Result[]): Results {
+  const base = sampleResults();
+  const results = [...base.results, ...extra];
+  return { ...base, results, summary: summarize(results) };
+}
+
+function failing(n: number, reason: (i: number) => string): Result[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `hub/dashboard-${i}`,
+    name: `the dashboard ${i} is shown`,
+    area: 'hub',
+    file: 'suites/hub/dashboard.test.ts',
+    clauses: [clauseOf('must', 5)],
+    relies: [],
+    outcome: 'fail' as const,
+    seed: i,
+    durationMs: 1,
+    reason: reason(i),
+    replay: `npx eac run --seed 1 --only hub/dashboard-${i}`,
+  }));
+}
+
+describe('renderSummary on a large run', () => {
+  it('makes 55 failures of one cause one group of ten tests and a count of the rest', () => {
+    const md = renderSummary(
+      withResults(
+        failing(
+          55,
+          (i) =>
+            `the dashboard is shown: expected +0 to be 1 (account 3f2a9c1e-0b1d-4c2e-9f00-${String(i).padStart(12, '0')})\n  seed 1 (test seed ${i * 7919}); replay: x`,
+        ),
+      ),
+    );
+    expect(md.match(/^### /gm)).toHaveLength(2);
+    expect(md).toContain('### 55 tests: the dashboard is shown: expected N to be N (account {id})');
+    expect(md).toContain('and 45 more (index.html lists them all).');
+    expect(md.length).toBeLessThan(MAX_SUMMARY_CHARS);
+  });
+
+  it('stays under the cap with thousands of tests of distinct causes, and says what it left out', () => {
+    const md = renderSummary(
+      withResults(
+        failing(3000, (i) => `${'a long and distinct message '.repeat(3)}${'x'.repeat(i % 50)}`),
+      ),
+    );
+    expect(md.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
+    expect(md).toMatch(
+      /\*\*summary\.md stops here\*\*: \d+ more lines .* index\.html in the same folder holds the whole report\.\n$/,
+    );
+    expect(renderSummary(withResults(failing(3000, () => 'same')))).not.toContain('stops here');
+  });
+
+  it('cuts at a whole line and keeps short text as it is', () => {
+    expect(capLength('a\nb\n', 10)).toBe('a\nb\n');
+    const cut = capLength(`${'line\n'.repeat(100)}`, 300);
+    expect(cut.length).toBeLessThanOrEqual(300);
+    expect(cut.split('\n').filter((l) => l === 'line').length).toBeGreaterThan(0);
   });
 });

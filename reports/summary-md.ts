@@ -1,17 +1,9 @@
 /** `summary.md`: the report a person reads first, e.g. as a CI job summary. */
-import {
-  isUnexpected,
-  verdictOf,
-  type CoverageRow,
-  type RegisterAnswer,
-  type RegisterEntry,
-  type Result,
-  type Results,
-} from './schema.ts';
+import { isUnexpected, verdictOf, type CoverageRow, type Result, type Results } from './schema.ts';
 import { firmTotal, groupCoverage } from './coverage.ts';
 import { escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
 import { causeLabel, coverageLine } from './outline.ts';
-import { endpointsOf, testsOf } from './register.ts';
+import { failureGroups } from './failure-groups.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
 
 function code(text: string): string {
@@ -23,64 +15,45 @@ function sectionLabel(row: Pick<CoverageRow, 'section' | 'title'>): string {
   return row.title !== undefined ? `§${row.section} ${row.title}` : `§${row.section}`;
 }
 
-function coverageLine_(row: CoverageRow, label: string): string {
-  return `| ${label} | ${row.must} | ${row.observed} | ${row.portable}/${firmTotal(row)} | ${row.throughDecision} | ${row.unspecified} | ${row.probed}/${row.unspecified} | ${row.failing} |`;
+/** Where the long tables are: the same run folder's index.html. */
+const FULL_REPORT = 'index.html';
+
+/** At most this many characters: a pull-request comment holds 65,536. */
+export const MAX_SUMMARY_CHARS = 60_000;
+
+/** At most this many tests are listed under one failure cause. */
+export const TESTS_PER_CAUSE = 10;
+
+/** At most this many not-run causes are listed. */
+const NOT_RUN_CAUSES = 30;
+
+/** At most this many departing clauses of the register are named. */
+const DEPARTING_CLAUSES = 30;
+
+function coverageRow(row: CoverageRow): string {
+  return `| ${cell(sectionLabel(row))} | ${row.must} | ${row.observed} | ${row.portable}/${firmTotal(row)} | ${row.throughDecision} | ${row.unspecified} | ${row.probed}/${row.unspecified} | ${row.failing} | ${row.securityCovered}/${row.security} |`;
 }
 
 export const COVERAGE_KINDS = [
-  '- **portable**: a passing conformance test cites the clause and relies on no decision of ours, so the verdict holds on any server that follows the document;',
-  '- **through a decision**: only passing tests that rely on an unspecified clause (one of our choices, or the profile’s answer to it) cite the clause;',
-  '- **probed**: a probe recorded what the target does where the document is silent.',
-  '',
-  'A clause cited by a failing test counts as covered by nothing. Security clauses are not the document’s and are counted apart.',
+  '**portable**: a passing conformance test cites the clause and relies on no decision of ours; **through a decision**: only passing tests that rely on an unspecified clause (one of our choices, or the profile’s answer to it) cite it; **probed**: a probe recorded what the target does where the document is silent. A clause cited by a failing test counts as covered by nothing; security clauses are not the document’s and are counted apart.',
 ];
 
-function coverageTables(run: Results): string[] {
+/** Coverage in short form: one row per top section; the subsections are in index.html. */
+function coverageTable(run: Results): string[] {
   const lines: string[] = ['## Clause coverage by section', '', ...COVERAGE_KINDS, ''];
-  for (const { top, subsections } of groupCoverage(run.coverage)) {
-    lines.push(`### ${cell(sectionLabel(top))}`, '');
-    lines.push(
-      '| Section | must | observed | portable | through a decision | unspecified | probed | failing |',
-    );
-    lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    lines.push(coverageLine_(top, `**§${top.section} all**`));
-    for (const sub of subsections) lines.push(coverageLine_(sub, cell(sectionLabel(sub))));
-    lines.push('');
-  }
-  return lines;
-}
-
-function securityTable(run: Results): string[] {
-  const rows = run.coverage.filter((r) => r.security > 0 && !r.section.includes('.'));
-  const lines = ['## Security clauses', ''];
-  if (rows.length === 0) return [...lines, 'The catalogue holds no security clause.', ''];
   lines.push(
-    'What no trustworthy server may do although the document does not spell it out; a failing security test is a failure like any other.',
-    '',
-    '| Section | clauses | covered | of which through a decision | failing |',
-    '| --- | ---: | ---: | ---: | ---: |',
+    '| Section | must | observed | portable | through a decision | unspecified | probed | failing | security covered |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
-  for (const row of rows)
-    lines.push(
-      `| ${cell(sectionLabel(row))} | ${row.security} | ${row.securityCovered} | ${row.securityThroughDecision} | ${row.securityFailing} |`,
-    );
-  return [...lines, ''];
-}
-
-function gaps(run: Results): string[] {
-  const lines = ['## Covered only through a decision, and open clauses with no probe', ''];
-  const shown = run.gaps.filter((g) => g.decisionOnly.length + g.unprobed.length > 0);
-  if (shown.length === 0) return [...lines, 'None.', ''];
-  const titles = new Map(run.coverage.map((r) => [r.section, r.title]));
-  lines.push('| Section | must/observed covered only through a decision | unspecified, no probe |');
-  lines.push('| --- | --- | --- |');
-  for (const gap of shown) {
-    const title = titles.get(gap.section);
-    const label = sectionLabel({ section: gap.section, ...(title !== undefined ? { title } : {}) });
-    const list = (ids: readonly string[]) => (ids.length > 0 ? ids.map(code).join(' ') : '—');
-    lines.push(`| ${cell(label)} | ${list(gap.decisionOnly)} | ${list(gap.unprobed)} |`);
-  }
-  return [...lines, ''];
+  for (const { top } of groupCoverage(run.coverage)) lines.push(coverageRow(top));
+  const decisionOnly = run.gaps.reduce((n, g) => n + g.decisionOnly.length, 0);
+  const unprobed = run.gaps.reduce((n, g) => n + g.unprobed.length, 0);
+  lines.push(
+    '',
+    `${decisionOnly} must/observed clause${decisionOnly === 1 ? ' is' : 's are'} covered only through a decision and ${unprobed} open clause${unprobed === 1 ? ' has' : 's have'} no probe; ${FULL_REPORT} lists them, the subsections and the security clauses.`,
+    '',
+  );
+  return lines;
 }
 
 function clauseList(result: Result): string {
@@ -104,25 +77,18 @@ function gatedFailures(run: Results): string[] {
   const expected = run.results.filter((r) => verdictOf(r) === 'expected-fail');
   const others = run.results.filter((r) => r.outcome !== 'fail' && isUnexpected(verdictOf(r)));
   const lines = [
-    ...failures(unexpected, `Unexpected failures (${unexpected.length})`),
+    ...failures(unexpected, 'Unexpected failures'),
     `## Unexpected passes and other outcomes (${others.length})`,
     '',
   ];
   if (others.length === 0) lines.push('None.', '');
   else {
     lines.push('| Test | Clauses | Outcome | Expected |', '| --- | --- | --- | --- |');
-    for (const r of others)
+    for (const r of others.slice(0, TESTS_PER_CAUSE * 3))
       lines.push(`| ${testLabel(r)} | ${clauseList(r)} | ${r.outcome} | ${expectationCell(r)} |`);
-    lines.push('');
+    lines.push(...andMore(others.length - TESTS_PER_CAUSE * 3), '');
   }
-  lines.push(`## Expected failures (${expected.length})`, '');
-  if (expected.length === 0) return [...lines, 'None.', ''];
-  lines.push('| Test | Clauses | Reason | Expected |', '| --- | --- | --- | --- |');
-  for (const r of expected)
-    lines.push(
-      `| ${testLabel(r)} | ${clauseList(r)} | ${cell(firstLine(r.reason ?? 'failed'))} | ${expectationCell(r)} |`,
-    );
-  return [...lines, ''];
+  return [...lines, ...failures(expected, 'Expected failures', expectationCell)];
 }
 
 function gateLines(run: Results): string[] {
@@ -136,59 +102,55 @@ function gateLines(run: Results): string[] {
   ];
 }
 
-function failures(failed: readonly Result[], title = `Failures (${failed.length})`): string[] {
-  const lines = [`## ${title}`, ''];
-  if (failed.length === 0) return [...lines, 'None.', ''];
-  lines.push('| Test | Clauses | Reason | Replay |', '| --- | --- | --- | --- |');
-  for (const r of failed) {
-    lines.push(
-      `| ${testLabel(r)} | ${clauseList(r)} | ${cell(firstLine(r.reason ?? 'failed'))} | ${code(r.replay)} |`,
-    );
-  }
-  return [...lines, ''];
+function andMore(left: number): string[] {
+  return left > 0 ? [`and ${left} more (${FULL_REPORT} lists them all).`] : [];
 }
 
-function answerCell(answer: RegisterAnswer): string {
-  return `${answer.matchesDecision ? '✓' : '✗'} ${cell(firstLine(answer.answer, 160))}`;
-}
-
-function seenCell(answer: RegisterAnswer): string {
-  const endpoints = endpointsOf(answer);
-  const tests = testsOf(answer);
-  const where = endpoints.length > 0 ? endpoints.map(code).join(' ') : '';
-  return `${where}${where !== '' ? ' ' : ''}(${tests.length} test${tests.length === 1 ? '' : 's'}: ${tests.map(cell).join(', ')})`;
-}
-
-/** The register: probes grouped by clause, one row per distinct answer. */
-export function registerRows(entries: readonly RegisterEntry[]): string[] {
+/**
+ * Failures grouped by cause (failure-groups.ts), the largest first, each with its first tests
+ * and their replay lines; `extra` adds a column (what an expectations file said).
+ */
+function failures(
+  failed: readonly Result[],
+  title: string,
+  extra?: (r: Result) => string,
+): string[] {
+  const groups = failureGroups(failed);
   const lines = [
-    '| Clause | Reference decision | Answer (✓ matches the decision, ✗ departs) | Seen on |',
-    '| --- | --- | --- | --- |',
+    `## ${title} (${failed.length})`,
+    '',
+    ...(groups.length > 1 ? [`${groups.length} causes, the largest first.`, ''] : []),
   ];
-  for (const entry of entries) {
-    entry.answers.forEach((answer, index) => {
-      const head =
-        index === 0
-          ? `${code(entry.clause)} §${entry.section} | ${cell(entry.decision ?? '—')}`
-          : '〃 | 〃';
-      lines.push(`| ${head} | ${answerCell(answer)} | ${seenCell(answer)} |`);
-    });
+  if (failed.length === 0) return [...lines, 'None.', ''];
+  for (const group of groups) {
+    const n = group.tests.length;
+    lines.push(`### ${n} test${n === 1 ? '' : 's'}: ${cell(group.cause)}`, '');
+    lines.push(
+      `| Test | Clauses | Replay |${extra !== undefined ? ' Expected |' : ''}`,
+      `| --- | --- | --- |${extra !== undefined ? ' --- |' : ''}`,
+    );
+    for (const r of group.tests.slice(0, TESTS_PER_CAUSE))
+      lines.push(
+        `| ${testLabel(r)} | ${clauseList(r)} | ${code(r.replay)} |${extra !== undefined ? ` ${extra(r)} |` : ''}`,
+      );
+    lines.push(...andMore(n - TESTS_PER_CAUSE), '');
   }
   return lines;
 }
 
+/** The register in short: how much was probed, and the clauses where the target departed. */
 function register(run: Results): string[] {
   const probed = run.register.filter((e) => e.answers.length > 0);
-  const departing = probed.filter((e) => e.answers.some((a) => !a.matchesDecision)).length;
+  const departing = probed.filter((e) => e.answers.some((a) => !a.matchesDecision));
   const lines = [
     `## Ambiguity register: where the document is silent (${probed.length} of ${run.register.length} open clauses probed)`,
     '',
   ];
   if (probed.length === 0) return [...lines, 'No probe recorded an answer in this run.', ''];
+  const named = departing.slice(0, DEPARTING_CLAUSES).map((e) => code(e.clause));
+  if (departing.length > DEPARTING_CLAUSES) named.push('…');
   lines.push(
-    `Probes grouped by clause: each distinct answer the target gave, whether it is the reference’s decision, and where it was seen. ${departing} clause${departing === 1 ? '' : 's'} had an answer that departs from the decision. Against the reference, or with --check-decisions, such a departure also fails its test (listed above). Compare runs with \`eac compare\`.`,
-    '',
-    ...registerRows(probed),
+    `${departing.length} clause${departing.length === 1 ? '' : 's'} had an answer that departs from the reference’s decision${named.length > 0 ? `: ${named.join(', ')}` : ''}. Against the reference, or with --check-decisions, a departure also fails its test (listed above). Each answer, with where it was seen, is in ${FULL_REPORT}; compare runs with \`eac compare\`.`,
     '',
   );
   return lines;
@@ -198,37 +160,37 @@ function notRun(run: Results): string[] {
   const skipped = run.results.filter((r) => r.outcome === 'not-run');
   const lines = [`## Not run (${skipped.length})`, ''];
   if (skipped.length === 0) return [...lines, 'None.', ''];
-  lines.push('What each missing capability cost (a test missing two hooks counts under each):', '');
-  lines.push('| Cause | tests |', '| --- | ---: |');
-  for (const cause of run.notRunCauses)
-    lines.push(`| ${cell(causeLabel(cause))} | ${cause.tests} |`);
-  lines.push('', '| Test | Clauses | Reason |', '| --- | --- | --- |');
-  for (const r of skipped) {
-    lines.push(
-      `| ${testLabel(r)} | ${clauseList(r)} | ${cell(firstLine(r.reason ?? 'not run'))} |`,
-    );
-  }
+  lines.push(
+    `What each missing capability cost (a test missing two hooks counts under each); ${FULL_REPORT} lists the tests.`,
+    '',
+    '| Cause | tests |',
+    '| --- | ---: |',
+  );
+  for (const cause of run.notRunCauses.slice(0, NOT_RUN_CAUSES))
+    lines.push(`| ${cell(firstLine(causeLabel(cause), 300))} | ${cause.tests} |`);
+  const left = run.notRunCauses.length - NOT_RUN_CAUSES;
+  if (left > 0) lines.push('', `and ${left} more causes (${FULL_REPORT} lists them all).`);
   return [...lines, ''];
 }
 
-function machines(run: Results): string[] {
-  if (run.machines.length === 0) return [];
-  const lines = [
-    '## State machines',
-    '',
-    'The transition tables of spec/machines that the reference is written in and the model-based suite checks against (the run does not count which transitions it took).',
-    '',
-  ];
-  for (const machine of run.machines) {
-    lines.push(`### ${cell(machine.name)}`, '', '| Command | From | To | Note | Section |');
-    lines.push('| --- | --- | --- | --- | --- |');
-    for (const t of machine.transitions)
-      lines.push(
-        `| ${code(t.command)} | ${cell(t.from)} | ${cell(t.to)} | ${cell(t.note ?? '')} | ${cell(/^\d/.test(t.section) ? `§${t.section}` : t.section)} |`,
-      );
-    lines.push('');
+/**
+ * Keeps the text within `limit` characters: whole lines up to the limit, then one line that
+ * says how much was left out and where the whole report is.
+ */
+export function capLength(text: string, limit = MAX_SUMMARY_CHARS): string {
+  if (text.length <= limit) return text;
+  const lines = text.split('\n');
+  const note = (left: number, from: string) =>
+    `\n\n**summary.md stops here**: ${left} more lines (from ${from}) did not fit in ${limit.toLocaleString('en')} characters; ${FULL_REPORT} in the same folder holds the whole report.\n`;
+  const reserve = note(lines.length, `“${'x'.repeat(80)}”`).length;
+  let kept = 0;
+  let length = 0;
+  while (kept < lines.length && length + (lines[kept]?.length ?? 0) + 1 + reserve <= limit) {
+    length += (lines[kept]?.length ?? 0) + 1;
+    kept += 1;
   }
-  return lines;
+  const from = firstLine(lines.slice(kept).find((l) => l.startsWith('#')) ?? lines[kept] ?? '', 80);
+  return `${lines.slice(0, kept).join('\n').trimEnd()}${note(lines.length - kept, `“${from}”`)}`;
 }
 
 export function renderSummary(run: Results): string {
@@ -271,15 +233,15 @@ export function renderSummary(run: Results): string {
     '',
     `Replay the run with ${code(replay)}; each failure below has its own replay line.`,
     '',
-    ...coverageTables(run),
-    ...securityTable(run),
-    ...gaps(run),
     ...(run.gate !== undefined
       ? gatedFailures(run)
-      : failures(run.results.filter((r) => r.outcome === 'fail'))),
-    ...register(run),
+      : failures(
+          run.results.filter((r) => r.outcome === 'fail'),
+          'Failures',
+        )),
     ...notRun(run),
-    ...machines(run),
+    ...coverageTable(run),
+    ...register(run),
   ];
-  return `${lines.join('\n').trimEnd()}\n`;
+  return capLength(`${lines.join('\n').trimEnd()}\n`);
 }
