@@ -26,7 +26,7 @@ export interface Settings {
   readonly claims: 'flat' | 'nested';
   /**
    * §4.15 and §2.7 leave the agent's words, SQL and charts to the implementation. `grammar`:
-   * the deterministic agent of the README's question grammar (announced as the hooks
+   * the deterministic agent of the question grammar of docs/reference-agent.md (announced as the hooks
    * capability `agent-grammar`); `second`: another agent that reads questions its own way
    * (reference/chat/second-agent.ts), standing for a language model the suites cannot predict.
    */

@@ -1,5 +1,5 @@
 // The error catalogue (spec/errors.ts) against everything else that names error codes: the two
-// OpenAPI documents, §7 of the service document and the README (STYLE 5: one table, and a test
+// OpenAPI documents, §7 of the service document and docs/errors.md (STYLE 5: one table, and a test
 // that docs, types and table agree).
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -209,38 +209,26 @@ function markdownSection(markdown: string, title: string): string | undefined {
   return lines.slice(start + 1, end === -1 ? undefined : end).join('\n');
 }
 
-// README: its "Errors" section, once the lead has written it.
-const readmeUrl = new URL('../README.md', import.meta.url);
-const readmeErrors = existsSync(readmeUrl)
-  ? markdownSection(readFileSync(readmeUrl, 'utf8'), 'Errors')
-  : undefined;
+// docs/errors.md: the page that lists every code for readers.
+const readmeErrors = markdownSection(
+  readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8'),
+  'Errors',
+);
 
-describe('error catalogue and the README', () => {
-  it.skipIf(readmeErrors === undefined)(
-    readmeErrors === undefined
-      ? 'names every catalogue code in README.md (skipped: no README.md with an "Errors" section yet)'
-      : 'names every catalogue code in the "Errors" section of README.md',
-    () => {
-      const missing = errorCodes.filter(
-        (code) => !new RegExp(`\\b${code}\\b`).test(readmeErrors ?? ''),
-      );
-      expect(missing, 'the README Errors section should list every code of spec/errors.ts').toEqual(
-        [],
-      );
-    },
-  );
+describe('error catalogue and docs/errors.md', () => {
+  it('names every catalogue code in docs/errors.md', () => {
+    const missing = errorCodes.filter((code) => !new RegExp(`\\b${code}\\b`).test(readmeErrors));
+    expect(missing, 'docs/errors.md should list every code of spec/errors.ts').toEqual([]);
+  });
 
-  it.skipIf(readmeErrors === undefined)(
-    'marks in the README which codes come from §7 and which are decisions, as the catalogue does',
-    () => {
-      const marked = new Map<string, string>();
-      for (const line of (readmeErrors ?? '').split('\n')) {
-        const cells = line.split('|').map((c) => c.trim());
-        const code = /^`([A-Z_0-9]+)`$/.exec(cells[2] ?? '')?.[1];
-        if (code !== undefined) marked.set(code, cells[3] ?? '');
-      }
-      const wrong = errorCodes.filter((code) => marked.get(code) !== errorCatalogue[code].source);
-      expect(wrong, 'README source column = spec/errors.ts source').toEqual([]);
-    },
-  );
+  it('marks in docs/errors.md which codes come from §7 and which are decisions, as the catalogue does', () => {
+    const marked = new Map<string, string>();
+    for (const line of readmeErrors.split('\n')) {
+      const cells = line.split('|').map((c) => c.trim());
+      const code = /^`([A-Z_0-9]+)`$/.exec(cells[2] ?? '')?.[1];
+      if (code !== undefined) marked.set(code, cells[3] ?? '');
+    }
+    const wrong = errorCodes.filter((code) => marked.get(code) !== errorCatalogue[code].source);
+    expect(wrong, 'docs/errors.md source column = spec/errors.ts source').toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * Builds a credentials file (README "Credentials file") through a target's host hooks, so the
+ * Builds a credentials file (docs/hooks.md) through a target's host hooks, so the
  * credentials mode can be tried against a server whose hooks are then left out of the run:
  *
  *   npx eac serve --hooks --port 8080 &

@@ -6,10 +6,10 @@ import { answer, sqlFor } from './agent.ts';
 import { deltas } from './events.ts';
 import { chartFor, readQuestion, type ChartSpec } from './grammar.ts';
 
-// The reference agent's own choices that no conformance test can see (the README's grammar is
+// The reference agent's own choices that no conformance test can see (the grammar of docs/reference-agent.md is
 // tested through the agent-grammar capability in suites/chat): the SQL it saves with a chart
 // names the row filters, the streamed text joins back to the answer, and the question forms
-// beyond the README's list.
+// beyond the list in docs/reference-agent.md.
 
 const columns = ORDERS.columns;
 const spec = (question: string) =>
@@ -69,7 +69,7 @@ describe('the SQL the agent saves with a chart (sqlOverride)', () => {
     );
   });
 
-  it('rounds sums and averages to two decimals (README: round(sum(col), 2)), not minimums, maximums or counts', () => {
+  it('rounds sums and averages to two decimals (docs/reference-agent.md: round(sum(col), 2)), not minimums, maximums or counts', () => {
     const select = (aggregation: ChartSpec['measure']['aggregation']) =>
       sqlFor(
         {
@@ -123,7 +123,7 @@ describe('the text deltas of an answer', () => {
   });
 });
 
-describe('question forms beyond the README list', () => {
+describe('question forms beyond the list in docs/reference-agent.md', () => {
   it('reads "<year> only" as a year', () => {
     expect(spec('total amount by region 2024 only').year).toEqual({
       column: 'order_date',

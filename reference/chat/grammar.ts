@@ -1,5 +1,5 @@
 /**
- * The reference agent's question grammar (README, "The reference agent"): deterministic, no
+ * The reference agent's question grammar (docs/reference-agent.md): deterministic, no
  * model. A question names a measure, maybe a dimension or a time bucket, maybe a top N,
  * filters and a chart type; a follow-up in the same thread changes only what it names.
  */

@@ -22,7 +22,7 @@ export const ORDERS: ExposedTable = {
 };
 
 /**
- * Decision (README, "The reference agent"): a connection to the seeded dataset shows a user
+ * Decision (docs/reference-agent.md): a connection to the seeded dataset shows a user
  * only the orders of the organization named by the user's `organization` property.
  */
 export const ORDERS_ROW_FILTERS: readonly RowFilterRule[] = [

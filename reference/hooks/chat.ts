@@ -22,7 +22,7 @@ import type { AccountRecord } from '../store/world.ts';
 
 /**
  * The chat and data hooks this file serves (spec/hooks.openapi.yaml, tags content and data),
- * and the capability `agent-grammar`: the reference agent's grammar (README).
+ * and the capability `agent-grammar`: the reference agent's grammar (docs/reference-agent.md).
  */
 export const CHAT_HOOKS: readonly HookName[] = [
   'agents',

@@ -428,7 +428,7 @@ export interface components {
         /** @description No fields are read. */
         EmptyBody: Record<string, never>;
         /**
-         * @description A hook name, or a capability name: `agent-grammar` says the target's agent understands the reference agent's question grammar (README, "The reference agent").
+         * @description A hook name, or a capability name: `agent-grammar` says the target's agent understands the reference agent's question grammar (docs/reference-agent.md).
          * @enum {string}
          */
         HookName: "accounts" | "projects" | "roles" | "members" | "workspaces" | "dashboards" | "charts" | "dashboard-charts" | "agents" | "connections" | "chart-data" | "agent-grammar" | "migration" | "clock" | "reset" | "snapshot";

@@ -12,7 +12,7 @@ import {
   theChart,
 } from '../harness/given/chat.ts';
 
-// The reference agent's question grammar (README, "The reference agent"): value filters
+// The reference agent's question grammar (docs/reference-agent.md): value filters
 // (`in <value>`), the measure named after `total` wherever it stands, grouping `by` a date
 // column, and how a follow-up's value filter adds to or replaces the thread's filters. The
 // expected rows are worked out here from the rows the test loaded; every test needs the
@@ -210,7 +210,7 @@ conformance(
   async (t) => {
     const w = await grammarWorld(t);
     const chart = await chartOf(t, w, 'total amount by year');
-    // The README's year bucket is year(): each row names its year; the amounts are above 10,000.
+    // The grammar's year bucket is year(): each row names its year; the amounts are above 10,000.
     const years = chart.chartData.map((row) =>
       Object.values(row).find((v) => typeof v === 'number' && v < 10_000),
     );
@@ -323,7 +323,7 @@ conformance(
 
 conformance(
   ['chat.result.chart-data-rows'],
-  'totals and averages are rounded to two decimals (README: round(sum(col), 2))',
+  'totals and averages are rounded to two decimals (docs/reference-agent.md: round(sum(col), 2))',
   async (t) => {
     // Six products of two rows each, amounts in thousandths whose sum never ends in 0.
     const tag = `q${t.faker.string.numeric(6)}`;
@@ -459,7 +459,7 @@ conformance(
           JSON.stringify(question),
         ).chartData,
       );
-    // README: `sales` means `amount` only where an amount column exists.
+    // docs/reference-agent.md: `sales` means `amount` only where an amount column exists.
     expect(await ask('total sales by region'), 'the total sales by region').toEqual(
       sums(
         rows,
@@ -523,7 +523,7 @@ conformance(
   async (t) => {
     const w = await grammarWorld(t);
     await chartOf(t, w, 'total amount by product');
-    // README: only the same thread_id refines the previous chart; alone, a type word says
+    // docs/reference-agent.md: only the same thread_id refines the previous chart; alone, a type word says
     // nothing the grammar can draw.
     const answer = expectStream(
       await chat(t, w.agentId, w.token, chatBody(w.agentId, { question: 'as a bar chart' })),
@@ -536,7 +536,7 @@ conformance(
 
 conformance(
   ['chat.result.fields'],
-  "the README's chart type words give chartConfig.type",
+  "the grammar's chart type words give chartConfig.type",
   async (t) => {
     const w = await grammarWorld(t);
     for (const [word, type] of [
@@ -561,7 +561,7 @@ conformance(
 
 conformance(
   ['chat.result.chart-data-rows'],
-  "the README's measure words each give their aggregation, wherever a numeric column stands first",
+  "the grammar's measure words each give their aggregation, wherever a numeric column stands first",
   async (t) => {
     const w = await grammarWorld(t);
     const of = (pick: (xs: number[]) => number) => {

@@ -15,7 +15,7 @@ import {
 import { ChatResult } from '../../spec/schemas/chat.ts';
 
 // Properties of §6 and §2.7 over arbitrary questions: questions built from the words of the
-// reference agent's grammar (README) and arbitrary free text. Whatever the question, the answer
+// reference agent's grammar (docs/reference-agent.md) and arbitrary free text. Whatever the question, the answer
 // is a stream that follows the grammar, every generateChart result is a chat result, and no
 // value of rows hidden from the user appears. Seeded per test (t.fc()).
 

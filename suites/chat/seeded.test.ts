@@ -12,7 +12,7 @@ import {
   theChart,
 } from '../harness/given/chat.ts';
 
-// The reference agent's data (README, "The reference agent"): an agent made without a
+// The reference agent's data (docs/reference-agent.md): an agent made without a
 // connection reaches the seeded `orders` table, whose default row filter shows a user only the
 // rows of the organization its property `organization` names. Needs the capability
 // agent-grammar.

@@ -24,7 +24,7 @@ import { chatPath } from '../paths.ts';
 export const parts = ['chat', 'identity'] as const;
 /** Hooks a chat world is built with. */
 export const CHAT: readonly HookName[] = ['accounts', 'projects', 'connections', 'agents'];
-/** And a test whose oracle is the reference agent's question grammar (README). */
+/** And a test whose oracle is the reference agent's question grammar (docs/reference-agent.md). */
 export const GRAMMAR: readonly HookName[] = [...CHAT, 'agent-grammar'];
 
 /** One row of the loaded table. */
