@@ -323,6 +323,12 @@ export async function nextHubLoad(view: HubView, change: () => Promise<void>): P
   await f.waitForLoadState('load');
 }
 
+/** What tableRows uses of a DOM element, typed here (the project compiles without the DOM lib). */
+interface DomNode {
+  contains(other: unknown): boolean;
+  readonly innerText: string;
+}
+
 /**
  * The text of every body row of a table, cell texts joined by `|`: by ARIA role alone (rows,
  * and their cells, grid cells and row headers), whatever elements the page builds them of; a
@@ -332,12 +338,6 @@ export async function nextHubLoad(view: HubView, change: () => Promise<void>): P
  * then each body row takes the cells it holds, in the order the cell query found them (a role
  * query per row made a table of 100 rows cost seconds).
  */
-/** What tableRows uses of a DOM element, typed here (the project compiles without the DOM lib). */
-interface DomNode {
-  contains(other: unknown): boolean;
-  readonly innerText: string;
-}
-
 export async function tableRows(table: Locator): Promise<string[]> {
   const head = table.page().getByRole('columnheader');
   const body = table.getByRole('row').filter({ hasNot: head });
