@@ -1,5 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCommand, UsageError } from './args.ts';
+
+function help(argv: string[]): string {
+  const command = parseCommand(argv);
+  if (command.kind !== 'help') throw new Error(`expected help for: ${argv.join(' ')}`);
+  return command.text;
+}
 
 function usageError(argv: string[]): string {
   try {
@@ -101,10 +108,72 @@ describe('parseCommand', () => {
   });
 
   it('routes help and unknown commands', () => {
-    expect(parseCommand([])).toEqual({ kind: 'help' });
-    expect(parseCommand(['--help'])).toEqual({ kind: 'help' });
-    expect(parseCommand(['run', '--help'])).toEqual({ kind: 'help', topic: 'run' });
-    expect(usageError(['frobnicate'])).toMatch(/unknown command "frobnicate"/);
+    expect(help([])).toMatch(/^Usage: eac \[options\] \[command\]/);
+    expect(help(['--help'])).toMatch(/Commands:[\s\S]*run[\s\S]*doctor[\s\S]*init/);
+    expect(usageError(['frobnicate'])).toMatch(/unknown command 'frobnicate'/);
+  });
+
+  it('gives each command its own help, with examples, as `--help` or `help <command>`', () => {
+    for (const name of ['run', 'doctor', 'serve', 'latitude', 'clauses', 'report', 'init']) {
+      const text = help([name, '--help']);
+      expect(text, name).toMatch(new RegExp(`^Usage: eac ${name} `));
+      expect(text, name).toMatch(/\nExamples:\n {2}eac /);
+      expect(help(['help', name]), name).toBe(text);
+    }
+    expect(help(['run', '-h'])).toMatch(/--max-not-run/);
+    expect(help(['serve', '--help'])).not.toMatch(/--max-not-run/);
+  });
+
+  it('says in the help of --hub that without it the hub tests are not-run', () => {
+    for (const name of ['run', 'doctor'])
+      expect(help([name, '--help']).replace(/\s+/g, ' ')).toContain(
+        '--hub <url> origin of its embedded pages, §4.17 (default: none — hub tests are not-run without it)',
+      );
+  });
+
+  it('prints the version of package.json', () => {
+    const { version } = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    expect(help(['--version'])).toBe(`${version}\n`);
+    expect(help(['-V'])).toBe(`${version}\n`);
+  });
+
+  it('suggests the command or option a typo meant', () => {
+    expect(usageError(['rn'])).toBe("eac: unknown command 'rn' (did you mean run?)");
+    expect(usageError(['doctr'])).toMatch(/did you mean doctor\?/);
+    expect(usageError(['run', '--tagret', 'http://x'])).toBe(
+      "eac run: unknown option '--tagret' (did you mean --target?)",
+    );
+    expect(usageError(['serve', '--prot', '1'])).toMatch(/did you mean --port\?/);
+  });
+
+  it('paints the help only when asked to (a terminal without NO_COLOR)', () => {
+    expect(help(['run', '--help'])).not.toContain('\x1b[');
+    const painted = parseCommand(['run', '--help'], { colour: true });
+    expect(painted.kind === 'help' && painted.text).toContain('\x1b[1mUsage:\x1b[22m');
+  });
+
+  it('parses init: the flags, the file to write, --force', () => {
+    expect(parseCommand(['init'])).toEqual({
+      kind: 'init',
+      options: { file: 'eac.config.yaml', force: false },
+    });
+    expect(
+      parseCommand([
+        'init',
+        '--target',
+        'http://t',
+        '--hub',
+        'http://h',
+        '--config',
+        'c.yaml',
+        '--force',
+      ]),
+    ).toEqual({
+      kind: 'init',
+      options: { target: 'http://t', hub: 'http://h', file: 'c.yaml', force: true },
+    });
   });
 
   it('parses serve with defaults', () => {

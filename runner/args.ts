@@ -1,5 +1,10 @@
-/** Command-line parsing of `eac`: argv in, a typed command out, or a UsageError (exit 2). */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+/**
+ * Command-line parsing of `eac`: argv in, a typed command out, or a UsageError (exit 2).
+ * On commander: per-command help, `--version` and "did you mean" for commands and options come
+ * with it, it runs on Node 20 (v14) with no dependency of its own, and its parse is synchronous.
+ */
+import { readFileSync } from 'node:fs';
+import { Command as Program, CommanderError, Option } from 'commander';
 import type { ClauseLevel } from '../spec/clauses/types.ts';
 import type { RunOptions } from './run.ts';
 import { parseShard } from './shard.ts';
@@ -8,6 +13,9 @@ import type { DoctorOptions } from './doctor.ts';
 import { parseThresholds } from './thresholds.ts';
 import { behaviourIds, chosenIds, parseVary, type LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
+import { ConfigError, loadConfig, type LoadedConfig } from './config.ts';
+import type { InitOptions } from './init.ts';
+import { paint } from './colour.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -60,143 +68,30 @@ export type Command =
       readonly json: boolean;
       readonly out?: string;
     }
-  | { readonly kind: 'help'; readonly topic?: string };
+  | { readonly kind: 'init'; readonly options: InitOptions }
+  /** Help or the version: the text to print on stdout, exit 0. */
+  | { readonly kind: 'help'; readonly text: string };
 
-export const USAGE = `Usage: eac <command> [options]
-
-Commands:
-  run       Run the conformance suites against a target and write reports
-  doctor    Check a target before a long run: reachable, hooks, parts, expected not-runs
-  serve     Start the reference simulator and keep it running
-  latitude  Put the latitude proxy in front of a target: answers in other forms the document allows
-  clauses   Print the clause catalogue
-  report    Re-render junit.xml, summary.md and index.html of a run from its results.json
-  compare   The ambiguity register of several runs side by side
-  expectations  Write an expectations file that accepts a run as it is
-  diff      What changed between two runs: regressions, fixes, new and vanished tests
-  help      Show this text, or \`eac help <command>\`
-
-eac run [options]
-  --target URL          Base URL of the implementation under test
-                        (default: start the embedded reference on an ephemeral port)
-  --hub URL             Hub URL for embedded pages (default: the target URL)
-  --hooks URL           Base URL of the target's host hooks (default: none)
-  --credentials FILE    JSON {organizationId, userScopedKey?, orgBoundKey?, projectId?}
-                        for a target without an accounts hook
-  --profile FILE        What the target serves and how it answered the document's open
-                        shapes (JSON or YAML, spec/profile.schema.json; default: the
-                        reference's, fixtures/profiles/reference.json)
-  --only AREA|CLAUSE    Run one suite area (a folder under suites/) or the tests citing a
-                        clause id or id prefix, e.g. roles.update; repeatable, values add up
-  --seed N              Seed of the run (0..4294967295; default: random)
-  --report DIR          Reports root (default: reports); the run goes to DIR/runs/<stamp>/
-                        and DIR/latest points at it
-  --check-decisions     Hold probes to the reference's decisions (automatic for the reference)
-  --quiet-progress      No live progress line on stderr
-  --expectations FILE   Expected outcomes per test id or clause id (JSON or YAML,
-                        spec/expectations.schema.json): the exit code counts only unexpected
-                        results, and the reports show expected failures apart
-  --image NAME[:TAG]    Start the target from a container image (testcontainers; the image
-                        must be on the engine or pullable), test it, stop it; results.json
-                        records the image id. TESTCONTAINERS_RYUK_DISABLED defaults to true
-  --image-ports A[,H]   Container ports of the API and the hub (default 8080,8081)
-  --image-hooks PATH    Hooks path on the API port (default /__eac; none for no hooks)
-  --image-wait PATH     Path on the API port that answers 200 once it serves (default: the
-                        hooks' capabilities, or / without hooks)
-  --image-env K=V       Environment of the container; repeatable
-  --bail                Stop at the first failing test: tests not yet run are left out of
-                        the reports (a quick yes/no, as the fault catalogue asks)
-  --concurrency N       Test files run at once (1..64; default: the number of CPUs, at
-                        least 4); 1 runs them one after another
-  --ca FILE             An extra certificate authority (PEM) to trust for a target on TLS
-                        with a private one. The proxy variables HTTP_PROXY, HTTPS_PROXY and
-                        NO_PROXY (or lowercase) are honoured for every request
-  --shard i/n           Run shard i of n: the selected test files split by their paths and
-                        sizes, the same on every machine; merge with eac report --merge
-  --latitude VARY       Without --target: run against the embedded reference behind the
-                        latitude proxy (all, random:SEED or catalogue ids; spec/latitude.ts),
-                        with the profile the proxy prints; exits 1 when a chosen entry
-                        changed no answer
-  --max-not-run N|P%    Gate: exit 3 when more than N tests (or P% of them) end not-run
-  --min-coverage KIND[@SECTION]=N|P%
-                        Gate: exit 3 when fewer clauses are covered (KIND: portable,
-                        covered = portable or through a decision, security, probed; a
-                        section such as 4.6 or the whole document); repeatable
-  --baseline RUN        After the run, diff it against RUN (a run folder or results.json):
-                        prints the diff, writes diff.md and diff.json in the run folder, and
-                        exits 1 on a regression (without --expectations, failures the
-                        baseline already had do not count)
-
-eac doctor [--target URL] [--hub URL] [--hooks URL] [--credentials FILE] [--profile FILE]
-           [--only AREA|CLAUSE]... [--ca FILE] [--json]
-  Without running a test: is the target (and its hub and hooks) reachable, which hooks does it
-  offer, which parts does its profile serve, and how many of the selected tests will be
-  not-run and why (the parts and hooks each test declares). Exits 0 when ready, 1 on a
-  problem (an unreachable hub the profile serves, no test selected), 2 when the target
-  cannot be reached.
-
-eac serve [--port N] [--hub-port N] [--host H] [--hooks] [--seed N] [--latitude ID,...]
-  Start the reference (default port 0 = ephemeral, host 127.0.0.1) and its hub on a port of
-  its own (--hub-port, default ephemeral); stops on Ctrl-C. --latitude names behaviour entries
-  of the latitude catalogue the reference takes (tenant.identity-name, tokens.hs256, ...;
-  agent=second for chat.second-agent, an agent that reads no grammar the suites know).
-
-eac latitude [--target URL --hub URL [--hooks URL]] [--port N] [--hub-port N]
-             [--vary all|random:SEED|ID,...] [--seed N] [--print-profile FILE]
-  An HTTP proxy in front of a target (default: the embedded reference, with the behaviour
-  entries chosen) that rewrites the answers it relays into other forms the document allows
-  (spec/latitude.ts). --print-profile writes the profile stating the shapes it produces; on
-  Ctrl-C it prints how many answers each entry changed.
-
-eac clauses [--json] [--section S] [--level must|observed|unspecified|security]
-  One line per clause, grouped by section; --section 4 includes 4.1, 4.2, ...
-
-eac report <run-dir>
-  Re-render the reports of a run folder (e.g. reports/latest) from its results.json.
-eac report --merge SHARD... --out DIR
-  Merge the runs of \`eac run --shard i/n\` (folders or results.json files; every shard of
-  one seed, once) into one run in DIR: results.json, junit.xml, summary.md, index.html.
-  Exits as eac run would have: 1 on a failure (with expectations: an unexpected result).
-
-eac compare RUN... [--out DIR]
-  One table of every unspecified clause by run (run folders or results.json files): the
-  distinct answers each target gave and whether they match the reference's decision.
-  Writes DIR/compare.md and DIR/compare.html (default: the current folder) and prints the
-  Markdown.
-
-eac expectations --from RUN [--out FILE]
-  Write an expectations file from a run (a run folder or results.json): every fail and
-  not-run test expected as it was, with the run's reason. YAML when FILE ends in .yaml or
-  .yml, JSON otherwise; stdout without --out.
-
-eac diff BASE NEW [--json] [--out FILE]
-  Regressions (pass or probe -> fail), fixes, new and vanished tests, other outcome changes,
-  and probes whose recorded answers changed, between two runs (folders or results.json).
-  Markdown (for a pull-request comment), JSON with --json; to FILE with --out, else stdout.
-  Exits 1 on a regression.
-
-Exit codes: 0 no failure, 1 at least one failure (with --expectations: an unexpected result;
-with --baseline, and for eac diff: also a regression), 2 usage or target error.
-`;
+/** What the parse may look at besides argv. */
+export interface ParseContext {
+  /** Where a config file is looked for; none is looked for when absent. */
+  readonly cwd?: string;
+  /** Colour in the help text (see colour.ts). */
+  readonly colour?: boolean;
+  /** Columns of the help text. */
+  readonly width?: number;
+}
 
 const LEVELS: readonly ClauseLevel[] = ['must', 'observed', 'unspecified', 'security'];
 
-function parse(
-  command: string,
-  argv: readonly string[],
-  options: NonNullable<ParseArgsConfig['options']>,
-  allowPositionals = false,
-): ReturnType<typeof parseArgs> {
-  try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals });
-  } catch (error) {
-    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    throw new UsageError(`eac ${command}: ${message}`);
-  }
-}
+type Values = Readonly<Record<string, unknown>>;
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+function list(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? (value as string[]) : undefined;
 }
 
 function integer(command: string, option: string, text: string, max: number): number {
@@ -222,68 +117,93 @@ function nonEmpty(command: string, option: string, value: string | undefined): s
   return value;
 }
 
-function parseRun(argv: readonly string[]): Command {
-  const { values } = parse('run', argv, {
-    target: { type: 'string' },
-    hub: { type: 'string' },
-    hooks: { type: 'string' },
-    credentials: { type: 'string' },
-    profile: { type: 'string' },
-    only: { type: 'string', multiple: true },
-    seed: { type: 'string' },
-    report: { type: 'string' },
-    'check-decisions': { type: 'boolean' },
-    'quiet-progress': { type: 'boolean' },
-    expectations: { type: 'string' },
-    baseline: { type: 'string' },
-    shard: { type: 'string' },
-    concurrency: { type: 'string' },
-    bail: { type: 'boolean' },
-    ca: { type: 'string' },
-    image: { type: 'string' },
-    'image-ports': { type: 'string' },
-    'image-hooks': { type: 'string' },
-    'image-wait': { type: 'string' },
-    'image-env': { type: 'string', multiple: true },
-    latitude: { type: 'string' },
-    'max-not-run': { type: 'string' },
-    'min-coverage': { type: 'string', multiple: true },
-  });
-  const thresholds = parseThresholds(
-    str(values['max-not-run']),
-    values['min-coverage'] as string[] | undefined,
+function vary(command: string, text: string): LatitudeVary {
+  try {
+    return parseVary(text);
+  } catch (error) {
+    throw new UsageError(`eac ${command}: ${(error as Error).message}`);
+  }
+}
+
+/** `--only` values: flags win over the config's list; none means everything. */
+function onlyOf(command: string, values: Values, config: LoadedConfig | undefined): string[] {
+  const only = list(values['only']);
+  if (only?.some((value) => value.trim() === ''))
+    throw new UsageError(`eac ${command}: --only needs a value`);
+  return only ?? [...(config?.config.selection?.only ?? [])];
+}
+
+/**
+ * The target and the files that describe it. The target, hub and hooks go together: the
+ * config's are taken only when no flag names a target (--target, --image, --latitude), so a
+ * config's hooks never meet another target. Files and the CA override one by one.
+ */
+function targetOf(command: string, values: Values, config: LoadedConfig | undefined) {
+  const flagged = ['target', 'hub', 'hooks', 'image', 'latitude'].some(
+    (name) => values[name] !== undefined,
   );
+  const from = (name: 'target' | 'hub' | 'hooks') =>
+    nonEmpty(command, `--${name}`, str(values[name])) ??
+    (flagged ? undefined : config?.config[name]);
+  const file = (name: 'credentials' | 'profile' | 'ca') =>
+    nonEmpty(command, `--${name}`, str(values[name])) ?? config?.config[name];
+  return {
+    target: from('target'),
+    hub: from('hub'),
+    hooks: from('hooks'),
+    credentials: file('credentials'),
+    profile: file('profile'),
+    ca: file('ca'),
+  };
+}
+
+function defined<T extends Record<string, unknown>>(
+  object: T,
+): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined)) as never;
+}
+
+function config(values: Values, context: ParseContext): LoadedConfig | undefined {
+  const explicit = nonEmpty('run', '--config', str(values['config']));
+  try {
+    return loadConfig(explicit, context.cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(`eac: ${error.message}`);
+    throw error;
+  }
+}
+
+function buildRun(values: Values, context: ParseContext): Command {
+  const loaded = config(values, context);
+  const settings = loaded?.config;
+  const maxNotRun = str(values['maxNotRun']) ?? settings?.gates?.maxNotRun?.toString();
+  const minCoverage = list(values['minCoverage']) ?? settings?.gates?.minCoverage;
+  const thresholds = parseThresholds(maxNotRun, minCoverage);
   if (typeof thresholds === 'string') throw new UsageError(`eac run: ${thresholds}`);
   const latitudeText = nonEmpty('run', '--latitude', str(values['latitude']));
   const latitude = latitudeText !== undefined ? vary('run', latitudeText) : undefined;
-  const only = (values['only'] as string[] | undefined) ?? [];
-  if (only.some((value) => value.trim() === ''))
-    throw new UsageError('eac run: --only needs a value');
-  const target = nonEmpty('run', '--target', str(values['target']));
-  const hub = nonEmpty('run', '--hub', str(values['hub']));
-  const hooks = nonEmpty('run', '--hooks', str(values['hooks']));
-  const credentials = nonEmpty('run', '--credentials', str(values['credentials']));
-  const profile = nonEmpty('run', '--profile', str(values['profile']));
-  const expectations = nonEmpty('run', '--expectations', str(values['expectations']));
+  const only = onlyOf('run', values, loaded);
+  const { target, hub, hooks, credentials, profile, ca } = targetOf('run', values, loaded);
+  const expectations =
+    nonEmpty('run', '--expectations', str(values['expectations'])) ?? settings?.expectations;
   const baseline = nonEmpty('run', '--baseline', str(values['baseline']));
   const seed = str(values['seed']);
   const concurrency = str(values['concurrency']);
-  const ca = nonEmpty('run', '--ca', str(values['ca']));
   const shardText = str(values['shard']);
   const shard = shardText !== undefined ? parseShard(shardText) : undefined;
   if (typeof shard === 'string') throw new UsageError(`eac run: ${shard}`);
   const imageName = nonEmpty('run', '--image', str(values['image']));
-  const imageGiven = {
-    ...(str(values['image-ports']) !== undefined ? { ports: str(values['image-ports']) } : {}),
-    ...(str(values['image-hooks']) !== undefined ? { hooks: str(values['image-hooks']) } : {}),
-    ...(str(values['image-wait']) !== undefined ? { wait: str(values['image-wait']) } : {}),
-    ...(values['image-env'] !== undefined ? { env: values['image-env'] as string[] } : {}),
-  };
+  const imageGiven = defined({
+    ports: str(values['imagePorts']),
+    hooks: str(values['imageHooks']),
+    wait: str(values['imageWait']),
+    env: list(values['imageEnv']),
+  });
   if (imageName === undefined && Object.keys(imageGiven).length > 0)
     throw new UsageError(
       'eac run: --image-ports, --image-hooks, --image-wait and --image-env go with --image',
     );
-  const image = imageName !== undefined ? imageOptions(imageName, imageGiven as never) : undefined;
+  const image = imageName !== undefined ? imageOptions(imageName, imageGiven) : undefined;
   if (typeof image === 'string') throw new UsageError(`eac run: ${image}`);
   if (image !== undefined && (target !== undefined || hub !== undefined || hooks !== undefined))
     throw new UsageError(
@@ -296,81 +216,61 @@ function parseRun(argv: readonly string[]): Command {
     throw new UsageError(
       'eac run: --latitude puts the proxy in front of the embedded reference; for another target start `eac latitude --target URL` and run against it',
     );
+  const bail = values['bail'] === true || settings?.selection?.bail === true;
   const options: RunOptions = {
     only,
-    report: nonEmpty('run', '--report', str(values['report'])) ?? 'reports',
-    checkDecisions: values['check-decisions'] === true,
-    quietProgress: values['quiet-progress'] === true,
-    ...(values['bail'] === true ? { bail: true } : {}),
-    ...(target !== undefined ? { target } : {}),
-    ...(hub !== undefined ? { hub } : {}),
-    ...(hooks !== undefined ? { hooks } : {}),
-    ...(credentials !== undefined ? { credentials } : {}),
-    ...(profile !== undefined ? { profile } : {}),
-    ...(expectations !== undefined ? { expectations } : {}),
-    ...(baseline !== undefined ? { baseline } : {}),
-    ...(shard !== undefined ? { shard } : {}),
-    ...(ca !== undefined ? { ca } : {}),
-    ...(image !== undefined ? { image } : {}),
-    ...(latitude !== undefined ? { latitude } : {}),
-    ...(thresholds !== undefined ? { thresholds } : {}),
+    report: nonEmpty('run', '--report', str(values['report'])) ?? settings?.report ?? 'reports',
+    checkDecisions:
+      values['checkDecisions'] === true || settings?.selection?.checkDecisions === true,
+    quietProgress: values['quietProgress'] === true,
+    ...(bail ? { bail: true } : {}),
+    ...defined({
+      target,
+      hub,
+      hooks,
+      credentials,
+      profile,
+      expectations,
+      baseline,
+      shard,
+      ca,
+      image,
+      latitude,
+      thresholds,
+    }),
     ...(concurrency !== undefined
       ? { concurrency: positive('run', '--concurrency', concurrency, 64) }
-      : {}),
-    ...(seed !== undefined ? { seed: integer('run', '--seed', seed, 0xffffffff) } : {}),
+      : settings?.selection?.concurrency !== undefined
+        ? { concurrency: settings.selection.concurrency }
+        : {}),
+    ...(seed !== undefined
+      ? { seed: integer('run', '--seed', seed, 0xffffffff) }
+      : settings?.selection?.seed !== undefined
+        ? { seed: settings.selection.seed }
+        : {}),
   };
   return { kind: 'run', options };
 }
 
-function parseDoctor(argv: readonly string[]): Command {
-  const { values } = parse('doctor', argv, {
-    target: { type: 'string' },
-    hub: { type: 'string' },
-    hooks: { type: 'string' },
-    credentials: { type: 'string' },
-    profile: { type: 'string' },
-    only: { type: 'string', multiple: true },
-    ca: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  const only = (values['only'] as string[] | undefined) ?? [];
-  if (only.some((value) => value.trim() === ''))
-    throw new UsageError('eac doctor: --only needs a value');
-  const optional = (name: string) => {
-    const value = nonEmpty('doctor', `--${name}`, str(values[name]));
-    return value !== undefined ? { [name]: value } : {};
-  };
-  if (
-    values['target'] === undefined &&
-    (values['hub'] !== undefined || values['hooks'] !== undefined)
-  )
+function buildDoctor(values: Values, context: ParseContext): Command {
+  const loaded = config(values, context);
+  const only = onlyOf('doctor', values, loaded);
+  const { target, hub, hooks, credentials, profile, ca } = targetOf('doctor', values, loaded);
+  if (target === undefined && (hub !== undefined || hooks !== undefined))
     throw new UsageError('eac doctor: --hub and --hooks describe a --target; give --target too');
   return {
     kind: 'doctor',
     options: {
       only,
       json: values['json'] === true,
-      ...optional('target'),
-      ...optional('hub'),
-      ...optional('hooks'),
-      ...optional('credentials'),
-      ...optional('profile'),
-      ...optional('ca'),
+      ...defined({ target, hub, hooks, credentials, profile, ca }),
     },
   };
 }
 
-function parseServe(argv: readonly string[]): Command {
-  const { values } = parse('serve', argv, {
-    port: { type: 'string' },
-    'hub-port': { type: 'string' },
-    host: { type: 'string' },
-    hooks: { type: 'boolean' },
-    seed: { type: 'string' },
-    latitude: { type: 'string' },
-  });
+function buildServe(values: Values): Command {
   const port = str(values['port']);
-  const hubPort = str(values['hub-port']);
+  const hubPort = str(values['hubPort']);
   const host = nonEmpty('serve', '--host', str(values['host']));
   const seed = str(values['seed']);
   const latitudeText = nonEmpty('serve', '--latitude', str(values['latitude']));
@@ -395,25 +295,7 @@ function parseServe(argv: readonly string[]): Command {
   };
 }
 
-function vary(command: string, text: string): LatitudeVary {
-  try {
-    return parseVary(text);
-  } catch (error) {
-    throw new UsageError(`eac ${command}: ${(error as Error).message}`);
-  }
-}
-
-function parseLatitude(argv: readonly string[]): Command {
-  const { values } = parse('latitude', argv, {
-    target: { type: 'string' },
-    hub: { type: 'string' },
-    hooks: { type: 'string' },
-    port: { type: 'string' },
-    'hub-port': { type: 'string' },
-    vary: { type: 'string' },
-    seed: { type: 'string' },
-    'print-profile': { type: 'string' },
-  });
+function buildLatitude(values: Values): Command {
   const target = nonEmpty('latitude', '--target', str(values['target']));
   const hub = nonEmpty('latitude', '--hub', str(values['hub']));
   const hooks = nonEmpty('latitude', '--hooks', str(values['hooks']));
@@ -424,9 +306,9 @@ function parseLatitude(argv: readonly string[]): Command {
       'eac latitude: give --hub with --target (the proxy relays the hub on a port of its own)',
     );
   const port = str(values['port']);
-  const hubPort = str(values['hub-port']);
+  const hubPort = str(values['hubPort']);
   const seed = str(values['seed']);
-  const printProfile = nonEmpty('latitude', '--print-profile', str(values['print-profile']));
+  const printProfile = nonEmpty('latitude', '--print-profile', str(values['printProfile']));
   return {
     kind: 'latitude',
     options: {
@@ -435,21 +317,13 @@ function parseLatitude(argv: readonly string[]): Command {
         ? { hubPort: integer('latitude', '--hub-port', hubPort, 65535) }
         : {}),
       vary: vary('latitude', str(values['vary']) ?? 'all'),
-      ...(target !== undefined ? { target } : {}),
-      ...(hub !== undefined ? { hub } : {}),
-      ...(hooks !== undefined ? { hooks } : {}),
+      ...defined({ target, hub, hooks, printProfile }),
       ...(seed !== undefined ? { seed: integer('latitude', '--seed', seed, 0xffffffff) } : {}),
-      ...(printProfile !== undefined ? { printProfile } : {}),
     },
   };
 }
 
-function parseClauses(argv: readonly string[]): Command {
-  const { values } = parse('clauses', argv, {
-    json: { type: 'boolean' },
-    section: { type: 'string' },
-    level: { type: 'string' },
-  });
+function buildClauses(values: Values): Command {
   const section = str(values['section'])?.replace(/^§/, '');
   if (section !== undefined && !/^\d+(\.\d+)*$/.test(section)) {
     throw new UsageError(
@@ -470,13 +344,7 @@ function parseClauses(argv: readonly string[]): Command {
   };
 }
 
-function parseReport(argv: readonly string[]): Command {
-  const { values, positionals } = parse(
-    'report',
-    argv,
-    { merge: { type: 'boolean' }, out: { type: 'string' } },
-    true,
-  );
+function buildReport(values: Values, positionals: readonly string[]): Command {
   if (values['merge'] === true) {
     const out = nonEmpty('report', '--out', str(values['out']));
     if (positionals.length === 0 || out === undefined) {
@@ -493,8 +361,7 @@ function parseReport(argv: readonly string[]): Command {
   return { kind: 'report', runDir: positionals[0] };
 }
 
-function parseCompare(argv: readonly string[]): Command {
-  const { values, positionals } = parse('compare', argv, { out: { type: 'string' } }, true);
+function buildCompare(values: Values, positionals: readonly string[]): Command {
   if (positionals.length === 0) {
     throw new UsageError(
       'eac compare: give one or more run folders or results.json files, e.g. eac compare reports/runs/A reports/runs/B',
@@ -507,15 +374,9 @@ function parseCompare(argv: readonly string[]): Command {
   };
 }
 
-function parseExpectationsCommand(argv: readonly string[]): Command {
-  const { values, positionals } = parse(
-    'expectations',
-    argv,
-    { from: { type: 'string' }, out: { type: 'string' } },
-    true,
-  );
+function buildExpectations(values: Values): Command {
   const from = nonEmpty('expectations', '--from', str(values['from']));
-  if (from === undefined || positionals.length > 0) {
+  if (from === undefined) {
     throw new UsageError(
       'eac expectations: give the run with --from, e.g. eac expectations --from reports/latest --out expectations.yaml',
     );
@@ -524,13 +385,7 @@ function parseExpectationsCommand(argv: readonly string[]): Command {
   return { kind: 'expectations', from, ...(out !== undefined ? { out } : {}) };
 }
 
-function parseDiff(argv: readonly string[]): Command {
-  const { values, positionals } = parse(
-    'diff',
-    argv,
-    { json: { type: 'boolean' }, out: { type: 'string' } },
-    true,
-  );
+function buildDiff(values: Values, positionals: readonly string[]): Command {
   const [base, next] = positionals;
   if (positionals.length !== 2 || base === undefined || next === undefined) {
     throw new UsageError(
@@ -538,42 +393,347 @@ function parseDiff(argv: readonly string[]): Command {
     );
   }
   const out = nonEmpty('diff', '--out', str(values['out']));
+  return { kind: 'diff', base, next, json: values['json'] === true, ...defined({ out }) };
+}
+
+function buildInit(values: Values): Command {
+  const given = defined({
+    target: nonEmpty('init', '--target', str(values['target'])),
+    hub: nonEmpty('init', '--hub', str(values['hub'])),
+    hooks: nonEmpty('init', '--hooks', str(values['hooks'])),
+  });
   return {
-    kind: 'diff',
-    base,
-    next,
-    json: values['json'] === true,
-    ...(out !== undefined ? { out } : {}),
+    kind: 'init',
+    options: {
+      ...given,
+      file: nonEmpty('init', '--config', str(values['config'])) ?? 'eac.config.yaml',
+      force: values['force'] === true,
+    },
   };
 }
 
-export function parseCommand(argv: readonly string[]): Command {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    const topic = command === 'help' ? rest[0] : undefined;
-    return topic !== undefined ? { kind: 'help', topic } : { kind: 'help' };
+/** A repeatable option: each use adds its value. */
+function repeatable(flags: string, description: string): Option {
+  return new Option(flags, description).argParser((value: string, previous: unknown) => [
+    ...((previous as string[] | undefined) ?? []),
+    value,
+  ]);
+}
+
+function version(): string {
+  const file = new URL('../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+const TARGET_OPTIONS = {
+  target: [
+    '--target <url>',
+    'base URL of the implementation under test (default: the embedded reference on a free port)',
+  ],
+  hub: [
+    '--hub <url>',
+    'origin of its embedded pages, §4.17 (default: none — hub tests are not-run without it)',
+  ],
+  hooks: [
+    '--hooks <url>',
+    "base URL of the target's host hooks (default: none — tests that need a hook are not-run)",
+  ],
+  credentials: [
+    '--credentials <file>',
+    'JSON {organizationId, userScopedKey?, orgBoundKey?, projectId?} for a target without an accounts hook',
+  ],
+  profile: [
+    '--profile <file>',
+    "what the target serves and how it answers the document's open shapes (JSON or YAML, spec/profile.schema.json; default: the reference's)",
+  ],
+  only: [
+    '--only <area|clause>',
+    'one suite area (identity, hub, ...) or the tests citing a clause id or id prefix (roles.update); repeatable, values add up',
+  ],
+  ca: [
+    '--ca <file>',
+    'an extra certificate authority (PEM) to trust; HTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured',
+  ],
+  config: [
+    '--config <file>',
+    'the config file (default: eac.config.yaml, .yml or .json in the current folder); flags override it',
+  ],
+} as const;
+
+function targetOptions(program: Program, names: readonly (keyof typeof TARGET_OPTIONS)[]): void {
+  for (const name of names) {
+    const [flags, description] = TARGET_OPTIONS[name];
+    program.addOption(
+      name === 'only' ? repeatable(flags, description) : new Option(flags, description),
+    );
   }
-  if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', topic: command };
-  switch (command) {
-    case 'run':
-      return parseRun(rest);
-    case 'serve':
-      return parseServe(rest);
-    case 'latitude':
-      return parseLatitude(rest);
-    case 'doctor':
-      return parseDoctor(rest);
-    case 'clauses':
-      return parseClauses(rest);
-    case 'report':
-      return parseReport(rest);
-    case 'compare':
-      return parseCompare(rest);
-    case 'expectations':
-      return parseExpectationsCommand(rest);
-    case 'diff':
-      return parseDiff(rest);
-    default:
-      throw new UsageError(`eac: unknown command "${command}"; try eac help`);
+}
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+}
+
+const EXIT_CODES =
+  '\nExit codes: 0 no failure, 1 a failure (with --expectations: an unexpected result; with --baseline, and for eac diff: a regression), 2 a usage or target error, 3 a breached gate (--max-not-run, --min-coverage).\n';
+
+/** The program: every command and option, its help, and what each command's action builds. */
+function program(
+  context: ParseContext,
+  output: { out: string; err: string },
+  done: (command: Command) => void,
+): Program {
+  const colour = context.colour === true;
+  const { bold } = paint(colour);
+  const eac = new Program('eac')
+    .description('Conformance kit for the Embedded Analytics Service API')
+    .version(version(), '-V, --version', 'print the version of eac')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command]', 'show help for a command')
+    .configureOutput({
+      writeOut: (text) => (output.out += text),
+      writeErr: (text) => (output.err += text),
+      getOutHasColors: () => colour,
+      getErrHasColors: () => colour,
+      getOutHelpWidth: () => context.width ?? 100,
+      getErrHelpWidth: () => context.width ?? 100,
+    })
+    .configureHelp({ styleTitle: bold, styleCommandText: bold, showGlobalOptions: false })
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .addHelpText('after', EXIT_CODES);
+
+  const run = eac
+    .command('run')
+    .description('run the conformance suites against a target and write reports')
+    .addHelpText(
+      'after',
+      examples(
+        'eac run                                  the embedded reference, every test',
+        'eac run --target http://localhost:8080 --hub http://localhost:8081 --hooks http://localhost:8080/__eac',
+        'eac run --only identity --max-not-run 10%   one area, failing when over 10% is not run',
+      ),
+    );
+  targetOptions(run, ['config', 'target', 'hub', 'hooks', 'credentials', 'profile', 'only']);
+  run
+    .option('--seed <n>', 'seed of the run, 0..4294967295 (default: random)')
+    .option(
+      '--report <dir>',
+      'reports root: the run goes to DIR/runs/<stamp>/, DIR/latest points at it (default: reports)',
+    )
+    .option('--check-decisions', "hold probes to the reference's decisions (automatic for it)")
+    .option('--quiet-progress', 'no live progress line on stderr')
+    .option(
+      '--expectations <file>',
+      'expected outcomes per test or clause id (JSON or YAML, spec/expectations.schema.json): only unexpected results count',
+    )
+    .option(
+      '--baseline <run>',
+      'after the run, diff it against RUN (a run folder or results.json); exit 1 on a regression',
+    )
+    .option(
+      '--max-not-run <n|p%>',
+      'gate: exit 3 when more than N tests (or P% of them) end not-run',
+    )
+    .addOption(
+      repeatable(
+        '--min-coverage <kind[@section]=n|p%>',
+        'gate: exit 3 when fewer clauses are covered (kind: portable, covered, security, probed); repeatable',
+      ),
+    )
+    .option(
+      '--concurrency <n>',
+      'test files run at once, 1..64 (default: the number of CPUs, at least 4)',
+    )
+    .option('--bail', 'stop at the first failing test; later tests are left out of the reports')
+    .option('--shard <i/n>', 'run shard i of n (merge them with eac report --merge)');
+  targetOptions(run, ['ca']);
+  run
+    .option('--image <name[:tag]>', 'start the target from a container image, test it, stop it')
+    .option(
+      '--image-ports <api[,hub]>',
+      'container ports of the API and the hub (default 8080,8081)',
+    )
+    .option(
+      '--image-hooks <path>',
+      'hooks path on the API port (default /__eac; none for no hooks)',
+    )
+    .option('--image-wait <path>', 'path on the API port that answers 200 once it serves')
+    .addOption(repeatable('--image-env <k=v>', 'environment of the container; repeatable'))
+    .option(
+      '--latitude <vary>',
+      'without --target: the embedded reference behind the latitude proxy (all, random:SEED or catalogue ids)',
+    )
+    .action((values: Values) => done(buildRun(values, context)));
+
+  const doctor = eac
+    .command('doctor')
+    .description(
+      'check a target before a long run: reachable, hub, hooks, parts, and the not-runs to expect',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'eac doctor --target http://localhost:8080 --hub http://localhost:8081 --hooks http://localhost:8080/__eac',
+        'eac doctor --only hub --json',
+      ),
+    )
+    .option('--json', 'the report as JSON');
+  targetOptions(doctor, [
+    'config',
+    'target',
+    'hub',
+    'hooks',
+    'credentials',
+    'profile',
+    'only',
+    'ca',
+  ]);
+  doctor.action((values: Values) => done(buildDoctor(values, context)));
+
+  eac
+    .command('serve')
+    .description('start the reference simulator (and its hub on a port of its own) until Ctrl-C')
+    .option('--port <n>', 'API port (default 0: any free port)')
+    .option('--hub-port <n>', "the hub's port (default 0: any free port)")
+    .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
+    .option('--hooks', 'serve the host hooks (under /__eac)')
+    .option('--seed <n>', 'seed of the seeded world (default: random)')
+    .option(
+      '--latitude <ids>',
+      'behaviour entries of the latitude catalogue the reference takes (tenant.identity-name, agent=second, ...)',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'eac serve --hooks                      prints the eac run line that tests it',
+        'eac serve --port 8080 --hub-port 8081 --hooks --seed 1',
+      ),
+    )
+    .action((values: Values) => done(buildServe(values)));
+
+  eac
+    .command('latitude')
+    .description(
+      'put the latitude proxy in front of a target: answers in other forms the document allows',
+    )
+    .option('--target <url>', 'the target to relay (default: the embedded reference)')
+    .option('--hub <url>', "the target's hub (needed with --target)")
+    .option('--hooks <url>', "the target's hooks")
+    .option('--port <n>', 'API port of the proxy (default 0: any free port)')
+    .option('--hub-port <n>', "the proxy's hub port (default 0: any free port)")
+    .option('--vary <vary>', 'all, random:SEED or catalogue ids (default: all)')
+    .option('--seed <n>', 'seed (default: random)')
+    .option('--print-profile <file>', 'write the profile stating the shapes the proxy produces')
+    .addHelpText(
+      'after',
+      examples(
+        'eac latitude --vary all --print-profile /tmp/latitude.json',
+        'eac latitude --target http://localhost:8080 --hub http://localhost:8081 --vary random:7',
+      ),
+    )
+    .action((values: Values) => done(buildLatitude(values)));
+
+  eac
+    .command('clauses')
+    .description('print the clause catalogue, grouped by section')
+    .option('--json', 'as JSON')
+    .option('--section <s>', 'one section and its subsections (4 includes 4.1, 4.2, ...)')
+    .option('--level <level>', `one level: ${LEVELS.join(', ')}`)
+    .addHelpText(
+      'after',
+      examples('eac clauses --section 4.6', 'eac clauses --level security --json'),
+    )
+    .action((values: Values) => done(buildClauses(values)));
+
+  eac
+    .command('report')
+    .description('re-render the reports of a run from its results.json, or merge shards')
+    .argument('[runs...]', 'a run folder (with --merge: the shard runs)')
+    .option('--merge', 'merge the runs of eac run --shard i/n into one')
+    .option('--out <dir>', 'the merged run (with --merge)')
+    .addHelpText(
+      'after',
+      examples('eac report reports/latest', 'eac report --merge shard-1 shard-2 --out merged'),
+    )
+    .action((runs: string[], values: Values) => done(buildReport(values, runs)));
+
+  eac
+    .command('compare')
+    .description('the ambiguity register of several runs side by side')
+    .argument('[runs...]', 'run folders or results.json files')
+    .option('--out <dir>', 'where compare.md and compare.html go (default: the current folder)')
+    .addHelpText('after', examples('eac compare reports/runs/A reports/runs/B --out /tmp/compare'))
+    .action((runs: string[], values: Values) => done(buildCompare(values, runs)));
+
+  eac
+    .command('expectations')
+    .description('write an expectations file that accepts a run as it is')
+    .option('--from <run>', 'the run (a run folder or results.json)')
+    .option('--out <file>', 'YAML when it ends in .yaml or .yml, JSON otherwise (default: stdout)')
+    .addHelpText(
+      'after',
+      examples('eac expectations --from reports/latest --out expectations.yaml'),
+    )
+    .action((values: Values) => done(buildExpectations(values)));
+
+  eac
+    .command('diff')
+    .description('what changed between two runs: regressions, fixes, new and vanished tests')
+    .argument('[runs...]', 'BASE and NEW: run folders or results.json files')
+    .option('--json', 'as JSON instead of Markdown')
+    .option('--out <file>', 'write to FILE (default: stdout)')
+    .addHelpText('after', examples('eac diff reports/runs/A reports/latest --out diff.md'))
+    .action((runs: string[], values: Values) => done(buildDiff(values, runs)));
+
+  eac
+    .command('init')
+    .description(
+      'write an eac.config.yaml: asks on a terminal, takes the flags otherwise; never overwrites without --force',
+    )
+    .option('--target <url>', 'base URL of the implementation under test')
+    .option('--hub <url>', 'origin of its embedded pages')
+    .option('--hooks <url>', "base URL of the target's host hooks")
+    .option('--config <file>', 'the file to write (default: eac.config.yaml)')
+    .option('--force', 'overwrite an existing file')
+    .addHelpText(
+      'after',
+      examples(
+        'eac init',
+        'eac init --target http://localhost:8080 --hub http://localhost:8081 --hooks http://localhost:8080/__eac',
+      ),
+    )
+    .action((values: Values) => done(buildInit(values)));
+
+  return eac;
+}
+
+/** Commander's error text as one line: `eac run: unknown option '--tagret' (did you mean --target?)`. */
+function usageMessage(text: string, command: string): string {
+  const [first = '', ...rest] = text.trim().split('\n');
+  const hint = rest
+    .map((line) => line.trim().replace(/^\((.*)\)$/, '$1'))
+    .filter((line) => line !== '')
+    .map((line) => line.charAt(0).toLowerCase() + line.slice(1))
+    .join('; ');
+  const message = first.replace(/^error: /, '');
+  return `${command}: ${message}${hint !== '' ? ` (${hint})` : ''}`;
+}
+
+export function parseCommand(argv: readonly string[], context: ParseContext = {}): Command {
+  const output = { out: '', err: '' };
+  let command: Command | undefined;
+  const eac = program(context, output, (built) => (command = built));
+  if (argv.length === 0) return { kind: 'help', text: eac.helpInformation() };
+  try {
+    eac.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return { kind: 'help', text: output.out };
+    const name = argv[0] !== undefined && eac.commands.some((c) => c.name() === argv[0]);
+    throw new UsageError(
+      usageMessage(output.err || error.message, name ? `eac ${argv[0]}` : 'eac'),
+    );
   }
+  if (command === undefined) throw new UsageError('eac: no command; try eac help');
+  return command;
 }

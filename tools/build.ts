@@ -137,6 +137,26 @@ export const lazyPackages: Plugin = {
   },
 };
 
+/**
+ * `import()` calls left in the bundle, and why each may stay. bin/eac.mjs runs the bundle in a
+ * vm.Script whose dynamic imports go through vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER, and
+ * Node prints an ExperimentalWarning the first time one runs: a built-in or a bundled module
+ * must be imported statically or bundled instead.
+ */
+export const DYNAMIC_IMPORTS: Readonly<Record<string, string>> = {
+  testcontainers: 'only for --image; loading it eagerly would slow every start',
+};
+
+export function checkDynamicImports(bundle: string): void {
+  const left = [...bundle.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g)]
+    .map((m) => m[1] ?? '')
+    .filter((specifier) => !(specifier in DYNAMIC_IMPORTS));
+  if (left.length > 0)
+    throw new Error(
+      `the bundle keeps import() of ${[...new Set(left)].join(', ')}: each prints an ExperimentalWarning from bin/eac.mjs's loader; import it statically, or list it in DYNAMIC_IMPORTS with the reason`,
+    );
+}
+
 function isEnum(value: unknown): boolean {
   return (
     typeof value === 'object' &&
@@ -189,6 +209,7 @@ export async function buildBundle(): Promise<{
       `the bundle takes sources the hash does not cover (add their folder to SOURCE_DIRS in bin/source-hash.mjs): ${outside.slice(0, 5).join(', ')}${outside.length > 5 ? `, and ${outside.length - 5} more` : ''}`,
     );
   }
+  checkDynamicImports(await readFile(CLI_BUNDLE, 'utf8'));
   await writeFile(HASH_FILE, renderHashFile(hash, fingerprint));
   const cache = writeCodeCache();
   return {
