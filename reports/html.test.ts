@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { clauseById } from '../spec/clauses/index.ts';
 import type { Results } from './schema.ts';
 import { screenshotFile } from './escape.ts';
-import { htmlContext, renderHtml } from './html.ts';
+import { htmlContext, readable, renderHtml } from './html.ts';
 import { clauseOf, sampleResults } from './sample-results.ts';
 
 /** The page without its script and packed blob: the part built from escaped text. */
@@ -50,6 +50,9 @@ describe('renderHtml', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain('<style>');
     expect(html).not.toMatch(/<link |src=|@import|url\(/i);
+    // What a page with screenshots fetches: its own run folder's files, nothing else.
+    const shot = renderHtml(run, { screenshots: new Set(['roles/hostile']) });
+    expect(shot.match(/src="[^"]*"/g)).toEqual(['src="screenshots/roles_hostile.png"']);
     expect(html.match(/<script>/g)?.length).toBe(1);
   });
 
@@ -64,17 +67,76 @@ describe('renderHtml', () => {
     expect(text.match(/<pre>/g)?.length).toBe(text.match(/<\/pre>/g)?.length);
   });
 
-  it('opens on the failures: counts, then each failure with its replay line and exchanges', () => {
+  it('opens on the failures by cause: counts, then each cause with its test, replay line and exchanges', () => {
     expect(html).toContain('1 fail</span>');
     const failures = html.indexOf('<h2 class="fail" id="failures">Failures (1)</h2>');
     expect(failures).toBeGreaterThan(0);
-    expect(failures).toBeLessThan(html.indexOf('id="coverage"'));
-    const block = html.slice(failures, html.indexOf('id="coverage"'));
+    const block = html.slice(failures, html.indexOf('id="not-run"'));
+    expect(block).toContain('<h3 class="cause">1 test: <code>expected N, got N</code></h3>');
     expect(block).toContain(
       `Replay: <code>npx eac run --seed 1 --only ${clauseOf('must', 2)}</code>`,
     );
-    expect(block).toContain('<details open><summary>1 HTTP exchange</summary>');
+    expect(block).toContain('<details open><summary>1 HTTP exchange with the API</summary>');
     expect(block).toContain('POST http://t/&lt;x&gt; → 500 (4 ms)');
+  });
+
+  it('reads in order: failures, not-run causes, register, coverage, then the test table, collapsed', () => {
+    const at = [
+      'id="failures"',
+      'id="not-run"',
+      'id="register"',
+      'id="coverage"',
+      'id="tests"',
+    ].map((anchor) => html.indexOf(anchor));
+    expect(at.every((n) => n > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(html).toContain('<details id="all-tests"><summary>');
+  });
+
+  it('groups failures of one cause under one heading, the first in full and the rest closed', () => {
+    const run = sampleResults();
+    const [failing] = run.results.filter((r) => r.outcome === 'fail');
+    if (failing === undefined) throw new Error('the sample has no failure');
+    const more = Array.from({ length: 54 }, (_, i) => ({
+      ...failing,
+      id: `roles/more-${i}`,
+      reason: `expected 200, got ${500 + i}`,
+    }));
+    const page = renderHtml({ ...run, results: [...run.results, ...more] });
+    expect(page.match(/<h3 class="cause">/g)).toHaveLength(1);
+    expect(page).toContain('<h3 class="cause">55 tests: <code>expected N, got N</code></h3>');
+    expect(page).toContain('<details><summary>54 more tests of this cause</summary>');
+  });
+
+  it("keeps a failing test's set-up through the host hooks apart from its exchanges with the API", () => {
+    const run = sampleResults();
+    const hooks = run.target.hooksUrl ?? '';
+    const results = run.results.map((r) =>
+      r.outcome === 'fail'
+        ? {
+            ...r,
+            exchanges: [
+              { request: { method: 'POST', url: `${hooks}/accounts`, headers: {} }, ms: 1 },
+              { request: { method: 'GET', url: 'http://t/page', headers: {} }, ms: 2 },
+              { request: { method: 'POST', url: `${hooks}/clock`, headers: {} }, ms: 3 },
+            ],
+          }
+        : r,
+    );
+    const block = renderHtml({ ...run, results }).split('id="failures"')[1] ?? '';
+    expect(block).toContain('<summary>1 HTTP exchange with the API (and 2 set-up)</summary>');
+    expect(block).toMatch(/<details open><summary><code>#2 GET http:\/\/t\/page/);
+    expect(block).toContain(
+      '<details><summary>2 set-up exchanges through the host hooks</summary>',
+    );
+    expect(block).toContain('<details><summary><code>#3 POST http://127.0.0.1:4000/__eac/clock');
+  });
+
+  it('shows JSON in a register answer pretty-printed', () => {
+    expect(readable('rows [{"a":1}]')).toBe('rows\n[\n  {\n    "a": 1\n  }\n]');
+    expect(readable('{"b":[1]}')).toBe('{\n  "b": [\n    1\n  ]\n}');
+    expect(readable('addChart false on {"hideHeader":true}')).toContain('"hideHeader": true');
+    expect(readable('403 FORBIDDEN [x] not json')).toBe('403 FORBIDDEN [x] not json');
   });
 
   it('draws a coverage bar per section, every top-level section 2 to 9 with a row to link to', () => {
@@ -101,7 +163,7 @@ describe('renderHtml', () => {
   });
 
   it('lists every test once in the filterable table, failures first, with what the filters read', () => {
-    const table = html.slice(html.indexOf('id="tests"'), html.indexOf('id="register"'));
+    const table = html.slice(html.indexOf('id="tests"'), html.indexOf('id="run"'));
     const rows = table.match(/<tr data-outcome="[^"]+"/g) ?? [];
     expect(rows).toHaveLength(run.results.length);
     expect(rows[0]).toBe('<tr data-outcome="fail"');
@@ -116,9 +178,13 @@ describe('renderHtml', () => {
     expect(html).toContain('<tr><th>Profile</th><td>reference default</td></tr>');
     expect(html).toContain('<th>portable</th><th>through a decision</th>');
     expect(html).toContain('<h2>Security clauses</h2>');
-    expect(html).toContain('Covered only through a decision, and open clauses with no probe');
-    const register = html.slice(html.indexOf('Ambiguity register'), html.indexOf('Not run ('));
-    expect(register).toContain('<span class="no">✗ departs</span><pre>answered 422</pre>');
+    expect(html).toMatch(
+      /<h2 id="gaps">Covered only through a decision, and open clauses with no probe<\/h2><details><summary>\d+ must\/observed clauses covered only through a decision, \d+ open clauses with no probe, in \d+ sections<\/summary>/,
+    );
+    const register = html.slice(html.indexOf('Ambiguity register'), html.indexOf('id="coverage"'));
+    expect(register).toContain(
+      '<td class="answer"><span class="no">✗ departs</span><pre>answered 422</pre>',
+    );
     expect(register).toContain('<code>POST /v1/x/{id}</code>');
     expect(html).toContain('<tr><td>missing hook clock</td><td class="n">1</td></tr>');
     expect(html).toContain('<h2>State machines</h2>');
@@ -146,9 +212,13 @@ describe('renderHtml', () => {
     const context = await htmlContext(dir, run, { EAC_DOCUMENT_URL: 'https://d.test/#{section}' });
     expect(context.screenshots).toEqual(new Set([failing.id]));
     expect(context.documentUrl).toBe('https://d.test/#{section}');
-    expect(renderHtml(run, context)).toContain(
-      'Screenshot: <a href="screenshots/roles_hostile.png">screenshots/roles_hostile.png</a>',
+    const page = renderHtml(run, context);
+    expect(page).toContain(
+      'Screenshot of the page it last had open: <a href="screenshots/roles_hostile.png">screenshots/roles_hostile.png</a>',
     );
-    expect(html).not.toContain('Screenshot:');
+    expect(page).toContain(
+      '<img class="shot" loading="lazy" alt="the page the test last had open" src="screenshots/roles_hostile.png">',
+    );
+    expect(html).not.toContain('Screenshot');
   });
 });

@@ -1,9 +1,11 @@
 /**
  * `index.html`: one self-contained page (inline CSS and one small inline script, nothing
- * fetched). It opens on what a reader came for: the counts, then the failures with their
- * replay lines and HTTP exchanges, then coverage as a bar per section of the document, then
- * every test in a table that filters by outcome, area and clause. Each clause links to its
- * section's row (§4.10), which links on to the document when EAC_DOCUMENT_URL gives a URL.
+ * fetched but the run folder's screenshots). It opens on what a reader came for: the counts,
+ * the failures grouped by cause with their replay lines, HTTP exchanges and screenshots, the
+ * not-run causes; then the ambiguity register, coverage as a bar per section of the document,
+ * and every test in a (collapsed) table that filters by outcome, area and clause. Each clause
+ * links to its section's row (§4.10), which links on to the document when EAC_DOCUMENT_URL
+ * gives a URL.
  *
  * Size: exchanges are recorded for failed and probed tests only; a failure's are shown as
  * they are, a probe's are gzipped (all together) into the page and unpacked by the script when
@@ -24,6 +26,7 @@ import {
 } from './schema.ts';
 import { firmTotal, groupCoverage } from './coverage.ts';
 import { escapeHtml as h, firstLine, screenshotFile } from './escape.ts';
+import { failureGroups } from './failure-groups.ts';
 import { causeLabel, coverageLine } from './outline.ts';
 import { endpointsOf, testsOf } from './register.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
@@ -88,6 +91,10 @@ a.sec{text-decoration:none;font-size:12px;color:#0969da}
 .filters button[aria-pressed=true]{background:#1b1b1b;color:#fff}
 .filters label{margin-left:1rem}
 .o{font-weight:600}
+table.register{table-layout:fixed}table.register td{overflow-wrap:anywhere}
+table.register pre{white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;margin:.3rem 0}
+img.shot{display:block;max-width:100%;max-height:36rem;border:1px solid #ddd;margin:.4rem 0}
+.cause{margin-top:1.4rem}
 `;
 
 /**
@@ -121,9 +128,12 @@ const SCRIPT = `
     for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.filterOutcome === outcome));
     count.textContent = rows.filter((r) => !r.hidden).length + ' of ' + rows.length + ' tests shown';
   };
-  for (const b of buttons) b.addEventListener('click', () => { outcome = b.dataset.filterOutcome; apply(); });
-  area.addEventListener('change', apply);
-  clause.addEventListener('input', apply);
+  // The table starts closed; choosing a filter opens it.
+  const table = document.getElementById('all-tests');
+  const pick = () => { table.open = true; apply(); };
+  for (const b of buttons) b.addEventListener('click', () => { outcome = b.dataset.filterOutcome; pick(); });
+  area.addEventListener('change', pick);
+  clause.addEventListener('input', pick);
   form.addEventListener('submit', (event) => event.preventDefault());
   form.hidden = false;
   apply();
@@ -298,7 +308,7 @@ function security(page: Page): string {
 
 function gaps(page: Page): string {
   const shown = page.run.gaps.filter((g) => g.decisionOnly.length + g.unprobed.length > 0);
-  const head = '<h2>Covered only through a decision, and open clauses with no probe</h2>';
+  const head = '<h2 id="gaps">Covered only through a decision, and open clauses with no probe</h2>';
   if (shown.length === 0) return `${head}<p>None.</p>`;
   const titles = new Map(page.run.coverage.map((r) => [r.section, r.title]));
   const list = (ids: readonly string[]) =>
@@ -307,7 +317,9 @@ function gaps(page: Page): string {
     const title = titles.get(g.section);
     return `<tr><td>${page.section(g.section)}${title !== undefined ? ` ${h(title)}` : ''}</td><td>${list(g.decisionOnly)}</td><td>${list(g.unprobed)}</td></tr>`;
   });
-  return `<details><summary>${head}</summary><table><thead><tr><th>Section</th><th>must/observed covered only through a decision</th><th>unspecified, no probe</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
+  const count = (pick: (g: (typeof shown)[number]) => readonly string[]) =>
+    shown.reduce((n, g) => n + pick(g).length, 0);
+  return `${head}<details><summary>${count((g) => g.decisionOnly)} must/observed clauses covered only through a decision, ${count((g) => g.unprobed)} open clauses with no probe, in ${shown.length} sections</summary><table><thead><tr><th>Section</th><th>must/observed covered only through a decision</th><th>unspecified, no probe</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
 }
 
 // ---------------------------------------------------------------- tests and exchanges
@@ -339,18 +351,33 @@ function exchange(ex: ReportedExchange, index: number, open: boolean): string {
   return `<details${open ? ' open' : ''}><summary><code>${h(head)}</code></summary>${parts.join('')}</details>`;
 }
 
+/** Whether an exchange went to the host hooks (a test's set-up), not to the API under test. */
+function isSetUp(page: Page, ex: ReportedExchange): boolean {
+  const hooks = page.run.target.hooksUrl;
+  return hooks !== undefined && hooks !== '' && ex.request.url.startsWith(hooks);
+}
+
 /**
- * A failure's exchanges in full, the last one open (usually the answer that failed). A
- * probe's go into the page's one gzipped blob (compressed together, the repeated headers
- * cost almost nothing), inflated by the script when the block is first opened.
+ * A failure's exchanges in full: those with the API, the last one open (usually the answer
+ * that failed), and apart and closed the set-up through the host hooks. A probe's go into the
+ * page's one gzipped blob (compressed together, the repeated headers cost almost nothing),
+ * inflated by the script when the block is first opened.
  */
 function exchanges(page: Page, result: Result): string {
   const list = result.exchanges ?? [];
   if (list.length === 0) return '';
-  const label = `${list.length} HTTP exchange${list.length === 1 ? '' : 's'}`;
+  const plural = (n: number) => `${n} HTTP exchange${n === 1 ? '' : 's'}`;
+  const label = plural(list.length);
   if (result.outcome === 'fail') {
-    const body = list.map((ex, i) => exchange(ex, i, i === list.length - 1)).join('');
-    return `<details open><summary>${label}</summary>${body}</details>`;
+    const numbered = list.map((ex, i) => ({ ex, i }));
+    const setUp = numbered.filter(({ ex }) => isSetUp(page, ex));
+    const api = numbered.filter(({ ex }) => !isSetUp(page, ex));
+    const body = api.map(({ ex, i }) => exchange(ex, i, i === api.at(-1)?.i)).join('');
+    const hooks =
+      setUp.length > 0
+        ? `<details><summary>${setUp.length} set-up exchange${setUp.length === 1 ? '' : 's'} through the host hooks</summary>${setUp.map(({ ex, i }) => exchange(ex, i, false)).join('')}</details>`
+        : '';
+    return `<details open><summary>${plural(api.length)} with the API${setUp.length > 0 ? ` (and ${setUp.length} set-up)` : ''}</summary>${body}${hooks}</details>`;
   }
   const index = page.pack(list.map((ex, i) => exchange(ex, i, false)).join(''));
   return `<details data-packed="${index}"><summary>${label}</summary></details>`;
@@ -380,7 +407,7 @@ function observations(result: Result): string[] {
 function testBlock(page: Page, result: Result, extra = ''): string {
   const lines = [
     `<div class="test ${h(result.outcome)}" id="${h(result.id)}" ${filterData(result)}>`,
-    `<h3>${h(result.name)} <small>(${h(result.area)}, <code>${h(result.file)}</code>)</small></h3>`,
+    `<h4>${h(result.name)} <small>(${h(result.area)}, <code>${h(result.file)}</code>)</small></h4>`,
     extra,
     `<p>Replay: <code>${h(result.replay)}</code> (test seed ${result.seed})</p>`,
     ...observations(result),
@@ -390,17 +417,36 @@ function testBlock(page: Page, result: Result, extra = ''): string {
     lines.push(`<p>Relies on the decisions of: ${page.clauses(result.relies)}</p>`);
   if (page.context.screenshots?.has(result.id) === true) {
     const file = screenshotFile(result.id);
-    lines.push(`<p>Screenshot: <a href="${h(file)}">${h(file)}</a></p>`);
+    lines.push(
+      `<p>Screenshot of the page it last had open: <a href="${h(file)}">${h(file)}</a><a href="${h(file)}"><img class="shot" loading="lazy" alt="the page the test last had open" src="${h(file)}"></a></p>`,
+    );
   }
   lines.push(exchanges(page, result), '</div>');
   return lines.filter((l) => l !== '').join('\n');
 }
 
+/**
+ * Failures grouped by cause (failure-groups.ts), the largest first: each cause with its first
+ * test in full and the others closed below it.
+ */
+function grouped(page: Page, failed: readonly Result[], extra = (_: Result) => ''): string {
+  if (failed.length === 0) return '<p>None.</p>';
+  const groups = failureGroups(failed);
+  const blocks = groups.map(({ cause, tests }) => {
+    const [first, ...rest] = tests;
+    const more =
+      rest.length > 0
+        ? `<details><summary>${rest.length} more test${rest.length === 1 ? '' : 's'} of this cause</summary>${rest.map((r) => testBlock(page, r, extra(r))).join('\n')}</details>`
+        : '';
+    return `<h3 class="cause">${tests.length} test${tests.length === 1 ? '' : 's'}: <code>${h(cause)}</code></h3>${first !== undefined ? testBlock(page, first, extra(first)) : ''}${more}`;
+  });
+  const note = groups.length > 1 ? `<p>${groups.length} causes, the largest first.</p>` : '';
+  return `${note}${blocks.join('\n')}`;
+}
+
 function failures(page: Page): string {
   const failed = page.run.results.filter((r) => r.outcome === 'fail');
-  const body =
-    failed.length === 0 ? '<p>None.</p>' : failed.map((r) => testBlock(page, r)).join('\n');
-  return `<h2 class="fail" id="failures">Failures (${failed.length})</h2>${body}`;
+  return `<h2 class="fail" id="failures">Failures (${failed.length})</h2>${grouped(page, failed)}`;
 }
 
 function expectedLine(result: Result): string {
@@ -415,11 +461,7 @@ function gatedFailures(page: Page): string {
   if (gate === undefined) return failures(page);
   const pick = (keep: (r: Result) => boolean) => page.run.results.filter(keep);
   const section = (title: string, cls: string, list: readonly Result[]) =>
-    `<h2 class="${cls}">${h(title)} (${list.length})</h2>${
-      list.length === 0
-        ? '<p>None.</p>'
-        : list.map((r) => testBlock(page, r, expectedLine(r))).join('\n')
-    }`;
+    `<h2 class="${cls}">${h(title)} (${list.length})</h2>${grouped(page, list, expectedLine)}`;
   return [
     `<p id="failures"><strong>Against the expectations file: ${gate.unexpected} unexpected</strong> (${gate.unexpectedFailures} unexpected failures, ${gate.unexpectedPasses} unexpected passes, ${gate.otherUnexpected} other), ${gate.expectedFailures} expected failures; <code>${h(gate.expectationsFile)}</code>, ${gate.entries} entries${gate.unused.length > 0 ? `, ${gate.unused.length} matched no test of this run` : ''}. The exit code counts only the unexpected.</p>`,
     section(
@@ -473,7 +515,27 @@ function allTests(page: Page): string {
     ...areas.map((a) => `<option value="${h(a)}">${h(a)}</option>`),
   ];
   const form = `<form id="filters" class="filters" hidden><span>Outcome:</span> ${buttons.join('')}<label>Area <select id="filter-area">${options.join('')}</select></label><label>Clause <input id="filter-clause" type="search" placeholder="id, part of an id, or §4.10" size="26"></label> <output id="filter-count"></output></form>`;
-  return `<h2 id="tests">All tests (${page.run.results.length})</h2><p>The filters also apply to the failure and probe blocks of this page.</p>${form}<table id="test-table"><thead><tr><th>Outcome</th><th>Area</th><th>Test</th><th>Clauses</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<h2 id="tests">All tests (${page.run.results.length})</h2>${form}<details id="all-tests"><summary>Every test with its outcome, failures first; the filters also apply to the failure and probe blocks of this page.</summary><table id="test-table"><thead><tr><th>Outcome</th><th>Area</th><th>Test</th><th>Clauses</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
+}
+
+/**
+ * An answer as a person reads it: JSON in it (the whole answer, or what follows its first
+ * `{` or `[`, as in `rows [{...}]`) pretty-printed, anything else as it is.
+ */
+export function readable(answer: string): string {
+  for (let at = 0; at < answer.length; at += 1) {
+    const c = answer[at];
+    if (c !== '{' && c !== '[') continue;
+    try {
+      const value: unknown = JSON.parse(answer.slice(at));
+      if (typeof value !== 'object' || value === null) continue;
+      const head = answer.slice(0, at).trimEnd();
+      return `${head}${head !== '' ? '\n' : ''}${JSON.stringify(value, null, 2)}`;
+    } catch {
+      // not JSON from here on: try the next bracket
+    }
+  }
+  return answer;
 }
 
 /** The register's rows for one run: one row per distinct answer, grouped under its clause. */
@@ -496,10 +558,10 @@ export function registerTable(
       const mark = answer.matchesDecision
         ? '<span class="yes">✓ matches</span>'
         : '<span class="no">✗ departs</span>';
-      return `<tr>${clause}<td>${mark}<pre>${h(answer.answer)}</pre></td><td>${endpoints}${endpoints !== '' ? '<br>' : ''}${tests}</td></tr>`;
+      return `<tr>${clause}<td class="answer">${mark}<pre>${h(readable(answer.answer))}</pre></td><td>${endpoints}${endpoints !== '' ? '<br>' : ''}${tests}</td></tr>`;
     }),
   );
-  return `<table><thead><tr><th>Clause</th><th>Reference decision</th><th>Answer</th><th>Seen on</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table class="register"><colgroup><col style="width:18%"><col style="width:24%"><col style="width:38%"><col style="width:20%"></colgroup><thead><tr><th>Clause</th><th>Reference decision</th><th>Answer</th><th>Seen on</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function probes(page: Page): string {
@@ -521,11 +583,11 @@ function probes(page: Page): string {
 function notRun(page: Page): string {
   const run = page.run;
   const skipped = run.results.filter((r) => r.outcome === 'not-run');
-  if (skipped.length === 0) return '<h2 class="not-run">Not run (0)</h2><p>None.</p>';
+  if (skipped.length === 0) return '<h2 class="not-run" id="not-run">Not run (0)</h2><p>None.</p>';
   const causes = run.notRunCauses
     .map((c) => `<tr><td>${h(causeLabel(c))}</td><td class="n">${c.tests}</td></tr>`)
     .join('');
-  return `<h2 class="not-run">Not run (${skipped.length})</h2><p>What each missing capability cost (a test missing two hooks counts under each); the tests are in the table above, filtered by “not-run”.</p><table><thead><tr><th>Cause</th><th>tests</th></tr></thead><tbody>${causes}</tbody></table>`;
+  return `<h2 class="not-run" id="not-run">Not run (${skipped.length})</h2><p>What each missing capability cost (a test missing two hooks counts under each); the tests are in the table of all tests below, filtered by “not-run”.</p><table><thead><tr><th>Cause</th><th>tests</th></tr></thead><tbody>${causes}</tbody></table>`;
 }
 
 function machines(run: Results): string {
@@ -581,12 +643,12 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
   // Rendered before the blob is read: the blocks above fill it.
   const body = [
     gatedFailures(page),
-    coverage(page),
-    allTests(page),
-    probes(page),
     notRun(page),
+    probes(page),
+    coverage(page),
     security(page),
     gaps(page),
+    allTests(page),
   ].join('\n');
   const packed = page.packed();
   // Base64 holds no '<', so the blob cannot end the script element early.
@@ -594,9 +656,10 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
     packed !== '' ? `<script type="application/octet-stream" id="packed">${packed}</script>` : '';
   const nav = [
     ['#failures', 'failures'],
+    ['#not-run', 'not run'],
+    ['#register', 'ambiguity register'],
     ['#coverage', 'coverage'],
     ['#tests', 'all tests'],
-    ['#register', 'ambiguity register'],
     ['#run', 'run details'],
   ]
     .map(([href, label]) => `<a href="${href}">${label}</a>`)
