@@ -4,11 +4,11 @@ import type { DeclaredTest } from '../suites/harness/meta.ts';
 import type { Target } from '../suites/harness/target.ts';
 import { parseCommand } from './args.ts';
 import { PROJECT_ROOT } from './cli.ts';
-import { doctor, planRun, renderDoctor } from './doctor.ts';
+import { checkHub, doctor, HUB_PROBE_PATH, planRun, renderDoctor } from './doctor.ts';
 import { resolveOnly } from './only.ts';
 
-function declared(parts: string[], needs: string[]): DeclaredTest {
-  return { kind: 'conformance', clauses: ['x'], relies: [], parts, needs };
+function declared(parts: string[], needs: string[], relies: string[] = []): DeclaredTest {
+  return { kind: 'conformance', clauses: ['x'], relies, parts, needs };
 }
 
 const tests = [
@@ -57,6 +57,33 @@ describe('eac doctor: the plan of a run', () => {
     expect(byClause.causes).toEqual([{ kind: 'hook', name: 'snapshot', tests: 1 }]);
   });
 
+  it('predicts the reliances the profile does not state, then what the set-up lacks', () => {
+    const more = [
+      ...tests,
+      {
+        where: 'suites/roles/a.test.ts > leans {roles.lean}',
+        declared: declared(['identity'], [], ['users.update.response-fields']),
+      },
+      { where: 'suites/hub/p.test.ts > page {hub.x}', declared: declared([], []) },
+      { where: 'suites/hub/q.test.ts > http {hub.y}', declared: declared([], []) },
+    ];
+    const plan = planRun(more, resolveOnly([], ['roles', 'chat', 'hub']), target, () => false, {
+      browser: {
+        reason: 'no browser for the hub pages: none',
+        uses: (f) => f.endsWith('p.test.ts'),
+      },
+    });
+    expect(plan).toMatchObject({ tests: 7, willRun: 3, notRun: 4 });
+    expect(plan.causes.filter((c) => c.kind === 'other')).toEqual([
+      { kind: 'other', name: 'no browser for the hub pages: none', tests: 1 },
+      {
+        kind: 'other',
+        name: "the target's profile does not state users.update.response-fields (follows)",
+        tests: 1,
+      },
+    ]);
+  });
+
   it('parses its options', () => {
     expect(
       parseCommand(['doctor', '--target', 'http://x', '--only', 'identity', '--json']),
@@ -86,7 +113,8 @@ describe('eac doctor against a reference without hooks, for real', () => {
     );
     expect(report.embedded).toBe(false);
     expect(report.hooks).toEqual([]);
-    expect(report.hub.reachable).toBe(true);
+    expect(report.hub.state).toBe('hub');
+    expect(report.problems).toEqual([]);
     expect(report.tests).toBeGreaterThan(0);
     expect(report.areas.map((a) => a.area)).toEqual(['protocol']);
     expect(report.causes.find((c) => c.kind === 'hook' && c.name === 'accounts')?.tests).toBe(
@@ -96,4 +124,50 @@ describe('eac doctor against a reference without hooks, for real', () => {
       /will be not-run for what they declare\n.*\n\s+\d+ {2}missing hook accounts/,
     );
   }, 180_000);
+});
+
+describe('eac doctor and the hub', () => {
+  let running: RunningReference;
+  beforeAll(async () => {
+    running = await start({ hooks: false, seed: 4 });
+  });
+  afterAll(() => running.close());
+
+  it("takes the hub's page for a hub: HTML with the §4.17 text for a page without a token", async () => {
+    expect(await checkHub(running.hubUrl)).toMatchObject({ state: 'hub' });
+  });
+
+  it('says the API is not a hub, and why', async () => {
+    const check = await checkHub(running.url);
+    expect(check.state).toBe('not-a-hub');
+    expect(check.detail).toBe(
+      `--hub points at ${running.url}, which answered JSON 404 ROUTE_NOT_FOUND at ${HUB_PROBE_PATH}, not a hub page (§4.17)`,
+    );
+    const gone = await checkHub('http://127.0.0.1:9');
+    expect(gone.state).toBe('unreachable');
+    expect(gone.detail).not.toMatch(/ECONNREFUSED.*ECONNREFUSED/);
+  });
+
+  it('never says ready about a hub it was not given, nor about an API given as the hub', async () => {
+    const where = [
+      PROJECT_ROOT,
+      `${PROJECT_ROOT}/vitest.config.ts`,
+      `${PROJECT_ROOT}/suites`,
+    ] as const;
+    const none = await doctor({ target: running.url, only: ['hub'], json: false }, ...where);
+    expect(none.hub.state).toBe('none');
+    expect(none.problems).toEqual([]);
+    expect(none.untested).toEqual(['hub pages (no --hub)']);
+    expect(none.causes[0]).toEqual({ kind: 'part', name: 'hub', tests: none.tests });
+    expect(renderDoctor(none)).toMatch(
+      /^eac doctor: ready, but not everything will be tested: hub pages \(no --hub\)\n/,
+    );
+    const api = await doctor(
+      { target: running.url, hub: running.url, only: ['hub'], json: false },
+      ...where,
+    );
+    expect(api.hub.state).toBe('not-a-hub');
+    expect(api.problems[0]).toMatch(/which answered JSON 404 ROUTE_NOT_FOUND/);
+    expect(renderDoctor(api)).toMatch(/^eac doctor: 1 problem\n/);
+  }, 240_000);
 });

@@ -1,18 +1,26 @@
 /**
- * `eac doctor`: a preflight before a long run. Checks the target is reachable (and its hub and
- * hooks), lists the hooks it offers and the parts its profile serves, and counts, without
- * running a test, how many tests will be not-run and why: the parts and hooks each test
- * declared (`parts`, `needs`) against what the target offers. Tests can still end not-run
- * for reasons only a run finds (an open shape the profile leaves out, more accounts than a
- * credentials file holds); the report says so.
+ * `eac doctor`: a preflight before a long run. Checks the target is reachable, that its hub
+ * answers like a hub (§4.17), its hooks, a browser for the hub pages and the JWKS the profile
+ * names; lists the parts its profile serves; and counts, without running a test, how many
+ * tests will be not-run and why: what each test declared (`parts`, `needs`, `relies`) against
+ * what the target offers and states, and what the set-up lacks (no --hub, no browser). Tests
+ * can still end not-run for reasons only a run finds (an open shape a test reads as it goes,
+ * more accounts than a credentials file holds); the report says so.
  */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { request } from 'undici';
+import { expectedStrings } from '../fixtures/oracles/index.ts';
+import { unstatedReliances } from '../spec/reliance.ts';
 import type { NotRunCause } from '../reports/schema.ts';
 import type { DeclaredTest } from '../suites/harness/meta.ts';
 import type { Target } from '../suites/harness/target.ts';
 import type { CollectedTest } from './citations.ts';
 import { causeLabel } from '../reports/outline.ts';
+import { chromiumPath } from '../suites/harness/browser-setup.ts';
 import { planFile, type Selection } from './only.ts';
+import { describe as describeError } from './target.ts';
 
 export interface DoctorOptions {
   readonly target?: string;
@@ -29,7 +37,11 @@ export interface DoctorReport {
   readonly target: string;
   readonly embedded: boolean;
   readonly implementation?: string;
-  readonly hub: { readonly url: string; readonly reachable: boolean; readonly error?: string };
+  readonly hub: HubCheck;
+  /** The browser the hub tests use, when the selection has hub tests that will run. */
+  readonly browser?: { readonly path: string; readonly found: boolean };
+  /** The profile's JWKS (shapes.jwks), when the selection has security tests. */
+  readonly jwks?: { readonly where?: string; readonly ok: boolean; readonly detail: string };
   readonly hooksUrl?: string;
   readonly hooks: readonly string[];
   readonly profile: { readonly source: string; readonly serves: readonly string[] };
@@ -49,6 +61,91 @@ export interface DoctorReport {
   readonly fileErrors: readonly string[];
   /** Problems that will make a run fail or not start. */
   readonly problems: readonly string[];
+  /** What the set-up leaves untested (no --hub, no browser, no JWKS): tests end not-run. */
+  readonly untested: readonly string[];
+}
+
+/**
+ * The hub as doctor found it: `hub` when a page path answered HTML with the text §4.17
+ * prescribes for a page without a token; `none` without --hub; `unserved` when the profile
+ * serves no hub; `not-a-hub` when something else answered; `unreachable`.
+ */
+export interface HubCheck {
+  readonly state: 'hub' | 'none' | 'unserved' | 'not-a-hub' | 'unreachable';
+  readonly url?: string;
+  readonly detail?: string;
+}
+
+/** Where the hub is asked: the dashboard page of §4.17, with an id of no dashboard and no jwt. */
+export const HUB_PROBE_PATH = '/share/dashboard/eac-doctor';
+
+/** The §4.17 text of a page given no token, as the suites keep it (fixtures/oracles). */
+const { invalidToken } = expectedStrings.hub;
+
+/** Whether the page at `hubUrl` answers like a hub: HTML that shows the missing-token text. */
+export async function checkHub(hubUrl: string): Promise<HubCheck> {
+  const url = `${hubUrl}${HUB_PROBE_PATH}`;
+  let status: number;
+  let type: string;
+  let text: string;
+  try {
+    const response = await request(url, {
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+      headers: { accept: 'text/html' },
+    });
+    status = response.statusCode;
+    type = String(response.headers['content-type'] ?? '');
+    text = await response.body.text();
+  } catch (error) {
+    return {
+      state: 'unreachable',
+      url: hubUrl,
+      detail: `cannot reach the hub at ${url}: ${describeError(error)}`,
+    };
+  }
+  if (!/^text\/html\b/i.test(type)) {
+    const said = /json/i.test(type)
+      ? `JSON ${status}${errorCode(text)}`
+      : `${status} ${type || 'without a content type'}`;
+    return {
+      state: 'not-a-hub',
+      url: hubUrl,
+      detail: `--hub points at ${hubUrl}, which answered ${said} at ${HUB_PROBE_PATH}, not a hub page (§4.17)`,
+    };
+  }
+  if (!text.includes(invalidToken))
+    return {
+      state: 'not-a-hub',
+      url: hubUrl,
+      detail: `--hub ${hubUrl} answered HTML ${status} at ${HUB_PROBE_PATH} without the text '${invalidToken}' §4.17 prescribes for a page without a token (a page that writes it with script is not seen here)`,
+    };
+  return { state: 'hub', url: hubUrl, detail: `${HUB_PROBE_PATH} shows '${invalidToken}'` };
+}
+
+/** ` ROUTE_NOT_FOUND` from an error envelope, or nothing. */
+function errorCode(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown }; code?: unknown };
+    const code = body.error?.code ?? body.code;
+    return typeof code === 'string' ? ` ${code}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The not-run reason of a hub test that finds no browser, as the broker and the harness word
+ * it (suites/harness/browser-setup.ts, suites/harness/browser.ts); the same lookup of the path.
+ */
+export function noBrowserReason(): string {
+  return `no browser for the hub pages: no browser at ${chromiumPath()} (apt-get install chromium, or set EAC_CHROMIUM)`;
+}
+
+/** What the set-up lacks for tests that would otherwise run: a browser for some files. */
+export interface SetUpGaps {
+  /** The reason of the tests of `files` when no browser is found. */
+  readonly browser?: { readonly reason: string; readonly uses: (file: string) => boolean };
 }
 
 /** The test's file and vitest name from `file > name` (see citations.ts). */
@@ -79,11 +176,32 @@ export function lacks(
   declared: DeclaredTest,
   target: Pick<Target, 'profile' | 'hooks' | 'credentials'>,
   provisioned: (hook: string) => boolean,
-): { parts: string[]; hooks: string[] } {
+): { parts: string[]; hooks: string[]; unstated: string[] } {
   return {
     parts: declared.parts.filter((p) => !target.profile.serves.includes(p as never)),
     hooks: declared.needs.filter((h) => !target.hooks.includes(h) && !provisioned(h)),
+    unstated: unstatedReliances(target.profile, declared.relies),
   };
+}
+
+/**
+ * The causes a test ends not-run for, in the harness's order: unserved parts, else missing
+ * hooks, else reliances the profile does not state (each as the run's report counts it), else
+ * what the set-up lacks.
+ */
+function causesFor(
+  missing: ReturnType<typeof lacks>,
+  file: string,
+  gaps: SetUpGaps,
+): Omit<NotRunCause, 'tests'>[] {
+  if (missing.parts.length > 0) return missing.parts.map((name) => ({ kind: 'part', name }));
+  if (missing.hooks.length > 0) return missing.hooks.map((name) => ({ kind: 'hook', name }));
+  if (missing.unstated.length > 0)
+    return [
+      { kind: 'other', name: `the target's profile does not state ${missing.unstated.join(', ')}` },
+    ];
+  if (gaps.browser?.uses(file) === true) return [{ kind: 'other', name: gaps.browser.reason }];
+  return [];
 }
 
 const ORDER: Record<NotRunCause['kind'], number> = { part: 0, hook: 1, other: 2 };
@@ -94,6 +212,7 @@ export function planRun(
   selection: Selection,
   target: Pick<Target, 'profile' | 'hooks' | 'credentials'>,
   provisioned: (hook: string) => boolean,
+  gaps: SetUpGaps = {},
 ): Pick<DoctorReport, 'tests' | 'willRun' | 'notRun' | 'causes' | 'areas'> {
   const causes = new Map<string, NotRunCause>();
   const areas = new Map<string, { area: string; tests: number; notRun: number }>();
@@ -102,17 +221,13 @@ export function planRun(
   for (const test of tests) {
     if (!selected(selection, test.where)) continue;
     count += 1;
-    const area = areaOf(split(test.where).file) ?? 'unknown';
+    const file = split(test.where).file;
+    const area = areaOf(file) ?? 'unknown';
     const row = areas.get(area) ?? { area, tests: 0, notRun: 0 };
     areas.set(area, row);
     row.tests += 1;
     if (test.declared === undefined) continue;
-    const missing = lacks(test.declared, target, provisioned);
-    // The harness checks parts first: a test of an unserved part never asks for its hooks.
-    const named =
-      missing.parts.length > 0
-        ? missing.parts.map((name) => ({ kind: 'part' as const, name }))
-        : missing.hooks.map((name) => ({ kind: 'hook' as const, name }));
+    const named = causesFor(lacks(test.declared, target, provisioned), file, gaps);
     if (named.length === 0) continue;
     notRun += 1;
     row.notRun += 1;
@@ -135,12 +250,25 @@ export function planRun(
 }
 
 export function renderDoctor(report: DoctorReport): string {
+  const problems = report.problems.length;
+  const status =
+    problems > 0
+      ? `${problems} problem${problems === 1 ? '' : 's'}`
+      : report.untested.length > 0
+        ? `ready, but not everything will be tested: ${report.untested.join('; ')}`
+        : 'ready';
   const lines = [
-    `eac doctor: ${report.problems.length === 0 ? 'ready' : `${report.problems.length} problem${report.problems.length === 1 ? '' : 's'}`}`,
+    `eac doctor: ${status}`,
     `  target   ${report.target}${report.embedded ? ' (the embedded reference)' : ''}: reachable${report.implementation !== undefined ? `, announces ${report.implementation}` : ''}`,
-    `  hub      ${report.hub.url}: ${report.hub.reachable ? 'reachable' : `NOT reachable (${report.hub.error ?? 'no answer'})`}`,
+    `  hub      ${hubText(report.hub)}`,
+    ...(report.browser !== undefined
+      ? [
+          `  browser  ${report.browser.path}: ${report.browser.found ? 'found' : "NOT found (install Debian's chromium, or set EAC_CHROMIUM)"}`,
+        ]
+      : []),
     `  hooks    ${report.hooksUrl !== undefined ? `${report.hooksUrl}: ${report.hooks.join(', ') || 'none announced'}` : 'none (no --hooks)'}`,
     `  profile  ${report.profile.source}: serves ${report.profile.serves.join(', ') || 'nothing'}`,
+    ...(report.jwks !== undefined ? [`  jwks     ${report.jwks.detail}`] : []),
   ];
   if (report.credentials !== undefined)
     lines.push(
@@ -161,7 +289,7 @@ export function renderDoctor(report: DoctorReport): string {
       `    ${a.area.padEnd(12)} ${String(a.tests).padStart(4)} tests${a.notRun > 0 ? `, ${a.notRun} not-run` : ''}`,
     );
   lines.push(
-    '  (a run may find more not-runs: open shapes the profile does not state, more accounts than',
+    '  (a run may find more not-runs: open shapes a test reads as it goes, more accounts than',
     '   the credentials hold, a hook a test asks for only on some paths)',
   );
   if (report.fileErrors.length > 0) {
@@ -175,6 +303,58 @@ export function renderDoctor(report: DoctorReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+function hubText(hub: HubCheck): string {
+  switch (hub.state) {
+    case 'hub':
+      return `${hub.url ?? ''}: answers like a hub (${hub.detail ?? ''})`;
+    case 'none':
+      return 'none (no --hub): the hub tests will be not-run';
+    case 'unserved':
+      return `${hub.url ?? 'none'}: not asked (the profile does not serve hub)`;
+    case 'not-a-hub':
+    case 'unreachable':
+      return `${hub.url ?? ''}: NOT a hub (${hub.detail ?? 'no answer'})`;
+  }
+}
+
+/** Whether a test file opens hub pages in the browser (imports suites/harness/browser.ts). */
+async function usesBrowser(root: string, file: string): Promise<boolean> {
+  const text = await readFile(path.resolve(root, file), 'utf8').catch(() => '');
+  return /from '\.\.\/harness\/browser\.ts'/.test(text);
+}
+
+/** The profile's JWKS (a path on the target or a URL), as the security suite fetches it. */
+async function checkJwks(
+  target: Pick<Target, 'baseUrl' | 'profile'>,
+): Promise<NonNullable<DoctorReport['jwks']>> {
+  const where = target.profile.shapes.jwks;
+  if (where === undefined)
+    return {
+      ok: false,
+      detail:
+        'none (the profile names no shapes.jwks): the token attacks that use published keys will be not-run',
+    };
+  const url = /^https?:\/\//.test(where) ? where : `${target.baseUrl}${where}`;
+  try {
+    const response = await request(url, { headersTimeout: 10_000, bodyTimeout: 10_000 });
+    const body = (await response.body.json().catch(() => undefined)) as
+      { keys?: unknown } | undefined;
+    if (Array.isArray(body?.keys))
+      return {
+        where,
+        ok: true,
+        detail: `${url}: ${body.keys.length} key${body.keys.length === 1 ? '' : 's'}`,
+      };
+    return {
+      where,
+      ok: false,
+      detail: `${url} answered ${response.statusCode} without {keys: [...]}: the token attacks that use published keys will be not-run`,
+    };
+  } catch (error) {
+    return { where, ok: false, detail: `cannot reach ${url}: ${describeError(error)}` };
+  }
+}
+
 /** Runs the checks; a target that cannot be reached throws TargetError (exit 2). */
 export async function doctor(
   options: DoctorOptions,
@@ -182,19 +362,14 @@ export async function doctor(
   configFile: string,
   suitesDir: string,
 ): Promise<DoctorReport> {
-  const [
-    { resolveTarget, checkReachable, randomSeed },
-    { collectConformance },
-    only,
-    network,
-    hooks,
-  ] = await Promise.all([
-    import('./target.ts'),
-    import('./citations.ts'),
-    import('./only.ts'),
-    import('../suites/harness/network.ts'),
-    import('../suites/harness/hooks.ts'),
-  ]);
+  const [{ resolveTarget, randomSeed }, { collectConformance }, only, network, hooks] =
+    await Promise.all([
+      import('./target.ts'),
+      import('./citations.ts'),
+      import('./only.ts'),
+      import('../suites/harness/network.ts'),
+      import('../suites/harness/hooks.ts'),
+    ]);
   if (options.ca !== undefined) process.env['EAC_CA'] = path.resolve(options.ca);
   network.installNetwork();
   const selection = only.resolveOnly(options.only, only.listAreas(suitesDir));
@@ -209,34 +384,67 @@ export async function doctor(
   try {
     const { target } = resolved;
     const problems: string[] = [];
-    let hubError: string | undefined;
-    try {
-      await checkReachable(target.hubUrl);
-    } catch (error) {
-      hubError = (error as Error).message;
-      if (target.profile.serves.includes('hub'))
-        problems.push(`the profile serves hub but ${hubError}`);
-    }
+    const untested: string[] = [];
+    const servesHub = target.profile.serves.includes('hub');
+    const hub: HubCheck = resolved.hubMissing
+      ? { state: 'none' }
+      : !servesHub
+        ? { state: 'unserved', url: target.hubUrl }
+        : await checkHub(target.hubUrl);
+    if (hub.state === 'none') untested.push('hub pages (no --hub)');
+    if ((hub.state === 'not-a-hub' || hub.state === 'unreachable') && hub.detail !== undefined)
+      problems.push(hub.detail);
     const collection = await collectConformance(root, configFile);
-    const plan = planRun(collection.tests, selection, target, (hook) =>
-      hooks.provisionedFor(target.credentials, hook as never),
-    );
+    const provisioned = (hook: string) => hooks.provisionedFor(target.credentials, hook as never);
+    const chosen = collection.tests.filter((t) => selected(selection, t.where));
+    const hubFiles = [
+      ...new Set(chosen.filter((t) => areaOf(t.where) === 'hub').map((t) => split(t.where).file)),
+    ];
+    const browserFiles = new Set<string>();
+    for (const file of hubFiles) if (await usesBrowser(root, file)) browserFiles.add(file);
+    let browser: DoctorReport['browser'];
+    let gaps: SetUpGaps = {};
+    const browserTests = servesHub && chosen.some((t) => browserFiles.has(split(t.where).file));
+    if (browserTests) {
+      browser = { path: chromiumPath(), found: existsSync(chromiumPath()) };
+      if (!browser.found) {
+        if (process.env['EAC_REQUIRE_BROWSER'] === '1')
+          problems.push(
+            `EAC_REQUIRE_BROWSER=1 and no browser at ${browser.path}: the hub tests will fail`,
+          );
+        else {
+          untested.push("hub pages (no browser: install Debian's chromium or set EAC_CHROMIUM)");
+          gaps = { browser: { reason: noBrowserReason(), uses: (file) => browserFiles.has(file) } };
+        }
+      }
+    }
+    const jwks = chosen.some((t) => areaOf(t.where) === 'security')
+      ? await checkJwks(target)
+      : undefined;
+    if (jwks !== undefined && !jwks.ok)
+      untested.push(`token attacks with published keys (${jwks.detail.split(':')[0] ?? ''})`);
+    const plan = planRun(collection.tests, selection, target, provisioned, gaps);
     if (plan.tests === 0) problems.push('no test matches the selection');
     if (collection.fileErrors.length > 0)
-      problems.push(`${collection.fileErrors.length} test file(s) could not be collected`);
+      problems.push(
+        `${collection.fileErrors.length} test file${collection.fileErrors.length === 1 ? '' : 's'} could not be collected`,
+      );
     return {
       target: target.baseUrl,
       embedded: resolved.embedded,
       ...(target.implementation !== undefined ? { implementation: target.implementation } : {}),
-      hub: {
-        url: target.hubUrl,
-        reachable: hubError === undefined,
-        ...(hubError !== undefined ? { error: hubError } : {}),
-      },
+      hub,
+      ...(browser !== undefined ? { browser } : {}),
+      ...(jwks !== undefined ? { jwks } : {}),
       ...(target.hooksUrl !== undefined ? { hooksUrl: target.hooksUrl } : {}),
       hooks: [...target.hooks],
       profile: {
-        source: options.profile !== undefined ? path.resolve(options.profile) : 'reference default',
+        source:
+          options.profile !== undefined
+            ? path.resolve(options.profile)
+            : resolved.embedded || target.implementation === 'eac-reference'
+              ? 'reference default'
+              : 'document-only (no --profile)',
         serves: [...target.profile.serves],
       },
       ...(options.credentials !== undefined && target.credentials !== undefined
@@ -250,6 +458,7 @@ export async function doctor(
       ...plan,
       fileErrors: collection.fileErrors,
       problems,
+      untested,
     };
   } finally {
     await resolved.close();
