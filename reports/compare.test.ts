@@ -59,9 +59,23 @@ const candidate: ComparedRun = {
 };
 
 describe('eac compare', () => {
-  it('labels each column by target implementation, profile and seed', () => {
-    expect(runLabel(reference)).toBe('eac-reference · reference default · seed 1');
-    expect(runLabel(candidate)).toBe('acme-server · Acme 2.1 · seed 9');
+  it('labels each column shortly, by target implementation and seed, and describes the runs below', () => {
+    expect(runLabel(reference)).toBe('eac-reference · seed 1');
+    expect(runLabel(candidate)).toBe('acme-server · seed 9');
+    const long = 'x'.repeat(140);
+    const described = {
+      ...candidate,
+      run: { ...candidate.run, profile: { ...candidate.run.profile, description: long } },
+    };
+    for (const page of [
+      renderCompareMarkdown([reference, described]),
+      renderCompareHtml([reference, described]),
+    ]) {
+      const heads = page.slice(0, page.indexOf('The runs'));
+      expect(heads).toContain('2: acme-server · seed 9');
+      expect(heads).not.toContain(long);
+      expect(page.slice(page.indexOf('The runs'))).toContain(long);
+    }
   });
 
   it('has one row per unspecified clause, flagging those where answers differ', () => {
@@ -119,7 +133,7 @@ describe('eac compare', () => {
     const out = await compareRuns([folder, file], root);
     expect(out.files).toEqual([path.join(root, 'compare.md'), path.join(root, 'compare.html')]);
     expect(await readFile(path.join(root, 'compare.md'), 'utf8')).toBe(out.markdown);
-    expect(out.markdown).toContain('acme-server · Acme 2.1 · seed 9');
+    expect(out.markdown).toContain('2: acme-server · seed 9');
   });
 
   it('makes the --out folder when it does not exist yet', async () => {

@@ -32,12 +32,13 @@ export interface CompareRow {
   readonly diverges: boolean;
 }
 
-/** A column heading: the target implementation, the profile, the seed, and where it came from. */
+/**
+ * A column heading, short: the target implementation (or its address) and the seed. The
+ * profile's description, often a paragraph, is in the legend of runs below the table.
+ */
 export function runLabel(compared: ComparedRun): string {
   const { run } = compared;
-  const target = run.target.implementation ?? run.target.baseUrl;
-  const profile = firstLine(run.profile.description ?? run.profile.source, 60);
-  return `${target} · ${profile} · seed ${run.seed}`;
+  return `${firstLine(run.target.implementation ?? run.target.baseUrl, 40)} · seed ${run.seed}`;
 }
 
 /** How a run stands to the decision on one clause: follows it, departs, or both. */
@@ -86,14 +87,7 @@ export function renderCompareMarkdown(runs: readonly ComparedRun[]): string {
   const lines = [
     '# EAC ambiguity register: runs compared',
     '',
-    `${rows.length} unspecified clauses; ${probedAnywhere.length} probed in at least one run; ${diverging} where the runs differ on following the decision (⚠). ✓ an answer that is the reference’s decision, ✗ one that departs from it.`,
-    '',
-    '| Run | Target | Profile | Parts served | Seed | Started |',
-    '| --- | --- | --- | --- | ---: | --- |',
-    ...runs.map(
-      (r, i) =>
-        `| ${i + 1} | ${cell(r.run.target.implementation ?? 'not announced')} ${mdCode(r.run.target.baseUrl)} | ${cell(r.run.profile.description ?? r.run.profile.source)} | ${cell(r.run.profile.serves.join(', ') || 'none')} | ${r.run.seed} | ${cell(r.run.startedAt)} |`,
-    ),
+    `${rows.length} unspecified clauses; ${probedAnywhere.length} probed in at least one run; ${diverging} where the runs differ on following the decision (⚠). ✓ an answer that is the reference’s decision, ✗ one that departs from it. Column n is run n of the list below the table.`,
     '',
     `| Clause | Reference decision | ${runs.map((r, i) => `${i + 1}: ${cell(runLabel(r))}`).join(' | ')} |`,
     `| --- | --- | ${runs.map(() => '---').join(' | ')} |`,
@@ -104,6 +98,17 @@ export function renderCompareMarkdown(runs: readonly ComparedRun[]): string {
       `| ${mark}${mdCode(row.clause)} §${row.section} | ${cell(row.decision ?? '—')} | ${row.cells.map(mdCell).join(' | ')} |`,
     );
   }
+  lines.push(
+    '',
+    '## The runs',
+    '',
+    '| Run | Target | Profile | Parts served | Seed | Started |',
+    '| --- | --- | --- | --- | ---: | --- |',
+    ...runs.map(
+      (r, i) =>
+        `| ${i + 1} | ${cell(r.run.target.implementation ?? 'not announced')} ${mdCode(r.run.target.baseUrl)} | ${cell(r.run.profile.description ?? r.run.profile.source)} | ${cell(r.run.profile.serves.join(', ') || 'none')} | ${r.run.seed} | ${cell(r.run.startedAt)} |`,
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -143,7 +148,11 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 </head>
 <body>
 <h1>EAC ambiguity register: runs compared</h1>
-<p>${rows.length} unspecified clauses; ${diverging} where the runs differ on following the decision (⚠). ✓ an answer that is the reference’s decision, ✗ one that departs from it.</p>
+<p>${rows.length} unspecified clauses; ${diverging} where the runs differ on following the decision (⚠). ✓ an answer that is the reference’s decision, ✗ one that departs from it. Column n is run n of the list below the table.</p>
+<table><thead><tr><th>Clause</th><th>Reference decision</th>${runs.map((r, i) => `<th>${i + 1}: ${h(runLabel(r))}</th>`).join('')}</tr></thead><tbody>
+${body}
+</tbody></table>
+<h2>The runs</h2>
 <table><thead><tr><th>Run</th><th>Target</th><th>Profile</th><th>Parts served</th><th>Seed</th><th>Started</th></tr></thead><tbody>
 ${runs
   .map(
@@ -151,9 +160,6 @@ ${runs
       `<tr><td>${i + 1}</td><td>${h(r.run.target.implementation ?? 'not announced')} <code>${h(r.run.target.baseUrl)}</code></td><td>${h(r.run.profile.description ?? r.run.profile.source)}</td><td>${h(r.run.profile.serves.join(', ') || 'none')}</td><td>${r.run.seed}</td><td>${h(r.run.startedAt)}<br><small>${h(r.source)}</small></td></tr>`,
   )
   .join('\n')}
-</tbody></table>
-<table><thead><tr><th>Clause</th><th>Reference decision</th>${runs.map((r, i) => `<th>${i + 1}: ${h(runLabel(r))}</th>`).join('')}</tr></thead><tbody>
-${body}
 </tbody></table>
 </body>
 </html>
