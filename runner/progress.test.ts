@@ -101,14 +101,16 @@ describe('Progress in CI or a pipe', () => {
     const time = clock(1000);
     const progress = new Progress(out, { now: time.now, env: {} });
     const hub = { area: 'hub', pass: 0, failed: 0, notRun: 0, finished: false };
-    progress.update(counts(1, { areas: [identity(0)] }));
+    // Files of an area the selection narrowed to no test: no line.
+    const chat = { area: 'chat', pass: 0, failed: 0, notRun: 0, finished: true };
+    progress.update(counts(1, { areas: [identity(0), chat] }));
     time.advance(20_000);
     progress.update(counts(2, { areas: [identity(1), hub] }));
     time.advance(21_000);
     for (let done = 3; done < 200; done += 1)
       progress.update(counts(done, { areas: [identity(548, true), hub] }));
     time.advance(5_000);
-    progress.finish(counts(1025, { areas: [identity(548, true), { ...hub, pass: 7 }] }));
+    progress.finish(counts(1025, { areas: [identity(548, true), { ...hub, pass: 7 }, chat] }));
     progress.finish();
     expect(out.writes).toEqual([
       'identity: 560 tests, 548 pass, 2 fail, 10 not-run (41s)\n',

@@ -104,7 +104,7 @@ export class Progress {
         seen = { since: now, printed: false };
         this.#areas.set(area.area, seen);
       }
-      if (area.finished && !seen.printed && !this.#live) {
+      if (area.finished && !seen.printed && !this.#live && tested(area)) {
         seen.printed = true;
         this.stream.write(`${areaLine(area, now - seen.since)}\n`);
       }
@@ -140,12 +140,15 @@ export class Progress {
     for (const area of final?.areas ?? []) {
       const seen = this.#areas.get(area.area) ?? { since: now, printed: false };
       this.#areas.set(area.area, seen);
-      if (seen.printed) continue;
+      if (seen.printed || !tested(area)) continue;
       seen.printed = true;
       this.stream.write(`${areaLine(area, now - seen.since)}\n`);
     }
   }
 }
+
+/** An area whose files the selection narrowed to no test has no line. */
+const tested = (area: AreaProgress) => area.pass + area.failed + area.notRun > 0;
 
 /** `CI` set to anything but empty, `0` or `false`, as CI services set it. */
 function ciEnv(env: Readonly<Record<string, string | undefined>>): boolean {
