@@ -26,12 +26,27 @@ export interface RunFacts {
   readonly results: readonly Result[];
 }
 
+/**
+ * The exchanges a result keeps as evidence: a failure all of its own (its set-up may be what
+ * failed), a probe those with the API only (what the target answered where the document is
+ * silent; its set-up through the host hooks is the same for every target and weighs a third
+ * of a full run's results.json). Passes and not-runs keep none (results.ts).
+ */
+export function keptExchanges(result: Result, hooksUrl: string | undefined): Result {
+  if (result.outcome !== 'probe' || result.exchanges === undefined) return result;
+  if (hooksUrl === undefined || hooksUrl === '') return result;
+  return {
+    ...result,
+    exchanges: result.exchanges.filter((ex) => !ex.request.url.startsWith(hooksUrl)),
+  };
+}
+
 export function assembleRun(
   facts: RunFacts,
   clauses: readonly Clause[],
   sections: readonly SectionTitle[],
 ): Results {
-  const { results } = facts;
+  const results = facts.results.map((r) => keptExchanges(r, facts.target.hooksUrl));
   return {
     schemaVersion: SCHEMA_VERSION,
     target: facts.target,
