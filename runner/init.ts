@@ -103,9 +103,21 @@ export async function initCommand(options: InitOptions, io: InitIo): Promise<num
   return 0;
 }
 
-/** The terminal's questions, when stdin and stdout are one. */
+/**
+ * The terminal's questions, when stdin and stdout are one. Answers are read as a stream of
+ * lines, so a line typed (or pasted) ahead of its question is kept for it, not dropped.
+ */
 export function terminalAsk(): { ask: (q: string) => Promise<string>; close(): void } | undefined {
   if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) return undefined;
   const rl = createInterface({ input: process.stdin, output: process.stdout });
-  return { ask: (q) => rl.question(q), close: () => rl.close() };
+  const lines = rl[Symbol.asyncIterator]();
+  return {
+    ask: async (question) => {
+      process.stdout.write(question);
+      const next = await lines.next();
+      if (next.done === true) throw new UsageError('eac init: no answer (input closed)');
+      return next.value;
+    },
+    close: () => rl.close(),
+  };
 }
