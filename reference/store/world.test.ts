@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accountSnapshot } from '../hooks/snapshot.ts';
 import { takeChatSlot } from '../chat/rate.ts';
 import { seededIds } from './ids.ts';
+import { sizeOf } from './tables.ts';
 import { World, type AccountRecord } from './world.ts';
 
 // The chat state of an account lives in the store with the rest of it: the snapshot hook shows
@@ -48,5 +49,26 @@ describe('chat state in the store', () => {
     expect(JSON.stringify(accountSnapshot(other)), 'another account keeps its chat').toBe(
       otherBefore,
     );
+  });
+});
+
+// The store holds each account's identity and dashboards in its own tables (tables.ts), which a
+// command writes without copying; a reset starts them afresh of the same kind.
+describe("the store's tables", () => {
+  const tablesOf = (a: AccountRecord) => [
+    a.identity.projects,
+    a.identity.index.usersByRole,
+    a.dashboards.dashboards,
+    a.dashboards.byWorkspace,
+  ];
+
+  it('hold an account from its start, through its commands, and after a reset', async () => {
+    const world = new World(seededIds(6));
+    const { account } = world.createAccount('a');
+    for (const table of tablesOf(account)) expect(sizeOf(table)).toBe(0);
+    world.identity(account, { type: 'createProject', projectId: 'p', name: 'p' });
+    expect(sizeOf(account.identity.projects)).toBe(1);
+    await world.reset(account);
+    for (const table of tablesOf(account)) expect(sizeOf(table)).toBe(0);
   });
 });

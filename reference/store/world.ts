@@ -17,6 +17,7 @@ import { DataStore } from '../data/database.ts';
 import type { Done } from '../done.ts';
 import { emptyChat, type AccountChat } from './chat.ts';
 import type { IdSource } from './ids.ts';
+import { persistentTables } from './tables.ts';
 import {
   applyDashboards,
   emptyDashboards,
@@ -90,9 +91,9 @@ export class World {
       organizationId,
       name,
       orgBoundKey: `eac_ob_${randomBytes(20).toString('hex')}`,
-      identity: emptyIdentity(organizationId),
+      identity: emptyIdentity(organizationId, persistentTables),
       clock: realClock,
-      dashboards: emptyDashboards(),
+      dashboards: emptyDashboards(persistentTables),
       migration: BEFORE_FINALIZE,
       chat: emptyChat(),
     };
@@ -186,8 +187,8 @@ export class World {
    * agents, threads and rate windows); keeps keys and clock.
    */
   async reset(account: AccountRecord): Promise<void> {
-    account.identity = emptyIdentity(account.organizationId);
-    account.dashboards = emptyDashboards();
+    account.identity = emptyIdentity(account.organizationId, persistentTables);
+    account.dashboards = emptyDashboards(persistentTables);
     account.migration = BEFORE_FINALIZE;
     account.chat = emptyChat();
     await this.data.dropAccount(account.organizationId);

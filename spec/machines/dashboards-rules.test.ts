@@ -11,7 +11,7 @@ import {
   type DashboardsState,
 } from './dashboards.ts';
 import { derivedUuid } from './derived-id.ts';
-import { entriesOf, type Table } from './table.ts';
+import type { Table } from './table.ts';
 
 /**
  * The exact answers of the dashboards machine: the codes and details of its refusals, the
@@ -282,9 +282,7 @@ describe('lists (§2.8)', () => {
 
 describe('the workspace index (DashboardsState.byWorkspace)', () => {
   const flat = (index: Table<Table<true>>) =>
-    Object.fromEntries(
-      [...entriesOf(index)].map(([w, inner]) => [w, Object.fromEntries(entriesOf(inner))]),
-    );
+    Object.fromEntries(Object.entries(index).map(([w, inner]) => [w, { ...inner }]));
 
   it('kept command by command, equals the one the migration builds in one go', () => {
     const s = run(

@@ -13,7 +13,7 @@ import {
   type Transition,
 } from './machine.ts';
 import { effectivePermissions, grantsEditing } from './permissions.ts';
-import { emptyTable, put, type Table } from './table.ts';
+import { emptyLike, emptyTable, plainTables, put, type Table, type TableWrites } from './table.ts';
 
 /**
  * Workspaces, dashboards and charts of one customer account (§2.2 editing rules, §2.8, §4.10–
@@ -81,23 +81,24 @@ export interface DashboardsState {
   readonly byWorkspace: Table<Table<true>>;
 }
 
-export function emptyDashboards(): DashboardsState {
+/** An account with no dashboards yet; `writes` makes its tables (plain records by default). */
+export function emptyDashboards(writes: TableWrites = plainTables): DashboardsState {
   return {
-    workspaces: emptyTable(),
-    dashboards: emptyTable(),
-    charts: emptyTable(),
-    byWorkspace: emptyTable(),
+    workspaces: emptyTable(writes),
+    dashboards: emptyTable(writes),
+    charts: emptyTable(writes),
+    byWorkspace: emptyTable(writes),
   };
 }
 
 /** The workspace index of a dashboards table built in one go (the migration's). */
 export function indexByWorkspace(dashboards: Table<DashboardRecord>): Table<Table<true>> {
-  let index = emptyTable<Table<true>>();
+  let index = emptyLike<Table<true>>(dashboards);
   for (const d of Object.values(dashboards)) {
     index = put(
       index,
       d.workspaceId,
-      put(index[d.workspaceId] ?? emptyTable<true>(), d.dashboardId, true),
+      put(index[d.workspaceId] ?? emptyLike<true>(index), d.dashboardId, true),
     );
   }
   return index;
@@ -367,7 +368,7 @@ function editTarget(
 }
 
 function withDashboard(state: DashboardsState, d: DashboardRecord): DashboardsState {
-  const inWorkspace = state.byWorkspace[d.workspaceId] ?? emptyTable<true>();
+  const inWorkspace = state.byWorkspace[d.workspaceId] ?? emptyLike<true>(state.byWorkspace);
   return {
     ...state,
     dashboards: put(state.dashboards, d.dashboardId, d),

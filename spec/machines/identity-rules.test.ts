@@ -225,7 +225,10 @@ describe('deleting a role (§3, §4.3)', () => {
 });
 
 describe('the role-holder index (IdentityIndex.usersByRole: roleId -> the userIds holding it)', () => {
-  const holders = (s: IdentityState) => s.index.usersByRole.toJS();
+  const holders = (s: IdentityState) =>
+    Object.fromEntries(
+      Object.entries(s.index.usersByRole).map(([r, ids]) => [r, Object.keys(ids)]),
+    );
 
   it('follows a user from one role to another, and drops it on null', () => {
     let s = run(base(), {
@@ -333,7 +336,7 @@ describe('organizations (§4.4; decisions orgs.register.external-id-upsert, O4)'
         externalId: 'acme',
       },
     );
-    expect(s.index.organizationByExternalId.toJS()).toEqual({ [P]: { acme: 'o1' } });
+    expect(s.index.organizationByExternalId).toEqual({ [P]: { acme: 'o1' } });
   });
 
   it('resolves no organization for an identifier the project does not hold, whatever ids it holds', () => {

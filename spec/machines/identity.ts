@@ -4,7 +4,6 @@ import type { Properties } from '../schemas/common.ts';
 import type { RolePermissions } from '../schemas/permissions.ts';
 import type { ProjectUserRole } from '../schemas/role.ts';
 import type { ProjectUser } from '../schemas/user.ts';
-import { Map as PersistentMap, Set as PersistentSet } from 'immutable';
 import {
   applyBy,
   fail,
@@ -16,7 +15,16 @@ import {
   type MachineTable,
   type Transition,
 } from './machine.ts';
-import { drop, emptyTable, put, putAll, type Table } from './table.ts';
+import {
+  drop,
+  emptyLike,
+  emptyTable,
+  plainTables,
+  put,
+  putAll,
+  type Table,
+  type TableWrites,
+} from './table.ts';
 
 /**
  * The identity side of one customer account (§2.1–§2.4, §3, §4.1–§4.6): projects, roles,
@@ -50,9 +58,8 @@ export interface TenantRecord {
 }
 
 /**
- * The tables are persistent (spec/machines/table.ts): a command changes the entries it
- * touches and shares the rest with the previous state, so its cost does not grow with the
- * number of users the account holds (issue 7, part 0).
+ * Keyed records (spec/machines/table.ts): a command writes the entries it touches and leaves
+ * the previous state as it was.
  */
 export interface IdentityState {
   readonly organizationId: string;
@@ -72,30 +79,45 @@ export interface IdentityState {
  */
 export interface IdentityIndex {
   /** projectId -> externalId -> projectOrganizationId (decision O2: one per project). */
-  readonly organizationByExternalId: PersistentMap<string, PersistentMap<string, string>>;
+  readonly organizationByExternalId: Table<Table<string>>;
   /** projectId -> the ids of its roles (the list of §4.2). */
-  readonly rolesByProject: PersistentMap<string, PersistentSet<string>>;
+  readonly rolesByProject: Table<Table<true>>;
   /** roleId -> the userIds that hold it (§3: deleting a role takes it from them). */
-  readonly usersByRole: PersistentMap<string, PersistentSet<string>>;
+  readonly usersByRole: Table<Table<true>>;
   /** tenantId -> tenant identity (a tenant token names its tenantId). */
-  readonly tenantIdentityById: PersistentMap<string, string>;
+  readonly tenantIdentityById: Table<string>;
 }
 
-export function emptyIdentity(organizationId: string): IdentityState {
+/** An account with no identity yet; `writes` makes its tables (plain records by default). */
+export function emptyIdentity(
+  organizationId: string,
+  writes: TableWrites = plainTables,
+): IdentityState {
   return {
     organizationId,
-    projects: emptyTable(),
-    roles: emptyTable(),
-    organizations: emptyTable(),
-    users: emptyTable(),
-    tenants: emptyTable(),
+    projects: emptyTable(writes),
+    roles: emptyTable(writes),
+    organizations: emptyTable(writes),
+    users: emptyTable(writes),
+    tenants: emptyTable(writes),
     index: {
-      organizationByExternalId: PersistentMap(),
-      rolesByProject: PersistentMap(),
-      usersByRole: PersistentMap(),
-      tenantIdentityById: PersistentMap(),
+      organizationByExternalId: emptyTable(writes),
+      rolesByProject: emptyTable(writes),
+      usersByRole: emptyTable(writes),
+      tenantIdentityById: emptyTable(writes),
     },
   };
+}
+
+/** `outer` with `key` added to (or, `present` false, taken from) the set held at `at`. */
+function withMember(
+  outer: Table<Table<true>>,
+  at: string,
+  key: string,
+  present: boolean,
+): Table<Table<true>> {
+  const inner = outer[at] ?? emptyLike<true>(outer);
+  return put(outer, at, present ? put(inner, key, true) : drop(inner, key));
 }
 
 export type IdentityCommand =
@@ -195,8 +217,8 @@ function notFound(resource: string, field?: string) {
 
 /** Roles of one project in list order (decision R3: created_at, then id). */
 export function rolesOf(state: IdentityState, projectId: string): ProjectUserRole[] {
-  const ids = state.index.rolesByProject.get(projectId) ?? PersistentSet<string>();
-  return [...ids]
+  const ids = Object.keys(state.index.rolesByProject[projectId] ?? {});
+  return ids
     .flatMap((id) => roleIn(state, projectId, id) ?? [])
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
@@ -225,7 +247,7 @@ function organizationByExternalId(
   projectId: string,
   externalId: string,
 ): OrganizationRecord | undefined {
-  const id = state.index.organizationByExternalId.get(projectId)?.get(externalId);
+  const id = state.index.organizationByExternalId[projectId]?.[externalId];
   return id === undefined ? undefined : state.organizations[id];
 }
 
@@ -236,7 +258,7 @@ export function roleOf(state: IdentityState, user: UserRecord): ProjectUserRole 
 
 /** The tenant a tenant token names (its tenantId), if the account still holds it. */
 export function tenantById(state: IdentityState, tenantId: string): TenantRecord | undefined {
-  const identity = state.index.tenantIdentityById.get(tenantId);
+  const identity = state.index.tenantIdentityById[tenantId];
   return identity === undefined ? undefined : state.tenants[identity];
 }
 
@@ -245,14 +267,11 @@ function withUser(state: IdentityState, before: UserRecord | undefined, user: Us
   let usersByRole = state.index.usersByRole;
   if (before?.userRoleId !== user.userRoleId) {
     const held = typeof before?.userRoleId === 'string' ? before.userRoleId : undefined;
-    const holders = held === undefined ? undefined : usersByRole.get(held);
-    if (held !== undefined && holders !== undefined) {
-      usersByRole = usersByRole.set(held, holders.delete(user.id));
+    if (held !== undefined && usersByRole[held] !== undefined) {
+      usersByRole = withMember(usersByRole, held, user.id, false);
     }
     if (user.userRoleId !== null) {
-      usersByRole = usersByRole.update(user.userRoleId, PersistentSet<string>(), (ids) =>
-        ids.add(user.id),
-      );
+      usersByRole = withMember(usersByRole, user.userRoleId, user.id, true);
     }
   }
   return {
@@ -400,11 +419,7 @@ function createRole(state: IdentityState, c: Cmd<'createRole'>, now: Instant): R
     created_at: stamp,
     updated_at: stamp,
   };
-  const rolesByProject = state.index.rolesByProject.update(
-    c.projectId,
-    PersistentSet<string>(),
-    (ids) => ids.add(role.id),
-  );
+  const rolesByProject = withMember(state.index.rolesByProject, c.projectId, role.id, true);
   return ok(
     { ...state, roles: put(state.roles, role.id, role), index: { ...state.index, rolesByProject } },
     { kind: 'role', role },
@@ -429,17 +444,15 @@ function deleteRole(state: IdentityState, c: Cmd<'deleteRole'>): Result {
   const roles = drop(state.roles, c.roleId);
   // §3, §4.3: users who held the role are left with none.
   const cleared: (readonly [string, UserRecord])[] = [];
-  for (const id of state.index.usersByRole.get(c.roleId) ?? []) {
+  for (const id of Object.keys(state.index.usersByRole[c.roleId] ?? {})) {
     const user = state.users[id];
     if (user?.userRoleId === c.roleId) cleared.push([id, { ...user, userRoleId: null }]);
   }
   const users = putAll(state.users, cleared);
   const index = {
     ...state.index,
-    rolesByProject: state.index.rolesByProject.update(c.projectId, PersistentSet<string>(), (ids) =>
-      ids.delete(c.roleId),
-    ),
-    usersByRole: state.index.usersByRole.delete(c.roleId),
+    rolesByProject: withMember(state.index.rolesByProject, c.projectId, c.roleId, false),
+    usersByRole: drop(state.index.usersByRole, c.roleId),
   };
   return ok(
     { ...state, roles, users, index },
@@ -472,9 +485,15 @@ function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization
   const byExternalId =
     organization.externalId === null || existing !== undefined
       ? state.index.organizationByExternalId
-      : state.index.organizationByExternalId.setIn(
-          [c.projectId, organization.externalId],
-          organization.projectOrganizationId,
+      : put(
+          state.index.organizationByExternalId,
+          c.projectId,
+          put(
+            state.index.organizationByExternalId[c.projectId] ??
+              emptyLike<string>(state.index.organizationByExternalId),
+            organization.externalId,
+            organization.projectOrganizationId,
+          ),
         );
   return ok(
     {
@@ -604,7 +623,7 @@ function registerTenant(state: IdentityState, c: Cmd<'registerTenant'>): Result 
     permissions: { ...(c.permissions ?? existing?.permissions ?? {}) },
     metadata: { ...(c.metadata ?? existing?.metadata ?? {}) },
   };
-  const tenantIdentityById = state.index.tenantIdentityById.set(tenant.tenantId, c.identity);
+  const tenantIdentityById = put(state.index.tenantIdentityById, tenant.tenantId, c.identity);
   return ok(
     {
       ...state,

@@ -19,7 +19,7 @@ import {
   type MachineTable,
   type Transition,
 } from './machine.ts';
-import { emptyTable, put, type Table } from './table.ts';
+import { emptyLike, put, type Table } from './table.ts';
 
 /**
  * The v1 -> v2 migration of one customer account (§3 last row, §9). Before finalize the v1
@@ -112,12 +112,14 @@ export function applyMigration(
 
 function finalize(command: MigrationCommand, now: Instant): Applied<MigrationState, Finalized> {
   const v1 = command.dashboards;
-  let projectUserOf = emptyTable<string>();
+  // The tables made here write as the account's dashboards do.
+  const empty = <V>() => emptyLike<V>(v1.dashboards);
+  let projectUserOf = empty<string>();
   for (const t of command.tenants) projectUserOf = put(projectUserOf, t.tenantId, t.projectUserId);
 
-  let v2IdOf = emptyTable<string>();
-  let legacyIdOf = emptyTable<string>();
-  let dashboards = emptyTable<DashboardRecord>();
+  let v2IdOf = empty<string>();
+  let legacyIdOf = empty<string>();
+  let dashboards = empty<DashboardRecord>();
   // A tenant's own dashboard moves into the space of the project user the tenant became.
   const ownerOf = (d: DashboardRecord): string | null =>
     d.tenantId !== null ? (projectUserOf[d.tenantId] ?? null) : d.ownerProjectUserId;
@@ -155,9 +157,9 @@ function finalize(command: MigrationCommand, now: Instant): Applied<MigrationSta
       copyOf: d.copyOf === null ? null : (v2IdOf[d.copyOf] ?? null),
     });
   }
-  let applications = emptyTable<ApplicationRecord>();
-  let applicationOf = emptyTable<string>();
-  let workspaces = emptyTable<DashboardsState['workspaces'][string]>();
+  let applications = empty<ApplicationRecord>();
+  let applicationOf = empty<string>();
+  let workspaces = empty<DashboardsState['workspaces'][string]>();
   for (const w of Object.values(v1.workspaces)) {
     const applicationId = applicationIdFor(w.workspaceId);
     const primary = w.primaryDashboardId === null ? null : (v2IdOf[w.primaryDashboardId] ?? null);

@@ -1,173 +1,66 @@
 /**
- * A keyed collection held in a machine's state. Readers see a read-only record
- * (`state.users[id]`, `Object.values(state.tenants)`), as they always have; writers go through
- * `put`, `putAll` and `drop`, which return a new table and leave the old one as it was.
+ * A keyed collection in a machine's state (users by id, dashboards by id, ...), read as a
+ * plain read-only record: `state.users[id]`, `Object.values(state.tenants)`.
  *
- * Why not a plain record: a pure machine that copies a record on every command
- * (`{ ...state.users, [id]: user }`) pays for every entry it holds, so registering n users
- * cost n²/2 copies (issue 7, part 0).
- *
- * Why not a persistent hash trie (immutable's Map, used here before): an update is cheap, but
- * every read walks O(log₃₂ n) nodes, each found by hashing the key again, so a read at 50k
- * entries cost three times one at 500 (a v1 dashboard list reads some 600 entries:
- * bench/results/scale.json).
- *
- * What it is: a persistent map by rerooting (Baker's "shallow binding", as in Conchon and
- * Filliâtre's persistent arrays). The versions of a table form a chain; exactly one of them,
- * the head, holds a JS Map with its entries, and every other holds the few changes that turn
- * its neighbour towards the head back into itself. Reading or writing the head (what a store
- * does: it keeps the newest state only) is a Map operation, O(1) whatever the size. Reading an
- * older version first moves the head there, undoing the changes in between (and keeping them,
- * inverted, on the versions left behind), so it costs what separates the two versions. Every
- * version still reads as it was made: purity is kept, only the cost moves.
- *
- * Enumeration order is the Map's (insertion order of the head); nothing may rely on it, as
- * nothing could on a record's or a trie's: lists are sorted where they are answered.
+ * The machines write one through `put`, `putAll` and `drop`, which return a new table and
+ * leave the one they were given as it was. A table may carry its own writes (`WRITES`): the
+ * reference's store gives its tables writes that do not copy the record
+ * (reference/store/tables.ts); a table without them is a plain record, copied on each write.
+ * Tables made inside a command (`emptyLike`) write as the table they are made beside.
  */
 export type Table<V> = Readonly<Record<string, V>>;
 
-const absent: unique symbol = Symbol('absent');
-type Slot<V> = V | typeof absent;
-
-/** The changes (key, value to set or absent to delete) that turn one version into another. */
-type Changes<V> = readonly (readonly [string, Slot<V>])[];
-
-type Node<V> =
-  | { readonly kind: 'head'; readonly map: Map<string, V> }
-  | { readonly kind: 'diff'; readonly changes: Changes<V>; readonly next: Version<V> };
-
-class Version<V> {
-  constructor(public node: Node<V>) {}
+/** How a kind of table is made and written; each write leaves its input as it was. */
+export interface TableWrites {
+  empty<V>(): Table<V>;
+  put<V>(table: Table<V>, key: string, value: V): Table<V>;
+  /** A later pair wins. */
+  putAll<V>(table: Table<V>, pairs: Iterable<readonly [string, V]>): Table<V>;
+  drop<V>(table: Table<V>, key: string): Table<V>;
 }
 
-/**
- * Makes `version` the head of its chain and gives its Map. Walks to the current head, then
- * back: each step applies a version's changes (newest first) and leaves their inverse on the
- * version that was the head.
- */
-function reroot<V>(version: Version<V>): Map<string, V> {
-  if (version.node.kind === 'head') return version.node.map;
-  const path: Version<V>[] = [];
-  let at: Version<V> = version;
-  while (at.node.kind === 'diff') {
-    path.push(at);
-    at = at.node.next;
-  }
-  const map = at.node.map;
-  for (let i = path.length - 1; i >= 0; i--) {
-    const older = path[i] as Version<V>;
-    const node = older.node as Extract<Node<V>, { kind: 'diff' }>;
-    const inverse: (readonly [string, Slot<V>])[] = [];
-    for (let c = node.changes.length - 1; c >= 0; c--) {
-      const [key, value] = node.changes[c] as readonly [string, Slot<V>];
-      inverse.push([key, map.has(key) ? (map.get(key) as V) : absent]);
-      if (value === absent) map.delete(key);
-      else map.set(key, value);
-    }
-    node.next.node = { kind: 'diff', changes: inverse, next: older };
-    older.node = { kind: 'head', map };
-  }
-  return map;
-}
+/** Where a table keeps its writes (a symbol, so it is never one of its keys). */
+export const WRITES: unique symbol = Symbol('table writes');
 
-const versionKey: unique symbol = Symbol('table version');
-
-interface Target {
-  readonly [versionKey]: Version<unknown>;
-}
-
-/** One handler for every table, so the engine sees one shape at every read site. */
-const handler: ProxyHandler<Target> = {
-  get(target, key) {
-    if (typeof key === 'string') {
-      const map = reroot(target[versionKey]);
-      const value = map.get(key);
-      if (value !== undefined) return value;
-    }
-    // Like a record, what is not an entry is looked up on Object.prototype.
-    return Reflect.get(target, key) as unknown;
+/** Plain records, copied on each write (what a state built without a store holds). */
+export const plainTables: TableWrites = {
+  empty: () => ({}),
+  put: (table, key, value) => ({ ...table, [key]: value }),
+  putAll: (table, pairs) => {
+    const changes = [...pairs];
+    return changes.length === 0 ? table : { ...table, ...Object.fromEntries(changes) };
   },
-  has(target, key) {
-    return (typeof key === 'string' && reroot(target[versionKey]).has(key)) || key in target;
+  drop: (table, key) => {
+    if (!Object.hasOwn(table, key)) return table;
+    const { [key]: _dropped, ...rest } = table;
+    return rest;
   },
-  ownKeys(target) {
-    return [...reroot(target[versionKey]).keys()];
-  },
-  getOwnPropertyDescriptor(target, key) {
-    if (typeof key !== 'string') return undefined;
-    const map = reroot(target[versionKey]);
-    return map.has(key)
-      ? { value: map.get(key), writable: false, enumerable: true, configurable: true }
-      : undefined;
-  },
-  set: () => false,
-  defineProperty: () => false,
-  deleteProperty: () => false,
-  setPrototypeOf: () => false,
 };
 
-function view<V>(version: Version<V>): Table<V> {
-  // The target stays extensible and its one own property configurable, so the traps may
-  // report exactly the entries as its properties.
-  const target = {};
-  Object.defineProperty(target, versionKey, { value: version, configurable: true });
-  return new Proxy(target as Target, handler) as unknown as Table<V>;
+const writesOf = (table: Table<unknown>): TableWrites =>
+  (table as { readonly [WRITES]?: TableWrites })[WRITES] ?? plainTables;
+
+/** A new empty table of the kind `empty` makes (plain records unless a store gives its own). */
+export function emptyTable<V>(writes: TableWrites = plainTables): Table<V> {
+  return writes.empty();
 }
 
-function versionOf<V>(table: Table<V>): Version<V> {
-  const version = (table as unknown as Partial<Target>)[versionKey];
-  if (!(version instanceof Version))
-    throw new TypeError('not a table: build one with emptyTable()');
-  return version as Version<V>;
-}
-
-/** A new empty table (each call its own: tables of one chain share their Map). */
-export function emptyTable<V>(): Table<V> {
-  return view(new Version<V>({ kind: 'head', map: new Map() }));
-}
-
-/** A copy of a table's entries as a Map (for structural checks and bulk reads). */
-export function entriesOf<V>(table: Table<V>): ReadonlyMap<string, V> {
-  return new Map(reroot(versionOf(table)));
-}
-
-/** A new version of `table` after `changes`; `table` itself keeps reading as it was. */
-function change<V>(table: Table<V>, changes: Changes<V>): Table<V> {
-  const version = versionOf(table);
-  const map = reroot(version);
-  const inverse: (readonly [string, Slot<V>])[] = [];
-  for (const [key, value] of changes) {
-    inverse.push([key, map.has(key) ? (map.get(key) as V) : absent]);
-    if (value === absent) map.delete(key);
-    else map.set(key, value);
-  }
-  const next = new Version<V>({ kind: 'head', map });
-  // Kept in the order applied: reroot undoes them from the last one back.
-  version.node = { kind: 'diff', changes: inverse, next };
-  return view(next);
+/** A new empty table that writes as `beside` does. */
+export function emptyLike<V>(beside: Table<unknown>): Table<V> {
+  return writesOf(beside).empty();
 }
 
 /** A table holding `value` at `key`, the rest as in `table`. */
 export function put<V>(table: Table<V>, key: string, value: V): Table<V> {
-  return change(table, [[key, value]]);
+  return writesOf(table).put(table, key, value);
 }
 
 /** A table holding every pair of `pairs` (a later pair wins), the rest as in `table`. */
 export function putAll<V>(table: Table<V>, pairs: Iterable<readonly [string, V]>): Table<V> {
-  const changes = [...pairs];
-  return changes.length === 0 ? table : change(table, changes);
+  return writesOf(table).putAll(table, pairs);
 }
 
 /** A table without `key`, the rest as in `table`. */
 export function drop<V>(table: Table<V>, key: string): Table<V> {
-  return key in table ? change<V>(table, [[key, absent]]) : table;
-}
-
-export function sizeOf(table: Table<unknown>): number {
-  return reroot(versionOf(table)).size;
-}
-
-/** Entries from a plain record (tests and fixtures build states this way). */
-export function tableOf<V>(record: Readonly<Record<string, V>>): Table<V> {
-  return view(new Version<V>({ kind: 'head', map: new Map(Object.entries(record)) }));
+  return writesOf(table).drop(table, key);
 }

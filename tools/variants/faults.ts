@@ -37,8 +37,8 @@ export const faultsVariants: readonly Variant[] = [
     name: 'sibling: an externalId unknown in the project resolves in a sibling project',
     kind: 'sibling',
     file: 'spec/machines/identity.ts',
-    from: '  const id = state.index.organizationByExternalId.get(projectId)?.get(externalId);',
-    to: '  const id = state.index.organizationByExternalId.get(projectId)?.get(externalId) ?? [...state.index.organizationByExternalId.values()].map((m) => m.get(externalId)).find((x) => x !== undefined);',
+    from: '  const id = state.index.organizationByExternalId[projectId]?.[externalId];',
+    to: '  const id = state.index.organizationByExternalId[projectId]?.[externalId] ?? Object.values(state.index.organizationByExternalId).map((m) => m[externalId]).find((x) => x !== undefined);',
     only: ['security'],
   },
   {

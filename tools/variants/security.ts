@@ -115,8 +115,8 @@ export const securityVariants: readonly Variant[] = [
     name: 'sibling: an externalId resolves to the first organization of its project',
     kind: 'sibling',
     file: 'spec/machines/identity.ts',
-    from: 'const id = state.index.organizationByExternalId.get(projectId)?.get(externalId);',
-    to: 'const id = state.index.organizationByExternalId.get(projectId)?.get(externalId) === undefined ? undefined : Object.values(state.organizations).find((o) => o.projectId === projectId)?.projectOrganizationId;',
+    from: 'const id = state.index.organizationByExternalId[projectId]?.[externalId];',
+    to: 'const id = state.index.organizationByExternalId[projectId]?.[externalId] === undefined ? undefined : Object.values(state.organizations).find((o) => o.projectId === projectId)?.projectOrganizationId;',
     // The model shares this machine, so only a scenario with sibling organizations sees it.
     only: ['security'],
   },
