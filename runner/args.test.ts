@@ -109,6 +109,8 @@ describe('parseCommand', () => {
 
   it('routes help and unknown commands', () => {
     expect(help([])).toMatch(/^Usage: eac \[options\] \[command\]/);
+    expect(help([])).toMatch(/\nExit codes:\n {2}0 {2}no failure\n/);
+    expect(help([])).toBe(help(['help']));
     expect(help(['--help'])).toMatch(/Commands:[\s\S]*run[\s\S]*doctor[\s\S]*init/);
     expect(usageError(['frobnicate'])).toMatch(/unknown command 'frobnicate'/);
   });

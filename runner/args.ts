@@ -473,8 +473,14 @@ function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
 
-const EXIT_CODES =
-  '\nExit codes: 0 no failure, 1 a failure (with --expectations: an unexpected result; with --baseline, and for eac diff: a regression), 2 a usage or target error, 3 a breached gate (--max-not-run, --min-coverage).\n';
+const EXIT_CODES = `
+Exit codes:
+  0  no failure
+  1  a failure (with --expectations: an unexpected result; with --baseline, and for eac diff:
+     a regression)
+  2  a usage or target error
+  3  a breached gate (--max-not-run, --min-coverage)
+`;
 
 /** The program: every command and option, its help, and what each command's action builds. */
 function program(
@@ -557,11 +563,14 @@ function program(
       '--image-hooks <path>',
       'hooks path on the API port (default /__eac; none for no hooks)',
     )
-    .option('--image-wait <path>', 'path on the API port that answers 200 once it serves')
+    .option(
+      '--image-wait <path>',
+      "path on the API port that answers 200 once it serves (default: the hooks' capabilities, or /)",
+    )
     .addOption(repeatable('--image-env <k=v>', 'environment of the container; repeatable'))
     .option(
       '--latitude <vary>',
-      'without --target: the embedded reference behind the latitude proxy (all, random:SEED or catalogue ids)',
+      'without --target: the embedded reference behind the latitude proxy (all, random:SEED or catalogue ids); exits 1 when a chosen entry changed no answer',
     )
     .action((values: Values) => done(buildRun(values, context)));
 
@@ -572,10 +581,10 @@ function program(
     )
     .addHelpText(
       'after',
-      examples(
+      `${examples(
         'eac doctor --target http://localhost:8080 --hub http://localhost:8081 --hooks http://localhost:8080/__eac',
         'eac doctor --only hub --json',
-      ),
+      )}\nExits 0 when ready, 1 on a problem (a hub that does not answer like one, no test selected),\n2 when the target cannot be reached.\n`,
     )
     .option('--json', 'the report as JSON');
   targetOptions(doctor, [
@@ -653,7 +662,7 @@ function program(
     .option('--out <dir>', 'the merged run (with --merge)')
     .addHelpText(
       'after',
-      examples('eac report reports/latest', 'eac report --merge shard-1 shard-2 --out merged'),
+      `${examples('eac report reports/latest', 'eac report --merge shard-1 shard-2 --out merged')}\nA merge exits as eac run would have: 1 on a failure (with expectations: an unexpected\nresult).\n`,
     )
     .action((runs: string[], values: Values) => done(buildReport(values, runs)));
 
@@ -682,7 +691,10 @@ function program(
     .argument('[runs...]', 'BASE and NEW: run folders or results.json files')
     .option('--json', 'as JSON instead of Markdown')
     .option('--out <file>', 'write to FILE (default: stdout)')
-    .addHelpText('after', examples('eac diff reports/runs/A reports/latest --out diff.md'))
+    .addHelpText(
+      'after',
+      `${examples('eac diff reports/runs/A reports/latest --out diff.md')}\nExits 1 on a regression (pass or probe -> fail).\n`,
+    )
     .action((runs: string[], values: Values) => done(buildDiff(values, runs)));
 
   eac
@@ -723,7 +735,10 @@ export function parseCommand(argv: readonly string[], context: ParseContext = {}
   const output = { out: '', err: '' };
   let command: Command | undefined;
   const eac = program(context, output, (built) => (command = built));
-  if (argv.length === 0) return { kind: 'help', text: eac.helpInformation() };
+  if (argv.length === 0) {
+    eac.outputHelp();
+    return { kind: 'help', text: output.out };
+  }
   try {
     eac.parse([...argv], { from: 'user' });
   } catch (error) {
