@@ -40,7 +40,7 @@ export const plainTables: TableWrites = {
 const writesOf = (table: Table<unknown>): TableWrites =>
   (table as { readonly [WRITES]?: TableWrites })[WRITES] ?? plainTables;
 
-/** A new empty table of the kind `empty` makes (plain records unless a store gives its own). */
+/** A new empty table of the kind `writes` makes (plain records unless a store gives its own). */
 export function emptyTable<V>(writes: TableWrites = plainTables): Table<V> {
   return writes.empty();
 }
