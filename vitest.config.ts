@@ -38,6 +38,11 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 30_000,
           fileParallelism: true,
+          // A worker runs its files one after another without a fresh module graph each: the
+          // harness, the target and the browser connection are loaded once per worker, not
+          // once per file (they cost most of the workers' CPU). Tests keep no state between
+          // files but what the harness shares on purpose (suites/harness/browser.ts).
+          isolate: false,
           maxWorkers: Math.max(4, availableParallelism()),
         },
       },

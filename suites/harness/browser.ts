@@ -9,8 +9,9 @@
  * names the report folder (provided as `eacReportDir`).
  *
  * Cost: a browser context of its own per page made chromium start a renderer process for
- * nearly every page, the bulk of the suite's CPU on a two-core machine. So each test file (one
- * worker) keeps one context and reuses its tabs; a test's pages are one visitor. When a test
+ * nearly every page, the bulk of the suite's CPU on a two-core machine. So each worker (its test
+ * files run one after another) keeps one context and reuses its tabs; a test's pages are one
+ * visitor. When a test
  * ends (or closes its last page), whatever its pages left behind is wiped (cookies, the storage
  * and service workers of every origin they loaded, the tab's session storage, the HTTP cache),
  * so the next visit starts as a first-time visitor as before. Tests close a page before they
@@ -136,7 +137,7 @@ export function screenshotPath(reportDir: string, testId: string): string {
   return path.join(reportDir, 'screenshots', `${testId.replace(/[^A-Za-z0-9._-]/g, '_')}.png`);
 }
 
-/** The one context of this test file (this worker), made on first use. */
+/** The one context of this worker (of the test files it runs), made on first use. */
 let fileContext: Promise<BrowserContext> | undefined;
 
 async function contextOf(browser: Browser): Promise<BrowserContext> {
@@ -155,7 +156,7 @@ async function contextOf(browser: Browser): Promise<BrowserContext> {
   }
 }
 
-/** The pages the running test opened and the origins they loaded (tests of a file run in turn). */
+/** The pages the running test opened and the origins they loaded (a worker's tests run in turn). */
 interface Visit {
   readonly context: BrowserContext;
   readonly pages: Page[];

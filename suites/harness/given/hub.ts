@@ -218,7 +218,8 @@ export function sharedHubWorld(
   t: Conformance,
   options: Pick<HubWorldOptions, 'data'> = {},
 ): Promise<HubWorld> {
-  const key = JSON.stringify(options);
+  // Keyed by the file too: a worker runs several files with one module graph.
+  const key = JSON.stringify([expect.getState().testPath, options]);
   let world = fileWorlds.get(key);
   if (world === undefined) {
     world = hubWorld(t, options);
