@@ -276,7 +276,7 @@ export function renderDoctor(report: DoctorReport): string {
     );
   lines.push(
     '',
-    `${report.tests} tests selected: ${report.willRun} will run, ${report.notRun} will be not-run for what they declare`,
+    `${tests(report.tests)} selected: ${report.willRun} will run, ${report.notRun} will be not-run for what they declare or the set-up lacks`,
   );
   if (report.causes.length > 0) {
     lines.push('  not-run by cause:');
@@ -286,11 +286,12 @@ export function renderDoctor(report: DoctorReport): string {
   lines.push('  by area:');
   for (const a of report.areas)
     lines.push(
-      `    ${a.area.padEnd(12)} ${String(a.tests).padStart(4)} tests${a.notRun > 0 ? `, ${a.notRun} not-run` : ''}`,
+      `    ${a.area.padEnd(12)} ${String(a.tests).padStart(4)} test${a.tests === 1 ? '' : 's'}${a.notRun > 0 ? `, ${a.notRun} not-run` : ''}`,
     );
   lines.push(
     '  (a run may find more not-runs: open shapes a test reads as it goes, more accounts than',
-    '   the credentials hold, a hook a test asks for only on some paths)',
+    '   the credentials hold, a hook a test asks for only on some paths; and without a browser,',
+    '   fewer: a file that opens hub pages may hold a test that needs none)',
   );
   if (report.fileErrors.length > 0) {
     lines.push('', 'Files that could not be collected:');
@@ -302,6 +303,8 @@ export function renderDoctor(report: DoctorReport): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+const tests = (n: number) => `${n} test${n === 1 ? '' : 's'}`;
 
 function hubText(hub: HubCheck): string {
   switch (hub.state) {

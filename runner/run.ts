@@ -632,7 +632,7 @@ async function write(
   }
   if (thresholds === undefined && mostlyNotRun(run))
     io.stdout.write(
-      `\neac: warning: ${run.summary.notRun} of ${run.summary.total} tests were not run; the exit code does not count them. Gate on them with --max-not-run or --min-coverage (suites/INTERPRETING.md)\n`,
+      `\neac: warning: ${run.summary.notRun} of ${run.summary.total} test${run.summary.total === 1 ? '' : 's'} ${run.summary.notRun === 1 ? 'was' : 'were'} not run; the exit code does not count them. Gate on them with --max-not-run or --min-coverage (suites/INTERPRETING.md)\n`,
     );
   return { code, run, runDir };
 }
