@@ -80,7 +80,9 @@ export function clausePattern(prefixes: readonly string[]): RegExp | undefined {
  * A name pattern that matches exactly the test whose name slugs to `slug` (results.json's id
  * less its area): each `-` of the slug stands for the run of other characters it replaced,
  * letters match in either case, and the name runs from its start to its `{...}` clause
- * suffix (suites register their tests at top level, so vitest's full name is the name).
+ * suffix (suites register their tests at top level, so vitest's full name is the name). An
+ * explicit id (ConformanceOptions.id) is matched the same way: it finds its test while it is
+ * the slug of the name, as an id is given by freezing that slug; after a rewording it finds none.
  */
 export function testPattern(slug: string): RegExp {
   const letters = (word: string) =>
