@@ -14,7 +14,7 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
   };
   let running: {
     readonly url: string;
-    readonly hubUrl: string;
+    readonly hubUrl?: string;
     readonly hooksUrl?: string;
     readonly profile: unknown;
     counts(): Readonly<Record<string, number>>;
@@ -33,7 +33,7 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
     const { startLatitude } = await import('../latitude/proxy.ts');
     const started = await startLatitude({
       target: options.target,
-      hub: options.hub ?? options.target,
+      ...(options.hub !== undefined ? { hub: options.hub } : {}),
       ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
       vary: options.vary,
       seed,
@@ -41,7 +41,7 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
     });
     running = {
       url: started.url,
-      hubUrl: started.hubUrl,
+      ...(started.hubUrl !== undefined ? { hubUrl: started.hubUrl } : {}),
       ...(started.hooksUrl !== undefined ? { hooksUrl: started.hooksUrl } : {}),
       profile: started.profile(DOCUMENT_ONLY_PROFILE),
       counts: () => started.counts(),
@@ -53,7 +53,7 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
   const run = [
     'npx eac run',
     `--target ${running.url}`,
-    `--hub ${running.hubUrl}`,
+    ...(running.hubUrl !== undefined ? [`--hub ${running.hubUrl}`] : []),
     ...(running.hooksUrl !== undefined ? [`--hooks ${running.hooksUrl}`] : []),
     ...(options.printProfile !== undefined ? [`--profile ${options.printProfile}`] : []),
   ].join(' ');
@@ -63,7 +63,7 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
       `  in front of ${options.target ?? 'the embedded reference'}`,
       `  taking ${chosenIds(options.vary).join(', ')}`,
       `  url      ${running.url}`,
-      `  hubUrl   ${running.hubUrl}`,
+      `  hubUrl   ${running.hubUrl ?? '(none: give --hub to put the proxy in front of a hub)'}`,
       `  hooksUrl ${running.hooksUrl ?? '(none)'}`,
       ...(options.printProfile !== undefined
         ? [`  profile  ${options.printProfile} (the shapes the proxy produces)`]
