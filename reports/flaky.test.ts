@@ -45,6 +45,11 @@ describe('the flakiness gate', () => {
     expect(renderFlaky(report)).toMatch(/^flaky: 0 of 3 tests changed over 2 runs \(seeds 1, 2\)/);
   });
 
+  it('counts one test and one run as one', () => {
+    const report = compareRuns([run(7, [{ id: 'roles/renames', outcome: 'pass' }])]);
+    expect(renderFlaky(report)).toMatch(/^flaky: 0 of 1 test changed over 1 run \(seed 7\)/);
+  });
+
   it('flags an outcome that changes, an answer that changes, and a test missing from a run', () => {
     const runs = [
       run(1, [

@@ -106,7 +106,7 @@ export function compareRuns(runs: readonly FlakyRun[]): FlakyReport {
 /** A few lines for the console: the runs, and each flaky test with how it changed. */
 export function renderFlaky(report: FlakyReport): string {
   const lines = [
-    `flaky: ${report.flaky.length} of ${report.tests} tests changed over ${report.runs.length} runs (seeds ${report.runs.map((r) => r.seed).join(', ')})`,
+    `flaky: ${report.flaky.length} of ${report.tests} test${report.tests === 1 ? '' : 's'} changed over ${report.runs.length} run${report.runs.length === 1 ? '' : 's'} (seed${report.runs.length === 1 ? '' : 's'} ${report.runs.map((r) => r.seed).join(', ')})`,
   ];
   for (const test of report.flaky) {
     lines.push(`  ✗ ${test.id}: ${test.why}: ${test.outcomes.join(' / ')}`);

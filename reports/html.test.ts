@@ -80,6 +80,28 @@ describe('renderHtml', () => {
     expect(block).toContain('POST http://t/&lt;x&gt; → 500 (4 ms)');
   });
 
+  /** The same run as given a --target without --hub: no hub address, its hub tests not-run. */
+  function hublessRun(): Results {
+    const { hubUrl: _hub, ...target } = run.target;
+    void _hub;
+    return {
+      ...run,
+      target,
+      summary: { ...run.summary, total: 1 },
+      notRunCauses: [{ kind: 'part', name: 'hub', tests: 1 }],
+    };
+  }
+
+  it('says a run given no --hub tested no hub, and counts one test as one', () => {
+    const page = renderHtml(hublessRun());
+    expect(page).toContain('<tr><th>Hub</th><td>none (not tested)</td></tr>');
+    expect(page).toContain(
+      '<tr><td>no --hub (the hub pages were not tested)</td><td class="n">1</td></tr>',
+    );
+    expect(page).toContain('<span>1 test</span>');
+    expect(html).toContain('<tr><th>Hub</th><td>http://127.0.0.1:4000/hub</td></tr>');
+  });
+
   it('reads in order: failures, not-run causes, register, coverage, then the test table, collapsed', () => {
     const at = [
       'id="failures"',

@@ -27,7 +27,7 @@ import {
 import { firmTotal, groupCoverage } from './coverage.ts';
 import { escapeHtml as h, firstLine, screenshotFile } from './escape.ts';
 import { failureGroups } from './failure-groups.ts';
-import { causeLabel, coverageLine } from './outline.ts';
+import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
 import { endpointsOf, testsOf } from './register.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
 
@@ -585,7 +585,7 @@ function notRun(page: Page): string {
   const skipped = run.results.filter((r) => r.outcome === 'not-run');
   if (skipped.length === 0) return '<h2 class="not-run" id="not-run">Not run (0)</h2><p>None.</p>';
   const causes = run.notRunCauses
-    .map((c) => `<tr><td>${h(causeLabel(c))}</td><td class="n">${c.tests}</td></tr>`)
+    .map((c) => `<tr><td>${h(causeLabel(c, run.target))}</td><td class="n">${c.tests}</td></tr>`)
     .join('');
   return `<h2 class="not-run" id="not-run">Not run (${skipped.length})</h2><p>What each missing capability cost (a test missing two hooks counts under each); the tests are in the table of all tests below, filtered by “not-run”.</p><table><thead><tr><th>Cause</th><th>tests</th></tr></thead><tbody>${causes}</tbody></table>`;
 }
@@ -620,7 +620,7 @@ function facts(run: Results, replay: string): string {
     ...(target.credentialsFile !== undefined
       ? [['Credentials file', target.credentialsFile] as [string, string]]
       : []),
-    ['Hub', target.hubUrl],
+    ['Hub', target.hubUrl ?? NO_HUB_SHOWN],
     [
       'Hooks',
       target.hooksUrl !== undefined
@@ -674,7 +674,7 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
 </head>
 <body>
 <h1>EAC conformance run</h1>
-<p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span><span>${summary.total} tests</span></p>
+<p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span><span>${summary.total} test${summary.total === 1 ? '' : 's'}</span></p>
 <p>${h(target.baseUrl)}${target.implementation !== undefined ? ` (${h(target.implementation)})` : ''}, seed ${run.seed}. ${h(coverageLine(run).replace(/^coverage/, 'Coverage'))}.</p>
 <p>Replay the run: <code>${h(replay)}</code></p>
 <p>${nav}</p>

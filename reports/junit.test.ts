@@ -68,6 +68,15 @@ describe('renderJunit', () => {
   const suites = root.children.filter((c) => c.name === 'testsuite');
   const cases = suites.flatMap((s) => s.children.filter((c) => c.name === 'testcase'));
 
+  it('says a run given no --hub tested no hub', () => {
+    const { hubUrl: _hub, ...target } = run.target;
+    void _hub;
+    expect(renderJunit({ ...run, target })).toContain(
+      '<property name="hub" value="none (not tested)"/>',
+    );
+    expect(renderJunit(run)).toContain('<property name="hub" value="http://127.0.0.1:4000/hub"/>');
+  });
+
   it('is well-formed XML with a testsuites root', () => {
     expect(root.name).toBe('testsuites');
   });

@@ -6,7 +6,7 @@
  */
 import { verdictOf, type Result, type Results } from './schema.ts';
 import { escapeXml as x } from './escape.ts';
-import { coverageLine } from './outline.ts';
+import { coverageLine, NO_HUB_SHOWN } from './outline.ts';
 
 function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
@@ -84,7 +84,7 @@ export function renderJunit(run: Results): string {
   const properties = [
     ['seed', String(run.seed)],
     ['target', run.target.baseUrl],
-    ['hub', run.target.hubUrl],
+    ['hub', run.target.hubUrl ?? NO_HUB_SHOWN],
     ['implementation', run.target.implementation ?? 'unknown'],
     ['profile', run.profile.source],
     ['parts-served', run.profile.serves.join(' ')],

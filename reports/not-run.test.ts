@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { NO_HUB_REASON } from '../suites/harness/target.ts';
 import { causesOf, countNotRun } from './not-run.ts';
+import { causeLabel } from './outline.ts';
 
 describe('not-run causes', () => {
   it('reads hooks and parts as the harness words them', () => {
@@ -19,6 +21,20 @@ describe('not-run causes', () => {
     expect(causesOf('needs a second account\nmore')).toEqual([
       { kind: 'other', name: 'needs a second account' },
     ]);
+  });
+
+  it('reads the hub of a run given no --hub as the hub part, and labels it as the missing --hub', () => {
+    expect(causesOf(NO_HUB_REASON)).toEqual([{ kind: 'part', name: 'hub' }]);
+    expect(causesOf(`the target's profile does not serve v2; ${NO_HUB_REASON}`)).toEqual([
+      { kind: 'part', name: 'v2' },
+      { kind: 'part', name: 'hub' },
+    ]);
+    const hub = { kind: 'part' as const, name: 'hub', tests: 3 };
+    expect(causeLabel(hub, {})).toBe('no --hub (the hub pages were not tested)');
+    // A run given a hub whose profile does not serve it: the part is unserved.
+    expect(causeLabel(hub, { hubUrl: 'http://hub' })).toBe('unserved part hub');
+    expect(causeLabel({ kind: 'part', name: 'v2', tests: 1 }, {})).toBe('unserved part v2');
+    expect(causeLabel(hub)).toBe('unserved part hub');
   });
 
   it('counts how many tests each missing hook and unserved part cost', () => {

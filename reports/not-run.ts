@@ -2,6 +2,7 @@
  * Not-run tests counted by cause: how many tests each missing host hook cost, how many each
  * part the target's profile does not serve, and the other reasons as they were given.
  */
+import { NO_HUB_REASON } from '../suites/harness/target.ts';
 import type { NotRunCause, Result } from './schema.ts';
 
 const HOOKS = /lacks the host hooks? ([\w-]+(?:,\s*[\w-]+)*)/;
@@ -18,6 +19,8 @@ export function causesOf(reason: string): { kind: NotRunCause['kind']; name: str
     name,
   }));
   const parts = names(PARTS.exec(reason)).map((name) => ({ kind: 'part' as const, name }));
+  // A run given no --hub leaves the hub part out of its profile: the cause is that part.
+  if (reason.includes(NO_HUB_REASON)) parts.push({ kind: 'part', name: 'hub' });
   if (hooks.length + parts.length > 0) return [...parts, ...hooks];
   const first = reason.split(/\r?\n/, 1)[0]?.trim() ?? '';
   return [{ kind: 'other', name: first === '' ? 'not run' : first }];

@@ -1,5 +1,5 @@
 /** Short phrases every renderer shares: coverage in one line, a not-run cause by name. */
-import type { NotRunCause, Results } from './schema.ts';
+import type { NotRunCause, Results, RunTarget } from './schema.ts';
 
 /** Totals over the top-level rows (each clause counts once there). */
 export function coverageTotals(run: Pick<Results, 'coverage'>) {
@@ -27,12 +27,21 @@ export function coverageLine(run: Pick<Results, 'coverage'>): string {
   return `coverage: must/observed ${t.portable} portable + ${t.throughDecision} through a decision of ${t.firm}; unspecified ${t.probed} probed of ${t.unspecified}; security ${t.securityCovered} of ${t.security}`;
 }
 
-export function causeLabel(cause: NotRunCause): string {
+/** What the report says of a hub that was not given: no address, so nothing tested there. */
+export const NO_HUB_SHOWN = 'none (not tested)';
+
+/**
+ * A not-run cause in a few words. With the run's target: the hub part of a run given no hub
+ * reads as the missing --hub it is, not as a part the target does not serve.
+ */
+export function causeLabel(cause: NotRunCause, target?: Pick<RunTarget, 'hubUrl'>): string {
   switch (cause.kind) {
     case 'hook':
       return `missing hook ${cause.name}`;
     case 'part':
-      return `unserved part ${cause.name}`;
+      return cause.name === 'hub' && target !== undefined && target.hubUrl === undefined
+        ? 'no --hub (the hub pages were not tested)'
+        : `unserved part ${cause.name}`;
     case 'other':
       return cause.name;
   }

@@ -164,13 +164,15 @@ describe('helpers', () => {
   });
 
   it('points a replay at an external target and quotes what the shell would split', () => {
-    const args = targetArgsOf({
-      baseUrl: 'http://x',
-      hubUrl: 'http://x',
-      hooksUrl: 'http://x/h',
-      embedded: false,
-    });
+    const args = targetArgsOf({ baseUrl: 'http://x', hooksUrl: 'http://x/h', embedded: false });
     expect(args).toEqual(['--target', 'http://x', '--hooks', 'http://x/h']);
+    // A hub at the target's own address was given, and a replay gives it again.
+    expect(targetArgsOf({ baseUrl: 'http://x', hubUrl: 'http://x', embedded: false })).toEqual([
+      '--target',
+      'http://x',
+      '--hub',
+      'http://x',
+    ]);
     expect(targetArgsOf({ baseUrl: 'http://x', hubUrl: 'http://x', embedded: true })).toEqual([]);
     expect(replayLine({ runSeed: 1, targetArgs: ['--target', 'http://x/?a=1&b=2'] }, 'c')).toBe(
       "npx eac run --seed 1 --only c --target 'http://x/?a=1&b=2'",
@@ -180,7 +182,6 @@ describe('helpers', () => {
   it('keeps --credentials, --profile and --check-decisions in replay lines, embedded or not', () => {
     const described = {
       baseUrl: 'http://x',
-      hubUrl: 'http://x',
       credentialsFile: '/abs/creds.json',
       profileFile: '/abs/my profile.yaml',
       checkDecisionsAsked: true,

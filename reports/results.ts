@@ -66,7 +66,7 @@ export function shellQuote(arg: string): string {
  */
 export function targetArgsOf(target: {
   readonly baseUrl: string;
-  readonly hubUrl: string;
+  readonly hubUrl?: string | undefined;
   readonly hooksUrl?: string | undefined;
   readonly embedded?: boolean | undefined;
   readonly credentialsFile?: string | undefined;
@@ -80,7 +80,8 @@ export function targetArgsOf(target: {
   if (target.image?.args !== undefined) args.push(...target.image.args);
   else if (target.embedded === false) {
     args.push('--target', target.baseUrl);
-    if (target.hubUrl !== target.baseUrl) args.push('--hub', target.hubUrl);
+    // A hub at the target's own address was given all the same: without --hub none is tested.
+    if (target.hubUrl !== undefined) args.push('--hub', target.hubUrl);
     if (target.hooksUrl !== undefined) args.push('--hooks', target.hooksUrl);
   }
   if (target.credentialsFile !== undefined) args.push('--credentials', target.credentialsFile);

@@ -44,7 +44,8 @@ export type ReportedExchange = z.infer<typeof ExchangeSchema>;
 
 export const RunTargetSchema = z.object({
   baseUrl: z.string().min(1),
-  hubUrl: z.string().min(1),
+  /** Absent when the run was given a --target without --hub: the hub pages were not tested. */
+  hubUrl: z.string().min(1).optional(),
   hooksUrl: z.string().min(1).optional(),
   implementation: z.string().optional(),
   hooks: z.array(z.string()),

@@ -26,6 +26,26 @@ describe('renderSummary', () => {
   const run = sampleResults();
   const md = renderSummary(run);
 
+  /** The same run as given a --target without --hub: no hub address, its hub tests not-run. */
+  function hublessRun(): Results {
+    const { hubUrl: _hub, ...target } = run.target;
+    void _hub;
+    return {
+      ...run,
+      target,
+      summary: { ...run.summary, total: 1 },
+      notRunCauses: [{ kind: 'part', name: 'hub', tests: 1 }],
+    };
+  }
+
+  it('says a run given no --hub tested no hub, and counts one test as one', () => {
+    const text = renderSummary(hublessRun());
+    expect(text).toContain('| Hub | none (not tested) |');
+    expect(text).toContain('| no --hub (the hub pages were not tested) | 1 |');
+    expect(text).toMatch(/\*\* \(1 test\)/);
+    expect(md).toContain('| Hub | http://127.0.0.1:4000/hub |');
+  });
+
   it('opens with the counts, the target, the profile and the seed', () => {
     expect(md).toMatch(/\*\*3 pass, 1 fail, 1 not-run, 1 probe\*\* \(6 tests\)/);
     expect(md).toContain('| Target | http://127.0.0.1:4000 (embedded reference) |');

@@ -2,7 +2,7 @@
 import { isUnexpected, verdictOf, type CoverageRow, type Result, type Results } from './schema.ts';
 import { firmTotal, groupCoverage } from './coverage.ts';
 import { escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
-import { causeLabel, coverageLine } from './outline.ts';
+import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
 import { failureGroups } from './failure-groups.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
 
@@ -167,7 +167,7 @@ function notRun(run: Results): string[] {
     '| --- | ---: |',
   );
   for (const cause of run.notRunCauses.slice(0, NOT_RUN_CAUSES))
-    lines.push(`| ${cell(firstLine(causeLabel(cause), 300))} | ${cause.tests} |`);
+    lines.push(`| ${cell(firstLine(causeLabel(cause, run.target), 300))} | ${cause.tests} |`);
   const left = run.notRunCauses.length - NOT_RUN_CAUSES;
   if (left > 0) lines.push('', `and ${left} more causes (${FULL_REPORT} lists them all).`);
   return [...lines, ''];
@@ -203,7 +203,7 @@ export function renderSummary(run: Results): string {
   const lines = [
     '# EAC conformance run',
     '',
-    `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe** (${summary.total} tests)`,
+    `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe** (${summary.total} test${summary.total === 1 ? '' : 's'})`,
     '',
     ...gateLines(run),
     `${coverageLine(run).replace(/^coverage/, 'Coverage')}.`,
@@ -221,7 +221,7 @@ export function renderSummary(run: Results): string {
       : []),
     `| Profile | ${cell(profile.source)}${profile.description !== undefined ? ` — ${cell(profile.description)}` : ''} |`,
     `| Parts served | ${cell(profile.serves.join(', ') || 'none')} |`,
-    `| Hub | ${cell(target.hubUrl)} |`,
+    `| Hub | ${cell(target.hubUrl ?? NO_HUB_SHOWN)} |`,
     `| Hooks | ${cell(hooks)} |`,
     ...(target.credentialsFile !== undefined
       ? [`| Credentials file | ${cell(target.credentialsFile)} |`]

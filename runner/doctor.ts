@@ -389,11 +389,12 @@ export async function doctor(
     const problems: string[] = [];
     const untested: string[] = [];
     const servesHub = target.profile.serves.includes('hub');
-    const hub: HubCheck = resolved.hubMissing
-      ? { state: 'none' }
-      : !servesHub
-        ? { state: 'unserved', url: target.hubUrl }
-        : await checkHub(target.hubUrl);
+    const hub: HubCheck =
+      target.hubUrl === undefined
+        ? { state: 'none' }
+        : !servesHub
+          ? { state: 'unserved', url: target.hubUrl }
+          : await checkHub(target.hubUrl);
     if (hub.state === 'none') untested.push('hub pages (no --hub)');
     if ((hub.state === 'not-a-hub' || hub.state === 'unreachable') && hub.detail !== undefined)
       problems.push(hub.detail);

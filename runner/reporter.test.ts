@@ -1,32 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase, TestModule } from 'vitest/node';
-import { EacReporter, hubMissing, withHubNote } from './reporter.ts';
+import { EacReporter } from './reporter.ts';
 import type { ProgressCounts } from './progress.ts';
-
-describe('a target given without --hub', () => {
-  it('is told by its replay arguments', () => {
-    expect(hubMissing(['--target', 'http://x'])).toBe(true);
-    expect(hubMissing(['--target', 'http://x', '--hub', 'http://h'])).toBe(false);
-    // The embedded reference, --image and --latitude know their hub.
-    expect(hubMissing([])).toBe(false);
-    expect(hubMissing(['--image', 'eac:1'])).toBe(false);
-    expect(hubMissing(['--latitude', 'all'])).toBe(false);
-  });
-
-  it('names --hub in the reason of a hub test, and only there', () => {
-    const hub = withHubNote({
-      outcome: 'not-run',
-      reason: "the target's profile does not serve hub, v2",
-    });
-    expect(hub.reason).toMatch(/does not serve hub, v2 \(no --hub given: pass --hub URL/);
-    const other = { outcome: 'not-run' as const, reason: "the target's profile does not serve v2" };
-    expect(withHubNote(other)).toBe(other);
-    const hook = { outcome: 'not-run' as const, reason: 'the target lacks the host hook hub' };
-    expect(withHubNote(hook)).toBe(hook);
-    const failed = { outcome: 'fail' as const, reason: 'profile does not serve hub' };
-    expect(withHubNote(failed)).toBe(failed);
-  });
-});
 
 /** Just what the reporter reads of a test module and its cases. */
 function fakeModule(file: string, outcomes: readonly ('passed' | 'failed' | 'not-run')[]) {

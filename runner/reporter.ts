@@ -7,8 +7,6 @@ import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { Result } from '../reports/schema.ts';
 import type { AreaProgress, ProgressCounts } from './progress.ts';
-import { NO_HUB_NOTE } from './target.ts';
-import { causesOf } from '../reports/not-run.ts';
 import {
   areaFromFile,
   assignIds,
@@ -29,24 +27,6 @@ export interface EacReporterOptions extends ReplayContext {
 
 function relativeFile(root: string, moduleId: string): string {
   return path.relative(root, moduleId).split(path.sep).join('/');
-}
-
-/**
- * Whether the run's target was given without a hub: its replay arguments name a --target and
- * no --hub (reports/results.ts targetArgsOf leaves --hub out exactly then).
- */
-export function hubMissing(targetArgs: readonly string[]): boolean {
-  return targetArgs.includes('--target') && !targetArgs.includes('--hub');
-}
-
-/**
- * A not-run result of the hub part on a target given without --hub: the harness says the
- * profile does not serve hub (runner/target.ts withdrew it); the reason adds why.
- */
-export function withHubNote<T extends Pick<Result, 'outcome' | 'reason'>>(result: T): T {
-  if (result.outcome !== 'not-run' || result.reason === undefined) return result;
-  const hub = causesOf(result.reason).some((c) => c.kind === 'part' && c.name === 'hub');
-  return hub ? { ...result, reason: `${result.reason} (${NO_HUB_NOTE})` } : result;
 }
 
 interface AreaTally {
@@ -154,11 +134,10 @@ export class EacReporter implements Reporter {
     unhandledErrors: ReadonlyArray<SerializedError>,
   ): void {
     const results: Unnamed[] = [];
-    const noHub = hubMissing(this.options.targetArgs);
     for (const testModule of testModules) {
       for (const testCase of testModule.children.allTests()) {
         const result = toResult(rawCase(this.#root, testCase), this.options);
-        if (result !== undefined) results.push(noHub ? withHubNote(result) : result);
+        if (result !== undefined) results.push(result);
       }
       // A file that cannot load, or whose hooks throw, must not vanish from the report.
       const errors = testModule.errors();

@@ -59,7 +59,7 @@ describe('the run line eac serve prints', () => {
         ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
         ...(options.profile !== undefined ? { profile: options.profile } : {}),
       });
-      expect(resolved.hubMissing).toBeUndefined();
+      expect(resolved.target.hubUrl).toBeDefined();
       expect(resolved.target.implementation).toBe('eac-reference');
       expect(resolved.target.hooks).toContain('accounts');
       expect(resolved.target.profile.serves).toContain('hub');

@@ -71,17 +71,18 @@ describe('resolveTarget with --target', () => {
     });
   });
 
-  it('never takes the target for its hub: without --hub the hub part is withdrawn', async () => {
+  it('never takes the target for its hub: without --hub there is no hub address and no hub part', async () => {
     implementation = 'eac-reference';
     const reference = await readProfile(REFERENCE_PROFILE_FILE);
     expect(reference.serves).toContain('hub');
     const resolved = await resolveTarget({ target: base, hooks: `${base}/__eac`, seed: 3 });
-    expect(resolved.hubMissing).toBe(true);
+    expect('hubUrl' in resolved.target).toBe(false);
     expect(resolved.target.profile.serves).toEqual(reference.serves.filter((p) => p !== 'hub'));
     // The rest of the profile is the reference's own.
     expect(resolved.target.profile.shapes).toEqual(reference.shapes);
+    // A hub at the target's own address is a hub given.
     const given = await resolveTarget({ target: base, hub: base, seed: 3 });
-    expect(given.hubMissing).toBeUndefined();
+    expect(given.target.hubUrl).toBe(base);
     expect(given.target.profile.serves).toEqual(DOCUMENT_ONLY_PROFILE.serves);
   });
 
@@ -282,6 +283,9 @@ describe('handOverFromEnv', () => {
       replayArgs: ['--seed', '4'],
       reportDir: '/r',
     });
+    // A target without a hub crosses without one.
+    const hubless = handOverFromEnv(JSON.stringify({ target: { baseUrl: 'http://x' } }));
+    expect(hubless?.target).not.toHaveProperty('hubUrl');
     expect(() => handOverFromEnv('{"target":{"baseUrl":"x"}}')).toThrow(
       /EAC_RUN does not describe a run/,
     );

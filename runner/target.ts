@@ -9,7 +9,12 @@ import { parse as parseYaml } from 'yaml';
 import { request } from 'undici';
 import { z } from 'zod';
 import { PROFILE_PARTS, TargetProfile } from '../spec/profile.ts';
-import type { StaticAccount, StaticCredentials, Target } from '../suites/harness/target.ts';
+import {
+  NO_HUB_REASON,
+  type StaticAccount,
+  type StaticCredentials,
+  type Target,
+} from '../suites/harness/target.ts';
 import type { ImageOptions } from './container.ts';
 import type { LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
@@ -71,7 +76,7 @@ const HttpUrl = z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/
 /** A Target as it crosses the process boundary (in `EAC_RUN`). */
 export const TargetSchema = z.object({
   baseUrl: HttpUrl,
-  hubUrl: HttpUrl,
+  hubUrl: HttpUrl.optional(),
   hooksUrl: HttpUrl.optional(),
   hooks: z.array(z.string()).default([]),
   implementation: z.string().optional(),
@@ -268,11 +273,6 @@ export interface ResolvedTarget {
   readonly target: Target;
   /** True when this process started the reference (no `--target`). */
   readonly embedded: boolean;
-  /**
-   * True for a `--target` given without `--hub`: its hub part is withdrawn from the profile
-   * (`hubUrl` then repeats the base URL only because a Target must name one).
-   */
-  readonly hubMissing?: boolean;
   /** With `--image`: the image as given, the engine's id of it, and its `--image*` arguments. */
   readonly image?: { readonly name: string; readonly id: string; readonly args: readonly string[] };
   /** With `--latitude`: the proxy's choice and counts. */
@@ -287,10 +287,10 @@ function url(text: string, option: string): string {
 }
 
 /**
- * What a not-run of the hub part adds to its reason when the run was given a --target without
- * --hub (see EacReporter): the target may well have a hub, the run was not told where.
+ * The reason a hub test gives when the run was given a --target without --hub (the harness
+ * words it): the target may well have a hub, the run was not told where.
  */
-export const NO_HUB_NOTE = 'no --hub given: pass --hub URL to test the hub pages';
+export const NO_HUB_NOTE = NO_HUB_REASON;
 
 /** The profile of a target given without --hub: the same, less the hub part. */
 function withoutHub(profile: TargetProfile): TargetProfile {
@@ -470,9 +470,9 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
     profile ?? (isReference ? await readProfile(REFERENCE_PROFILE_FILE) : DOCUMENT_ONLY_PROFILE);
   const target: Target = {
     baseUrl,
-    // Without --hub nobody knows where the hub is (eac serve puts it on a port of its own): the
-    // hub part is withdrawn, so its tests end not-run and never reach this address.
-    hubUrl: hubUrl ?? baseUrl,
+    // Without --hub nobody knows where the hub is (eac serve puts it on a port of its own): no
+    // address is assumed, the hub part is withdrawn, and the hub tests end not-run naming --hub.
+    ...(hubUrl !== undefined ? { hubUrl } : {}),
     ...(hooksUrl !== undefined ? { hooksUrl } : {}),
     hooks: capabilities?.hooks ?? [],
     ...(capabilities !== undefined ? { implementation: capabilities.implementation } : {}),
@@ -484,7 +484,6 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
   return {
     target,
     embedded: false,
-    ...(hubUrl === undefined ? { hubMissing: true } : {}),
     close: () => Promise.resolve(),
   };
 }

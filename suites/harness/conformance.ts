@@ -15,11 +15,12 @@ import {
   type Exchange,
   type Observation,
 } from './meta.ts';
-import type { Target } from './target.ts';
+import { NO_HUB_REASON, type Target, type TestTarget } from './target.ts';
 
 /** What every conformance test receives. */
 export interface Conformance {
-  readonly target: Target;
+  /** The target; reading its hub address on a target without a hub ends the test not-run. */
+  readonly target: TestTarget;
   /** What the target states about itself: the parts it serves and its open shapes. */
   readonly profile: TargetProfile;
   /** HTTP to the target; its exchanges go into the report when the test fails or probes. */
@@ -91,6 +92,52 @@ export function testSeed(runSeed: number, name: string): number {
 function available(target: Target, need: HookName): boolean {
   if (target.hooks.includes(need)) return true;
   return provisionedFor(target.credentials, need);
+}
+
+/**
+ * The target as a test sees it: the same fields, the hub address read through a guard. A test
+ * that reaches for the hub of a target given without one (no `--hub`) ends not-run saying so,
+ * rather than calling some other address.
+ */
+export function testTarget(target: Target, notRun: (reason: string) => never): TestTarget {
+  const { hubUrl, ...rest } = target;
+  return {
+    ...rest,
+    get hubUrl(): string {
+      return hubUrl ?? notRun(NO_HUB_REASON);
+    },
+  };
+}
+
+/**
+ * Why a test cannot run on this target, in this order: parts it exercises that the target
+ * lacks (the hub of a run given no `--hub` named as such), else host hooks it needs, else
+ * open shapes its reading rests on that the profile does not state; undefined when it can run.
+ * reports/not-run.ts counts the causes from these words.
+ */
+export function notRunReason(
+  target: Target,
+  options: Pick<ConformanceOptions, 'parts' | 'needs' | 'relies'>,
+): string | undefined {
+  const parts = options.parts ?? [];
+  // A run told of no hub names --hub, whatever the profile says of the hub part.
+  const hubless = target.hubUrl === undefined && parts.includes('hub');
+  const unserved = parts.filter(
+    (p) => !(hubless && p === 'hub') && !target.profile.serves.includes(p),
+  );
+  if (unserved.length > 0 || hubless)
+    return [
+      ...(unserved.length > 0
+        ? [`the target's profile does not serve ${unserved.join(', ')}`]
+        : []),
+      ...(hubless ? [NO_HUB_REASON] : []),
+    ].join('; ');
+  const missing = (options.needs ?? []).filter((h) => !available(target, h));
+  if (missing.length > 0)
+    return `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
+  const unstated = unstatedReliances(target.profile, options.relies ?? []);
+  if (unstated.length > 0) return `the target's profile does not state ${unstated.join(', ')}`;
+  return undefined;
 }
 
 function areaOf(file: string): string {
@@ -209,25 +256,19 @@ function register<C extends Conformance>(
         seed,
       };
       ctx.task.meta.eac = meta;
-      const http = new Http(target);
       const notRun = (reason: string): never => {
         meta.outcome = 'not-run';
         meta.reason = reason;
         ctx.skip(reason);
         throw new Error('unreachable: skip did not stop the test');
       };
-      const unserved = (options.parts ?? []).filter((p) => !target.profile.serves.includes(p));
-      if (unserved.length > 0) notRun(`the target's profile does not serve ${unserved.join(', ')}`);
-      const missing = (options.needs ?? []).filter((h) => !available(target, h));
-      if (missing.length > 0)
-        notRun(
-          `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
-        );
-      const unstated = unstatedReliances(target.profile, options.relies ?? []);
-      if (unstated.length > 0) notRun(`the target's profile does not state ${unstated.join(', ')}`);
+      const seen = testTarget(target, notRun);
+      const http = new Http(seen);
+      const reason = notRunReason(target, options);
+      if (reason !== undefined) notRun(reason);
       const faker = seededFaker(seed);
       const base: Conformance = {
-        target,
+        target: seen,
         profile: target.profile,
         http,
         hooks: new Hooks(http, target, notRun),

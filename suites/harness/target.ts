@@ -5,8 +5,11 @@ import type { TargetProfile } from '../../spec/profile.ts';
 export interface Target {
   /** Base address of the service, without a trailing slash. */
   readonly baseUrl: string;
-  /** Address of the hub that serves embedded pages. */
-  readonly hubUrl: string;
+  /**
+   * Address of the hub that serves embedded pages; absent when the run was not told where the
+   * hub is (`--target` without `--hub`): the hub tests then end not-run (NO_HUB_REASON).
+   */
+  readonly hubUrl?: string;
   /** Base address of the host hooks, when the target has any. */
   readonly hooksUrl?: string;
   /** Hook names announced at `GET {hooksUrl}/capabilities`. */
@@ -28,6 +31,16 @@ export interface Target {
    */
   readonly profile: TargetProfile;
 }
+
+/**
+ * The target as a test sees it (`t.target`): its hub address always reads as a string, as a
+ * test reads it only to reach the hub; on a target without one, reading it ends the test
+ * not-run with NO_HUB_REASON (suites/harness/conformance.ts).
+ */
+export type TestTarget = Omit<Target, 'hubUrl'> & { readonly hubUrl: string };
+
+/** Why a hub test did not run on a target given without a hub address. */
+export const NO_HUB_REASON = 'no hub given (--hub URL): the hub pages were not tested';
 
 /** A role that exists on a pre-provisioned account: its id, project and §2.2 permissions. */
 export interface StaticRole {
