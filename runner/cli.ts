@@ -94,7 +94,7 @@ async function execute(command: Command): Promise<number> {
       const run = await mergeCommand(command.shards, command.out, catalogue, sectionTitles);
       const s = run.summary;
       process.stdout.write(
-        `eac: merged ${command.shards.length} shards into ${path.resolve(command.out)}: ${s.pass} pass, ${s.fail} fail, ${s.notRun} not-run, ${s.probe} probe (${s.total} tests)\n`,
+        `eac: merged ${command.shards.length} shards into ${path.resolve(command.out)}: ${s.pass} pass, ${s.fail} fail, ${s.notRun} not-run, ${s.probe} probe (${s.total} test${s.total === 1 ? '' : 's'})\n`,
       );
       // The merged run gates like an unsharded one: 1 on a failure (or an unexpected result).
       return gateExit(run, false, false);

@@ -529,7 +529,10 @@ async function launch(
     if (chosen.length > 0)
       await vitest.runTestSpecifications(
         chosen,
-        selection.areas.length + selection.clausePrefixes.length === 0,
+        selection.areas.length +
+          selection.clausePrefixes.length +
+          (selection.tests?.length ?? 0) ===
+          0,
       );
     else reporter.onTestRunEnd([], []);
   } finally {

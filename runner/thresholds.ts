@@ -112,7 +112,7 @@ export function breaches(
   const { notRun, total } = run.summary;
   if (thresholds.maxNotRun !== undefined && !within(notRun, total, thresholds.maxNotRun, true))
     out.push(
-      `--max-not-run ${describeLimit(thresholds.maxNotRun)}: ${notRun} of ${total} tests were not run`,
+      `--max-not-run ${describeLimit(thresholds.maxNotRun)}: ${notRun} of ${total} test${total === 1 ? '' : 's'} ${notRun === 1 ? 'was' : 'were'} not run`,
     );
   for (const f of thresholds.minCoverage) {
     const where = f.section !== undefined ? `@${f.section}` : '';
