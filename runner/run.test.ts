@@ -33,8 +33,15 @@ describe('closingSummary when the hub pages were not tested', () => {
 
   it('says so above the counts: no --hub', () => {
     const hubless = notRun(NO_HUB_NOTE, 3);
+    const { hubUrl: _hub, ...target } = run.target;
+    void _hub;
     const text = closingSummary(
-      { ...run, results: [...run.results, ...hubless] },
+      {
+        ...run,
+        target,
+        results: [...run.results, ...hubless],
+        notRunCauses: [{ kind: 'part', name: 'hub', tests: 3 }],
+      },
       'reports/runs/x',
       undefined,
     );
@@ -43,6 +50,7 @@ describe('closingSummary when the hub pages were not tested', () => {
     expect(lines[2]).toMatch(/^eac: \d+ pass, /);
     // A missing --hub is no shape a profile would state.
     expect(text).not.toMatch(/wait on the profile/);
+    expect(text).toContain('       3  no --hub (the hub pages were not tested)');
   });
 
   it('says so above the counts: no browser, with one test counted as one', () => {

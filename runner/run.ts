@@ -190,7 +190,9 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
   if (run.notRunCauses.length > 0) {
     lines.push('     not-run by cause:');
     for (const cause of run.notRunCauses)
-      lines.push(`       ${String(cause.tests).padStart(4)}  ${firstLine(causeLabel(cause), 110)}`);
+      lines.push(
+        `       ${String(cause.tests).padStart(4)}  ${firstLine(causeLabel(cause, run.target), 110)}`,
+      );
   }
   // A foreign target is held to what its profile states; say what a profile would unlock.
   const waitingOnProfile = run.results.filter(
