@@ -22,7 +22,10 @@ export type { Outcome, Result, Results, Summary } from '../reports/schema.ts';
 export interface ConformanceOptions {
   /** Base URL of the implementation under test; the embedded reference when absent. */
   readonly target?: string;
-  /** Hub URL for embedded pages (default: the target URL). */
+  /**
+   * Hub URL for embedded pages, even when it is the target's own; with `target` and without
+   * it, the hub tests end not-run (the hub is never assumed to be the target).
+   */
   readonly hub?: string;
   /** Base URL of the target's host hooks. */
   readonly hooks?: string;
