@@ -281,7 +281,9 @@ export function renderDoctor(report: DoctorReport): string {
   if (report.causes.length > 0) {
     lines.push('  not-run by cause:');
     for (const cause of report.causes)
-      lines.push(`    ${String(cause.tests).padStart(4)}  ${causeLabel(cause)}`);
+      lines.push(
+        `    ${String(cause.tests).padStart(4)}  ${causeLabel(cause, report.hub.url === undefined ? {} : { hubUrl: report.hub.url })}`,
+      );
   }
   lines.push('  by area:');
   for (const a of report.areas)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { closingSummary } from './run.ts';
 import { sampleResults } from '../reports/sample-results.ts';
 import type { Result } from '../reports/schema.ts';
-import { NO_HUB_NOTE } from './target.ts';
+import { NO_HUB_REASON } from '../suites/harness/target.ts';
 
 describe('closingSummary', () => {
   const text = closingSummary(sampleResults(), 'reports/runs/x', 'reports/latest');
@@ -32,7 +32,7 @@ describe('closingSummary when the hub pages were not tested', () => {
     }));
 
   it('says so above the counts: no --hub', () => {
-    const hubless = notRun(NO_HUB_NOTE, 3);
+    const hubless = notRun(NO_HUB_REASON, 3);
     const { hubUrl: _hub, ...target } = run.target;
     void _hub;
     const text = closingSummary(

@@ -37,6 +37,7 @@ import type { ImageOptions } from './container.ts';
 import type { LatitudeVary } from '../latitude/choice.ts';
 import type { TargetProfile } from '../spec/profile.ts';
 import { EacReporter } from './reporter.ts';
+import { NO_HUB_REASON } from '../suites/harness/target.ts';
 import { breaches, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
 import { createRunDir, pointLatest, writeReports } from '../reports/report-files.ts';
 import { runReplayLine, targetArgsOf } from '../reports/results.ts';
@@ -46,7 +47,6 @@ import {
   resolveTarget,
   TargetError,
   DOCUMENT_ONLY_PROFILE,
-  NO_HUB_NOTE,
   type LatitudeRun,
   type ResolvedTarget,
   type RunHandOver,
@@ -156,7 +156,7 @@ export function hubUntested(results: readonly Pick<Result, 'outcome' | 'reason'>
   const notRun = results.filter((r) => r.outcome === 'not-run');
   const lines: string[] = [];
   const count = (n: number) => `${n} test${n === 1 ? '' : 's'} not-run`;
-  const noHub = notRun.filter((r) => (r.reason ?? '').includes(NO_HUB_NOTE)).length;
+  const noHub = notRun.filter((r) => (r.reason ?? '').includes(NO_HUB_REASON)).length;
   if (noHub > 0) lines.push(`eac: hub pages not tested: no --hub (${count(noHub)})`);
   const noBrowser = notRun.filter((r) =>
     (r.reason ?? '').startsWith('no browser for the hub pages'),
@@ -199,7 +199,7 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
     (r) =>
       r.outcome === 'not-run' &&
       /\bprofile\b/.test(r.reason ?? '') &&
-      !(r.reason ?? '').includes(NO_HUB_NOTE),
+      !(r.reason ?? '').includes(NO_HUB_REASON),
   ).length;
   if (waitingOnProfile > 0)
     lines.push(

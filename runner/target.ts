@@ -10,7 +10,6 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { PROFILE_PARTS, TargetProfile } from '../spec/profile.ts';
 import {
-  NO_HUB_REASON,
   type StaticAccount,
   type StaticCredentials,
   type Target,
@@ -285,12 +284,6 @@ function url(text: string, option: string): string {
   if (!parsed.success) throw new TargetError(`${option} must be an http(s) URL, got "${text}"`);
   return parsed.data;
 }
-
-/**
- * The reason a hub test gives when the run was given a --target without --hub (the harness
- * words it): the target may well have a hub, the run was not told where.
- */
-export const NO_HUB_NOTE = NO_HUB_REASON;
 
 /** The profile of a target given without --hub: the same, less the hub part. */
 function withoutHub(profile: TargetProfile): TargetProfile {
