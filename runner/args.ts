@@ -14,11 +14,20 @@ import { parseThresholds } from './thresholds.ts';
 import { behaviourIds, chosenIds, parseVary, type LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
 import { ConfigError, loadConfig, type LoadedConfig } from './config.ts';
-import type { InitOptions } from './init.ts';
 import { paint } from './colour.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/** `eac init`: the answers given as flags (asked on a terminal otherwise). */
+export interface InitOptions {
+  readonly target?: string;
+  readonly hub?: string;
+  readonly hooks?: string;
+  /** The file to write, relative to the working folder. */
+  readonly file: string;
+  readonly force: boolean;
 }
 
 export interface ServeOptions {

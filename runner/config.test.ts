@@ -11,7 +11,8 @@ import {
   loadConfig,
   parseConfig,
 } from './config.ts';
-import { initCommand, renderConfig, type InitOptions } from './init.ts';
+import type { InitOptions } from './args.ts';
+import { initCommand, renderConfig } from './init.ts';
 
 function folder(files: Record<string, string> = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'eac-config-'));

@@ -7,17 +7,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { UsageError } from './args.ts';
+import { UsageError, type InitOptions } from './args.ts';
 import { parseConfig } from './config.ts';
-
-export interface InitOptions {
-  readonly target?: string;
-  readonly hub?: string;
-  readonly hooks?: string;
-  /** The file to write, relative to the working folder. */
-  readonly file: string;
-  readonly force: boolean;
-}
 
 export interface InitIo {
   readonly cwd: string;
