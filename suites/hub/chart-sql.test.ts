@@ -153,6 +153,13 @@ const SHAPES: readonly Shape[] = [
     clauses: READ_ONLY,
   },
   {
+    // A ? inside a quoted name, with no ' after it to hide it in a literal if the name is misread.
+    what: 'a quoted name holding ? alone',
+    sql: `SELECT product, SUM(amount) AS "how many?" FROM sql_sales GROUP BY product ORDER BY product`,
+    rows: NORTH_TOTALS.map((r) => ({ product: r.product, 'how many?': r.total })),
+    clauses: READ_ONLY,
+  },
+  {
     what: "a string literal holding ' with '",
     sql: "SELECT product, 'gift with bow' AS wrapping, SUM(amount) AS total FROM sql_sales GROUP BY product ORDER BY product",
     rows: NORTH_TOTALS.map((r) => ({ ...r, wrapping: 'gift with bow' })),
