@@ -32,7 +32,16 @@ declare module 'vitest' {
 /** Where the browser is: Debian's chromium package unless EAC_CHROMIUM says otherwise. */
 export const chromiumPath = (): string => process.env['EAC_CHROMIUM'] ?? '/usr/bin/chromium';
 
-/** Headless, no sandbox (CI runs as root), nothing fetched behind the tests' backs. */
+/**
+ * Headless, no sandbox (CI runs as root), nothing fetched behind the tests' backs.
+ *
+ * Few renderer processes: by default chromium gave nearly every navigation a fresh renderer
+ * (about a hundred for one hub run), each started at a cost in CPU. Without site isolation and
+ * with at most four renderers (one per test worker) the processes are reused. What a page can
+ * observe stays the same: origins, CSP and frame-ancestors, postMessage's origin, storage and
+ * cookies are the browser's rules whichever process renders a frame; site isolation only keeps
+ * a compromised renderer from reading another site's memory, which no test exercises.
+ */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -42,6 +51,8 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--disable-site-isolation-trials',
+  '--renderer-process-limit=4',
 ];
 
 const escapeAttr = (s: string) =>

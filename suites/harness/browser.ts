@@ -84,13 +84,7 @@ async function browserFor(t: Conformance): Promise<Browser> {
   const base = broker();
   if (base === undefined)
     return refuse('the browser setup (suites/harness/browser-setup.ts) did not run');
-  connected ??= (async () => {
-    const res = await fetch(`${base}/browser`);
-    const answer = (await res.json()) as { wsEndpoint?: string; problem?: string };
-    if (answer.wsEndpoint === undefined) throw new BrowserMissing(answer.problem ?? 'unknown');
-    const { chromium } = await import('playwright-core');
-    return chromium.connect(answer.wsEndpoint);
-  })();
+  connected ??= connect(base);
   try {
     return await connected;
   } catch (error) {
@@ -100,6 +94,35 @@ async function browserFor(t: Conformance): Promise<Browser> {
 }
 
 class BrowserMissing extends Error {}
+
+/** Asks the broker for the run's browser (it launches it once) and connects to it. */
+async function connect(base: string): Promise<Browser> {
+  const res = await fetch(`${base}/browser`);
+  const answer = (await res.json()) as { wsEndpoint?: string; problem?: string };
+  if (answer.wsEndpoint === undefined) throw new BrowserMissing(answer.problem ?? 'unknown');
+  const { chromium } = await import('playwright-core');
+  return chromium.connect(answer.wsEndpoint);
+}
+
+// A test file that opens hub pages imports this module before its first test: the browser
+// starts then, while the test builds its world through the hooks, instead of after. Only for a
+// target with a hub (no hub: its tests end not-run and no browser is wanted); a failure here is
+// met again, and reported, by the first test that asks for the browser.
+if (hasHub() && broker() !== undefined) {
+  const early = connect(broker() ?? '');
+  connected = early;
+  early.catch(() => {
+    if (connected === early) connected = undefined;
+  });
+}
+
+function hasHub(): boolean {
+  try {
+    return inject('eacTarget').hubUrl !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** The origin of the embedding parent page (the third origin), known before opening a page. */
 export function embedderOrigin(t: Conformance): string {
