@@ -22,6 +22,11 @@ export default defineConfig({
             'tools/**/*.test.ts',
             'latitude/**/*.test.ts',
           ],
+          // A worker runs its files one after another without a fresh module graph each: zod,
+          // the clause catalogue and the reference load once per worker, not once per file
+          // (that import took most of the unit run). No unit test mocks a module or leaves
+          // global state behind for the next file.
+          isolate: false,
         },
       },
       {
