@@ -29,6 +29,7 @@ import type {
   Locator,
   Page,
   Request,
+  Response,
 } from 'playwright-core';
 import { locatorName, type HubProfile, type HubThing } from '../../spec/hub-profile.ts';
 import type { Conformance } from './conformance.ts';
@@ -269,6 +270,21 @@ function visitOf(context: BrowserContext): Visit {
  * Opens `pathAndQuery` of the hub (e.g. `/share/dashboard/ID?jwt=…`) inside the parent page's
  * iframe in a fresh page, and closes it when the test ends.
  */
+/** One page load of the hub frame, as an exchange of the test's HTTP log. */
+async function recordPageLoad(t: Conformance, request: Request, response: Response): Promise<void> {
+  const headers = await response.allHeaders().catch(() => response.headers());
+  const type = headers['content-type'] ?? '';
+  const body =
+    type.startsWith('text/') || type.includes('json')
+      ? await response.text().catch(() => undefined)
+      : undefined;
+  t.http.record({
+    request: { method: request.method(), url: request.url(), headers: request.headers() },
+    response: { status: response.status(), headers, ...(body !== undefined ? { body } : {}) },
+    ms: Math.max(0, Math.round(request.timing().responseEnd)),
+  });
+}
+
 export async function openHub(t: Conformance, pathAndQuery: string): Promise<HubView> {
   const profile = hubProfile(t);
   const browser = await browserFor(t);
@@ -286,14 +302,25 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
     dialogs.push(dialog.message());
     void dialog.dismiss().catch(() => undefined);
   };
+  // The hub frame's page loads join the test's exchanges: a failing test shows the page it
+  // loaded (status, headers, the HTML) after its calls to the API.
+  const pageLoads: Promise<void>[] = [];
+  const onResponse = (response: Response) => {
+    const request = response.request();
+    if (request.isNavigationRequest() && request.frame() !== page.mainFrame())
+      pageLoads.push(recordPageLoad(t, request, response));
+  };
   page.on('request', onRequest);
   page.on('dialog', onDialog);
+  page.on('response', onResponse);
   listeners.set(page, () => {
     page.off('request', onRequest);
     page.off('dialog', onDialog);
+    page.off('response', onResponse);
   });
   const src = `${t.target.hubUrl}${pathAndQuery}`;
   await page.goto(`${base}/parent?src=${encodeURIComponent(src)}`, { waitUntil: 'load' });
+  await Promise.all(pageLoads);
   const frame = page.frameLocator('#hub');
   const hubFrame = (): Frame => {
     const child = page.mainFrame().childFrames()[0];

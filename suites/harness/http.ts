@@ -118,6 +118,19 @@ export class Http {
     }
   }
 
+  /**
+   * An exchange made outside this client, such as a page the browser loaded from the hub, so
+   * a failing hub test shows the page it loaded beside its calls to the API.
+   */
+  record(exchange: Exchange): void {
+    this.remember({
+      ...exchange,
+      ...(exchange.response !== undefined
+        ? { response: { ...exchange.response, body: clip(exchange.response.body) } }
+        : {}),
+    });
+  }
+
   private remember(exchange: Exchange): void {
     this.exchanges.push(exchange);
     if (this.exchanges.length > MAX_KEPT) this.exchanges.shift();
