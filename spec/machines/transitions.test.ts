@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { documentSections } from '../clauses/index.ts';
 import { MACHINE_TABLES } from './tables.ts';
@@ -19,7 +19,7 @@ it('lists the table of every machine of spec/machines', async () => {
     const names = [
       ...readFileSync(join(dir, file), 'utf8').matchAll(/^export const (\w+Transitions)\b/gm),
     ];
-    const module = (await import(`./${file}`)) as Record<string, unknown>;
+    const module = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
     for (const [, name] of names) {
       expect(listed.has(module[name ?? ''] as never), `${file}: ${String(name)} is listed`).toBe(
         true,
