@@ -17,6 +17,7 @@ const identity = (pass: number, finished = false) => ({
   pass,
   failed: 2,
   notRun: 10,
+  probe: 0,
   finished,
 });
 
@@ -46,11 +47,11 @@ describe('the progress texts', () => {
 
   it('says one finished area in a line, with its own plural', () => {
     expect(areaLine(identity(548, true), 41_000)).toBe(
-      'identity: 560 tests, 548 pass, 2 fail, 10 not-run (41s)',
+      'identity: 560 tests, 548 pass, 2 fail, 10 not-run, 0 probe (41s)',
     );
-    expect(areaLine({ area: 'hub', pass: 1, failed: 0, notRun: 0, finished: true }, 500)).toBe(
-      'hub: 1 test, 1 pass, 0 fail, 0 not-run (0s)',
-    );
+    expect(
+      areaLine({ area: 'hub', pass: 1, failed: 0, notRun: 0, probe: 0, finished: true }, 500),
+    ).toBe('hub: 1 test, 1 pass, 0 fail, 0 not-run, 0 probe (0s)');
   });
 });
 
@@ -100,9 +101,9 @@ describe('Progress in CI or a pipe', () => {
     const out = stream(false);
     const time = clock(1000);
     const progress = new Progress(out, { now: time.now, env: {} });
-    const hub = { area: 'hub', pass: 0, failed: 0, notRun: 0, finished: false };
+    const hub = { area: 'hub', pass: 0, failed: 0, notRun: 0, probe: 0, finished: false };
     // Files of an area the selection narrowed to no test: no line.
-    const chat = { area: 'chat', pass: 0, failed: 0, notRun: 0, finished: true };
+    const chat = { area: 'chat', pass: 0, failed: 0, notRun: 0, probe: 0, finished: true };
     progress.update(counts(1, { areas: [identity(0), chat] }));
     time.advance(20_000);
     progress.update(counts(2, { areas: [identity(1), hub] }));
@@ -110,12 +111,12 @@ describe('Progress in CI or a pipe', () => {
     for (let done = 3; done < 200; done += 1)
       progress.update(counts(done, { areas: [identity(548, true), hub] }));
     time.advance(5_000);
-    progress.finish(counts(1025, { areas: [identity(548, true), { ...hub, pass: 7 }, chat] }));
+    progress.finish(counts(1025, { areas: [identity(548, true), { ...hub, pass: 5, probe: 2 }, chat] }));
     progress.finish();
     expect(out.writes).toEqual([
-      'identity: 560 tests, 548 pass, 2 fail, 10 not-run (41s)\n',
+      'identity: 560 tests, 548 pass, 2 fail, 10 not-run, 0 probe (41s)\n',
       // An area the run ended before it finished (a bail) is printed at the finish.
-      'hub: 7 tests, 7 pass, 0 fail, 0 not-run (26s)\n',
+      'hub: 7 tests, 5 pass, 0 fail, 0 not-run, 2 probe (26s)\n',
     ]);
   });
 
@@ -124,6 +125,6 @@ describe('Progress in CI or a pipe', () => {
     const progress = new Progress(out, { now: () => 0, env: { CI: 'true' } });
     progress.update(counts(22, { areas: [identity(10, true)] }));
     progress.finish();
-    expect(out.writes).toEqual(['identity: 22 tests, 10 pass, 2 fail, 10 not-run (0s)\n']);
+    expect(out.writes).toEqual(['identity: 22 tests, 10 pass, 2 fail, 10 not-run, 0 probe (0s)\n']);
   });
 });

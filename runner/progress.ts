@@ -2,15 +2,16 @@
  * What `eac run` shows on stderr while the tests run. On a terminal: one live line, rewritten
  * in place, with the elapsed time and the area under way, `[1m12s] identity 312/1025 ✓300 ✗2 ○10`.
  * In CI (`CI` set) or when stderr is not a terminal: one line per area as it finishes,
- * `identity: 562 tests, 560 pass, 2 fail, 0 not-run (41s)`, so a log holds a line per area
+ * `identity: 562 tests, 300 pass, 2 fail, 0 not-run, 260 probe (41s)`, so a log holds a line per area
  * rather than a stream of totals. Colour only on a terminal, and never with `NO_COLOR`.
  */
 export interface AreaProgress {
   readonly area: string;
-  /** Tests that ended so far: pass (probes included), fail and not-run. */
+  /** Tests that ended so far, by outcome. */
   readonly pass: number;
   readonly failed: number;
   readonly notRun: number;
+  readonly probe: number;
   /** Every test file of the area ended. */
   readonly finished: boolean;
 }
@@ -55,8 +56,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The line of a finished area, as CI logs show it. */
 export function areaLine(area: AreaProgress, ms: number): string {
-  const tests = area.pass + area.failed + area.notRun;
-  return `${area.area}: ${plural(tests, 'test')}, ${area.pass} pass, ${area.failed} fail, ${area.notRun} not-run (${elapsedText(ms)})`;
+  const tests = area.pass + area.failed + area.notRun + area.probe;
+  return `${area.area}: ${plural(tests, 'test')}, ${area.pass} pass, ${area.failed} fail, ${area.notRun} not-run, ${area.probe} probe (${elapsedText(ms)})`;
 }
 
 type Paint = (code: number, text: string) => string;
@@ -148,7 +149,7 @@ export class Progress {
 }
 
 /** An area whose files the selection narrowed to no test has no line. */
-const tested = (area: AreaProgress) => area.pass + area.failed + area.notRun > 0;
+const tested = (area: AreaProgress) => area.pass + area.failed + area.notRun + area.probe > 0;
 
 /** `CI` set to anything but empty, `0` or `false`, as CI services set it. */
 function ciEnv(env: Readonly<Record<string, string | undefined>>): boolean {

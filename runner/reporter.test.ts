@@ -4,7 +4,10 @@ import { EacReporter } from './reporter.ts';
 import type { ProgressCounts } from './progress.ts';
 
 /** Just what the reporter reads of a test module and its cases. */
-function fakeModule(file: string, outcomes: readonly ('passed' | 'failed' | 'not-run')[]) {
+function fakeModule(
+  file: string,
+  outcomes: readonly ('passed' | 'failed' | 'not-run' | 'probe')[],
+) {
   const module = { moduleId: `/root/${file}` };
   const cases = outcomes.map(
     (outcome, i) =>
@@ -12,8 +15,10 @@ function fakeModule(file: string, outcomes: readonly ('passed' | 'failed' | 'not
         name: `t${i}`,
         module,
         options: { mode: 'run' },
-        result: () => ({ state: outcome === 'not-run' ? 'skipped' : outcome }),
-        meta: () => (outcome === 'not-run' ? { eac: { outcome: 'not-run' } } : {}),
+        result: () => ({
+          state: outcome === 'not-run' ? 'skipped' : outcome === 'probe' ? 'passed' : outcome,
+        }),
+        meta: () => (outcome === 'not-run' || outcome === 'probe' ? { eac: { outcome } } : {}),
         diagnostic: () => ({ duration: 1 }),
       }) as unknown as TestCase,
   );
@@ -35,7 +40,7 @@ describe('EacReporter while the tests run', () => {
     });
     const a = fakeModule('suites/identity/a.test.ts', ['passed', 'failed']);
     const b = fakeModule('suites/identity/b.test.ts', ['not-run']);
-    const c = fakeModule('suites/hub/c.test.ts', ['passed']);
+    const c = fakeModule('suites/hub/c.test.ts', ['passed', 'probe']);
     reporter.onTestRunStart([a.testModule, b.testModule, c.testModule]);
     for (const m of [a, b, c]) {
       reporter.onTestModuleCollected(m.testModule);
@@ -44,8 +49,8 @@ describe('EacReporter while the tests run', () => {
     for (const t of a.cases) reporter.onTestCaseResult(t);
     reporter.onTestModuleEnd(a.testModule);
     expect(reporter.counts.areas).toEqual([
-      { area: 'identity', pass: 1, failed: 1, notRun: 0, finished: false },
-      { area: 'hub', pass: 0, failed: 0, notRun: 0, finished: false },
+      { area: 'identity', pass: 1, failed: 1, notRun: 0, probe: 0, finished: false },
+      { area: 'hub', pass: 0, failed: 0, notRun: 0, probe: 0, finished: false },
     ]);
     for (const t of c.cases) reporter.onTestCaseResult(t);
     expect(reporter.counts.current).toBe('hub');
@@ -53,14 +58,14 @@ describe('EacReporter while the tests run', () => {
     for (const t of b.cases) reporter.onTestCaseResult(t);
     reporter.onTestModuleEnd(b.testModule);
     expect(seen.at(-1)).toMatchObject({
-      done: 4,
-      total: 4,
+      done: 5,
+      total: 5,
       failed: 1,
       notRun: 1,
       current: 'identity',
       areas: [
-        { area: 'identity', pass: 1, failed: 1, notRun: 1, finished: true },
-        { area: 'hub', pass: 1, failed: 0, notRun: 0, finished: true },
+        { area: 'identity', pass: 1, failed: 1, notRun: 1, probe: 0, finished: true },
+        { area: 'hub', pass: 1, failed: 0, notRun: 0, probe: 1, finished: true },
       ],
     });
   });

@@ -33,6 +33,7 @@ interface AreaTally {
   pass: number;
   failed: number;
   notRun: number;
+  probe: number;
   filesLeft: number;
 }
 
@@ -125,7 +126,8 @@ export class EacReporter implements Reporter {
     } else if (outcome === 'not-run') {
       this.#notRun += 1;
       tally.notRun += 1;
-    } else tally.pass += 1;
+    } else if (outcome === 'probe') tally.probe += 1;
+    else tally.pass += 1;
     this.#report();
   }
 
@@ -194,6 +196,7 @@ export class EacReporter implements Reporter {
         pass: t.pass,
         failed: t.failed,
         notRun: t.notRun,
+        probe: t.probe,
         finished: t.filesLeft === 0,
       })),
     };
@@ -219,7 +222,13 @@ export class EacReporter implements Reporter {
   #tally(area: string): AreaTally {
     let tally = this.#areas.get(area);
     if (tally === undefined) {
-      tally = { pass: 0, failed: 0, notRun: 0, filesLeft: this.#filesPerArea.get(area) ?? 1 };
+      tally = {
+        pass: 0,
+        failed: 0,
+        notRun: 0,
+        probe: 0,
+        filesLeft: this.#filesPerArea.get(area) ?? 1,
+      };
       this.#areas.set(area, tally);
     }
     return tally;
