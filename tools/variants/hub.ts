@@ -176,7 +176,7 @@ export const hubVariants: readonly Variant[] = [
     only: ['hub.query.db-auth-token'],
   },
   // Issue 23 part 6: one user-settable string rendered as markup in one region of the page,
-  // each caught by the tests of suites/hub/names-everywhere.ts (the string is still text elsewhere).
+  // each caught by suites/hub/names-everywhere.test.ts (the string is still text elsewhere).
   {
     name: 'hub: the application name rendered as HTML in the header',
     file: 'reference/hub/html.ts',
