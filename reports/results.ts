@@ -2,7 +2,7 @@
  * Turning what vitest knows about a test case into one line of `results.json`.
  * Pure: the reporter gathers the raw facts, this module decides the outcome.
  */
-import type { EacMeta, Exchange } from '../suites/harness/meta.ts';
+import { slug, type EacMeta, type Exchange } from '../suites/harness/meta.ts';
 import type { Outcome, Result, Summary } from './schema.ts';
 
 /** What the reporter reads off a finished vitest test case. */
@@ -27,16 +27,6 @@ export interface ReplayContext {
 }
 
 const MAX_REASON = 4000;
-
-/** `roles.update` -> `roles-update`; stable, lowercase, safe in URLs and file names. */
-export function slug(text: string): string {
-  const s = text
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return s === '' ? 'unnamed' : s;
-}
 
 /** Splits `a token lives one hour {tokens.expiration.default-1h}` into name and clause ids. */
 export function parseTestName(testName: string): { name: string; clauses: string[] } {

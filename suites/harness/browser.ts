@@ -33,7 +33,7 @@ import type {
 } from 'playwright-core';
 import { locatorName, type HubProfile, type HubThing } from '../../spec/hub-profile.ts';
 import type { Conformance } from './conformance.ts';
-import type { EacMeta } from './meta.ts';
+import { testIdOf } from './meta.ts';
 
 /** A message the parent page received. */
 export interface ParentMessage {
@@ -142,20 +142,6 @@ export function hubProfile(t: Conformance): HubProfile {
   return hub;
 }
 
-/** `results.json`'s id of the running test: `<area>/<explicit id or slug of the name>`. */
-function testIdOf(meta: EacMeta | undefined): string | undefined {
-  if (meta === undefined) return undefined;
-  const slug =
-    meta.id ??
-    (meta.name
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') ||
-      'unnamed');
-  return `${meta.area}/${slug}`;
-}
-
 /** Where a failing test's screenshot goes: `<report folder>/screenshots/<id, unsafe chars as _>.png`. */
 export function screenshotPath(reportDir: string, testId: string): string {
   return path.join(reportDir, 'screenshots', `${testId.replace(/[^A-Za-z0-9._-]/g, '_')}.png`);
@@ -248,7 +234,7 @@ function visitOf(context: BrowserContext): Visit {
     const open = v.pages.filter((p) => !p.isClosed());
     try {
       const reportDir = inject('eacReportDir');
-      const id = testIdOf(task.meta.eac);
+      const id = task.meta.eac === undefined ? undefined : testIdOf(task.meta.eac);
       const last = open.at(-1);
       if (task.result?.state === 'fail' && reportDir !== undefined && id !== undefined && last) {
         const file = screenshotPath(reportDir, id);

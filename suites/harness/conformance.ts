@@ -10,6 +10,7 @@ import { Http } from './http.ts';
 import {
   MAX_OBSERVATION_CHARS,
   MAX_OBSERVATIONS,
+  testIdOf,
   type DeclaredTest,
   type EacMeta,
   type Exchange,
@@ -155,22 +156,6 @@ function replayArgs(): readonly string[] {
 
 function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * The test's id as results.json records it (reports/results.ts assignIds): `<area>/<explicit
- * id>`, or `<area>/<slug of the name>`; `--only` takes it and runs that one test.
- */
-function testIdOf(meta: Pick<EacMeta, 'area' | 'id' | 'name'>): string {
-  const slug =
-    meta.id ??
-    (meta.name
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') ||
-      'unnamed');
-  return `${meta.area}/${slug}`;
 }
 
 function replayLine(runSeed: number, meta: Pick<EacMeta, 'area' | 'id' | 'name'>): string {

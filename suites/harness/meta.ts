@@ -93,3 +93,21 @@ declare module 'vitest' {
     eacReportDir?: string;
   }
 }
+
+/** `roles.update` -> `roles-update`; stable, lowercase, safe in URLs and file names. */
+export function slug(text: string): string {
+  const s = text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return s === '' ? 'unnamed' : s;
+}
+
+/**
+ * A test's id as results.json records it (reports/results.ts assignIds): `<area>/<explicit
+ * id>`, or `<area>/<slug of the name>`; `--only` takes it and runs that one test.
+ */
+export function testIdOf(meta: Pick<EacMeta, 'area' | 'id' | 'name'>): string {
+  return `${meta.area}/${meta.id ?? slug(meta.name)}`;
+}
