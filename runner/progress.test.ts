@@ -111,7 +111,9 @@ describe('Progress in CI or a pipe', () => {
     for (let done = 3; done < 200; done += 1)
       progress.update(counts(done, { areas: [identity(548, true), hub] }));
     time.advance(5_000);
-    progress.finish(counts(1025, { areas: [identity(548, true), { ...hub, pass: 5, probe: 2 }, chat] }));
+    progress.finish(
+      counts(1025, { areas: [identity(548, true), { ...hub, pass: 5, probe: 2 }, chat] }),
+    );
     progress.finish();
     expect(out.writes).toEqual([
       'identity: 560 tests, 548 pass, 2 fail, 10 not-run, 0 probe (41s)\n',
