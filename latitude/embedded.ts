@@ -77,7 +77,6 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
 };
 
 export interface EmbeddedLatitude extends RunningLatitude {
-  readonly hubUrl: string;
   /** The reference's profile restated by every chosen entry: what the run reads. */
   readonly printedProfile: TargetProfile;
   /** The reference behind the proxy, reached directly. */
@@ -103,7 +102,7 @@ export async function startLatitudeOnReference(options: {
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     latitude: behaviours,
   });
-  let proxy: RunningLatitude & { readonly hubUrl: string };
+  let proxy: RunningLatitude;
   try {
     proxy = await startLatitude({
       target: reference.url,

@@ -211,13 +211,6 @@ describe('startLatitude', () => {
     expect(profile.follows).toEqual(['v2.refusals.not-found', 'migration.chart-ids-kept']);
   });
 
-  it('has no hub of its own when given none, rather than relaying hub pages to the API', async () => {
-    const p = await startLatitude({ target, vary: ['status.created'], log: () => undefined });
-    running.push(p);
-    expect(p.hubUrl).toBeUndefined();
-    expect((await fetch(`${p.url}/echo`)).status).toBe(200);
-  });
-
   it('takes the same random half for the same seed, and says which', async () => {
     const lines: string[] = [];
     const a = await startLatitude({

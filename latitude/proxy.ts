@@ -19,8 +19,8 @@ export const COUNTS_PATH = '/__latitude/counts';
 export interface LatitudeOptions {
   /** Base URL of the target's API. */
   readonly target: string;
-  /** Base URL of the target's hub (§4.17); without one the proxy has no hub either. */
-  readonly hub?: string;
+  /** Base URL of the target's hub (§4.17). */
+  readonly hub: string;
   /** The target's host hooks: their URL, or their path under `target` (e.g. `/__eac`). */
   readonly hooks?: string;
   /** Which catalogue entries to take: every one, a seeded random half, or the named ones. */
@@ -36,7 +36,7 @@ export interface LatitudeOptions {
 
 export interface RunningLatitude {
   readonly url: string;
-  readonly hubUrl?: string;
+  readonly hubUrl: string;
   readonly hooksUrl?: string;
   /** The catalogue entries taken, forms and behaviours, in catalogue order. */
   readonly chosen: readonly FreedomId[];
@@ -133,11 +133,6 @@ function listen(server: Server, port: number): Promise<string> {
  * the capabilities, which the proxy answers as an implementation of its own: through it the
  * kit holds nothing to the reference's recorded decisions.
  */
-/** A proxy given a hub has one of its own. */
-export async function startLatitude(
-  options: LatitudeOptions & { readonly hub: string },
-): Promise<RunningLatitude & { readonly hubUrl: string }>;
-export async function startLatitude(options: LatitudeOptions): Promise<RunningLatitude>;
 export async function startLatitude(options: LatitudeOptions): Promise<RunningLatitude> {
   const chosen = chosenIds(options.vary);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -273,12 +268,11 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
   };
 
   const api = serve('api', options.target);
-  const hub = options.hub === undefined ? undefined : serve('hub', options.hub);
-  const servers = hub === undefined ? [api] : [api, hub];
+  const hub = serve('hub', options.hub);
   const url = await listen(api, options.port ?? 0);
-  let hubUrl: string | undefined;
+  let hubUrl: string;
   try {
-    if (hub !== undefined) hubUrl = await listen(hub, options.hubPort ?? 0);
+    hubUrl = await listen(hub, options.hubPort ?? 0);
   } catch (error) {
     api.close();
     throw error;
@@ -286,7 +280,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
 
   return {
     url,
-    ...(hubUrl === undefined ? {} : { hubUrl }),
+    hubUrl,
     ...(hooksPath === undefined ? {} : { hooksUrl: `${url}${hooksPath}` }),
     chosen,
     profile: (base) =>
@@ -296,11 +290,11 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       }),
     counts: () => ({ ...counts }),
     close: async () => {
-      for (const server of servers) {
+      for (const server of [api, hub]) {
         server.closeAllConnections();
         server.close();
       }
-      await Promise.all(servers.map((server) => once(server, 'close')));
+      await Promise.all([once(api, 'close'), once(hub, 'close')]);
     },
   };
 }

@@ -43,9 +43,8 @@ export interface ServeOptions {
 
 /** `eac latitude`: the latitude proxy in front of a target (the embedded reference by default). */
 export interface LatitudeOptions {
-  readonly target?: string;
-  readonly hub?: string;
-  readonly hooks?: string;
+  /** The target given: its API, its hub (the proxy relays both) and its hooks. */
+  readonly target?: { readonly url: string; readonly hub: string; readonly hooks?: string };
   readonly port: number;
   readonly hubPort?: number;
   readonly vary: LatitudeVary;
@@ -326,7 +325,10 @@ function buildLatitude(values: Values): Command {
         ? { hubPort: integer('latitude', '--hub-port', hubPort, 65535) }
         : {}),
       vary: vary('latitude', str(values['vary']) ?? 'all'),
-      ...defined({ target, hub, hooks, printProfile }),
+      ...(target !== undefined && hub !== undefined
+        ? { target: { url: target, hub, ...defined({ hooks }) } }
+        : {}),
+      ...defined({ printProfile }),
       ...(seed !== undefined ? { seed: integer('latitude', '--seed', seed, 0xffffffff) } : {}),
     },
   };

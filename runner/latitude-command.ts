@@ -14,7 +14,7 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
   };
   let running: {
     readonly url: string;
-    readonly hubUrl?: string;
+    readonly hubUrl: string;
     readonly hooksUrl?: string;
     readonly profile: unknown;
     counts(): Readonly<Record<string, number>>;
@@ -32,16 +32,16 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
   } else {
     const { startLatitude } = await import('../latitude/proxy.ts');
     const started = await startLatitude({
-      target: options.target,
-      ...(options.hub !== undefined ? { hub: options.hub } : {}),
-      ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+      target: options.target.url,
+      hub: options.target.hub,
+      ...(options.target.hooks !== undefined ? { hooks: options.target.hooks } : {}),
       vary: options.vary,
       seed,
       ...ports,
     });
     running = {
       url: started.url,
-      ...(started.hubUrl !== undefined ? { hubUrl: started.hubUrl } : {}),
+      hubUrl: started.hubUrl,
       ...(started.hooksUrl !== undefined ? { hooksUrl: started.hooksUrl } : {}),
       profile: started.profile(DOCUMENT_ONLY_PROFILE),
       counts: () => started.counts(),
@@ -53,17 +53,17 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
   const run = [
     'npx eac run',
     `--target ${running.url}`,
-    ...(running.hubUrl !== undefined ? [`--hub ${running.hubUrl}`] : []),
+    `--hub ${running.hubUrl}`,
     ...(running.hooksUrl !== undefined ? [`--hooks ${running.hooksUrl}`] : []),
     ...(options.printProfile !== undefined ? [`--profile ${options.printProfile}`] : []),
   ].join(' ');
   io.stdout.write(
     [
       `eac latitude proxy listening (${varyText(options.vary)}, seed ${seed})`,
-      `  in front of ${options.target ?? 'the embedded reference'}`,
+      `  in front of ${options.target?.url ?? 'the embedded reference'}`,
       `  taking ${chosenIds(options.vary).join(', ')}`,
       `  url      ${running.url}`,
-      `  hubUrl   ${running.hubUrl ?? '(none: give --hub to put the proxy in front of a hub)'}`,
+      `  hubUrl   ${running.hubUrl}`,
       `  hooksUrl ${running.hooksUrl ?? '(none)'}`,
       ...(options.printProfile !== undefined
         ? [`  profile  ${options.printProfile} (the shapes the proxy produces)`]
