@@ -7,7 +7,7 @@ import { clauseById } from '../spec/clauses/index.ts';
 import type { Results } from './schema.ts';
 import { screenshotFile } from './escape.ts';
 import { htmlContext, readable, renderHtml } from './html.ts';
-import { clauseOf, sampleResults } from './sample-results.ts';
+import { clauseOf, hublessResults, sampleResults } from './sample-results.ts';
 
 /** The page without its script and packed blob: the part built from escaped text. */
 function markup(html: string): string {
@@ -80,20 +80,8 @@ describe('renderHtml', () => {
     expect(block).toContain('POST http://t/&lt;x&gt; → 500 (4 ms)');
   });
 
-  /** The same run as given a --target without --hub: no hub address, its hub tests not-run. */
-  function hublessRun(): Results {
-    const { hubUrl: _hub, ...target } = run.target;
-    void _hub;
-    return {
-      ...run,
-      target,
-      summary: { ...run.summary, total: 1 },
-      notRunCauses: [{ kind: 'part', name: 'hub', tests: 1 }],
-    };
-  }
-
   it('says a run given no --hub tested no hub, and counts one test as one', () => {
-    const page = renderHtml(hublessRun());
+    const page = renderHtml(hublessResults(run));
     expect(page).toContain('<tr><th>Hub</th><td>none (not tested)</td></tr>');
     expect(page).toContain(
       '<tr><td>no --hub (the hub pages were not tested)</td><td class="n">1</td></tr>',

@@ -128,3 +128,15 @@ export function sampleResults(): Results {
     sectionTitles,
   );
 }
+
+/** The same run as given a --target without --hub: no hub address, its hub tests not-run. */
+export function hublessResults(run: Results): Results {
+  const { hubUrl: _hub, ...target } = run.target;
+  void _hub;
+  return {
+    ...run,
+    target,
+    summary: { ...run.summary, total: 1 },
+    notRunCauses: [{ kind: 'part', name: 'hub', tests: 1 }],
+  };
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../spec/clauses/index.ts';
 import { REPORTED_TOP_SECTIONS } from './coverage.ts';
 import { summarize } from './results.ts';
-import { clauseOf, sampleResults } from './sample-results.ts';
+import { clauseOf, hublessResults, sampleResults } from './sample-results.ts';
 import type { Result, Results } from './schema.ts';
 import { capLength, MAX_SUMMARY_CHARS, renderSummary } from './summary-md.ts';
 
@@ -26,20 +26,8 @@ describe('renderSummary', () => {
   const run = sampleResults();
   const md = renderSummary(run);
 
-  /** The same run as given a --target without --hub: no hub address, its hub tests not-run. */
-  function hublessRun(): Results {
-    const { hubUrl: _hub, ...target } = run.target;
-    void _hub;
-    return {
-      ...run,
-      target,
-      summary: { ...run.summary, total: 1 },
-      notRunCauses: [{ kind: 'part', name: 'hub', tests: 1 }],
-    };
-  }
-
   it('says a run given no --hub tested no hub, and counts one test as one', () => {
-    const text = renderSummary(hublessRun());
+    const text = renderSummary(hublessResults(run));
     expect(text).toContain('| Hub | none (not tested) |');
     expect(text).toContain('| no --hub (the hub pages were not tested) | 1 |');
     expect(text).toMatch(/\*\* \(1 test\)/);
