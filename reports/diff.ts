@@ -11,6 +11,7 @@
 import type { Outcome, Result, Results } from './schema.ts';
 import { escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
 import { answerKey } from './register.ts';
+import { plural } from './words.ts';
 
 /**
  * ISO-8601 times, also as a slug writes them (`2025-01-02t03-04-05-678z`), and Unix times in
@@ -179,10 +180,6 @@ export function hasRegression(diff: RunDiff): boolean {
 
 function code(text: string): string {
   return mdCode(text.replace(/\|/g, '\\|'));
-}
-
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
 }
 
 function testCell(t: DiffTest): string {

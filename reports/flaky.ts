@@ -7,6 +7,7 @@
  */
 import type { Outcome, Result } from './schema.ts';
 import { stableKey } from './diff.ts';
+import { plural } from './words.ts';
 
 /** What one run says of its tests, as results.json holds it. */
 export interface FlakyRun {
@@ -106,7 +107,7 @@ export function compareRuns(runs: readonly FlakyRun[]): FlakyReport {
 /** A few lines for the console: the runs, and each flaky test with how it changed. */
 export function renderFlaky(report: FlakyReport): string {
   const lines = [
-    `flaky: ${report.flaky.length} of ${report.tests} test${report.tests === 1 ? '' : 's'} changed over ${report.runs.length} run${report.runs.length === 1 ? '' : 's'} (seed${report.runs.length === 1 ? '' : 's'} ${report.runs.map((r) => r.seed).join(', ')})`,
+    `flaky: ${report.flaky.length} of ${plural(report.tests, 'test')} changed over ${plural(report.runs.length, 'run')} (seed${report.runs.length === 1 ? '' : 's'} ${report.runs.map((r) => r.seed).join(', ')})`,
   ];
   for (const test of report.flaky) {
     lines.push(`  ✗ ${test.id}: ${test.why}: ${test.outcomes.join(' / ')}`);

@@ -30,6 +30,7 @@ import { failureGroups } from './failure-groups.ts';
 import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
 import { endpointsOf, testsOf } from './register.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
+import { plural } from './words.ts';
 
 /** What the page needs beyond results.json: the run folder's screenshots, the document's URL. */
 export interface HtmlContext {
@@ -366,8 +367,7 @@ function isSetUp(page: Page, ex: ReportedExchange): boolean {
 function exchanges(page: Page, result: Result): string {
   const list = result.exchanges ?? [];
   if (list.length === 0) return '';
-  const plural = (n: number) => `${n} HTTP exchange${n === 1 ? '' : 's'}`;
-  const label = plural(list.length);
+  const label = plural(list.length, 'HTTP exchange');
   if (result.outcome === 'fail') {
     const numbered = list.map((ex, i) => ({ ex, i }));
     const setUp = numbered.filter(({ ex }) => isSetUp(page, ex));
@@ -375,9 +375,9 @@ function exchanges(page: Page, result: Result): string {
     const body = api.map(({ ex, i }) => exchange(ex, i, i === api.at(-1)?.i)).join('');
     const hooks =
       setUp.length > 0
-        ? `<details><summary>${setUp.length} set-up exchange${setUp.length === 1 ? '' : 's'} through the host hooks</summary>${setUp.map(({ ex, i }) => exchange(ex, i, false)).join('')}</details>`
+        ? `<details><summary>${plural(setUp.length, 'set-up exchange')} through the host hooks</summary>${setUp.map(({ ex, i }) => exchange(ex, i, false)).join('')}</details>`
         : '';
-    return `<details open><summary>${plural(api.length)} with the API${setUp.length > 0 ? ` (and ${setUp.length} set-up)` : ''}</summary>${body}${hooks}</details>`;
+    return `<details open><summary>${plural(api.length, 'HTTP exchange')} with the API${setUp.length > 0 ? ` (and ${setUp.length} set-up)` : ''}</summary>${body}${hooks}</details>`;
   }
   const index = page.pack(list.map((ex, i) => exchange(ex, i, false)).join(''));
   return `<details data-packed="${index}"><summary>${label}</summary></details>`;
@@ -436,9 +436,9 @@ function grouped(page: Page, failed: readonly Result[], extra = (_: Result) => '
     const [first, ...rest] = tests;
     const more =
       rest.length > 0
-        ? `<details><summary>${rest.length} more test${rest.length === 1 ? '' : 's'} of this cause</summary>${rest.map((r) => testBlock(page, r, extra(r))).join('\n')}</details>`
+        ? `<details><summary>${plural(rest.length, 'more test')} of this cause</summary>${rest.map((r) => testBlock(page, r, extra(r))).join('\n')}</details>`
         : '';
-    return `<h3 class="cause">${tests.length} test${tests.length === 1 ? '' : 's'}: <code>${h(cause)}</code></h3>${first !== undefined ? testBlock(page, first, extra(first)) : ''}${more}`;
+    return `<h3 class="cause">${plural(tests.length, 'test')}: <code>${h(cause)}</code></h3>${first !== undefined ? testBlock(page, first, extra(first)) : ''}${more}`;
   });
   const note = groups.length > 1 ? `<p>${groups.length} causes, the largest first.</p>` : '';
   return `${note}${blocks.join('\n')}`;
@@ -574,7 +574,7 @@ function probes(page: Page): string {
     head,
     '<p>Probes grouped by clause: each distinct answer the target gave, whether it is the reference’s decision, and where it was seen. Against the reference, or with --check-decisions, a departure from the decision also fails its test (listed above). Compare runs with <code>eac compare</code>.</p>',
     registerTable(probedEntries, (s) => page.section(s)),
-    `<details id="probe-list"><summary>The ${probed.length} probe${probed.length === 1 ? '' : 's'}, with their exchanges</summary>`,
+    `<details id="probe-list"><summary>The ${plural(probed.length, 'probe')}, with their exchanges</summary>`,
     probed.map((r) => testBlock(page, r)).join('\n'),
     '</details>',
   ].join('\n');
@@ -674,7 +674,7 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
 </head>
 <body>
 <h1>EAC conformance run</h1>
-<p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span><span>${summary.total} test${summary.total === 1 ? '' : 's'}</span></p>
+<p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span><span>${plural(summary.total, 'test')}</span></p>
 <p>${h(target.baseUrl)}${target.implementation !== undefined ? ` (${h(target.implementation)})` : ''}, seed ${run.seed}. ${h(coverageLine(run).replace(/^coverage/, 'Coverage'))}.</p>
 <p>Replay the run: <code>${h(replay)}</code></p>
 <p>${nav}</p>

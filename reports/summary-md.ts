@@ -5,6 +5,7 @@ import { escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
 import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
 import { failureGroups } from './failure-groups.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
+import { plural } from './words.ts';
 
 function code(text: string): string {
   // Inside a table a pipe ends the cell even within backticks.
@@ -124,7 +125,7 @@ function failures(
   if (failed.length === 0) return [...lines, 'None.', ''];
   for (const group of groups) {
     const n = group.tests.length;
-    lines.push(`### ${n} test${n === 1 ? '' : 's'}: ${cell(group.cause)}`, '');
+    lines.push(`### ${plural(n, 'test')}: ${cell(group.cause)}`, '');
     lines.push(
       `| Test | Clauses | Replay |${extra !== undefined ? ' Expected |' : ''}`,
       `| --- | --- | --- |${extra !== undefined ? ' --- |' : ''}`,
@@ -150,7 +151,7 @@ function register(run: Results): string[] {
   const named = departing.slice(0, DEPARTING_CLAUSES).map((e) => code(e.clause));
   if (departing.length > DEPARTING_CLAUSES) named.push('…');
   lines.push(
-    `${departing.length} clause${departing.length === 1 ? '' : 's'} had an answer that departs from the reference’s decision${named.length > 0 ? `: ${named.join(', ')}` : ''}. Against the reference, or with --check-decisions, a departure also fails its test (listed above). Each answer, with where it was seen, is in ${FULL_REPORT}; compare runs with \`eac compare\`.`,
+    `${plural(departing.length, 'clause')} had an answer that departs from the reference’s decision${named.length > 0 ? `: ${named.join(', ')}` : ''}. Against the reference, or with --check-decisions, a departure also fails its test (listed above). Each answer, with where it was seen, is in ${FULL_REPORT}; compare runs with \`eac compare\`.`,
     '',
   );
   return lines;
@@ -203,7 +204,7 @@ export function renderSummary(run: Results): string {
   const lines = [
     '# EAC conformance run',
     '',
-    `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe** (${summary.total} test${summary.total === 1 ? '' : 's'})`,
+    `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe** (${plural(summary.total, 'test')})`,
     '',
     ...gateLines(run),
     `${coverageLine(run).replace(/^coverage/, 'Coverage')}.`,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommand, UsageError, type Command } from './args.ts';
 import { colourOn, paint } from './colour.ts';
+import { plural } from '../reports/words.ts';
 
 /** The project root: one folder up from runner/. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -94,7 +95,7 @@ async function execute(command: Command): Promise<number> {
       const run = await mergeCommand(command.shards, command.out, catalogue, sectionTitles);
       const s = run.summary;
       process.stdout.write(
-        `eac: merged ${command.shards.length} shards into ${path.resolve(command.out)}: ${s.pass} pass, ${s.fail} fail, ${s.notRun} not-run, ${s.probe} probe (${s.total} test${s.total === 1 ? '' : 's'})\n`,
+        `eac: merged ${command.shards.length} shards into ${path.resolve(command.out)}: ${s.pass} pass, ${s.fail} fail, ${s.notRun} not-run, ${s.probe} probe (${plural(s.total, 'test')})\n`,
       );
       // The merged run gates like an unsharded one: 1 on a failure (or an unexpected result).
       return gateExit(run, false, false);

@@ -21,6 +21,7 @@ import { causeLabel } from '../reports/outline.ts';
 import { chromiumPath } from '../suites/harness/browser-setup.ts';
 import { planFile, type Selection } from './only.ts';
 import { describe as describeError } from './target.ts';
+import { plural } from '../reports/words.ts';
 
 export interface DoctorOptions {
   readonly target?: string;
@@ -253,7 +254,7 @@ export function renderDoctor(report: DoctorReport): string {
   const problems = report.problems.length;
   const status =
     problems > 0
-      ? `${problems} problem${problems === 1 ? '' : 's'}`
+      ? `${plural(problems, 'problem')}`
       : report.untested.length > 0
         ? `ready, but not everything will be tested: ${report.untested.join('; ')}`
         : 'ready';
@@ -272,11 +273,11 @@ export function renderDoctor(report: DoctorReport): string {
   ];
   if (report.credentials !== undefined)
     lines.push(
-      `  credentials ${report.credentials.file}: ${report.credentials.accounts} account${report.credentials.accounts === 1 ? '' : 's'}`,
+      `  credentials ${report.credentials.file}: ${plural(report.credentials.accounts, 'account')}`,
     );
   lines.push(
     '',
-    `${tests(report.tests)} selected: ${report.willRun} will run, ${report.notRun} will be not-run for what they declare or the set-up lacks`,
+    `${plural(report.tests, 'test')} selected: ${report.willRun} will run, ${report.notRun} will be not-run for what they declare or the set-up lacks`,
   );
   if (report.causes.length > 0) {
     lines.push('  not-run by cause:');
@@ -305,8 +306,6 @@ export function renderDoctor(report: DoctorReport): string {
   }
   return `${lines.join('\n')}\n`;
 }
-
-const tests = (n: number) => `${n} test${n === 1 ? '' : 's'}`;
 
 function hubText(hub: HubCheck): string {
   switch (hub.state) {
@@ -348,7 +347,7 @@ async function checkJwks(
       return {
         where,
         ok: true,
-        detail: `${url}: ${body.keys.length} key${body.keys.length === 1 ? '' : 's'}`,
+        detail: `${url}: ${plural(body.keys.length, 'key')}`,
       };
     return {
       where,
@@ -432,9 +431,7 @@ export async function doctor(
     const plan = planRun(collection.tests, selection, target, provisioned, gaps);
     if (plan.tests === 0) problems.push('no test matches the selection');
     if (collection.fileErrors.length > 0)
-      problems.push(
-        `${collection.fileErrors.length} test file${collection.fileErrors.length === 1 ? '' : 's'} could not be collected`,
-      );
+      problems.push(`${plural(collection.fileErrors.length, 'test file')} could not be collected`);
     return {
       target: target.baseUrl,
       embedded: resolved.embedded,

@@ -1,3 +1,4 @@
+import { plural } from '../reports/words.ts';
 /**
  * What `eac run` shows on stderr while the tests run. On a terminal: one live line, rewritten
  * in place, with the elapsed time and the area under way, `[1m12s] identity 312/1025 ✓300 ✗2 ○10`.
@@ -51,8 +52,6 @@ export function elapsedText(ms: number): string {
   if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The line of a finished area, as CI logs show it. */
 export function areaLine(area: AreaProgress, ms: number): string {

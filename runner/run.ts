@@ -51,6 +51,7 @@ import {
   type ResolvedTarget,
   type RunHandOver,
 } from './target.ts';
+import { plural } from '../reports/words.ts';
 
 export interface RunOptions {
   readonly target?: string;
@@ -155,7 +156,7 @@ function profileFacts(resolved: ResolvedTarget, file: string | undefined): RunPr
 export function hubUntested(results: readonly Pick<Result, 'outcome' | 'reason'>[]): string[] {
   const notRun = results.filter((r) => r.outcome === 'not-run');
   const lines: string[] = [];
-  const count = (n: number) => `${n} test${n === 1 ? '' : 's'} not-run`;
+  const count = (n: number) => `${plural(n, 'test')} not-run`;
   const noHub = notRun.filter((r) => (r.reason ?? '').includes(NO_HUB_REASON)).length;
   if (noHub > 0) lines.push(`eac: hub pages not tested: no --hub (${count(noHub)})`);
   const noBrowser = notRun.filter((r) =>
@@ -176,7 +177,7 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
   const lines = [
     '',
     ...hubUntested(run.results),
-    `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe (${summary.total} test${summary.total === 1 ? '' : 's'})`,
+    `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe (${plural(summary.total, 'test')})`,
     `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
     ...(target.image !== undefined
       ? [`     image ${target.image.name} (${target.image.id}), stopped after the run`]
@@ -203,16 +204,16 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
   ).length;
   if (waitingOnProfile > 0)
     lines.push(
-      `     ${waitingOnProfile} not-run test${waitingOnProfile === 1 ? '' : 's'} wait${waitingOnProfile === 1 ? 's' : ''} on the profile: a --profile stating ${waitingOnProfile === 1 ? 'its shape' : 'their shapes'} would let ${waitingOnProfile === 1 ? 'it' : 'them'} run (suites/INTERPRETING.md)`,
+      `     ${plural(waitingOnProfile, 'not-run test')} wait${waitingOnProfile === 1 ? 's' : ''} on the profile: a --profile stating ${waitingOnProfile === 1 ? 'its shape' : 'their shapes'} would let ${waitingOnProfile === 1 ? 'it' : 'them'} run (suites/INTERPRETING.md)`,
     );
   if (summary.probeErrors > 0)
     lines.push(
-      `     ${summary.probeErrors} probe-error${summary.probeErrors === 1 ? '' : 's'}: probes that broke while recording (observations of kind probe-error in results.json)`,
+      `     ${plural(summary.probeErrors, 'probe-error')}: probes that broke while recording (observations of kind probe-error in results.json)`,
     );
   if (run.gate !== undefined) {
     const g = run.gate;
     lines.push(
-      `     expectations ${g.expectationsFile}: ${g.unexpected} unexpected (${g.unexpectedFailures} unexpected failure${g.unexpectedFailures === 1 ? '' : 's'}, ${g.unexpectedPasses} unexpected pass${g.unexpectedPasses === 1 ? '' : 'es'}, ${g.otherUnexpected} other), ${g.expectedFailures} expected failure${g.expectedFailures === 1 ? '' : 's'}${g.unused.length > 0 ? `, ${g.unused.length} entr${g.unused.length === 1 ? 'y' : 'ies'} matched no test` : ''}`,
+      `     expectations ${g.expectationsFile}: ${g.unexpected} unexpected (${plural(g.unexpectedFailures, 'unexpected failure')}, ${plural(g.unexpectedPasses, 'unexpected pass', 'unexpected passes')}, ${g.otherUnexpected} other), ${plural(g.expectedFailures, 'expected failure')}${g.unused.length > 0 ? `, ${g.unused.length} entr${g.unused.length === 1 ? 'y' : 'ies'} matched no test` : ''}`,
     );
   }
   // With expectations, the expected failures are counted above, not listed.
@@ -637,7 +638,7 @@ async function write(
   }
   if (thresholds === undefined && mostlyNotRun(run))
     io.stdout.write(
-      `\neac: warning: ${run.summary.notRun} of ${run.summary.total} test${run.summary.total === 1 ? '' : 's'} ${run.summary.notRun === 1 ? 'was' : 'were'} not run; the exit code does not count them. Gate on them with --max-not-run or --min-coverage (suites/INTERPRETING.md)\n`,
+      `\neac: warning: ${run.summary.notRun} of ${plural(run.summary.total, 'test')} ${run.summary.notRun === 1 ? 'was' : 'were'} not run; the exit code does not count them. Gate on them with --max-not-run or --min-coverage (suites/INTERPRETING.md)\n`,
     );
   return { code, run, runDir };
 }

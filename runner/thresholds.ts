@@ -6,6 +6,7 @@
  */
 import { rowTotals } from '../reports/outline.ts';
 import type { Results } from '../reports/schema.ts';
+import { plural } from '../reports/words.ts';
 
 /** The exit code of a run that failed no test but breached a threshold. */
 export const EXIT_THRESHOLD = 3;
@@ -112,7 +113,7 @@ export function breaches(
   const { notRun, total } = run.summary;
   if (thresholds.maxNotRun !== undefined && !within(notRun, total, thresholds.maxNotRun, true))
     out.push(
-      `--max-not-run ${describeLimit(thresholds.maxNotRun)}: ${notRun} of ${total} test${total === 1 ? '' : 's'} ${notRun === 1 ? 'was' : 'were'} not run`,
+      `--max-not-run ${describeLimit(thresholds.maxNotRun)}: ${notRun} of ${plural(total, 'test')} ${notRun === 1 ? 'was' : 'were'} not run`,
     );
   for (const f of thresholds.minCoverage) {
     const where = f.section !== undefined ? `@${f.section}` : '';
