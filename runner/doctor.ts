@@ -18,7 +18,7 @@ import type { DeclaredTest } from '../suites/harness/meta.ts';
 import type { Target } from '../suites/harness/target.ts';
 import type { CollectedTest } from './citations.ts';
 import { causeLabel } from '../reports/outline.ts';
-import { chromiumPath } from '../suites/harness/browser-setup.ts';
+import { browserMissing, chromiumPath, NO_BROWSER } from '../suites/harness/browser-setup.ts';
 import { planFile, type Selection } from './only.ts';
 import { describe as describeError } from './target.ts';
 import { plural } from '../reports/words.ts';
@@ -140,7 +140,7 @@ function errorCode(text: string): string {
  * it (suites/harness/browser-setup.ts, suites/harness/browser.ts); the same lookup of the path.
  */
 export function noBrowserReason(): string {
-  return `no browser for the hub pages: no browser at ${chromiumPath()} (apt-get install chromium, or set EAC_CHROMIUM)`;
+  return `${NO_BROWSER}: ${browserMissing()}`;
 }
 
 /** What the set-up lacks for tests that would otherwise run: a browser for some files. */

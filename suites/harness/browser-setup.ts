@@ -32,6 +32,13 @@ declare module 'vitest' {
 /** Where the browser is: Debian's chromium package unless EAC_CHROMIUM says otherwise. */
 export const chromiumPath = (): string => process.env['EAC_CHROMIUM'] ?? '/usr/bin/chromium';
 
+/** How the not-run reason of a hub test without a browser begins (the runner counts by it). */
+export const NO_BROWSER = 'no browser for the hub pages';
+
+/** What is missing when no browser stands where chromiumPath() looks. */
+export const browserMissing = (): string =>
+  `no browser at ${chromiumPath()} (apt-get install chromium, or set EAC_CHROMIUM)`;
+
 /**
  * Headless, no sandbox (CI runs as root), nothing fetched behind the tests' backs.
  *
@@ -143,7 +150,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       };
       if (!existsSync(chromiumPath())) {
         answer({
-          problem: `no browser at ${chromiumPath()} (apt-get install chromium, or set EAC_CHROMIUM)`,
+          problem: browserMissing(),
         });
         return;
       }

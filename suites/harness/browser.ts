@@ -34,6 +34,7 @@ import type {
 import { locatorName, type HubProfile, type HubThing } from '../../spec/hub-profile.ts';
 import type { Conformance } from './conformance.ts';
 import { testIdOf } from './meta.ts';
+import { NO_BROWSER } from './browser-setup.ts';
 
 /** A message the parent page received. */
 export interface ParentMessage {
@@ -80,7 +81,7 @@ function broker(): string | undefined {
 async function browserFor(t: Conformance): Promise<Browser> {
   const refuse = (problem: string): never => {
     if (REQUIRE()) throw new Error(`EAC_REQUIRE_BROWSER=1 and ${problem}`);
-    return t.notRun(`no browser for the hub pages: ${problem}`);
+    return t.notRun(`${NO_BROWSER}: ${problem}`);
   };
   const base = broker();
   if (base === undefined)
@@ -130,7 +131,7 @@ export function embedderOrigin(t: Conformance): string {
   const base = broker();
   if (base === undefined) {
     if (REQUIRE()) throw new Error('EAC_REQUIRE_BROWSER=1 and the browser setup did not run');
-    return t.notRun('no browser for the hub pages: the browser setup did not run');
+    return t.notRun(`${NO_BROWSER}: the browser setup did not run`);
   }
   return new URL(base).origin;
 }
