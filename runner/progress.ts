@@ -1,4 +1,5 @@
 import { plural } from '../reports/words.ts';
+import { colourOn, paint, type Paint } from './colour.ts';
 /**
  * What `eac run` shows on stderr while the tests run. On a terminal: one live line, rewritten
  * in place, with the elapsed time and the area under way, `[1m12s] identity 312/1025 ✓300 ✗2 ○10`.
@@ -59,16 +60,12 @@ export function areaLine(area: AreaProgress, ms: number): string {
   return `${area.area}: ${plural(tests, 'test')}, ${area.pass} pass, ${area.failed} fail, ${area.notRun} not-run, ${area.probe} probe (${elapsedText(ms)})`;
 }
 
-type Paint = (code: number, text: string) => string;
-const plain: Paint = (_code, text) => text;
-const ansi: Paint = (code, text) => `\u001b[${code}m${text}\u001b[39m`;
-
 /** The live line of a terminal. */
-export function liveLine(counts: ProgressCounts, ms: number, paint: Paint = plain): string {
+export function liveLine(counts: ProgressCounts, ms: number, colour: Paint = paint(false)): string {
   const total = (counts.filesPending ?? 0) > 0 ? `${counts.total}+` : String(counts.total);
   const pass = counts.done - counts.failed - counts.notRun;
   const area = counts.current !== undefined ? ` ${counts.current}` : '';
-  return `[${elapsedText(ms)}]${area} ${counts.done}/${total} ${paint(32, `✓${pass}`)} ${paint(31, `✗${counts.failed}`)} ${paint(33, `○${counts.notRun}`)}`;
+  return `[${elapsedText(ms)}]${area} ${counts.done}/${total} ${colour.green(`✓${pass}`)} ${colour.red(`✗${counts.failed}`)} ${colour.yellow(`○${counts.notRun}`)}`;
 }
 
 export class Progress {
@@ -90,7 +87,7 @@ export class Progress {
     const env = options.env ?? process.env;
     this.#now = options.now ?? Date.now;
     this.#live = stream.isTTY === true && !ciEnv(env);
-    this.#paint = this.#live && (env['NO_COLOR'] ?? '') === '' ? ansi : plain;
+    this.#paint = paint(this.#live && colourOn(stream, env));
     this.#startedAt = this.#now();
     this.#tickMs = options.tickMs ?? 1000;
   }
