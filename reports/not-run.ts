@@ -28,18 +28,29 @@ export function causesOf(reason: string): { kind: NotRunCause['kind']; name: str
 
 const ORDER: Record<NotRunCause['kind'], number> = { part: 0, hook: 1, other: 2 };
 
-export function countNotRun(results: readonly Pick<Result, 'outcome' | 'reason'>[]): NotRunCause[] {
+/**
+ * Tests counted under each cause they name (a test missing two hooks counts under each): parts
+ * first, then hooks, then the other reasons, the costliest first in each. The run's report
+ * counts the causes of its not-run results, doctor those it predicts.
+ */
+export function tallyCauses(
+  perTest: Iterable<readonly Omit<NotRunCause, 'tests'>[]>,
+): NotRunCause[] {
   const counts = new Map<string, NotRunCause>();
-  for (const result of results) {
-    if (result.outcome !== 'not-run') continue;
-    for (const cause of causesOf(result.reason ?? 'not run')) {
+  for (const causes of perTest)
+    for (const cause of causes) {
       const key = `${cause.kind}\u0000${cause.name}`;
       const found = counts.get(key);
       if (found) found.tests += 1;
       else counts.set(key, { ...cause, tests: 1 });
     }
-  }
   return [...counts.values()].sort(
     (a, b) => ORDER[a.kind] - ORDER[b.kind] || b.tests - a.tests || a.name.localeCompare(b.name),
+  );
+}
+
+export function countNotRun(results: readonly Pick<Result, 'outcome' | 'reason'>[]): NotRunCause[] {
+  return tallyCauses(
+    results.filter((r) => r.outcome === 'not-run').map((r) => causesOf(r.reason ?? 'not run')),
   );
 }

@@ -18,6 +18,7 @@ import type { DeclaredTest } from '../suites/harness/meta.ts';
 import type { Target } from '../suites/harness/target.ts';
 import type { CollectedTest } from './citations.ts';
 import { causeLabel } from '../reports/outline.ts';
+import { tallyCauses } from '../reports/not-run.ts';
 import { browserMissing, chromiumPath, NO_BROWSER } from '../suites/harness/browser-setup.ts';
 import { planFile, type Selection } from './only.ts';
 import { describe as describeError } from './target.ts';
@@ -205,8 +206,6 @@ function causesFor(
   return [];
 }
 
-const ORDER: Record<NotRunCause['kind'], number> = { part: 0, hook: 1, other: 2 };
-
 /** Counts of the plan: tests, not-runs by cause and per area. */
 export function planRun(
   tests: readonly CollectedTest[],
@@ -215,10 +214,9 @@ export function planRun(
   provisioned: (hook: string) => boolean,
   gaps: SetUpGaps = {},
 ): Pick<DoctorReport, 'tests' | 'willRun' | 'notRun' | 'causes' | 'areas'> {
-  const causes = new Map<string, NotRunCause>();
+  const perTest: Omit<NotRunCause, 'tests'>[][] = [];
   const areas = new Map<string, { area: string; tests: number; notRun: number }>();
   let count = 0;
-  let notRun = 0;
   for (const test of tests) {
     if (!selected(selection, test.where)) continue;
     count += 1;
@@ -230,22 +228,14 @@ export function planRun(
     if (test.declared === undefined) continue;
     const named = causesFor(lacks(test.declared, target, provisioned), file, gaps);
     if (named.length === 0) continue;
-    notRun += 1;
     row.notRun += 1;
-    for (const cause of named) {
-      const key = `${cause.kind}\u0000${cause.name}`;
-      const found = causes.get(key);
-      if (found) found.tests += 1;
-      else causes.set(key, { ...cause, tests: 1 });
-    }
+    perTest.push(named);
   }
   return {
     tests: count,
-    willRun: count - notRun,
-    notRun,
-    causes: [...causes.values()].sort(
-      (a, b) => ORDER[a.kind] - ORDER[b.kind] || b.tests - a.tests || a.name.localeCompare(b.name),
-    ),
+    willRun: count - perTest.length,
+    notRun: perTest.length,
+    causes: tallyCauses(perTest),
     areas: [...areas.values()].sort((a, b) => a.area.localeCompare(b.area)),
   };
 }
