@@ -19,7 +19,12 @@ import type { Target } from '../suites/harness/target.ts';
 import type { CollectedTest } from './citations.ts';
 import { causeLabel } from '../reports/outline.ts';
 import { tallyCauses } from '../reports/not-run.ts';
-import { browserMissing, chromiumPath, NO_BROWSER } from '../suites/harness/browser-setup.ts';
+import {
+  browserMissing,
+  BROWSER_HINT,
+  chromiumPath,
+  NO_BROWSER,
+} from '../suites/harness/browser-setup.ts';
 import { planFile, type Selection } from './only.ts';
 import { describe as describeError } from './target.ts';
 import { plural } from '../reports/words.ts';
@@ -254,7 +259,7 @@ export function renderDoctor(report: DoctorReport): string {
     `  hub      ${hubText(report.hub)}`,
     ...(report.browser !== undefined
       ? [
-          `  browser  ${report.browser.path}: ${report.browser.found ? 'found' : "NOT found (install Debian's chromium, or set EAC_CHROMIUM)"}`,
+          `  browser  ${report.browser.path}: ${report.browser.found ? 'found' : `NOT found (${BROWSER_HINT})`}`,
         ]
       : []),
     `  hooks    ${report.hooksUrl !== undefined ? `${report.hooksUrl}: ${report.hooks.join(', ') || 'none announced'}` : 'none (no --hooks)'}`,
@@ -408,7 +413,7 @@ export async function doctor(
             `EAC_REQUIRE_BROWSER=1 and no browser at ${browser.path}: the hub tests will fail`,
           );
         else {
-          untested.push("hub pages (no browser: install Debian's chromium or set EAC_CHROMIUM)");
+          untested.push(`hub pages (no browser: ${BROWSER_HINT})`);
           gaps = { browser: { reason: noBrowserReason(), uses: (file) => browserFiles.has(file) } };
         }
       }

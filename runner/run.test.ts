@@ -66,7 +66,7 @@ describe('closingSummary when the hub pages were not tested', () => {
       undefined,
     );
     expect(text.split('\n')[1]).toBe(
-      "eac: hub pages not tested: no browser (install Debian's chromium or set EAC_CHROMIUM; 1 test not-run)",
+      "eac: hub pages not tested: no browser (install Debian's chromium-headless-shell or chromium, or set EAC_CHROMIUM; 1 test not-run)",
     );
   });
 

@@ -38,7 +38,7 @@ import type { LatitudeVary } from '../latitude/choice.ts';
 import type { TargetProfile } from '../spec/profile.ts';
 import { EacReporter } from './reporter.ts';
 import { NO_HUB_REASON } from '../suites/harness/target.ts';
-import { NO_BROWSER } from '../suites/harness/browser-setup.ts';
+import { BROWSER_HINT, NO_BROWSER } from '../suites/harness/browser-setup.ts';
 import { breaches, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
 import { createRunDir, pointLatest, writeReports } from '../reports/report-files.ts';
 import { runReplayLine, targetArgsOf } from '../reports/results.ts';
@@ -162,9 +162,7 @@ export function hubUntested(results: readonly Pick<Result, 'outcome' | 'reason'>
   if (noHub > 0) lines.push(`eac: hub pages not tested: no --hub (${count(noHub)})`);
   const noBrowser = notRun.filter((r) => (r.reason ?? '').startsWith(NO_BROWSER)).length;
   if (noBrowser > 0)
-    lines.push(
-      `eac: hub pages not tested: no browser (install Debian's chromium or set EAC_CHROMIUM; ${count(noBrowser)})`,
-    );
+    lines.push(`eac: hub pages not tested: no browser (${BROWSER_HINT}; ${count(noBrowser)})`);
   return lines;
 }
 
