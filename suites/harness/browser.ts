@@ -62,6 +62,11 @@ export interface HubView {
   thingIn(within: Locator, name: HubThing, values?: Readonly<Record<string, string>>): Locator;
   /** Whether the profile names this thing. */
   names(name: HubThing): boolean;
+  /**
+   * Waits until the page is still: no request of it in flight and no change to the hub
+   * frame's document for `quietMs`, or `capMs` have passed, whichever comes first.
+   */
+  settled(quietMs: number, capMs: number): Promise<void>;
   /** Closes the page before the test ends (the test's last page also wipes what it left). */
   close(): Promise<void>;
 }
@@ -280,9 +285,17 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
   const v = visitOf(context);
   const page = await pageOf(context);
   v.pages.push(page);
+  // Requests of the page in flight, and when the last one began or ended (settled()).
+  const net = { inFlight: 0, lastChange: Date.now() };
   const onRequest = (request: Request) => {
     const url = new URL(request.url());
     if (url.protocol === 'http:' || url.protocol === 'https:') v.origins.add(url.origin);
+    net.inFlight += 1;
+    net.lastChange = Date.now();
+  };
+  const onRequestDone = () => {
+    net.inFlight = Math.max(0, net.inFlight - 1);
+    net.lastChange = Date.now();
   };
   const dialogs: string[] = [];
   const onDialog = (dialog: Dialog) => {
@@ -298,10 +311,14 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
       pageLoads.push(recordPageLoad(t, request, response));
   };
   page.on('request', onRequest);
+  page.on('requestfinished', onRequestDone);
+  page.on('requestfailed', onRequestDone);
   page.on('dialog', onDialog);
   page.on('response', onResponse);
   listeners.set(page, () => {
     page.off('request', onRequest);
+    page.off('requestfinished', onRequestDone);
+    page.off('requestfailed', onRequestDone);
     page.off('dialog', onDialog);
     page.off('response', onResponse);
   });
@@ -339,6 +356,19 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
     thing: (name, values) => locate(frame, name, values),
     thingIn: (within, name, values) => locate(within, name, values),
     names: (name) => profile.things[name] !== undefined,
+    settled: async (quietMs, capMs) => {
+      const until = Date.now() + capMs;
+      while (Date.now() < until) {
+        const still = Number(
+          await hubFrame()
+            .evaluate(STILL_FOR)
+            .catch(() => 0),
+        );
+        if (net.inFlight === 0 && Date.now() - net.lastChange >= quietMs && still >= quietMs)
+          return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     close: async () => {
       v.closing.add(page);
       try {
@@ -350,6 +380,23 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
     },
   };
 }
+
+/**
+ * How long the document of the frame it runs in has not changed, in ms, as a script run in the
+ * page: its first run there starts watching (and answers 0), so a frame that navigated starts
+ * afresh.
+ */
+const STILL_FOR = `(() => {
+  const w = window;
+  if (w.__eacChangedAt === undefined) {
+    w.__eacChangedAt = performance.now();
+    new MutationObserver(() => { w.__eacChangedAt = performance.now(); }).observe(document, {
+      subtree: true, childList: true, attributes: true, characterData: true,
+    });
+    return 0;
+  }
+  return performance.now() - w.__eacChangedAt;
+})()`;
 
 /** Waits until the hub frame has navigated again (a filter change reloads it) and loaded. */
 export async function nextHubLoad(view: HubView, change: () => Promise<void>): Promise<void> {

@@ -7,6 +7,7 @@ import {
   registerUser,
   type World,
 } from '../harness/given/accounts.ts';
+import type { Locator } from 'playwright-core';
 import { openHub, type HubView } from '../harness/browser.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace, v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
@@ -441,26 +442,31 @@ const PAGES: readonly PageCase[] = [
 ];
 
 /**
- * What in the live DOM the hostile text could have made, as a script run in the page: an
- * attribute named after the marker (an attribute value broken out of), an event-handler
- * attribute or a `javascript:` URL holding the marker, a script element whose text is the
- * marker's script. Shadow roots are searched too. Runs in the browser, so it is source text.
+ * What in the live DOM the hostile text could have made, per marker, as a script run in the
+ * page: an attribute named after the marker (an attribute value broken out of), an
+ * event-handler attribute or a `javascript:` URL holding the marker, a script element whose
+ * text is the marker's script. Shadow roots are searched too. Runs in the browser, so it is
+ * source text; one walk of the document answers for every marker.
  */
-const MADE_OF = `(marker) => {
-  const found = [];
+const MADE_OF = `(markers) => {
+  const found = Object.fromEntries(markers.map((m) => [m, []]));
   const urls = new Set(['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc']);
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
       for (const a of Array.from(el.attributes)) {
         const name = a.name.toLowerCase();
-        if (name.includes(marker)) found.push('<' + el.localName + '> has an attribute named ' + name);
-        else if (name.startsWith('on') && a.value.includes(marker))
-          found.push('<' + el.localName + ' ' + name + '="' + a.value + '">');
-        else if (urls.has(name) && /^\\s*javascript:/i.test(a.value) && a.value.includes(marker))
-          found.push('<' + el.localName + ' ' + name + '="' + a.value + '">');
+        for (const marker of markers) {
+          if (name.includes(marker)) found[marker].push('<' + el.localName + '> has an attribute named ' + name);
+          else if (name.startsWith('on') && a.value.includes(marker))
+            found[marker].push('<' + el.localName + ' ' + name + '="' + a.value + '">');
+          else if (urls.has(name) && /^\\s*javascript:/i.test(a.value) && a.value.includes(marker))
+            found[marker].push('<' + el.localName + ' ' + name + '="' + a.value + '">');
+        }
       }
-      if (el.localName === 'script' && (el.textContent || '').trim() === "alert('" + marker + "')")
-        found.push('<script>' + el.textContent + '</script>');
+      if (el.localName === 'script')
+        for (const marker of markers)
+          if ((el.textContent || '').trim() === "alert('" + marker + "')")
+            found[marker].push('<script>' + el.textContent + '</script>');
       if (el.shadowRoot) visit(el.shadowRoot);
     }
   };
@@ -468,16 +474,22 @@ const MADE_OF = `(marker) => {
   return JSON.stringify(found);
 }`;
 
-async function madeOf(view: HubView, marker: string): Promise<string[]> {
-  const out = await view.hubFrame().evaluate(`(${MADE_OF})(${JSON.stringify(marker)})`);
-  return JSON.parse(String(out)) as string[];
+async function madeOf(
+  view: HubView,
+  markers: readonly string[],
+): Promise<Map<string, readonly string[]>> {
+  const out = await view.hubFrame().evaluate(`(${MADE_OF})(${JSON.stringify(markers)})`);
+  return new Map(Object.entries(JSON.parse(String(out)) as Record<string, string[]>));
 }
+
+/** A visible element whose text is the string exactly as set. */
+const shownText = (view: HubView, s: Settable) =>
+  view.frame.getByText(text(s.marker), { exact: true }).filter({ visible: true });
 
 /** The string shown exactly as set: as the text of a visible element, or an input's value. */
 async function shownCount(view: HubView, s: Settable): Promise<number> {
   const value = text(s.marker);
-  if (s.shownAs === 'text')
-    return view.frame.getByText(value, { exact: true }).filter({ visible: true }).count();
+  if (s.shownAs === 'text') return shownText(view, s).count();
   const values = await view.frame
     .getByRole('textbox')
     .evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
@@ -486,7 +498,11 @@ async function shownCount(view: HubView, s: Settable): Promise<number> {
 
 /** How long a page has to show a first string of the world before it counts as rendered. */
 const RENDER_MS = 15_000;
-/** How much longer a string has once the page shows another one. */
+/**
+ * Once it shows one, how long the page must then stay still (no request in flight, no change
+ * to its document) before the strings are looked for, and the most it is waited for.
+ */
+const QUIET_MS = 400;
 const SETTLE_MS = 1_500;
 
 async function poll(check: () => Promise<boolean>, ms: number): Promise<boolean> {
@@ -523,6 +539,7 @@ async function scanPage(
   filtered: boolean,
 ): Promise<PageScan> {
   const strings = SETTABLE.filter((x) => x.worlds.includes(page.world) && !n.unset.has(x.marker));
+  const markers = strings.map((x) => x.marker);
   const filterValue = filtered ? strings.find((x) => x.shownAs === 'input value') : undefined;
   const query: Record<string, string> =
     filterValue === undefined
@@ -542,23 +559,22 @@ async function scanPage(
         };
       await entry.first().click();
     }
-    const texts = strings.filter((x) => x.shownAs === 'text');
-    // The page has rendered once it shows one of the strings, or one rendered as markup.
-    const rendered = await poll(async () => {
-      for (const x of texts) if ((await shownCount(view, x)) > 0) return true;
-      for (const x of strings) if ((await madeOf(view, x.marker)).length > 0) return true;
-      return false;
-    }, RENDER_MS);
+    // The page has rendered once it shows one of the strings, or one rendered as markup: one
+    // locator for them all, one walk of the document for the markup.
+    const anyText = strings
+      .filter((x) => x.shownAs === 'text')
+      .map((x) => shownText(view, x))
+      .reduce<Locator | undefined>((a, b) => (a === undefined ? b : a.or(b)), undefined);
+    const rendered = await poll(
+      async () =>
+        (anyText !== undefined && (await anyText.count()) > 0) ||
+        [...(await madeOf(view, markers)).values()].some((found) => found.length > 0),
+      RENDER_MS,
+    );
+    if (rendered) await view.settled(QUIET_MS, SETTLE_MS);
     const shown = new Set<string>();
-    if (rendered)
-      await poll(async () => {
-        for (const x of strings)
-          if (!shown.has(x.marker) && (await shownCount(view, x)) > 0) shown.add(x.marker);
-        return shown.size === strings.length;
-      }, SETTLE_MS);
-    const made = new Map<string, readonly string[]>();
-    for (const x of strings) made.set(x.marker, await madeOf(view, x.marker));
-    return { rendered, made, shown, dialogs: [...view.dialogs] };
+    if (rendered) for (const x of strings) if ((await shownCount(view, x)) > 0) shown.add(x.marker);
+    return { rendered, made: await madeOf(view, markers), shown, dialogs: [...view.dialogs] };
   } finally {
     await view.close();
   }
