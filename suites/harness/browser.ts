@@ -25,7 +25,6 @@ import type {
   BrowserContext,
   Dialog,
   Frame,
-  FrameLocator,
   Locator,
   Page,
   Request,
@@ -46,8 +45,12 @@ export interface ParentMessage {
 
 export interface HubView {
   readonly page: Page;
-  /** The hub page inside the parent's iframe. */
-  readonly frame: FrameLocator;
+  /**
+   * The hub page inside the parent's iframe: the frame itself, which outlives the frame's
+   * navigations (a FrameLocator would find the iframe in the parent again on every query, at
+   * twice the cost of each).
+   */
+  readonly frame: Frame;
   /** The parent page's origin (the third origin). */
   readonly parentOrigin: string;
   /** The hub's Frame, for evaluating in it. */
@@ -325,14 +328,14 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
   const src = `${t.target.hubUrl}${pathAndQuery}`;
   await page.goto(`${base}/parent?src=${encodeURIComponent(src)}`, { waitUntil: 'load' });
   await Promise.all(pageLoads);
-  const frame = page.frameLocator('#hub');
   const hubFrame = (): Frame => {
     const child = page.mainFrame().childFrames()[0];
     if (child === undefined) throw new Error('the parent page holds no hub frame');
     return child;
   };
+  const frame = hubFrame();
   const locate = (
-    within: Locator | FrameLocator,
+    within: Locator | Frame,
     name: HubThing,
     values?: Readonly<Record<string, string>>,
   ) => {
@@ -419,30 +422,34 @@ interface DomNode {
  * and their cells, grid cells and row headers), whatever elements the page builds them of; a
  * row holding column headers is the head.
  *
- * Two round trips whatever the row count: the cells under the body rows are found at once,
- * then each body row takes the cells it holds, in the order the cell query found them (a role
- * query per row made a table of 100 rows cost seconds).
+ * Two round trips whatever the row count: the cells and the column headers are found at once,
+ * then each row not holding a header takes the cells it holds, in the order the cell query
+ * found them (a role query per row made a table of 100 rows cost seconds).
  */
 export async function tableRows(table: Locator): Promise<string[]> {
-  const head = table.page().getByRole('columnheader');
-  const body = table.getByRole('row').filter({ hasNot: head });
-  const cells = body
+  const rows = table.getByRole('row');
+  const cells = rows
     .getByRole('cell')
-    .or(body.getByRole('gridcell'))
-    .or(body.getByRole('rowheader'));
-  const found = await cells.elementHandles();
+    .or(rows.getByRole('gridcell'))
+    .or(rows.getByRole('rowheader'));
+  const [found, heads] = await Promise.all([
+    cells.elementHandles(),
+    table.getByRole('columnheader').elementHandles(),
+  ]);
   try {
-    return await body.evaluateAll(
-      (rows, cells) =>
-        rows.map((row) =>
-          cells
-            .filter((cell) => (row as unknown as DomNode).contains(cell))
-            .map((cell) => (cell as unknown as DomNode).innerText.trim())
-            .join('|'),
-        ),
-      found,
+    return await rows.evaluateAll(
+      (all, [cells, heads]) =>
+        all
+          .filter((row) => !heads.some((head) => (row as unknown as DomNode).contains(head)))
+          .map((row) =>
+            cells
+              .filter((cell) => (row as unknown as DomNode).contains(cell))
+              .map((cell) => (cell as unknown as DomNode).innerText.trim())
+              .join('|'),
+          ),
+      [found, heads] as const,
     );
   } finally {
-    await Promise.all(found.map((h) => h.dispose()));
+    await Promise.all([...found, ...heads].map((h) => h.dispose()));
   }
 }
