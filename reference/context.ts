@@ -1,14 +1,14 @@
 import type { Settings } from './settings.ts';
 import type { IdSource } from './store/ids.ts';
-import type { World } from './store/world.ts';
+import type { Store } from './store/store.ts';
 import type { TokenService } from './tokens/jwt.ts';
 
 /**
- * What every route module gets: the world, the token service, the id source and the settings
+ * What every route module gets: the store, the token service, the id source and the settings
  * the reference was started with.
  */
 export interface ReferenceContext {
-  readonly world: World;
+  readonly store: Store;
   readonly tokens: TokenService;
   readonly ids: IdSource;
   readonly settings: Settings;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * modules it loaded once. That judges a mutant alone only if nothing the modules hold at their
  * top level is filled in while requests are served (a lazily filled cache would carry one
  * mutant's results into the next, or hide a mutant behind an earlier, unmutated result).
- * State belongs to the world a reference start makes. This test keeps it so for the reference
+ * State belongs to the store a reference start makes. This test keeps it so for the reference
  * and the machines it runs: no top-level `let`/`var`, and a top-level Map/Set/WeakMap, array or
  * object is never changed after it is built.
  */

@@ -6,7 +6,7 @@ import { HOOKS_PREFIX, hookRoutes } from './hooks/routes.ts';
 import { hubApp } from './hub/server.ts';
 import { settingsFor } from './settings.ts';
 import { seededIds } from './store/ids.ts';
-import { World } from './store/world.ts';
+import { Store } from './store/store.ts';
 import { TokenService } from './tokens/jwt.ts';
 
 export const REFERENCE_VERSION = '0.1.0';
@@ -44,7 +44,7 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
   const seed = options.seed ?? randomInt(2 ** 31);
   const ids = seededIds(seed);
   const ctx: ReferenceContext = {
-    world: new World(ids),
+    store: new Store(ids),
     tokens: await TokenService.create(`eac-${ids.hex(4)}`, {
       signing: settings.signing,
       seed,
@@ -61,7 +61,7 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const origin = (p: unknown) => `http://${host.includes(':') ? `[${host}]` : host}:${String(p)}`;
   const url = origin(port);
-  // §4.17: the hub serves the embedded pages from its own origin, over the same world.
+  // §4.17: the hub serves the embedded pages from its own origin, over the same store.
   const hub = hubApp(ctx, { logger: options.logger ?? false });
   try {
     await hub.listen({ port: options.hubPort ?? 0, host });

@@ -617,7 +617,7 @@ function program(
     .option('--hub-port <n>', "the hub's port (default 0: any free port)")
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
     .option('--hooks', 'serve the host hooks (under /__eac)')
-    .option('--seed <n>', 'seed of the seeded world (default: random)')
+    .option('--seed <n>', "seed of the reference's ids and HS256 secret (default: random)")
     .option(
       '--latitude <ids>',
       'behaviour entries of the latitude catalogue the reference takes (tenant.identity-name, agent=second, ...)',

@@ -33,12 +33,12 @@ export interface DrillInput {
  * page's controlled filters; the point's value is one more bound parameter.
  */
 export async function drillDownRows(
-  ctx: Pick<ReferenceContext, 'world'>,
+  ctx: Pick<ReferenceContext, 'store'>,
   input: DrillInput & { organizationId: string; chartId: string },
 ): Promise<DrillRows> {
   const source = chartSource(ctx, input.organizationId, input.chartId);
   if (!source.ok) return { kind: 'error', error: source.error };
-  return drillQuery(ctx.world.data, source.connection, source.sql, input);
+  return drillQuery(ctx.store.data, source.connection, source.sql, input);
 }
 
 /** The same on a connection and a chart's SQL (drillDownRows; unit tests). */

@@ -1,7 +1,7 @@
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { ReferenceContext } from '../context.ts';
 import type { DataConnection } from '../data/database.ts';
-import type { AccountRecord } from '../store/world.ts';
+import type { AccountRecord } from '../store/store.ts';
 
 export type ChartRows =
   | { ok: true; columns: string[]; rows: Record<string, unknown>[] }
@@ -14,7 +14,7 @@ export type ChartRows =
  * the newest connection of the account holding a table the SQL names, else the seeded orders.
  */
 export async function chartRows(
-  ctx: Pick<ReferenceContext, 'world'>,
+  ctx: Pick<ReferenceContext, 'store'>,
   input: {
     organizationId: string;
     chartId: string;
@@ -24,7 +24,7 @@ export async function chartRows(
 ): Promise<ChartRows> {
   const source = chartSource(ctx, input.organizationId, input.chartId);
   if (!source.ok) return source;
-  const done = await ctx.world.data.query(
+  const done = await ctx.store.data.query(
     source.connection,
     source.sql,
     input.properties,
@@ -38,11 +38,11 @@ export type ChartSource =
 
 /** A saved chart's `sqlOverride` and the connection it reads (chartRows, drill-down). */
 export function chartSource(
-  ctx: Pick<ReferenceContext, 'world'>,
+  ctx: Pick<ReferenceContext, 'store'>,
   organizationId: string,
   chartId: string,
 ): ChartSource {
-  const account = ctx.world.account(organizationId);
+  const account = ctx.store.account(organizationId);
   const chart = account?.dashboards.charts[chartId];
   if (account === undefined || chart === undefined) {
     return {
@@ -67,12 +67,12 @@ export function chartSource(
 
 /** The connection a chart reads: save-from-chat's, else the newest naming its table, else the seed. */
 export function chartConnection(
-  ctx: Pick<ReferenceContext, 'world'>,
+  ctx: Pick<ReferenceContext, 'store'>,
   account: AccountRecord,
   chartId: string,
   sql: string,
 ): DataConnection {
-  const { data } = ctx.world;
+  const { data } = ctx.store;
   const { organizationId } = account;
   const saved = account.chat.chartConnections.get(chartId);
   const named = saved === undefined ? undefined : data.connection(organizationId, saved);

@@ -1,7 +1,7 @@
 import { specError, type SpecError } from '../../spec/errors.ts';
 import { errDone } from '../http/route.ts';
 import type { Done } from '../done.ts';
-import type { AccountRecord, World } from '../store/world.ts';
+import type { AccountRecord, Store } from '../store/store.ts';
 
 /**
  * A host hook's 404 (spec/hooks.openapi.yaml, response NotFound): `details.resource` the kind
@@ -12,10 +12,10 @@ export const hookNotFound = (resource: string, field: string): SpecError =>
 
 /** Runs `fn` on the account the path names, or answers the hooks' 404 for an unknown one. */
 export function withHookAccount<T>(
-  world: World,
+  store: Store,
   organizationId: string,
   fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
 ): Done<T> | Promise<Done<T>> {
-  const account = world.account(organizationId);
+  const account = store.account(organizationId);
   return account === undefined ? errDone(hookNotFound('account', 'organizationId')) : fn(account);
 }

@@ -18,7 +18,7 @@ import { errDone, okDone, route } from '../http/route.ts';
 import type { Done } from '../done.ts';
 import { projectUserOf } from '../store/actors.ts';
 import type { AgentRecord } from '../store/chat.ts';
-import type { AccountRecord } from '../store/world.ts';
+import type { AccountRecord } from '../store/store.ts';
 
 /**
  * The chat and data hooks this file serves (spec/hooks.openapi.yaml, tags content and data),
@@ -49,12 +49,12 @@ export const agentView = (a: AgentRecord) => ({
 });
 
 export function chatHookRoutes(app: FastifyInstance, ctx: ReferenceContext, prefix: string): void {
-  const { world } = ctx;
-  const { data } = world;
+  const { store } = ctx;
+  const { data } = store;
   const withAccount = async <T>(
     organizationId: string,
     fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
-  ): Promise<Done<T>> => withHookAccount(world, organizationId, fn);
+  ): Promise<Done<T>> => withHookAccount(store, organizationId, fn);
 
   route(app, ctx, {
     method: 'POST',

@@ -12,7 +12,7 @@ import {
 import type { ReferenceContext } from '../context.ts';
 import { errDone, okDone, route, unexpected } from '../http/route.ts';
 import type { Done } from '../done.ts';
-import type { AccountRecord } from '../store/world.ts';
+import type { AccountRecord } from '../store/store.ts';
 
 /** The content hooks this file serves (spec/hooks.openapi.yaml, tag content). */
 export const DASHBOARD_HOOKS: readonly HookName[] = [
@@ -36,9 +36,9 @@ export function dashboardHookRoutes(
   ctx: ReferenceContext,
   prefix: string,
 ): void {
-  const { world } = ctx;
+  const { store } = ctx;
   const withAccount = <T>(organizationId: string, fn: (a: AccountRecord) => Done<T>) =>
-    withHookAccount(world, organizationId, fn);
+    withHookAccount(store, organizationId, fn);
   const host = { actor: { kind: 'api-key' }, via: 'hook' } as const;
 
   // A workspace and its primary dashboard (§2.8: a workspace is listed with one).
@@ -51,7 +51,7 @@ export function dashboardHookRoutes(
     status: 201,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const made = world.dashboards(a, {
+        const made = store.dashboards(a, {
           type: 'createWorkspace',
           workspaceId: ctx.ids.uuid(),
           name: body.name,
@@ -61,7 +61,7 @@ export function dashboardHookRoutes(
         if (!made.ok) return made;
         if (made.value.kind !== 'workspace') return errDone(unexpected());
         const { workspace } = made.value;
-        const primary = world.dashboards(a, {
+        const primary = store.dashboards(a, {
           type: 'createDashboard',
           dashboardId: ctx.ids.uuid(),
           workspaceId: workspace.workspaceId,
@@ -87,7 +87,7 @@ export function dashboardHookRoutes(
     status: 201,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const done = world.dashboards(a, {
+        const done = store.dashboards(a, {
           type: 'createDashboard',
           dashboardId: ctx.ids.uuid(),
           workspaceId: params.workspaceId,
@@ -121,14 +121,14 @@ export function dashboardHookRoutes(
           return errDone(hookNotFound('dashboard', 'dashboardId'));
         }
         const chartId = ctx.ids.uuid();
-        const made = world.dashboards(a, {
+        const made = store.dashboards(a, {
           type: 'createChart',
           chartId,
           name: body.name,
           config: body.chartConfig ?? { title: body.name },
         });
         if (!made.ok) return made;
-        const placed = world.dashboards(a, {
+        const placed = store.dashboards(a, {
           type: 'addCharts',
           dashboardId: params.dashboardId,
           chartIds: [chartId],
@@ -182,7 +182,7 @@ export function dashboardHookRoutes(
           tenantId: tenant.tenantId,
           projectUserId: tenantProjectUserId(a.organizationId, tenant.tenantId),
         }));
-        const done = world.finalize(a, tenants);
+        const done = store.finalize(a, tenants);
         if (!done.ok) return done;
         const { migration } = done.value;
         if (migration.phase !== 'after') return errDone(unexpected());

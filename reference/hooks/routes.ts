@@ -16,7 +16,7 @@ import {
 import type { ReferenceContext } from '../context.ts';
 import { errDone, okDone, route, unexpected } from '../http/route.ts';
 import type { Done } from '../done.ts';
-import type { AccountRecord } from '../store/world.ts';
+import type { AccountRecord } from '../store/store.ts';
 import { accountSnapshot } from './snapshot.ts';
 import { isDefault } from '../settings.ts';
 import { DASHBOARD_HOOKS, dashboardHookRoutes } from './dashboards.ts';
@@ -40,13 +40,13 @@ export const SERVED_HOOKS: readonly HookName[] = HOOK_NAMES.filter(
  * creation, time). Served only when the reference starts with hooks enabled.
  */
 export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version: string): void {
-  const { world } = ctx;
+  const { store } = ctx;
   const withAccount = <T>(
     organizationId: string,
     fn: (a: AccountRecord) => Done<T> | Promise<Done<T>>,
-  ) => withHookAccount(world, organizationId, fn);
+  ) => withHookAccount(store, organizationId, fn);
   const clockView = (a: AccountRecord) => ({
-    now: iso(world.now(a)),
+    now: iso(store.now(a)),
     frozen: a.clock.frozenAt !== null,
   });
 
@@ -71,7 +71,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     body: CreateAccountBody,
     status: 201,
     handle: ({ body }) => {
-      const { account, hubUser } = world.createAccount(body.name ?? 'EAC test account');
+      const { account, hubUser } = store.createAccount(body.name ?? 'EAC test account');
       return okDone({
         organizationId: account.organizationId,
         name: account.name,
@@ -90,7 +90,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     body: AddMemberBody,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const owner = world.keyOwner(body.userScopedKey);
+        const owner = store.keyOwner(body.userScopedKey);
         if (owner?.kind !== 'user-scoped') {
           return errDone(hookNotFound('apiKey', 'userScopedKey'));
         }
@@ -108,7 +108,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     status: 201,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const done = world.identity(a, {
+        const done = store.identity(a, {
           type: 'createProject',
           projectId: ctx.ids.uuid(),
           name: body.name ?? 'EAC test project',
@@ -127,7 +127,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     status: 201,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const done = world.identity(a, {
+        const done = store.identity(a, {
           type: 'createRole',
           projectId: params.projectId,
           roleId: ctx.ids.uuid(),
@@ -155,7 +155,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     body: FreezeBody,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const done = world.clock(
+        const done = store.clock(
           a,
           body.at === undefined ? { type: 'freeze' } : { type: 'freeze', at: Date.parse(body.at) },
         );
@@ -171,7 +171,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     body: AdvanceBody,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const done = world.clock(a, { type: 'advance', seconds: body.seconds });
+        const done = store.clock(a, { type: 'advance', seconds: body.seconds });
         return done.ok ? okDone(clockView(a)) : done;
       }),
   });
@@ -198,7 +198,7 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     params: AccountPath,
     handle: ({ params }) =>
       withAccount(params.organizationId, async (a) => {
-        await world.reset(a);
+        await store.reset(a);
         return okDone({ organizationId: a.organizationId, reset: true });
       }),
   });

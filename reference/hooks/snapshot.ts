@@ -1,4 +1,4 @@
-import type { AccountRecord } from '../store/world.ts';
+import type { AccountRecord } from '../store/store.ts';
 
 /** Sorts every object's members by name, recursively, so equal states print equal. */
 function canonical(value: unknown): unknown {

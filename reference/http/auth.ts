@@ -3,7 +3,7 @@ import { specError, type SpecError } from '../../spec/errors.ts';
 import { tenantById } from '../../spec/machines/identity.ts';
 import type { Done } from '../done.ts';
 import type { Principal } from '../store/actors.ts';
-import type { World } from '../store/world.ts';
+import type { Store } from '../store/store.ts';
 import { TokenService } from '../tokens/jwt.ts';
 
 /**
@@ -13,7 +13,7 @@ import { TokenService } from '../tokens/jwt.ts';
 export type Carrier = 'body-key' | 'query-key' | 'header' | 'bearer-token';
 
 export interface AuthContext {
-  readonly world: World;
+  readonly store: Store;
   readonly tokens: TokenService;
 }
 
@@ -52,12 +52,12 @@ function present(req: FastifyRequest, accepts: readonly Carrier[]): Record<Carri
 }
 
 function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown): Done<Principal> {
-  const owner = ctx.world.keyOwner(key);
+  const owner = ctx.store.keyOwner(key);
   if (owner === undefined) return fail(unauthorized('invalid-api-key', 'the API key is not known'));
   if (owner.kind === 'org-bound') {
     // §5 rule 3: an organization-bound key names its organization; organizationId is ignored
     // whatever it holds (route() drops it before validation).
-    const account = ctx.world.account(owner.organizationId);
+    const account = ctx.store.account(owner.organizationId);
     if (account === undefined)
       return fail(unauthorized('invalid-api-key', 'the API key is not known'));
     return { ok: true, value: { account, via: 'org-bound-key' } };
@@ -72,7 +72,7 @@ function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown): D
   // Ids are read in lower case, as route() reads every UUID (clause errors.validation.uuid-case).
   const account =
     typeof organizationId === 'string'
-      ? ctx.world.account(organizationId.toLowerCase())
+      ? ctx.store.account(organizationId.toLowerCase())
       : undefined;
   if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {
     return fail(
@@ -86,9 +86,9 @@ function keyPrincipal(ctx: AuthContext, key: string, organizationId: unknown): D
 
 async function tokenPrincipal(ctx: AuthContext, token: string): Promise<Done<Principal>> {
   const org = TokenService.claimedOrganization(token);
-  const account = org === undefined ? undefined : ctx.world.account(org);
+  const account = org === undefined ? undefined : ctx.store.account(org);
   if (account === undefined) return fail(unauthorized('invalid-token', 'the token is invalid'));
-  const verified = await ctx.tokens.verify(token, ctx.world.now(account));
+  const verified = await ctx.tokens.verify(token, ctx.store.now(account));
   if (!verified.ok) return verified;
   const via = verified.claims.kind === 'tenant' ? 'tenant-token' : 'project-user-token';
   if (via === 'project-user-token' && account.identity.users[verified.sub] === undefined) {

@@ -42,7 +42,7 @@ const invalid = (path: (string | number)[], message: string) =>
  * by event. No chart is stored: the thread remembers its last chart in memory only.
  */
 export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
-  const { data } = ctx.world;
+  const { data } = ctx.store;
   app.post(CHAT_PATH, async (req, reply) => {
     const user = await projectUserOf(ctx, bearer(req.headers.authorization));
     if (!user.ok) return sendError(reply, user.error);
@@ -98,7 +98,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     const limited = takeChatSlot(
       account.chat.rates,
       rateKey(account.organizationId, user.value.projectOrganizationId, userId),
-      ctx.world.now(account),
+      ctx.store.now(account),
     );
     if (limited !== undefined) return sendError(reply, limited);
 

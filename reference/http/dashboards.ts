@@ -19,7 +19,7 @@ import {
 } from '../../spec/schemas/dashboard.ts';
 import type { Done } from '../done.ts';
 import { v1Writer } from '../store/actors.ts';
-import type { AccountRecord } from '../store/world.ts';
+import type { AccountRecord } from '../store/store.ts';
 import type { Carrier } from './auth.ts';
 import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
@@ -104,7 +104,7 @@ function v1Item(account: AccountRecord, d: DashboardRecord) {
 }
 
 export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
-  const { world } = ctx;
+  const { store } = ctx;
 
   // §4.10
   route(app, ctx, {
@@ -120,7 +120,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       const gone = migrated(who.value.account, 'clone', { dashboardId: body.sourceDashboardId });
       if (gone !== undefined) return gone;
       const done = dashboardOf(
-        world.dashboards(who.value.account, {
+        store.dashboards(who.value.account, {
           type: 'clone',
           sourceDashboardId: body.sourceDashboardId,
           newDashboardId: ctx.ids.uuid(),
@@ -154,7 +154,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       });
       if (gone !== undefined) return gone;
       const done = dashboardOf(
-        world.dashboards(who.value.account, {
+        store.dashboards(who.value.account, {
           type: 'appendCharts',
           sourceDashboardId: body.sourceDashboardId,
           targetDashboardId: body.targetDashboardId,
@@ -181,7 +181,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       const gone = migrated(who.value.account, 'removeCharts', { dashboardId: body.dashboardId });
       if (gone !== undefined) return gone;
       const done = dashboardOf(
-        world.dashboards(who.value.account, {
+        store.dashboards(who.value.account, {
           type: 'removeCharts',
           dashboardId: body.dashboardId,
           chartIds: body.chartIds,
@@ -207,7 +207,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId });
       if (gone !== undefined) return gone;
       const done = dashboardOf(
-        world.dashboards(who.value.account, {
+        store.dashboards(who.value.account, {
           type: 'createDashboard',
           dashboardId: ctx.ids.uuid(),
           workspaceId: body.workspaceId,
@@ -238,7 +238,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       });
       if (gone !== undefined) return gone;
       const done = dashboardOf(
-        world.dashboards(who.value.account, {
+        store.dashboards(who.value.account, {
           type: 'addCharts',
           dashboardId: body.targetDashboardId,
           chartIds: body.charts,
@@ -321,7 +321,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       // the parsed copy (validation passed; parsing may drop or reorder what it does not know).
       const raw = (req.body as { chartConfig: Record<string, unknown> }).chartConfig;
       const title = typeof raw['title'] === 'string' && raw['title'] !== '' ? raw['title'] : null;
-      const done = world.dashboards(account, {
+      const done = store.dashboards(account, {
         type: 'createChart',
         chartId: ctx.ids.uuid(),
         // Decision charts.save-from-chat.required-fields: name falls back to the title.
@@ -331,7 +331,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
       if (!done.ok) return done;
       if (done.value.kind !== 'chart') return errDone(unexpected());
       // The connection the chart's SQL reads, for its rows (reference/charts/rows.ts).
-      ctx.world.rememberChartConnection(account, done.value.chart.chartId, body.connectionId);
+      ctx.store.rememberChartConnection(account, done.value.chart.chartId, body.connectionId);
       return okDone({ chartId: done.value.chart.chartId, name: done.value.chart.name });
     },
   });

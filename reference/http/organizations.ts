@@ -11,7 +11,7 @@ export function organizationRoutes(app: FastifyInstance, ctx: ReferenceContext):
     auth: ['body-key'],
     body: RegisterOrganizationBody,
     handle: ({ principal, body }) => {
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'registerOrganization',
         projectId: body.projectId,
         newId: ctx.ids.uuid(),

@@ -14,7 +14,7 @@ export function roleRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     params: RolePath,
     body: UpdateRoleBody,
     handle: ({ principal, params, body }) => {
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'updateRole',
         projectId: params.projectId,
         roleId: params.projectUserRoleId,
@@ -50,7 +50,7 @@ export function roleRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     params: RolePath,
     query: RoleQuery,
     handle: ({ principal, params }) => {
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'deleteRole',
         projectId: params.projectId,
         roleId: params.projectUserRoleId,

@@ -15,7 +15,7 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
     body: RegisterTenantBody,
     handle: async ({ principal, body }) => {
       const { account } = caller(principal);
-      const done = ctx.world.identity(account, {
+      const done = ctx.store.identity(account, {
         type: 'registerTenant',
         newTenantId: ctx.ids.uuid(),
         identity: tenantIdentityOf(body, ctx.settings.tenantIdentity),
@@ -32,7 +32,7 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
       let claims = tenantClaims(account.identity, tenant);
       if (account.migration.phase === 'after') {
         const userId = tenantProjectUserId(account.organizationId, tenant.tenantId);
-        const mapped = ctx.world.mapTenant(account, tenant.tenantId, userId);
+        const mapped = ctx.store.mapTenant(account, tenant.tenantId, userId);
         if (!mapped.ok) return mapped;
         const user = account.identity.users[userId];
         if (user === undefined) return errDone(unexpected());
@@ -43,7 +43,7 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
         subject,
         claims,
         ctx.ids.uuid(),
-        ctx.world.now(account),
+        ctx.store.now(account),
         body.expiration,
       );
       return okDone({ message: 'The tenant was registered.', token: issued.token });

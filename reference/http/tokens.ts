@@ -29,7 +29,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
           user.id,
           claims,
           ctx.ids.uuid(),
-          ctx.world.now(account),
+          ctx.store.now(account),
           body.expiration,
         ),
       );
@@ -43,7 +43,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     body: EmbedTokenBody,
     handle: async ({ principal, body }) => {
       const { account } = caller(principal);
-      const done = ctx.world.identity(account, {
+      const done = ctx.store.identity(account, {
         type: 'embedSignIn',
         projectId: body.projectId,
         newOrganizationId: ctx.ids.uuid(),
@@ -59,7 +59,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         user.id,
         claims,
         ctx.ids.uuid(),
-        ctx.world.now(account),
+        ctx.store.now(account),
         body.expiration,
       );
       return okDone({

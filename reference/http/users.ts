@@ -12,7 +12,7 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     auth: ['body-key'],
     body: RegisterUserBody,
     handle: ({ principal, body }) => {
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'registerUser',
         projectId: body.projectId,
         userId: body.userId ?? ctx.ids.uuid(),
@@ -59,7 +59,7 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         );
       }
       const properties = body.properties ?? body.payload;
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'updateUser',
         projectId: params.projectId,
         userId: params.projectUserId,

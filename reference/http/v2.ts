@@ -19,7 +19,7 @@ import {
 } from '../../spec/schemas/dashboard.ts';
 import type { Done } from '../done.ts';
 import { v2Actor, type Principal } from '../store/actors.ts';
-import type { AccountRecord } from '../store/world.ts';
+import type { AccountRecord } from '../store/store.ts';
 import type { Carrier } from './auth.ts';
 import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
@@ -112,7 +112,7 @@ function answer(account: AccountRecord, done: Done<DashboardsResult>): Done<unkn
 }
 
 export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
-  const { world } = ctx;
+  const { store } = ctx;
 
   /**
    * A write on one dashboard of an application: the caller, the application and the dashboard
@@ -134,7 +134,7 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
     const target = seenIn(account, actor, params.applicationId, params.dashboardId);
     if (!target.ok) return target;
     const next = command(actor, account, target.value);
-    return 'ok' in next ? next : answer(account, world.dashboards(account, next));
+    return 'ok' in next ? next : answer(account, store.dashboards(account, next));
   };
 
   route(app, ctx, {
@@ -187,7 +187,7 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
       const { account, actor } = who.value;
       return answer(
         account,
-        world.dashboards(account, {
+        store.dashboards(account, {
           type: 'createDashboard',
           dashboardId: ctx.ids.uuid(),
           workspaceId: params.applicationId,
@@ -243,7 +243,7 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
       onDashboard(principal, params, (actor, account, target) => {
         // Decision v2.shapes.beyond-named-fields: a chart not on the layout is 404, after the
         // write checks (a refused caller learns nothing about the layout).
-        const refusedFirst = world.dashboards(account, {
+        const refusedFirst = store.dashboards(account, {
           type: 'removeCharts',
           dashboardId: params.dashboardId,
           chartIds: [],

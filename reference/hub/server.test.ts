@@ -28,7 +28,7 @@ const JWT = `e30.${Buffer.from(JSON.stringify({ org: NOBODY })).toString('base64
 /** A context whose store throws on a look-up of the account JWT names while `failing()` holds. */
 const failingStore = (failing: () => boolean) =>
   ({
-    world: {
+    store: {
       account: (id: string) => {
         if (failing() && id === NOBODY) throw new Error('the store broke');
         return undefined;

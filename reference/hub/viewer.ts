@@ -1,6 +1,6 @@
 import { PERMISSION_FLAGS, type EffectivePermissions } from '../../spec/schemas/permissions.ts';
 import type { ReferenceContext } from '../context.ts';
-import type { AccountRecord } from '../store/world.ts';
+import type { AccountRecord } from '../store/store.ts';
 import { projectUserFacts } from '../tokens/claims.ts';
 import { TokenService } from '../tokens/jwt.ts';
 
@@ -37,9 +37,9 @@ export async function viewerOf(
   // A missing jwt is read as an empty one: neither names an organization.
   const jwt = given ?? '';
   const org = TokenService.claimedOrganization(jwt);
-  const account = ctx.world.account(org ?? '');
+  const account = ctx.store.account(org ?? '');
   if (account === undefined) return undefined;
-  const verified = await ctx.tokens.verify(jwt, ctx.world.now(account));
+  const verified = await ctx.tokens.verify(jwt, ctx.store.now(account));
   if (!verified.ok || verified.claims.kind !== 'project-user') return undefined;
   if (account.identity.users[verified.sub] === undefined) return undefined;
   const facts = projectUserFacts(verified.claims);

@@ -4,7 +4,7 @@ import { roleOf, tenantById } from '../../spec/machines/identity.ts';
 import { errDone, okDone, type Done } from '../done.ts';
 import { projectUserFacts, type EacClaims } from '../tokens/claims.ts';
 import { TokenService } from '../tokens/jwt.ts';
-import type { AccountRecord, World } from './world.ts';
+import type { AccountRecord, Store } from './store.ts';
 
 /** Who presented which credential (reference/http/auth.ts finds them, §5). */
 export interface Principal {
@@ -117,7 +117,7 @@ const unauthorized = (reason: AuthReason, message: string) =>
  * API key, a tenant token, an expired or forged one is refused (401) before anything runs.
  */
 export async function projectUserOf(
-  ctx: { readonly world: World; readonly tokens: TokenService },
+  ctx: { readonly store: Store; readonly tokens: TokenService },
   token: string | undefined,
 ): Promise<Done<ProjectUserCaller>> {
   if (token === undefined || token === '')
@@ -126,13 +126,13 @@ export async function projectUserOf(
       error: unauthorized('missing-credentials', 'send a project-user token as Bearer'),
     };
   const org = TokenService.claimedOrganization(token);
-  const account = org === undefined ? undefined : ctx.world.account(org);
+  const account = org === undefined ? undefined : ctx.store.account(org);
   if (account === undefined)
     return {
       ok: false,
       error: unauthorized('invalid-token', 'the token is invalid'),
     };
-  const verified = await ctx.tokens.verify(token, ctx.world.now(account));
+  const verified = await ctx.tokens.verify(token, ctx.store.now(account));
   if (!verified.ok) return verified;
   if (verified.claims.kind !== 'project-user') {
     return {

@@ -25,7 +25,7 @@ export interface ThreadRecord {
 /**
  * The chat side of one account: its agents, threads and rate windows, and the connection
  * save-from-chat named for each chart it saved. Nothing here is a chart: the chat endpoint
- * persists none (§4.15). The connections themselves are rows of the world's data store.
+ * persists none (§4.15). The connections themselves are rows of the data store (Store.data).
  */
 export interface AccountChat {
   readonly agents: Map<string, AgentRecord>;

@@ -8,7 +8,7 @@
  * "runtime" mutant, by Stryker's dry-run coverage: most of the reference's handlers) is
  * therefore switched on by setting that id in this process too. For each such mutant the test
  * worker (tools/mutation/setup.ts) asks `POST /mutant {activeMutant, hitLimit}`; this process
- * sets the id, starts a FRESH reference (new world, data and servers; the modules are already
+ * sets the id, starts a FRESH reference (new store and servers; the modules are already
  * loaded, so that costs ~0.2 s), answers its target, and closes the previous one behind it.
  * What stays from one mutant to the next is only what the modules hold at their top level, which
  * is computed when they load (outside any test), so Stryker counts mutants there as static and

@@ -30,13 +30,13 @@ export const concurrencyVariants: readonly Variant[] = [
     name: 'role update reads the account identity, awaits, then writes its stale copy back (lost registrations, a deleted role back)',
     file: 'reference/http/roles.ts',
     from: `    handle: ({ principal, params, body }) => {
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'updateRole',`,
     to: `    handle: async ({ principal, params, body }) => {
       const stale = caller(principal).account.identity;
       await new Promise((resolve) => setTimeout(resolve, 2));
       caller(principal).account.identity = stale;
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'updateRole',`,
     only: ['concurrency'],
   },

@@ -82,8 +82,8 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'a finalize that also migrates another organization',
     file: 'reference/hooks/dashboards.ts',
-    from: 'const done = world.finalize(a, tenants);',
-    to: "const done = world.finalize(a, tenants);\n        for (const other of (world as unknown as { accounts: Map<string, AccountRecord> }).accounts.values()) if (other !== a && other.migration.phase === 'before') world.finalize(other, []);",
+    from: 'const done = store.finalize(a, tenants);',
+    to: "const done = store.finalize(a, tenants);\n        for (const other of (store as unknown as { accounts: Map<string, AccountRecord> }).accounts.values()) if (other !== a && other.migration.phase === 'before') store.finalize(other, []);",
     only: ['dashboards'],
   },
   {
@@ -96,8 +96,8 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'migration: add-charts after finalize applies the write to the v2 dashboard, then answers 410',
     file: 'reference/http/dashboards.ts',
-    from: "      if (gone !== undefined) return gone;\n      const done = dashboardOf(\n        world.dashboards(who.value.account, {\n          type: 'addCharts',",
-    to: "      const applied = world.dashboards(who.value.account, { type: 'addCharts', dashboardId: (who.value.account.migration as { v2IdOf?: Record<string, string> }).v2IdOf?.[body.targetDashboardId] ?? body.targetDashboardId, chartIds: body.charts, actor: who.value.actor, via: 'v1' });\n      if (gone !== undefined && applied !== undefined) return gone;\n      const done = dashboardOf(\n        world.dashboards(who.value.account, {\n          type: 'addCharts',",
+    from: "      if (gone !== undefined) return gone;\n      const done = dashboardOf(\n        store.dashboards(who.value.account, {\n          type: 'addCharts',",
+    to: "      const applied = store.dashboards(who.value.account, { type: 'addCharts', dashboardId: (who.value.account.migration as { v2IdOf?: Record<string, string> }).v2IdOf?.[body.targetDashboardId] ?? body.targetDashboardId, chartIds: body.charts, actor: who.value.actor, via: 'v1' });\n      if (gone !== undefined && applied !== undefined) return gone;\n      const done = dashboardOf(\n        store.dashboards(who.value.account, {\n          type: 'addCharts',",
     only: ['migration'],
   },
   {

@@ -65,7 +65,7 @@ export const hubVariants: readonly Variant[] = [
   {
     name: 'hub: an expired jwt shows the dashboard',
     file: 'reference/hub/viewer.ts',
-    from: 'const verified = await ctx.tokens.verify(jwt, ctx.world.now(account));',
+    from: 'const verified = await ctx.tokens.verify(jwt, ctx.store.now(account));',
     to: 'const verified = await ctx.tokens.verify(jwt, 0);',
     only: ['hub.errors.invalid-token-text'],
   },

@@ -48,8 +48,8 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'an organization-bound key is refused without organizationId',
     file: 'reference/http/auth.ts',
-    from: '    const account = ctx.world.account(owner.organizationId);\n',
-    to: "    if (organizationId === undefined) return fail(unauthorized('organization-id-required', 'wrong on purpose'));\n    const account = ctx.world.account(owner.organizationId);\n",
+    from: '    const account = ctx.store.account(owner.organizationId);\n',
+    to: "    if (organizationId === undefined) return fail(unauthorized('organization-id-required', 'wrong on purpose'));\n    const account = ctx.store.account(owner.organizationId);\n",
   },
   {
     name: 'a token is still accepted 5 s after it expires',
@@ -88,8 +88,8 @@ export const identityVariants: readonly Variant[] = [
     // anything checks that it is a string, so a number or a repeated parameter is a 500.
     name: 'a user-scoped key with an organizationId that is not a string is a server error',
     file: 'reference/http/auth.ts',
-    from: "    typeof organizationId === 'string'\n      ? ctx.world.account(organizationId.toLowerCase())",
-    to: '    organizationId !== null\n      ? ctx.world.account((organizationId as string).toLowerCase())',
+    from: "    typeof organizationId === 'string'\n      ? ctx.store.account(organizationId.toLowerCase())",
+    to: '    organizationId !== null\n      ? ctx.store.account((organizationId as string).toLowerCase())',
     only: ['auth.user-scoped.membership-verified'],
   },
   // Stryker's core slice, decisions only a probe sees (bench/results/mutation-equivalent.md).
@@ -171,8 +171,8 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'default: an organization-bound key acts on the organizationId it is sent',
     file: 'reference/http/auth.ts',
-    from: '    const account = ctx.world.account(owner.organizationId);\n',
-    to: "    const account = ctx.world.account(typeof organizationId === 'string' ? organizationId : owner.organizationId);\n",
+    from: '    const account = ctx.store.account(owner.organizationId);\n',
+    to: "    const account = ctx.store.account(typeof organizationId === 'string' ? organizationId : owner.organizationId);\n",
     only: ['auth.org-bound.organization-id-ignored'],
   },
 ];

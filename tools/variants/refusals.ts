@@ -2,7 +2,7 @@ import type { Variant } from './variant.ts';
 
 /** The accounts the reference holds, reached past its types (a variant is not type-checked). */
 const ACCOUNTS =
-  '[...(ctx.world as unknown as { accounts: Map<string, Parameters<typeof ctx.world.identity>[0]> }).accounts.values()]';
+  '[...(ctx.store as unknown as { accounts: Map<string, Parameters<typeof ctx.store.identity>[0]> }).accounts.values()]';
 
 /**
  * Refusals that still write (§5 rules 2 and 3): the answer is a refusal, yet the request
@@ -13,10 +13,10 @@ export const refusalsVariants: readonly Variant[] = [
   {
     name: 'a 403 that still registers the organization in another account',
     file: 'reference/http/organizations.ts',
-    from: "      const done = ctx.world.identity(caller(principal).account, {\n        type: 'registerOrganization',",
+    from: "      const done = ctx.store.identity(caller(principal).account, {\n        type: 'registerOrganization',",
     to: `      const owner = ${ACCOUNTS}.find((a) => a.identity.projects[body.projectId] !== undefined);
       if (owner !== undefined && owner !== caller(principal).account) {
-        ctx.world.identity(owner, {
+        ctx.store.identity(owner, {
           type: 'registerOrganization',
           projectId: body.projectId,
           newId: ctx.ids.uuid(),
@@ -25,24 +25,24 @@ export const refusalsVariants: readonly Variant[] = [
         });
         return errDone({ code: 'FORBIDDEN', message: 'wrong on purpose', details: { reason: 'not-a-member' } });
       }
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'registerOrganization',`,
     only: ['identity'],
   },
   {
     name: 'a 404 that still deletes another account\u2019s role',
     file: 'reference/http/roles.ts',
-    from: "      const done = ctx.world.identity(caller(principal).account, {\n        type: 'deleteRole',",
+    from: "      const done = ctx.store.identity(caller(principal).account, {\n        type: 'deleteRole',",
     to: `      const owner = ${ACCOUNTS}.find((a) => a.identity.projects[params.projectId] !== undefined);
       if (owner !== undefined && owner !== caller(principal).account) {
-        ctx.world.identity(owner, {
+        ctx.store.identity(owner, {
           type: 'deleteRole',
           projectId: params.projectId,
           roleId: params.projectUserRoleId,
         });
         return errDone({ code: 'NOT_FOUND', message: 'wrong on purpose', details: { resource: 'project' } });
       }
-      const done = ctx.world.identity(caller(principal).account, {
+      const done = ctx.store.identity(caller(principal).account, {
         type: 'deleteRole',`,
     only: ['identity'],
   },
@@ -57,7 +57,7 @@ export const refusedCredentialsVariants: readonly Variant[] = [
     to: `        if (!who.ok) {
           const fields = { ...(req.query as object), ...(req.body as object) } as Record<string, unknown>;
           const named = fields['organizationId'];
-          const account = typeof named === 'string' ? ctx.world.account(named) : undefined;
+          const account = typeof named === 'string' ? ctx.store.account(named) : undefined;
           if (who.error.details?.['reason'] !== 'not-a-member' || account === undefined)
             return sendError(reply, who.error);
           principal = { account, via: 'user-scoped-key' } as Principal;
@@ -82,7 +82,7 @@ export const refusedInputVariants: readonly Variant[] = [
           const b = (req.body ?? {}) as Record<string, unknown>;
           const p = req.params as Record<string, string>;
           if (principal !== undefined && where === 'body' && spec.url.endsWith('register-organization'))
-            ctx.world.identity(principal.account, {
+            ctx.store.identity(principal.account, {
               type: 'registerOrganization',
               projectId: String(b['projectId']),
               newId: crypto.randomUUID(),
@@ -90,7 +90,7 @@ export const refusedInputVariants: readonly Variant[] = [
               ...(typeof b['externalId'] === 'string' ? { externalId: b['externalId'] } : {}),
             });
           if (principal !== undefined && where === 'body' && spec.url.endsWith('/users/:projectUserId'))
-            ctx.world.identity(principal.account, {
+            ctx.store.identity(principal.account, {
               type: 'updateUser',
               projectId: String(p['projectId']),
               userId: String(p['projectUserId']),

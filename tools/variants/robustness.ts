@@ -52,8 +52,8 @@ export const robustnessVariants: readonly Variant[] = [
     name: 'an upper-case organizationId is not a membership',
     decision: 'errors.validation.uuid-case',
     file: 'reference/http/auth.ts',
-    from: 'ctx.world.account(organizationId.toLowerCase())',
-    to: 'ctx.world.account(organizationId)',
+    from: 'ctx.store.account(organizationId.toLowerCase())',
+    to: 'ctx.store.account(organizationId)',
     only: ['protocol'],
   },
   {

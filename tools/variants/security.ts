@@ -126,7 +126,7 @@ export const securityVariants: readonly Variant[] = [
     kind: 'sibling',
     file: 'reference/http/v2.ts',
     from: '      const d = resolveFor(account.dashboards, v2Id, actor);',
-    to: "      const d = resolveFor(account.dashboards, v2Id, actor) ?? [...(world as any).accounts.values()].map((acc: any) => resolveFor(acc.dashboards, acc.migration.v2IdOf[params.dashboardId] ?? params.dashboardId, { kind: 'api-key' })).find((x: unknown) => x !== undefined);",
+    to: "      const d = resolveFor(account.dashboards, v2Id, actor) ?? [...(store as any).accounts.values()].map((acc: any) => resolveFor(acc.dashboards, acc.migration.v2IdOf[params.dashboardId] ?? params.dashboardId, { kind: 'api-key' })).find((x: unknown) => x !== undefined);",
     only: ['security'],
   },
 ];

@@ -64,12 +64,12 @@ export type KeyOwner =
  * API keys are random, not seeded: ids are replayable from the seed, and a key must not be
  * derivable from an id someone has seen.
  *
- * The reference's whole in-memory world: per-account namespaces, each with its own identity
+ * The reference's whole in-memory state: per-account namespaces, each with its own identity
  * state and clock, and the data store that holds the accounts' connections. Every change of
  * the identity, dashboards and migration goes through a pure machine and is stored only when
  * the machine accepts it, so a refused request leaves nothing behind.
  */
-export class World {
+export class Store {
   private readonly accounts = new Map<string, AccountRecord>();
   private readonly keys = new Map<string, KeyOwner>();
   /** The connections' tables and the seeded dataset (§4.15: what the agents read). */

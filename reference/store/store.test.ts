@@ -3,14 +3,14 @@ import { accountSnapshot } from '../hooks/snapshot.ts';
 import { takeChatSlot } from '../chat/rate.ts';
 import { seededIds } from './ids.ts';
 import { sizeOf } from './tables.ts';
-import { World, type AccountRecord } from './world.ts';
+import { Store, type AccountRecord } from './store.ts';
 
 // The chat state of an account lives in the store with the rest of it: the snapshot hook shows
 // its agents and chart connections (a chat's threads and rate windows move with every chat,
-// which persists nothing), and the reset hook (one call, World.reset) clears all of it, for
+// which persists nothing), and the reset hook (one call, Store.reset) clears all of it, for
 // that account only.
 describe('chat state in the store', () => {
-  const chatIn = (world: World, account: AccountRecord, chartId: string) => {
+  const chatIn = (store: Store, account: AccountRecord, chartId: string) => {
     const org = account.organizationId;
     account.chat.agents.set(`agent-${org}`, {
       agentId: `agent-${org}`,
@@ -21,26 +21,26 @@ describe('chat state in the store', () => {
       versions: [1, 2],
     });
     account.chat.threads.set(`${org}\u0000u\u0000t`, { charts: 1 });
-    expect(takeChatSlot(account.chat.rates, `${org}\u0000\u0000u`, world.now(account))).toBe(
+    expect(takeChatSlot(account.chat.rates, `${org}\u0000\u0000u`, store.now(account))).toBe(
       undefined,
     );
     account.chat.chartConnections.set(chartId, 'c');
   };
 
   it('shows in the snapshot and goes with a reset of its account only', async () => {
-    const world = new World(seededIds(5));
-    const { account } = world.createAccount('a');
-    const { account: other } = world.createAccount('b');
+    const store = new Store(seededIds(5));
+    const { account } = store.createAccount('a');
+    const { account: other } = store.createAccount('b');
     const empty = JSON.stringify(accountSnapshot(account));
-    chatIn(world, account, 'chart-a');
-    chatIn(world, other, 'chart-b');
+    chatIn(store, account, 'chart-a');
+    chatIn(store, other, 'chart-b');
     const written = accountSnapshot(account) as Record<string, unknown>;
     expect(Object.keys(written['agents'] as object), 'the agent shows').toHaveLength(1);
     expect(written['threads'], 'a thread is no content of the account').toBeUndefined();
     expect(written['chartConnections'], 'the chart connection shows').toEqual({ 'chart-a': 'c' });
 
     const otherBefore = JSON.stringify(accountSnapshot(other));
-    await world.reset(account);
+    await store.reset(account);
     expect(JSON.stringify(accountSnapshot(account)), 'reset leaves nothing of the chat').toBe(
       empty,
     );
@@ -63,12 +63,12 @@ describe("the store's tables", () => {
   ];
 
   it('hold an account from its start, through its commands, and after a reset', async () => {
-    const world = new World(seededIds(6));
-    const { account } = world.createAccount('a');
+    const store = new Store(seededIds(6));
+    const { account } = store.createAccount('a');
     for (const table of tablesOf(account)) expect(sizeOf(table)).toBe(0);
-    world.identity(account, { type: 'createProject', projectId: 'p', name: 'p' });
+    store.identity(account, { type: 'createProject', projectId: 'p', name: 'p' });
     expect(sizeOf(account.identity.projects)).toBe(1);
-    await world.reset(account);
+    await store.reset(account);
     for (const table of tablesOf(account)) expect(sizeOf(table)).toBe(0);
   });
 });
