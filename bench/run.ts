@@ -11,8 +11,9 @@
  * one entry per label (a new measurement of a label replaces the old one), with the machine's
  * load before and after: a figure taken under load says so.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,30 +36,112 @@ const RESULTS_FILE = path.join(HERE, 'bench', 'results', 'run.json');
 
 interface Timed {
   readonly wallSeconds: number;
+  /** User + system CPU as GNU time reports it: only processes waited for (not the browser's). */
   readonly cpuSeconds: number;
+  /**
+   * CPU of every process of the tree, sampled from /proc while the run lasts (the browser's
+   * processes outlive the server that started them and are not counted by GNU time), by kind.
+   */
+  readonly cpuSampled: Readonly<Record<ProcessKind | 'total', number>>;
   readonly maxRssMb: number;
   readonly exitCode: number;
   readonly loadBefore: number;
   readonly loadAfter: number;
 }
 
-/** Runs a command under GNU time: wall clock, user+system CPU of the tree, peak resident memory. */
-function timed(command: string, args: readonly string[]): Timed {
+type ProcessKind = 'eac' | 'testWorkers' | 'browserServer' | 'browser' | 'other';
+
+function kindOf(cmdline: string): ProcessKind {
+  if (/chrom/.test(cmdline) && !cmdline.includes('launchServer')) return 'browser';
+  if (cmdline.includes('launchServer')) return 'browserServer';
+  if (cmdline.includes('vitest')) return 'testWorkers';
+  if (/\bnode\b|eac/.test(cmdline)) return 'eac';
+  return 'other';
+}
+
+const TICKS = 100; // USER_HZ on Linux
+
+/** One look at /proc: every process's parent, CPU seconds and command line. */
+function processes(): Map<number, { ppid: number; cpu: number; cmdline: string }> {
+  const all = new Map<number, { ppid: number; cpu: number; cmdline: string }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      all.set(Number(name), {
+        ppid: Number(fields[1]),
+        cpu: (Number(fields[11]) + Number(fields[12])) / TICKS,
+        cmdline,
+      });
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return all;
+}
+
+/** Samples the CPU of `root` and its descendants until stopped; the last figure of each pid. */
+function sampleTree(root: number): () => Timed['cpuSampled'] {
+  const seen = new Map<number, { cpu: number; kind: ProcessKind }>();
+  const look = () => {
+    const all = processes();
+    const inTree = (pid: number): boolean => {
+      for (let p = pid, hops = 0; p > 1 && hops < 20; hops += 1) {
+        if (p === root) return true;
+        p = all.get(p)?.ppid ?? 0;
+      }
+      return false;
+    };
+    for (const [pid, p] of all)
+      if (inTree(pid))
+        seen.set(pid, { cpu: p.cpu, kind: seen.get(pid)?.kind ?? kindOf(p.cmdline) });
+  };
+  const timer = setInterval(look, 250);
+  return () => {
+    clearInterval(timer);
+    const by: Record<ProcessKind | 'total', number> = {
+      eac: 0,
+      testWorkers: 0,
+      browserServer: 0,
+      browser: 0,
+      other: 0,
+      total: 0,
+    };
+    for (const { cpu, kind } of seen.values()) {
+      by[kind] += cpu;
+      by.total += cpu;
+    }
+    for (const k of Object.keys(by) as (keyof typeof by)[]) by[k] = Math.round(by[k] * 10) / 10;
+    return by;
+  };
+}
+
+/**
+ * Runs a command under GNU time: wall clock, user+system CPU, peak resident memory; and the
+ * CPU of the whole process tree, sampled.
+ */
+async function timed(command: string, args: readonly string[]): Promise<Timed> {
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'eac-bench-run-')), 'time.txt');
   const loadBefore = loadavg()[0] ?? 0;
-  const ran = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, command, ...args], {
+  const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', out, command, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, CI: 'true' },
   });
+  const stop = sampleTree(child.pid ?? -1);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  const cpuSampled = stop();
   const loadAfter = loadavg()[0] ?? 0;
   const [wall, user, sys, rssKb] = readFileSync(out, 'utf8').trim().split('\n').at(-1)!.split(' ');
   rmSync(path.dirname(out), { recursive: true, force: true });
   return {
     wallSeconds: Number(wall),
     cpuSeconds: Math.round((Number(user) + Number(sys)) * 10) / 10,
+    cpuSampled,
     maxRssMb: Math.round(Number(rssKb) / 1024),
-    exitCode: ran.status ?? -1,
+    exitCode: code ?? -1,
     loadBefore: Math.round(loadBefore * 100) / 100,
     loadAfter: Math.round(loadAfter * 100) / 100,
   };
@@ -109,7 +192,7 @@ function checked(run: Results) {
 }
 
 const reportDir = mkdtempSync(path.join(tmpdir(), 'eac-bench-run-report-'));
-const run = timed(process.execPath, [
+const run = await timed(process.execPath, [
   path.join(ROOT, 'bin', 'eac.mjs'),
   'run',
   '--quiet-progress',
@@ -123,7 +206,7 @@ const results = JSON.parse(
 ) as Results;
 rmSync(reportDir, { recursive: true, force: true });
 const unit = values.unit
-  ? timed(process.execPath, [
+  ? await timed(process.execPath, [
       path.join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
       'run',
       '--project',
@@ -153,7 +236,7 @@ const file = {
 };
 writeFileSync(RESULTS_FILE, `${JSON.stringify(file, null, 2)}\n`);
 console.log(
-  `eac run: ${run.wallSeconds} s wall, ${run.cpuSeconds} s CPU, ${run.maxRssMb} MB peak, load ${run.loadBefore} → ${run.loadAfter}; ${results.summary.total} tests; written to ${path.relative(HERE, RESULTS_FILE)}`,
+  `eac run: ${run.wallSeconds} s wall, ${run.cpuSeconds} s CPU (${run.cpuSampled.total} s sampled, the browser ${run.cpuSampled.browser} s), ${run.maxRssMb} MB peak, load ${run.loadBefore} → ${run.loadAfter}; ${results.summary.total} tests; written to ${path.relative(HERE, RESULTS_FILE)}`,
 );
 if (unit !== undefined)
   console.log(`unit: ${unit.wallSeconds} s wall, ${unit.cpuSeconds} s CPU (exit ${unit.exitCode})`);
