@@ -52,8 +52,9 @@ interface Timed {
 type ProcessKind = 'eac' | 'testWorkers' | 'browserServer' | 'browser' | 'other';
 
 function kindOf(cmdline: string): ProcessKind {
-  if (/chrom/.test(cmdline) && !cmdline.includes('launchServer')) return 'browser';
+  // The browser server's program names chromium too: it is told apart first.
   if (cmdline.includes('launchServer')) return 'browserServer';
+  if (cmdline.includes('chrom')) return 'browser';
   if (cmdline.includes('vitest')) return 'testWorkers';
   if (/\bnode\b|eac/.test(cmdline)) return 'eac';
   return 'other';

@@ -53,8 +53,6 @@ export interface HubView {
   readonly frame: Frame;
   /** The parent page's origin (the third origin). */
   readonly parentOrigin: string;
-  /** The hub's Frame, for evaluating in it. */
-  hubFrame(): Frame;
   /** What the parent has received so far. */
   messages(): Promise<ParentMessage[]>;
   /** Texts of every JavaScript dialog (alert, confirm) any frame opened. */
@@ -261,10 +259,6 @@ function visitOf(context: BrowserContext): Visit {
   return v;
 }
 
-/**
- * Opens `pathAndQuery` of the hub (e.g. `/share/dashboard/ID?jwt=…`) inside the parent page's
- * iframe in a fresh page, and closes it when the test ends.
- */
 /** One page load of the hub frame, as an exchange of the test's HTTP log. */
 async function recordPageLoad(t: Conformance, request: Request, response: Response): Promise<void> {
   const headers = await response.allHeaders().catch(() => response.headers());
@@ -280,6 +274,10 @@ async function recordPageLoad(t: Conformance, request: Request, response: Respon
   });
 }
 
+/**
+ * Opens `pathAndQuery` of the hub (e.g. `/share/dashboard/ID?jwt=…`) inside the parent page's
+ * iframe in a fresh page, and closes it when the test ends.
+ */
 export async function openHub(t: Conformance, pathAndQuery: string): Promise<HubView> {
   const profile = hubProfile(t);
   const browser = await browserFor(t);
@@ -328,12 +326,8 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
   const src = `${t.target.hubUrl}${pathAndQuery}`;
   await page.goto(`${base}/parent?src=${encodeURIComponent(src)}`, { waitUntil: 'load' });
   await Promise.all(pageLoads);
-  const hubFrame = (): Frame => {
-    const child = page.mainFrame().childFrames()[0];
-    if (child === undefined) throw new Error('the parent page holds no hub frame');
-    return child;
-  };
-  const frame = hubFrame();
+  const frame = page.mainFrame().childFrames()[0];
+  if (frame === undefined) throw new Error('the parent page holds no hub frame');
   const locate = (
     within: Locator | Frame,
     name: HubThing,
@@ -350,7 +344,6 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
     page,
     frame,
     parentOrigin: new URL(base).origin,
-    hubFrame,
     messages: () =>
       page.evaluate(
         () => (globalThis as unknown as { __eacMessages?: ParentMessage[] }).__eacMessages ?? [],
@@ -362,11 +355,7 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
     settled: async (quietMs, capMs) => {
       const until = Date.now() + capMs;
       while (Date.now() < until) {
-        const still = Number(
-          await hubFrame()
-            .evaluate(STILL_FOR)
-            .catch(() => 0),
-        );
+        const still = Number(await frame.evaluate(STILL_FOR).catch(() => 0));
         if (net.inFlight === 0 && Date.now() - net.lastChange >= quietMs && still >= quietMs)
           return;
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -170,7 +170,7 @@ conformance(
     expect(bolt.refs, 'the north order of Bolt').toEqual(refsOf('north', 'Bolt'));
     // Whatever address the drill-down led to (the reference reloads the page with the point),
     // opened with the token of a user without drillDown, shows no rows behind a point.
-    const drilled = new URL(view.hubFrame().url());
+    const drilled = new URL(view.frame.url());
     const plain = await viewer(t, w, {}, { properties: { region: 'north' } });
     drilled.searchParams.set('jwt', plain.token);
     const without = await openHub(t, `${drilled.pathname}${drilled.search}`);
@@ -287,7 +287,7 @@ for (const [what, sql] of NOT_ONE_TABLE) {
         1,
         'drilling into Anvil of the plain chart shows its rows',
       );
-      const drilled = new URL(view.hubFrame().url());
+      const drilled = new URL(view.frame.url());
       const turned = `${drilled.pathname}${drilled.search}`
         .split(w.chartId)
         .join(w.secondChartId ?? '');

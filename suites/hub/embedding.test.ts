@@ -173,11 +173,9 @@ conformance(
     // body's scroll height, or the body's box, each within 2 px.
     const measures = JSON.parse(
       String(
-        await view
-          .hubFrame()
-          .evaluate(
-            'JSON.stringify([document.documentElement.scrollHeight, document.body.scrollHeight, document.body.getBoundingClientRect().height])',
-          ),
+        await view.frame.evaluate(
+          'JSON.stringify([document.documentElement.scrollHeight, document.body.scrollHeight, document.body.getBoundingClientRect().height])',
+        ),
       ),
     ) as number[];
     expect(typeof last, 'the height is a number').toBe('number');

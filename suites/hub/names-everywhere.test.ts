@@ -478,7 +478,7 @@ async function madeOf(
   view: HubView,
   markers: readonly string[],
 ): Promise<Map<string, readonly string[]>> {
-  const out = await view.hubFrame().evaluate(`(${MADE_OF})(${JSON.stringify(markers)})`);
+  const out = await view.frame.evaluate(`(${MADE_OF})(${JSON.stringify(markers)})`);
   return new Map(Object.entries(JSON.parse(String(out)) as Record<string, string[]>));
 }
 

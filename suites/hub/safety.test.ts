@@ -83,11 +83,9 @@ conformance(
       );
       const header = view.thing('header');
       await expectCount(header, 1, 'the page has its header');
-      const page = await view
-        .hubFrame()
-        .evaluate(
-          `(() => { const b = document.body; return JSON.stringify([getComputedStyle(b).backgroundColor, getComputedStyle(b).color]); })()`,
-        );
+      const page = await view.frame.evaluate(
+        `(() => { const b = document.body; return JSON.stringify([getComputedStyle(b).backgroundColor, getComputedStyle(b).color]); })()`,
+      );
       const banner = await header.evaluate(
         '(h) => JSON.stringify([getComputedStyle(h).backgroundColor, getComputedStyle(h).color])',
       );
@@ -132,7 +130,7 @@ probe(
       dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, dbAuthToken: secret }),
     );
     const opened = (await view.thing('chart', { title: w.board.chartTitle }).count()) === 1;
-    const html = String(await view.hubFrame().evaluate('document.documentElement.outerHTML'));
+    const html = String(await view.frame.evaluate('document.documentElement.outerHTML'));
     const leaked = html.includes(secret);
     t.observe(
       `${opened ? 'the dashboard opens' : 'the dashboard does not open'}; ${leaked ? 'the value is in the page' : 'the value is not in the page'}`,

@@ -31,7 +31,7 @@ conformance(
     ] as const;
     for (const [what, path] of cases) {
       const view = await openHub(t, path);
-      await view.hubFrame().waitForLoadState('load');
+      await view.frame.waitForLoadState('load');
       if (view.names('chart'))
         await expectCount(
           view.thing('chart', { title: w.board.chartTitle }),

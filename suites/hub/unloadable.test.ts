@@ -104,7 +104,7 @@ conformance(
     );
     // Whatever address the drill-down led to, with the loaded chart's id put to the other one's
     // (an address a client may well build): the page answers it without a server error.
-    const drilled = new URL(view.hubFrame().url());
+    const drilled = new URL(view.frame.url());
     const turned = `${drilled.pathname}${drilled.search}`.split(loaded).join(w.savedChartId);
     const status = await statusOf(t, turned);
     expect(

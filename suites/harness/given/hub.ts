@@ -241,7 +241,7 @@ export async function dashboardShown(view: HubView, w: Pick<HubWorld, 'board'>):
       1,
       'the dashboard is shown',
     );
-  else await view.hubFrame().waitForLoadState('load');
+  else await view.frame.waitForLoadState('load');
 }
 
 /** `/share/dashboard/{id}?…` with the given query parameters (§4.17). */
