@@ -53,8 +53,6 @@ export interface HubView {
   readonly frame: Frame;
   /** The parent page's origin (the third origin). */
   readonly parentOrigin: string;
-  /** What the parent has received so far. */
-  messages(): Promise<ParentMessage[]>;
   /** Texts of every JavaScript dialog (alert, confirm) any frame opened. */
   readonly dialogs: readonly string[];
   /** A thing of the hub profile, with its name's placeholder filled; not-run if unnamed. */
@@ -70,6 +68,12 @@ export interface HubView {
   settled(quietMs: number, capMs: number): Promise<void>;
   /** Closes the page before the test ends (the test's last page also wipes what it left). */
   close(): Promise<void>;
+}
+
+/** A hub page in a parent page loaded for it alone, whose message log is the page's own. */
+export interface EmbeddedView extends HubView {
+  /** What the parent has received so far. */
+  messages(): Promise<ParentMessage[]>;
 }
 
 const REQUIRE = () => process.env['EAC_REQUIRE_BROWSER'] === '1';
@@ -274,11 +278,33 @@ async function recordPageLoad(t: Conformance, request: Request, response: Respon
   });
 }
 
+/** How long the hub frame may take to load. */
+const LOAD_MS = 15_000;
+
 /**
  * Opens `pathAndQuery` of the hub (e.g. `/share/dashboard/ID?jwt=…`) inside the parent page's
- * iframe in a fresh page, and closes it when the test ends.
+ * iframe, and closes it when the test ends. A tab kept from an earlier page frames it anew in
+ * its parent page (a new iframe element; see parentPage): what the parent receives is not
+ * observed then. A test that reads it opens the page with openEmbedded.
  */
-export async function openHub(t: Conformance, pathAndQuery: string): Promise<HubView> {
+export function openHub(t: Conformance, pathAndQuery: string): Promise<HubView> {
+  return open(t, pathAndQuery, false);
+}
+
+/** Same, in a parent page loaded for this page alone, whose messages the view reads. */
+export async function openEmbedded(t: Conformance, pathAndQuery: string): Promise<EmbeddedView> {
+  const view = await open(t, pathAndQuery, true);
+  const { page } = view;
+  return {
+    ...view,
+    messages: () =>
+      page.evaluate(
+        () => (globalThis as unknown as { __eacMessages?: ParentMessage[] }).__eacMessages ?? [],
+      ),
+  };
+}
+
+async function open(t: Conformance, pathAndQuery: string, newParent: boolean): Promise<HubView> {
   const profile = hubProfile(t);
   const browser = await browserFor(t);
   const base = broker() ?? '';
@@ -286,17 +312,17 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
   const v = visitOf(context);
   const page = await pageOf(context);
   v.pages.push(page);
-  // Requests of the page in flight, and when the last one began or ended (settled()).
-  const net = { inFlight: 0, lastChange: Date.now() };
+  // Requests of the page in flight (those of a removed frame that end later are not counted),
+  // and when one last began or ended (settled()).
+  const net = { inFlight: new Set<Request>(), lastChange: Date.now() };
   const onRequest = (request: Request) => {
     const url = new URL(request.url());
     if (url.protocol === 'http:' || url.protocol === 'https:') v.origins.add(url.origin);
-    net.inFlight += 1;
+    net.inFlight.add(request);
     net.lastChange = Date.now();
   };
-  const onRequestDone = () => {
-    net.inFlight = Math.max(0, net.inFlight - 1);
-    net.lastChange = Date.now();
+  const onRequestDone = (request: Request) => {
+    if (net.inFlight.delete(request)) net.lastChange = Date.now();
   };
   const dialogs: string[] = [];
   const onDialog = (dialog: Dialog) => {
@@ -324,10 +350,23 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
     page.off('response', onResponse);
   });
   const src = `${t.target.hubUrl}${pathAndQuery}`;
-  await page.goto(`${base}/parent?src=${encodeURIComponent(src)}`, { waitUntil: 'load' });
+  const parent = `${base}/parent?src=`;
+  let frame: Frame | null | undefined;
+  if (newParent || !page.url().startsWith(parent)) {
+    await page.goto(`${parent}${encodeURIComponent(src)}`, { waitUntil: 'load' });
+    frame = await (await page.$('#hub'))?.contentFrame();
+  } else {
+    const element = await page.evaluateHandle(
+      (s) => (globalThis as unknown as { __eacFrame(src: string): unknown }).__eacFrame(s),
+      src,
+    );
+    frame = await element.asElement()?.contentFrame();
+    await element.dispose();
+    await loaded(page, src);
+  }
   await Promise.all(pageLoads);
-  const frame = page.mainFrame().childFrames()[0];
-  if (frame === undefined) throw new Error('the parent page holds no hub frame');
+  if (frame === null || frame === undefined) throw new Error('the parent page holds no hub frame');
+  const hub = frame;
   const locate = (
     within: Locator | Frame,
     name: HubThing,
@@ -342,21 +381,17 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
   };
   return {
     page,
-    frame,
+    frame: hub,
     parentOrigin: new URL(base).origin,
-    messages: () =>
-      page.evaluate(
-        () => (globalThis as unknown as { __eacMessages?: ParentMessage[] }).__eacMessages ?? [],
-      ),
     dialogs,
-    thing: (name, values) => locate(frame, name, values),
+    thing: (name, values) => locate(hub, name, values),
     thingIn: (within, name, values) => locate(within, name, values),
     names: (name) => profile.things[name] !== undefined,
     settled: async (quietMs, capMs) => {
       const until = Date.now() + capMs;
       while (Date.now() < until) {
-        const still = Number(await frame.evaluate(STILL_FOR).catch(() => 0));
-        if (net.inFlight === 0 && Date.now() - net.lastChange >= quietMs && still >= quietMs)
+        const still = Number(await hub.evaluate(STILL_FOR).catch(() => 0));
+        if (net.inFlight.size === 0 && Date.now() - net.lastChange >= quietMs && still >= quietMs)
           return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -371,6 +406,25 @@ export async function openHub(t: Conformance, pathAndQuery: string): Promise<Hub
       }
     },
   };
+}
+
+/** Waits for the frame the parent page framed anew to load, as page.goto would (LOAD_MS). */
+async function loaded(page: Page, src: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const load = page.evaluate('window.__eacLoaded');
+  try {
+    await Promise.race([
+      load,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => {
+          reject(new Error(`the hub frame did not load ${src} within ${String(LOAD_MS)} ms`));
+        }, LOAD_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    load.catch(() => undefined);
+  }
 }
 
 /**
@@ -393,7 +447,7 @@ const STILL_FOR = `(() => {
 /** Waits until the hub frame has navigated again (a filter change reloads it) and loaded. */
 export async function nextHubLoad(view: HubView, change: () => Promise<void>): Promise<void> {
   const navigated = view.page.waitForEvent('framenavigated', {
-    predicate: (f) => f.parentFrame() === view.page.mainFrame(),
+    predicate: (f) => f === view.frame,
   });
   await change();
   const f = await navigated;

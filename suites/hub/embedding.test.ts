@@ -3,6 +3,7 @@ import { expectedStrings } from '../../fixtures/oracles/index.ts';
 import {
   embedderOrigin,
   nextHubLoad,
+  openEmbedded,
   openHub,
   tableRows,
   type HubView,
@@ -81,7 +82,7 @@ conformance(
   async (t) => {
     const w = await hubWorld(t, { data: true });
     const parentOrigin = embedderOrigin(t);
-    const page = await openHub(
+    const page = await openEmbedded(
       t,
       dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, parentOrigin }),
     );
@@ -109,7 +110,7 @@ conformance(
   'with parentOrigin naming another origin, the real parent receives nothing: no height, no embed:params',
   async (t) => {
     const w = await hubWorld(t, { data: true });
-    const view = await openHub(
+    const view = await openEmbedded(
       t,
       dashboardPath(w.board.dashboardId, {
         jwt: w.viewer.token,
@@ -132,7 +133,7 @@ probe(
   'without parentOrigin the page posts nothing to its parent',
   async (t) => {
     const w = await hubWorld(t, { data: true });
-    const view = await openHub(
+    const view = await openEmbedded(
       t,
       dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, autoHeight: 'true' }),
     );
@@ -155,7 +156,7 @@ conformance(
     const w = await hubWorld(t);
     const { type, field } = shape;
     const parentOrigin = embedderOrigin(t);
-    const view = await openHub(
+    const view = await openEmbedded(
       t,
       dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, autoHeight: 'true', parentOrigin }),
     );
@@ -183,7 +184,7 @@ conformance(
       measures.some((m) => Math.abs((last as number) - m) <= 2),
       `reported ${String(last)}, content ${JSON.stringify(measures)}`,
     ).toBe(true);
-    const withoutAuto = await openHub(
+    const withoutAuto = await openEmbedded(
       t,
       dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, parentOrigin }),
     );

@@ -4,6 +4,7 @@ import {
   embedderOrigin,
   hubProfile,
   nextHubLoad,
+  openEmbedded,
   openHub,
   tableRows,
   type HubView,
@@ -137,7 +138,7 @@ probe(
     const w = await hubWorld(t, { data: true, moreControls: [PRODUCT] });
     const parentOrigin = embedderOrigin(t);
     const v = await viewer(t, w, {});
-    const view = await openHub(
+    const view = await openEmbedded(
       t,
       dashboardPath(w.board.dashboardId, { jwt: v.token, parentOrigin }),
     );
