@@ -81,7 +81,7 @@ export const CHROMIUM_ARGS = [
  *
  * It frames through `window.__eacFrame(src)`, which a later page of the same tab calls too: it
  * removes the hub frame and frames `src` in a new iframe element (a fresh browsing context, as a
- * new parent page would give it), and `window.__eacLoaded` settles when that frame has loaded.
+ * new parent page would give it), and answers a promise settled when that frame has loaded.
  * Framing anew costs chromium about 40% less than loading a new parent page. The message log
  * starts empty again, but a message the removed frame posted may still arrive after that, so
  * only a parent page loaded for the view (suites/harness/browser.ts, openEmbedded) reads it.
@@ -107,9 +107,9 @@ window.__eacFrame = (src) => {
   frame.title = 'Embedded hub page';
   frame.style.cssText = 'width:1000px;height:700px;border:0';
   frame.src = src;
-  window.__eacLoaded = new Promise((resolve) => frame.addEventListener('load', () => resolve(true), { once: true }));
+  const loaded = new Promise((resolve) => frame.addEventListener('load', () => resolve(true), { once: true }));
   document.body.append(frame);
-  return frame;
+  return loaded;
 };
 window.__eacFrame(${first});
 </script>

@@ -23,7 +23,7 @@ import { inject, onTestFinished } from 'vitest';
 import type {
   Browser,
   BrowserContext,
-  Dialog,
+  CDPSession,
   Frame,
   Locator,
   Page,
@@ -195,12 +195,50 @@ let visit: Visit | undefined;
  * and with its tab's session storage cleared; the next visit navigates it anew.
  */
 const idle: Page[] = [];
-/** What a page's visit listens to, taken off when the page goes back to `idle`. */
-const listeners = new WeakMap<Page, () => void>();
+
+/** What the view now on a tab hears of it: its requests, responses and dialogs. */
+interface Ears {
+  request(request: Request): void;
+  done(request: Request): void;
+  response(response: Response): void;
+  dialog(message: string): void;
+}
+
+/**
+ * The view on each tab. A tab's listeners are added once, when it opens, and hand what they
+ * hear to its view: adding and removing them for every view cost a call to the browser server
+ * each (playwright subscribes to network events only while they have listeners).
+ */
+const ears = new WeakMap<Page, Ears>();
+
+async function newTab(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  page.on('request', (request) => ears.get(page)?.request(request));
+  page.on('requestfinished', (request) => ears.get(page)?.done(request));
+  page.on('requestfailed', (request) => ears.get(page)?.done(request));
+  page.on('response', (response) => ears.get(page)?.response(response));
+  page.on('dialog', (dialog) => {
+    ears.get(page)?.dialog(dialog.message());
+    void dialog.dismiss().catch(() => undefined);
+  });
+  return page;
+}
+
+/** Each tab's DevTools session, opened on first use (wipe). */
+const sessions = new WeakMap<Page, Promise<CDPSession>>();
+
+function sessionOf(page: Page): Promise<CDPSession> {
+  let session = sessions.get(page);
+  if (session === undefined) {
+    session = page.context().newCDPSession(page);
+    sessions.set(page, session);
+  }
+  return session;
+}
 
 async function release(page: Page): Promise<void> {
   if (page.isClosed() || idle.includes(page)) return;
-  listeners.get(page)?.();
+  ears.delete(page);
   const cleared = await Promise.all(
     page.frames().map((f) =>
       f.evaluate('sessionStorage.clear()').then(
@@ -216,7 +254,7 @@ async function release(page: Page): Promise<void> {
 async function pageOf(context: BrowserContext): Promise<Page> {
   for (let page = idle.pop(); page !== undefined; page = idle.pop())
     if (!page.isClosed() && page.context() === context) return page;
-  return context.newPage();
+  return newTab(context);
 }
 
 /** Wipes what the visit left in the context, through one of its pages still open. */
@@ -224,14 +262,13 @@ async function wipe(v: Visit, through: Page | undefined): Promise<void> {
   if (v.wiped) return;
   v.wiped = true;
   if (through !== undefined && !through.isClosed()) {
-    const cdp = await v.context.newCDPSession(through);
+    const cdp = await sessionOf(through);
     await Promise.all([
       ...[...v.origins].map((origin) =>
         cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }),
       ),
       cdp.send('Network.clearBrowserCache'),
     ]);
-    await cdp.detach();
   }
   await v.context.clearCookies();
 }
@@ -315,58 +352,37 @@ async function open(t: Conformance, pathAndQuery: string, newParent: boolean): P
   // Requests of the page in flight (those of a removed frame that end later are not counted),
   // and when one last began or ended (settled()).
   const net = { inFlight: new Set<Request>(), lastChange: Date.now() };
-  const onRequest = (request: Request) => {
-    const url = new URL(request.url());
-    if (url.protocol === 'http:' || url.protocol === 'https:') v.origins.add(url.origin);
-    net.inFlight.add(request);
-    net.lastChange = Date.now();
-  };
-  const onRequestDone = (request: Request) => {
-    if (net.inFlight.delete(request)) net.lastChange = Date.now();
-  };
   const dialogs: string[] = [];
-  const onDialog = (dialog: Dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss().catch(() => undefined);
-  };
   // The hub frame's page loads join the test's exchanges: a failing test shows the page it
   // loaded (status, headers, the HTML) after its calls to the API.
   const pageLoads: Promise<void>[] = [];
-  const onResponse = (response: Response) => {
-    const request = response.request();
-    if (request.isNavigationRequest() && request.frame() !== page.mainFrame())
-      pageLoads.push(recordPageLoad(t, request, response));
-  };
-  page.on('request', onRequest);
-  page.on('requestfinished', onRequestDone);
-  page.on('requestfailed', onRequestDone);
-  page.on('dialog', onDialog);
-  page.on('response', onResponse);
-  listeners.set(page, () => {
-    page.off('request', onRequest);
-    page.off('requestfinished', onRequestDone);
-    page.off('requestfailed', onRequestDone);
-    page.off('dialog', onDialog);
-    page.off('response', onResponse);
+  ears.set(page, {
+    request: (request) => {
+      const url = new URL(request.url());
+      if (url.protocol === 'http:' || url.protocol === 'https:') v.origins.add(url.origin);
+      net.inFlight.add(request);
+      net.lastChange = Date.now();
+    },
+    done: (request) => {
+      if (net.inFlight.delete(request)) net.lastChange = Date.now();
+    },
+    response: (response) => {
+      const request = response.request();
+      if (request.isNavigationRequest() && request.frame() !== page.mainFrame())
+        pageLoads.push(recordPageLoad(t, request, response));
+    },
+    dialog: (message) => dialogs.push(message),
   });
   const src = `${t.target.hubUrl}${pathAndQuery}`;
   const parent = `${base}/parent?src=`;
-  let frame: Frame | null | undefined;
-  if (newParent || !page.url().startsWith(parent)) {
+  if (newParent || !page.url().startsWith(parent))
     await page.goto(`${parent}${encodeURIComponent(src)}`, { waitUntil: 'load' });
-    frame = await (await page.$('#hub'))?.contentFrame();
-  } else {
-    const element = await page.evaluateHandle(
-      (s) => (globalThis as unknown as { __eacFrame(src: string): unknown }).__eacFrame(s),
-      src,
-    );
-    frame = await element.asElement()?.contentFrame();
-    await element.dispose();
-    await loaded(page, src);
-  }
+  else await framed(page, src);
   await Promise.all(pageLoads);
-  if (frame === null || frame === undefined) throw new Error('the parent page holds no hub frame');
-  const hub = frame;
+  // Protocol events come in order: by now the removed frame is gone from the list.
+  const [hub, ...more] = page.mainFrame().childFrames();
+  if (hub === undefined || more.length > 0)
+    throw new Error(`the parent page holds ${String(more.length + (hub ? 1 : 0))} frames, not one`);
   const locate = (
     within: Locator | Frame,
     name: HubThing,
@@ -408,10 +424,13 @@ async function open(t: Conformance, pathAndQuery: string, newParent: boolean): P
   };
 }
 
-/** Waits for the frame the parent page framed anew to load, as page.goto would (LOAD_MS). */
-async function loaded(page: Page, src: string): Promise<void> {
+/** Frames `src` anew in the tab's parent page and waits for it to load, as page.goto would. */
+async function framed(page: Page, src: string): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const load = page.evaluate('window.__eacLoaded');
+  const load = page.evaluate(
+    (s) => (globalThis as unknown as { __eacFrame(src: string): Promise<unknown> }).__eacFrame(s),
+    src,
+  );
   try {
     await Promise.race([
       load,
