@@ -77,6 +77,7 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
     hubUrl: origin(hubPort),
     ...(options.hooks === true ? { hooksUrl: `${url}${HOOKS_PREFIX}` } : {}),
     close: async () => {
+      ctx.store.data.stop();
       await Promise.all([app.close(), hub.close()]);
     },
   };

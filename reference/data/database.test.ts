@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DataStore } from './database.ts';
 
 const data = new DataStore({ rows: 5_000 });
@@ -34,6 +34,31 @@ describe('DataStore', () => {
       expect(rows.ok && rows.value.rows).toEqual([{ n: 0 }]);
     }
     expect((await data.raw('SELECT count(*) AS n FROM seed.orders')).rows).toEqual([{ n: '5000' }]);
+  });
+
+  it('stops a running statement when the reference closes, before its time limit', async () => {
+    // The time limit's timer never fires here: only stop() can end this hours-long count.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const done = data.query(
+        seeded,
+        'WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 1000000000) SELECT o.organization, count(*) AS c FROM orders o JOIN n ON TRUE GROUP BY 1',
+        { organization: 'Acme' },
+      );
+      let settled = false;
+      void done.finally(() => {
+        settled = true;
+      });
+      // Whenever the statement starts running, the next stop() interrupts it.
+      while (!settled) {
+        data.stop();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const stopped = await done;
+      expect(!stopped.ok && stopped.error.details).toMatchObject({ reason: 'sql-timeout' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a missing property, other schemas, files and writes', async () => {

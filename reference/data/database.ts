@@ -94,13 +94,27 @@ export class DataStore {
     return this.seeded;
   }
 
+  /** The connections of the statements running now (stop()). */
+  private readonly running = new Set<DuckDBConnection>();
+
   private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     const c = await (await this.db()).connect();
+    this.running.add(c);
     try {
       return await fn(c);
     } finally {
+      this.running.delete(c);
       c.closeSync();
     }
+  }
+
+  /**
+   * Interrupts every statement still running, as the reference closes: each ends as a query
+   * stopped by its time limit would. Without it, closing waited for the requests still running
+   * one, and the process could not exit while DuckDB's threads ran it.
+   */
+  stop(): void {
+    for (const c of this.running) c.interrupt();
   }
 
   /** The connection an agent without one reaches: the seeded orders, default row filter. */
