@@ -484,9 +484,10 @@ interface DomNode {
  * and their cells, grid cells and row headers), whatever elements the page builds them of; a
  * row holding column headers is the head.
  *
- * Two round trips whatever the row count: the cells and the column headers are found at once,
- * then each row not holding a header takes the cells it holds, in the order the cell query
- * found them (a role query per row made a table of 100 rows cost seconds).
+ * A few calls whatever the row count: the rows, the cells and the column headers are gathered
+ * into one object in the page, then each row not holding a header takes the cells it holds, in
+ * the order the cell query found them. (A role query per row made a table of 100 rows cost
+ * seconds; a handle per cell cost a call to dispose each.)
  */
 export async function tableRows(table: Locator): Promise<string[]> {
   const rows = table.getByRole('row');
@@ -494,24 +495,42 @@ export async function tableRows(table: Locator): Promise<string[]> {
     .getByRole('cell')
     .or(rows.getByRole('gridcell'))
     .or(rows.getByRole('rowheader'));
-  const [found, heads] = await Promise.all([
-    cells.elementHandles(),
-    table.getByRole('columnheader').elementHandles(),
-  ]);
+  const bag = await table.evaluateHandle((): Bag => ({ rows: [], cells: [], heads: [] }));
   try {
-    return await rows.evaluateAll(
-      (all, [cells, heads]) =>
-        all
-          .filter((row) => !heads.some((head) => (row as unknown as DomNode).contains(head)))
-          .map((row) =>
-            cells
-              .filter((cell) => (row as unknown as DomNode).contains(cell))
-              .map((cell) => (cell as unknown as DomNode).innerText.trim())
-              .join('|'),
-          ),
-      [found, heads] as const,
+    await Promise.all(
+      (
+        [
+          ['rows', rows],
+          ['cells', cells],
+          ['heads', table.getByRole('columnheader')],
+        ] as const
+      ).map(([key, found]) =>
+        found.evaluateAll(
+          (all: unknown[], [into, k]) => {
+            into[k] = all as DomNode[];
+          },
+          [bag, key] as const,
+        ),
+      ),
+    );
+    return await bag.evaluate(({ rows, cells, heads }) =>
+      rows
+        .filter((row) => !heads.some((head) => row.contains(head)))
+        .map((row) =>
+          cells
+            .filter((cell) => row.contains(cell))
+            .map((cell) => cell.innerText.trim())
+            .join('|'),
+        ),
     );
   } finally {
-    await Promise.all([...found, ...heads].map((h) => h.dispose()));
+    await bag.dispose();
   }
+}
+
+/** What tableRows gathers in the page. */
+interface Bag {
+  rows: DomNode[];
+  cells: DomNode[];
+  heads: DomNode[];
 }
