@@ -4,9 +4,12 @@
  * area and per file, and what the run checked (tests, clauses covered portably and through a
  * decision, probes) so that a faster run can be shown to check no less.
  *
- *   npx tsx bench/run.ts --label before|after [--seed N] [--unit] [--root DIR]
+ *   npx tsx bench/run.ts --label before|after [--seed N] [--unit] [--profile] [--root DIR]
  *
- * `--unit` also times the unit tests (`vitest --project unit`). `--root DIR` measures a quiet
+ * `--unit` also times the unit tests (`vitest --project unit`). `--profile` runs once more
+ * under V8's CPU profiler (`node --cpu-prof`, which the test workers inherit) and writes where
+ * the CPU of the run's own process and of its test workers went, by part of the house and by
+ * package (bench/profile.ts); the profiler slows that run, so its figures are shares, not times. `--root DIR` measures a quiet
  * copy (`git clone . DIR` with node_modules linked in). Figures go to bench/results/run.json,
  * one entry per label (a new measurement of a label replaces the old one), with the machine's
  * load before and after: a figure taken under load says so.
@@ -20,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { coverageTotals } from '../reports/outline.ts';
+import { addParts, cpuByPart, type CpuProfile } from './profile.ts';
 import type { Results } from '../reports/schema.ts';
 
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,6 +33,7 @@ const { values } = parseArgs({
     label: { type: 'string', default: 'now' },
     seed: { type: 'string', default: '1' },
     unit: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
   },
 });
 const ROOT = path.resolve(values.root ?? HERE);
@@ -193,15 +198,16 @@ function checked(run: Results) {
 }
 
 const reportDir = mkdtempSync(path.join(tmpdir(), 'eac-bench-run-report-'));
-const run = await timed(process.execPath, [
+const eacRun = (report: string) => [
   path.join(ROOT, 'bin', 'eac.mjs'),
   'run',
   '--quiet-progress',
   '--seed',
   values.seed,
   '--report',
-  reportDir,
-]);
+  report,
+];
+const run = await timed(process.execPath, eacRun(reportDir));
 const results = JSON.parse(
   readFileSync(path.join(reportDir, 'latest', 'results.json'), 'utf8'),
 ) as Results;
@@ -215,6 +221,41 @@ const unit = values.unit
     ])
   : undefined;
 
+/**
+ * The run once more under the CPU profiler: CPU seconds by part, of the run's own process (the
+ * runner, vitest's main thread and the embedded reference) and of the test workers together.
+ * From the sources (EAC_BUNDLE=0): in the bundle every part of the house is one file.
+ */
+async function profiled() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'eac-bench-profile-'));
+  const report = path.join(dir, 'report');
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...eacRun(report)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, CI: 'true', EAC_BUNDLE: '0' },
+    },
+  );
+  await once(child, 'exit');
+  const wallSeconds = seconds(Date.now() - started);
+  const eac: Record<string, number> = {};
+  const testWorkers: Record<string, number> = {};
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'))) {
+    const profile = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as CpuProfile;
+    // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile
+    const owner = Number(name.split('.')[3]);
+    addParts(owner === child.pid ? eac : testWorkers, cpuByPart(profile, ROOT));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const sorted = (parts: Record<string, number>) =>
+    Object.fromEntries(Object.entries(parts).sort((a, b) => b[1] - a[1]));
+  return { wallSeconds, eac: sorted(eac), testWorkers: sorted(testWorkers) };
+}
+const profile = values.profile ? await profiled() : undefined;
+
 const entry = {
   label: values.label,
   measuredAt: new Date().toISOString(),
@@ -226,6 +267,7 @@ const entry = {
   seed: Number(values.seed),
   run,
   ...(unit !== undefined ? { unit } : {}),
+  ...(profile !== undefined ? { cpuProfile: profile } : {}),
   ...checked(results),
 };
 const before = existsSync(RESULTS_FILE)
