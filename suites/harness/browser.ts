@@ -192,7 +192,8 @@ let visit: Visit | undefined;
 /**
  * Pages of ended visits, kept for the next: a new tab costs chromium a renderer process, a
  * navigation of an open tab on the same site does not. A page comes back here wiped (above)
- * and with its tab's session storage cleared; the next visit navigates it anew.
+ * and with its tab's session storage cleared; the next visit frames its own page anew in the
+ * tab's parent page, or loads a parent page of its own (open).
  */
 const idle: Page[] = [];
 
