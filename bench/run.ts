@@ -15,6 +15,7 @@
  * load before and after: a figure taken under load says so.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -197,7 +198,29 @@ function checked(run: Results) {
   };
 }
 
+/**
+ * How fast the machine runs now: milliseconds for a fixed piece of single-threaded work (JSON,
+ * strings, hashing, as the run does), the best of seven. The same commit measured an hour apart
+ * on this virtual machine took from 36 s to 77 s at load 0.3, with this figure moving alike: a
+ * run's wall divided by it compares across hours better than the wall alone.
+ */
+function calibrate(): number {
+  const once = () => {
+    const started = performance.now();
+    let text = '';
+    for (let i = 0; i < 20_000; i += 1) {
+      const row = { id: `id-${String(i)}`, n: i, tags: ['a', 'b', String(i % 7)], ok: i % 2 === 0 };
+      text = JSON.stringify(JSON.parse(JSON.stringify(row)));
+      createHash('sha256').update(text).digest('hex');
+    }
+    return performance.now() - started + (text.length > 0 ? 0 : 1);
+  };
+  // The first rounds warm the JIT up: the best of seven is steady within a few percent.
+  return Math.round(Math.min(...Array.from({ length: 7 }, once)));
+}
+
 const reportDir = mkdtempSync(path.join(tmpdir(), 'eac-bench-run-report-'));
+const calibrationBefore = calibrate();
 const eacRun = (report: string) => [
   path.join(ROOT, 'bin', 'eac.mjs'),
   'run',
@@ -208,6 +231,7 @@ const eacRun = (report: string) => [
   report,
 ];
 const run = await timed(process.execPath, eacRun(reportDir));
+const calibrationAfter = calibrate();
 const results = JSON.parse(
   readFileSync(path.join(reportDir, 'latest', 'results.json'), 'utf8'),
 ) as Results;
@@ -266,6 +290,7 @@ const entry = {
   }).stdout.trim(),
   seed: Number(values.seed),
   run,
+  calibrationMs: { before: calibrationBefore, after: calibrationAfter },
   ...(unit !== undefined ? { unit } : {}),
   ...(profile !== undefined ? { cpuProfile: profile } : {}),
   ...checked(results),
@@ -279,7 +304,7 @@ const file = {
 };
 writeFileSync(RESULTS_FILE, `${JSON.stringify(file, null, 2)}\n`);
 console.log(
-  `eac run: ${run.wallSeconds} s wall, ${run.cpuSeconds} s CPU (${run.cpuSampled.total} s sampled, the browser ${run.cpuSampled.browser} s), ${run.maxRssMb} MB peak, load ${run.loadBefore} → ${run.loadAfter}; ${results.summary.total} tests; written to ${path.relative(HERE, RESULTS_FILE)}`,
+  `eac run: ${run.wallSeconds} s wall (calibration ${calibrationBefore} → ${calibrationAfter} ms), ${run.cpuSeconds} s CPU (${run.cpuSampled.total} s sampled, the browser ${run.cpuSampled.browser} s), ${run.maxRssMb} MB peak, load ${run.loadBefore} → ${run.loadAfter}; ${results.summary.total} tests; written to ${path.relative(HERE, RESULTS_FILE)}`,
 );
 if (unit !== undefined)
   console.log(`unit: ${unit.wallSeconds} s wall, ${unit.cpuSeconds} s CPU (exit ${unit.exitCode})`);
