@@ -90,6 +90,9 @@ export interface EmbeddedLatitude extends RunningLatitude {
 export async function startLatitudeOnReference(options: {
   readonly vary: LatitudeVary;
   readonly seed?: number;
+  /** The proxy's ports, the ones a run is pointed at (0 or none: ephemeral ones). */
+  readonly port?: number;
+  readonly hubPort?: number;
   readonly log?: (line: string) => void;
 }): Promise<EmbeddedLatitude> {
   const chosen: readonly FreedomId[] = chosenIds(options.vary);
@@ -111,6 +114,8 @@ export async function startLatitudeOnReference(options: {
       // The same entries the random choice took, named, so it is made (and printed) once.
       vary: [...chosen],
       ...(seed === undefined ? {} : { seed }),
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.hubPort === undefined ? {} : { hubPort: options.hubPort }),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
   } catch (error) {
