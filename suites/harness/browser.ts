@@ -381,9 +381,10 @@ async function open(t: Conformance, pathAndQuery: string, newParent: boolean): P
   else await framed(page, src);
   await Promise.all(pageLoads);
   // Protocol events come in order: by now the removed frame is gone from the list.
-  const [hub, ...more] = page.mainFrame().childFrames();
-  if (hub === undefined || more.length > 0)
-    throw new Error(`the parent page holds ${String(more.length + (hub ? 1 : 0))} frames, not one`);
+  const frames = page.mainFrame().childFrames();
+  const hub = frames[0];
+  if (hub === undefined || frames.length > 1)
+    throw new Error(`the parent page holds ${String(frames.length)} frames, not one`);
   const locate = (
     within: Locator | Frame,
     name: HubThing,
