@@ -9,10 +9,11 @@
  * `--unit` also times the unit tests (`vitest --project unit`). `--profile` runs once more
  * under V8's CPU profiler (`node --cpu-prof`, which the test workers inherit) and writes where
  * the CPU of the run's own process and of its test workers went, by part of the house and by
- * package (bench/profile.ts); the profiler slows that run, so its figures are shares, not times. `--root DIR` measures a quiet
- * copy (`git clone . DIR` with node_modules linked in). Figures go to bench/results/run.json,
- * one entry per label (a new measurement of a label replaces the old one), with the machine's
- * load before and after: a figure taken under load says so.
+ * package (bench/profile.ts); the profiler slows that run, so its figures are shares, not
+ * times. `--root DIR` measures a quiet copy (`git clone . DIR` with node_modules linked in).
+ * Figures go to bench/results/run.json, one entry per label (a new measurement of a label
+ * replaces the old one), with the machine's load before and after: a figure taken under load
+ * says so.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -207,13 +208,13 @@ function checked(run: Results) {
 function calibrate(): number {
   const once = () => {
     const started = performance.now();
-    let text = '';
     for (let i = 0; i < 20_000; i += 1) {
       const row = { id: `id-${String(i)}`, n: i, tags: ['a', 'b', String(i % 7)], ok: i % 2 === 0 };
-      text = JSON.stringify(JSON.parse(JSON.stringify(row)));
-      createHash('sha256').update(text).digest('hex');
+      createHash('sha256')
+        .update(JSON.stringify(JSON.parse(JSON.stringify(row))))
+        .digest('hex');
     }
-    return performance.now() - started + (text.length > 0 ? 0 : 1);
+    return performance.now() - started;
   };
   // The first rounds warm the JIT up: the best of seven is steady within a few percent.
   return Math.round(Math.min(...Array.from({ length: 7 }, once)));
