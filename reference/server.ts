@@ -28,6 +28,11 @@ export interface StartOptions {
    * catalogue does not hold is refused.
    */
   readonly latitude?: readonly FreedomId[];
+  /**
+   * The implementation name `GET {hooks}/capabilities` gives instead of the reference's own, so a
+   * run judges this server as it judges any other (`eac serve --announce`).
+   */
+  readonly announce?: string;
 }
 
 export interface RunningReference {
@@ -54,7 +59,7 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
     settings,
   };
   const app = buildApp(ctx, { logger: options.logger ?? false });
-  if (options.hooks === true) hookRoutes(app, ctx, REFERENCE_VERSION);
+  if (options.hooks === true) hookRoutes(app, ctx, REFERENCE_VERSION, options.announce);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();

@@ -39,6 +39,8 @@ export interface ServeOptions {
   readonly seed?: number;
   /** `--latitude id,id`: behaviour entries of the latitude catalogue the reference takes. */
   readonly latitude?: readonly FreedomId[];
+  /** `--announce NAME`: the implementation name the hooks' capabilities give. */
+  readonly announce?: string;
 }
 
 /** `eac latitude`: the latitude proxy in front of a target (the embedded reference by default). */
@@ -282,6 +284,7 @@ function buildServe(values: Values): Command {
   const host = nonEmpty('serve', '--host', str(values['host']));
   const seed = str(values['seed']);
   const latitudeText = nonEmpty('serve', '--latitude', str(values['latitude']));
+  const announce = nonEmpty('serve', '--announce', str(values['announce']));
   const latitude = latitudeText !== undefined ? chosenIds(vary('serve', latitudeText)) : undefined;
   if (latitude !== undefined) {
     const forms = latitude.filter((id) => !behaviourIds([id]).length);
@@ -299,6 +302,7 @@ function buildServe(values: Values): Command {
       ...(host !== undefined ? { host } : {}),
       ...(seed !== undefined ? { seed: integer('serve', '--seed', seed, 0xffffffff) } : {}),
       ...(latitude !== undefined ? { latitude } : {}),
+      ...(announce !== undefined ? { announce } : {}),
     },
   };
 }
@@ -621,6 +625,10 @@ function program(
     .option(
       '--latitude <ids>',
       'behaviour entries of the latitude catalogue the reference takes (tenant.identity-name, agent=second, ...)',
+    )
+    .option(
+      '--announce <name>',
+      "the implementation name the hooks' capabilities give (default eac-reference): a run then judges it as any outside target",
     )
     .addHelpText(
       'after',

@@ -64,6 +64,7 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
     seed,
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
+    ...(options.announce !== undefined ? { announce: options.announce } : {}),
   });
   // With behaviour entries on, the reference answers where the document is silent otherwise
   // than its own profile says: the profile to run with is restated and written beside.
@@ -84,6 +85,9 @@ export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<
       `  hooksUrl ${running.hooksUrl ?? '(hooks off; start with --hooks)'}`,
       ...(options.latitude !== undefined && options.latitude.length > 0
         ? [`  taking   ${options.latitude.join(', ')} (latitude)`]
+        : []),
+      ...(options.announce !== undefined
+        ? [`  announce ${options.announce} (implementation)`]
         : []),
       `Test it: ${runLine(running, profile)}`,
       'Stop with Ctrl-C.',

@@ -9,7 +9,8 @@
  * selection that must catch it.
  *
  * `--faults` (npm run faults) runs the same list as a fault catalogue: each broken reference is
- * started as a server announcing another implementation's name, and the suites judge it as an
+ * started as a server announcing another implementation's name (`eac serve --announce`; the
+ * machinery is tools/fault-run.ts, shared with the blind rounds), and the suites judge it as an
  * outside target (`--target`), so probes only record and a fault counts as caught only when a
  * conformance test fails. A fault is judged by the whole suite, in two stages that stop at the
  * first failing test (`eac run --bail`): first the variant's own selection, then, only when that
@@ -17,29 +18,26 @@
  * the unbroken reference (the baseline, a whole-suite run) are left out of every verdict. It
  * prints caught/total per area and kind and writes bench/results/faults.json.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-  mkdirSync,
-} from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 
-import { listAreas } from '../runner/only.ts';
+import {
+  baselineRun,
+  judgeAsCandidate,
+  ownFailures,
+  removeCopy,
+  root,
+  runOnce,
+  scratchCopy,
+  type Baseline,
+} from './fault-run.ts';
 import { loadVariants, type AreaVariant } from './variants/variant.ts';
 
 /** Every variant of tools/variants/*.ts (one file per area, so they can grow apart). */
 export const variants: readonly AreaVariant[] = await loadVariants();
 
-const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
@@ -52,26 +50,6 @@ const { values } = parseArgs({
   },
 });
 const faults = values.faults === true;
-
-function scratchCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'eac-variant-'));
-  cpSync(root, dir, {
-    recursive: true,
-    filter: (src) =>
-      !/[\\/](node_modules|\.git|\.stryker-tmp|reports[\\/](?:runs|latest|mutation)|\.eac-tmp)(?:[\\/]|$)/.test(
-        src.slice(root.length - 1),
-      ),
-  });
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  // The service document sits beside the project; the copy needs it at the same distance.
-  const shared = join(root, '..', 'shared');
-  try {
-    symlinkSync(shared, join(dir, '..', 'shared'));
-  } catch {
-    /* already there: tmpdir() holds one shared link for every copy */
-  }
-  return dir;
-}
 
 interface Outcome {
   readonly variant: string;
@@ -96,157 +74,6 @@ interface Outcome {
 }
 
 /**
- * In fault mode the reference in the copy announces itself under another name at
- * `GET {hooks}/capabilities`, so the runner treats it as any candidate (decisions not checked).
- */
-const ANNOUNCED = {
-  file: 'reference/hooks/routes.ts',
-  from: "implementation: 'eac-reference'",
-  to: "implementation: 'eac-fault-candidate'",
-};
-
-interface Served {
-  readonly url: string;
-  readonly hooksUrl: string;
-  readonly hubUrl: string;
-  readonly child: ChildProcess;
-}
-
-/** Starts `eac serve --hooks` in the copy and reads its address from the banner. */
-async function serve(dir: string): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'bin/eac.ts', 'serve', '--hooks', '--port', '0', '--seed', '7'],
-    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let banner = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    banner += chunk.toString();
-  });
-  const address = await new Promise<{ url: string; hooksUrl: string; hubUrl: string }>(
-    (resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`the reference did not start in 300 s:\n${banner}`));
-      }, 300_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        banner += chunk.toString();
-        const url = /url\s+(http:\/\/\S+)/.exec(banner)?.[1];
-        const hooksUrl = /hooksUrl\s+(http:\/\/\S+)/.exec(banner)?.[1];
-        const hubUrl = /hubUrl\s+(http:\/\/\S+)/.exec(banner)?.[1];
-        if (url !== undefined && hooksUrl !== undefined && hubUrl !== undefined) {
-          clearTimeout(timer);
-          resolve({ url, hooksUrl, hubUrl });
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the reference exited (${String(code)}) before listening:\n${banner}`));
-      });
-    },
-  );
-  return { ...address, child };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
-}
-
-interface Ran {
-  readonly pass: number;
-  readonly fail: number;
-  readonly failing: readonly string[];
-}
-
-/**
- * One `eac run` of the selection `only` (everything when empty) in the copy: against the
- * embedded reference, or against `served` as a candidate; `bail` stops at the first failure.
- */
-async function runOnce(
-  dir: string,
-  only: readonly string[],
-  served: Served | undefined,
-  bail: boolean,
-  latitude: readonly string[] = [],
-): Promise<Ran> {
-  try {
-    await promisify(execFile)(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bin/eac.ts',
-        'run',
-        ...only.flatMap((o) => ['--only', o]),
-        ...(latitude.length > 0 ? ['--latitude', latitude.join(',')] : []),
-        ...(served !== undefined
-          ? [
-              '--target',
-              served.url,
-              '--hooks',
-              served.hooksUrl,
-              '--hub',
-              served.hubUrl,
-              // A candidate without a profile is held to the document alone; a broken
-              // reference states the reference's shapes, as its implementer would.
-              '--profile',
-              'fixtures/profiles/reference.json',
-            ]
-          : []),
-        ...(bail ? ['--bail'] : []),
-        '--report',
-        'out',
-        '--quiet-progress',
-        '--seed',
-        '7',
-      ],
-      { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
-    );
-  } catch {
-    /* exit 1 is what a caught variant looks like */
-  }
-  const results = JSON.parse(readFileSync(join(dir, 'out', 'latest', 'results.json'), 'utf8')) as {
-    summary: { pass: number; fail: number };
-    results: { name: string; outcome: string }[];
-  };
-  return {
-    pass: results.summary.pass,
-    fail: results.summary.fail,
-    failing: results.results.filter((r) => r.outcome === 'fail').map((r) => r.name),
-  };
-}
-
-/** Failing tests of a run that do not fail on the unbroken reference too. */
-function ownFailures(ran: Ran): string[] {
-  const unbroken = new Set(baseline?.failing ?? []);
-  return ran.failing.filter((f) => !unbroken.has(f));
-}
-
-/**
- * A selection run against a candidate that stops at the first failure; when the only failures
- * it saw are the baseline's, it is run again to the end, so a later failure is not lost.
- */
-async function sharpRun(dir: string, only: readonly string[], served: Served): Promise<Ran> {
-  const ran = await runOnce(dir, only, served, true);
-  return ran.failing.length > 0 && ownFailures(ran).length === 0
-    ? runOnce(dir, only, served, false)
-    : ran;
-}
-
-/** Every area of the suite (folders under suites/), for the second stage of a fault. */
-const allAreas = listAreas(join(root, 'suites'));
-
-/**
- * The suite's other areas than those a selection names; a selection of clause ids only (tests
- * spread over areas) leaves every area.
- */
-function restOf(only: readonly string[], areas: readonly string[]): string[] {
-  return areas.filter((a) => !only.includes(a));
-}
-
-/**
  * Runs the suites a variant must be caught by: in the default mode its selection against the
  * embedded reference; with --faults the whole suite against the served copy, in two stages
  * that each stop at the first failure (the selection, then the rest).
@@ -256,34 +83,14 @@ async function runSuites(
   only: readonly string[],
   latitude: readonly string[] = [],
 ): Promise<Omit<Outcome, 'variant' | 'area' | 'file'>> {
+  if (faults) return judgeAsCandidate(dir, only, baseline);
   const started = Date.now();
-  const seconds = () => Math.round((Date.now() - started) / 1000);
-  if (!faults) {
-    const ran = await runOnce(dir, only, undefined, false, latitude);
-    return { ...ran, caught: ran.failing.length > 0, seconds: seconds() };
-  }
-  const loadAverage = Math.round((loadavg()[0] ?? 0) * 10) / 10;
-  const served = await serve(dir);
-  try {
-    const first = await sharpRun(dir, only, served);
-    if (ownFailures(first).length > 0)
-      return { ...first, caught: true, caughtIn: 'selection', seconds: seconds(), loadAverage };
-    const rest = restOf(only, allAreas);
-    if (rest.length === 0) return { ...first, caught: false, seconds: seconds(), loadAverage };
-    const second = await sharpRun(dir, rest, served);
-    const caught = ownFailures(second).length > 0;
-    return {
-      pass: first.pass + second.pass,
-      fail: first.fail + second.fail,
-      failing: [...first.failing, ...second.failing],
-      caught,
-      ...(caught ? { caughtIn: 'rest of the suite' as const } : {}),
-      seconds: seconds(),
-      loadAverage,
-    };
-  } finally {
-    await stop(served.child);
-  }
+  const ran = await runOnce(dir, only, undefined, false, latitude);
+  return {
+    ...ran,
+    caught: ran.failing.length > 0,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
 }
 
 /** Applies a replacement in the copy; false when the text is not there exactly once. */
@@ -350,36 +157,17 @@ const decisionOnly = faults
  * Before the faults, the unbroken reference as a candidate over the whole suite (a fault may be
  * caught anywhere in it): a test failing there says nothing about a fault.
  */
-let baseline: (Ran & { readonly seconds: number; readonly loadAverage: number }) | undefined;
+let baseline: Baseline | undefined;
 const catalogueStarted = Date.now();
 const loadAtStart = loadavg()[0] ?? 0;
 if (faults && values['no-baseline'] !== true) {
-  const dir = scratchCopy();
-  try {
-    if (!patch(dir, ANNOUNCED))
-      throw new Error(`cannot rename the implementation in ${ANNOUNCED.file}`);
-    const started = Date.now();
-    const loadAverage = Math.round((loadavg()[0] ?? 0) * 10) / 10;
-    const served = await serve(dir);
-    try {
-      const ran = await runOnce(dir, [], served, false);
-      baseline = {
-        ...ran,
-        seconds: Math.round((Date.now() - started) / 1000),
-        loadAverage,
-      };
-    } finally {
-      await stop(served.child);
-    }
-    console.log(
-      `baseline (unbroken reference as a candidate): ${baseline.pass} pass, ${baseline.fail} fail`,
-    );
-    // Tests that fail on the unbroken reference too say nothing about a fault: they are left
-    // out of every fault's verdict below, and listed here for whoever owns them.
-    for (const f of baseline.failing) console.log(`  fails unbroken: ${f}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  baseline = await baselineRun();
+  console.log(
+    `baseline (unbroken reference as a candidate): ${baseline.pass} pass, ${baseline.fail} fail`,
+  );
+  // Tests that fail on the unbroken reference too say nothing about a fault: they are left
+  // out of every fault's verdict below, and listed here for whoever owns them.
+  for (const f of baseline.failing) console.log(`  fails unbroken: ${f}`);
 }
 
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
@@ -466,8 +254,6 @@ async function judge(v: AreaVariant): Promise<void> {
       console.log(`STALE   ${v.name}: the text to replace is not in ${v.file} exactly once`);
       return;
     }
-    if (faults && !patch(dir, ANNOUNCED))
-      throw new Error(`cannot rename the implementation in ${ANNOUNCED.file}`);
     let ran: Awaited<ReturnType<typeof runSuites>>;
     try {
       ran = await runSuites(dir, onlyOf(v), v.latitude ?? []);
@@ -484,7 +270,7 @@ async function judge(v: AreaVariant): Promise<void> {
       console.log(`ERROR   ${v.name}: ${String(error).slice(0, 200)}`);
       return;
     }
-    const own = ownFailures(ran);
+    const own = ownFailures(ran, baseline);
     const outcome = {
       ...named,
       ...ran,
@@ -500,7 +286,7 @@ async function judge(v: AreaVariant): Promise<void> {
       `${outcome.caught ? 'caught ' : 'MISSED '} [${v.area}] ${v.name}: ${outcome.fail} failing${outcome.caughtIn !== undefined ? ` (${outcome.caughtIn})` : ''}${outcome.seconds !== undefined ? `, ${outcome.seconds} s` : ''}`,
     );
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeCopy(dir);
   }
 }
 

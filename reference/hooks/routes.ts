@@ -39,7 +39,12 @@ export const SERVED_HOOKS: readonly HookName[] = HOOK_NAMES.filter(
  * The host hooks: what the document leaves to the host (accounts and keys, projects, role
  * creation, time). Served only when the reference starts with hooks enabled.
  */
-export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version: string): void {
+export function hookRoutes(
+  app: FastifyInstance,
+  ctx: ReferenceContext,
+  version: string,
+  announce?: string,
+): void {
   const { store } = ctx;
   const withAccount = <T>(
     organizationId: string,
@@ -55,10 +60,11 @@ export function hookRoutes(app: FastifyInstance, ctx: ReferenceContext, version:
     url: `${HOOKS_PREFIX}/capabilities`,
     auth: 'none',
     // Behaving otherwise where the document leaves room makes it another implementation: the
-    // reference's decisions no longer hold for it.
+    // reference's decisions no longer hold for it. A name given at start-up is announced as is.
     handle: () =>
       okDone({
-        implementation: isDefault(ctx.settings) ? 'eac-reference' : 'eac-reference-latitude',
+        implementation:
+          announce ?? (isDefault(ctx.settings) ? 'eac-reference' : 'eac-reference-latitude'),
         version,
         hooks: announcedHooks(SERVED_HOOKS, ctx.settings),
       }),
