@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, readlink, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createRunDir,
   pointLatest,
@@ -49,5 +49,36 @@ describe('report files', () => {
         'utf8',
       ),
     ).toContain('# EAC');
+  });
+
+  it('gives latest to the run that finished last, whichever swaps last', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'eac-reports-'));
+    const early = await createRunDir(root, new Date('2025-01-01T00:00:00Z'), 1);
+    const late = await createRunDir(root, new Date('2025-01-01T00:00:00Z'), 2);
+    await writeReports(early, { ...sampleResults(), finishedAt: '2025-01-01T00:05:00.000Z' });
+    await writeReports(late, { ...sampleResults(), finishedAt: '2025-01-01T00:06:00.000Z' });
+    expect(await pointLatest(root, late)).toBe(path.join(root, 'latest'));
+    // The run that finished first comes to swap after the other: latest stays on the later one.
+    expect(await pointLatest(root, early)).toBeUndefined();
+    expect(await readlink(path.join(root, 'latest'))).toBe(path.relative(root, late));
+    expect((await readdir(root)).sort()).toEqual(['latest', 'runs']);
+  });
+
+  it('lets two runs of one process swap latest at the same moment', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'eac-reports-'));
+    const a = await createRunDir(root, new Date('2025-01-01T00:00:00Z'), 1);
+    const b = await createRunDir(root, new Date('2025-01-01T00:00:00Z'), 2);
+    // The same millisecond for both, as on a fast machine: the swap must not name its
+    // temporary link after the process and the clock alone.
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    try {
+      await Promise.all([pointLatest(root, a), pointLatest(root, b)]);
+    } finally {
+      clock.mockRestore();
+    }
+    expect([a, b].map((dir) => path.relative(root, dir))).toContain(
+      await readlink(path.join(root, 'latest')),
+    );
+    expect((await readdir(root)).sort()).toEqual(['latest', 'runs']);
   });
 });

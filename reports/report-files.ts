@@ -1,4 +1,5 @@
 /** Where a run's reports live on disk: `<root>/runs/<stamp>/` and `<root>/latest` pointing at it. */
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { READABLE_VERSIONS, ResultsSchema, SCHEMA_VERSION, type Results } from './schema.ts';
@@ -33,10 +34,30 @@ export async function createRunDir(root: string, at: Date, seed: number): Promis
   }
 }
 
-/** Replaces `<root>/latest` with a symlink to `runDir` in one rename, so readers never see a gap. */
-export async function pointLatest(root: string, runDir: string): Promise<string> {
+/** When a run folder's run finished, from its results.json; undefined when it has none yet. */
+async function finishedAt(runDir: string): Promise<number | undefined> {
+  try {
+    const data = JSON.parse(await readFile(path.join(runDir, 'results.json'), 'utf8')) as {
+      finishedAt?: unknown;
+    };
+    const at = typeof data.finishedAt === 'string' ? Date.parse(data.finishedAt) : NaN;
+    return Number.isNaN(at) ? undefined : at;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Points `<root>/latest` at `runDir` in one rename of a fresh symlink, so readers never see a
+ * gap, and returns the link; or leaves it, returning undefined, when it already shows a run
+ * that finished later (two runs sharing a reports folder: the last to finish keeps it).
+ */
+export async function pointLatest(root: string, runDir: string): Promise<string | undefined> {
   const latest = path.join(root, 'latest');
-  const temp = path.join(root, `.latest-${process.pid}-${Date.now()}`);
+  const [held, mine] = await Promise.all([finishedAt(latest), finishedAt(runDir)]);
+  if (held !== undefined && mine !== undefined && held > mine) return undefined;
+  // Named for this swap alone: two runs of one process may swap in the same millisecond.
+  const temp = path.join(root, `.latest-${process.pid}-${randomUUID()}`);
   const relative = path.relative(root, runDir);
   await symlink(relative, temp, process.platform === 'win32' ? 'junction' : 'dir');
   try {

@@ -483,8 +483,9 @@ async function launch(
   const target = describeTarget(plan, resolved);
   const replayArgs = targetArgsOf(target);
   const startedAt = new Date();
-  // Made before the tests run: the hub tests put screenshots of failures in it.
-  const reportsRoot = path.resolve(place.root, options.report);
+  // Made before the tests run: the hub tests put screenshots of failures in it. A relative
+  // --report is the user's folder's, like every path they give, never the kit's.
+  const reportsRoot = path.resolve(options.report);
   const runDir = await createRunDir(reportsRoot, startedAt, seed);
   const handOver: RunHandOver = { target: resolved.target, replayArgs, reportDir: runDir };
   process.env['EAC_RUN'] = JSON.stringify(handOver);
@@ -593,6 +594,10 @@ async function write(
   let latest: string | undefined;
   try {
     latest = await pointLatest(reportsRoot, runDir);
+    if (latest === undefined)
+      io.stderr.write(
+        `eac: ${path.join(reportsRoot, 'latest')} stays on a run that finished after this one\n`,
+      );
   } catch (error) {
     io.stderr.write(
       `eac: could not point ${path.join(reportsRoot, 'latest')} at the run: ${(error as Error).message}\n`,
