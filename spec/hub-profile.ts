@@ -34,7 +34,7 @@ export const HUB_THINGS = [
   'filterBar',
   /** A controlled filter's input in the filter bar, by its label: `{label}`. */
   'filterInput',
-  /** A chart, by its title: `{title}`; holds a table of the rows it shows (role table). */
+  /** A chart, by its title: `{title}`; holds the rows it shows (`rows.chart`). */
   'chart',
   /** The PDF download control (§2.2 hideDownloadButton, §4.17 hideDownloadButton=true). */
   'download',
@@ -50,7 +50,10 @@ export const HUB_THINGS = [
   'aiInsightSidebar',
   /** Create charts by asking AI (§2.2 aiCharts). */
   'aiCharts',
-  /** Edit a chart from the agent chat session (§2.2 canEditChartFromSession). */
+  /**
+   * Edit a chart from the agent chat session (§2.2 canEditChartFromSession): one control per
+   * such chart, `{title}`, or one for the dashboard (a name without a placeholder).
+   */
   'editFromSession',
   /** The group of editing tools (§2.2 readOnly: none of them). */
   'editingTools',
@@ -64,7 +67,7 @@ export const HUB_THINGS = [
   'addDashboard',
   /** Drill into one point of a chart: `{value}` (§2.2 drillDown). */
   'drillDown',
-  /** What drilling into a point shows: the rows behind it, `{value}`; holds a table. */
+  /** What drilling into a point shows: the rows behind it, `{value}` (`rows.drillDown`). */
   'drillDownRows',
 ] as const;
 export type HubThing = (typeof HUB_THINGS)[number];
@@ -88,6 +91,7 @@ export const HUB_PLACEHOLDERS: Partial<Record<HubThing, string>> = {
   navigationEntry: 'name',
   filterInput: 'label',
   chart: 'title',
+  editFromSession: 'title',
   drillDown: 'value',
   drillDownRows: 'value',
 };
@@ -101,16 +105,56 @@ const thingsWithPlaceholders = z.strictObject(things).superRefine((stated, ctx) 
           code: 'custom',
           path: [thing, 'name'],
           message: allowed
-            ? `the name of ${thing} may hold {${allowed}} only, not {${key}}`
-            : `the name of ${thing} holds no placeholder, not {${key}}`,
+            ? `the name of ${thing} may hold {${allowed}} only, not {${key}}: write {${allowed}} where the page puts it, or the name as the page shows it`
+            : `the name of ${thing} takes no placeholder ({${key}} is never filled for it): write the name as the page shows it`,
         });
     }
   }
 });
 
+/** An ARIA role, as the locators name one. */
+const Role = z.string().regex(/^[a-z]+$/, 'an ARIA role such as "cell"');
+
+/**
+ * How a page lays out rows it shows (§4.17 fixes no markup): a table (role table, rows of role
+ * row, cells of role cell, gridcell or rowheader, column heads of role columnheader), an ARIA
+ * grid (role grid, the same rows and cells), or a list (role list, one row per listitem). A
+ * list states how an item gives its cells: `cell`, the ARIA role of each cell inside the item,
+ * or `separator`, the text between the cells of the item's text. A list has no column heads.
+ */
+export const RowStructure = z.discriminatedUnion('structure', [
+  z.object({ structure: z.literal('table') }).strict(),
+  z.object({ structure: z.literal('grid') }).strict(),
+  z
+    .object({
+      structure: z.literal('list'),
+      cell: z.object({ role: Role }).strict().optional(),
+      separator: z.string().min(1).optional(),
+    })
+    .strict()
+    .refine((list) => (list.cell === undefined) !== (list.separator === undefined), {
+      message:
+        'a list states how an item gives its cells: either cell (the ARIA role of a cell inside the item) or separator (the text between the cells of the item), one of the two',
+    }),
+]);
+export type RowStructure = z.infer<typeof RowStructure>;
+
+const TABLE: RowStructure = { structure: 'table' };
+
+/** Where rows are shown: in a chart, and behind a drilled point. A table unless stated. */
+const RowPlaces = z
+  .object({
+    chart: RowStructure.default(TABLE),
+    drillDown: RowStructure.default(TABLE),
+  })
+  .strict();
+export type RowPlace = keyof z.infer<typeof RowPlaces>;
+
 export const HubProfile = z
   .object({
     things: thingsWithPlaceholders.default({}),
+    /** How the rows of a chart and those behind a drilled point are laid out (tables if unstated). */
+    rows: RowPlaces.default({ chart: TABLE, drillDown: TABLE }),
     /** §4.17 autoHeight: the message carrying the content height. */
     heightMessage: MessageShape.optional(),
     /**
