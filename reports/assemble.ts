@@ -33,7 +33,8 @@ export interface RunFacts {
  * of a full run's results.json). Passes and not-runs keep none (results.ts).
  */
 export function keptExchanges(result: Result, hooksUrl: string | undefined): Result {
-  if (result.outcome !== 'probe' || result.exchanges === undefined) return result;
+  if (result.outcome !== 'probe' && result.outcome !== 'probe-error') return result;
+  if (result.exchanges === undefined) return result;
   if (hooksUrl === undefined || hooksUrl === '') return result;
   return {
     ...result,

@@ -77,7 +77,7 @@ tr.top td{font-weight:600;background:#fafafa}tr.sub td:first-child{padding-left:
 code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 pre{background:#f6f8fa;padding:.6rem;overflow:auto;white-space:pre-wrap;word-break:break-word}
 .counts span{display:inline-block;margin-right:1rem;font-weight:600}
-.pass{color:#1a7f37}.fail{color:#cf222e}.not-run{color:#6e7781}.probe{color:#8250df}
+.pass{color:#1a7f37}.fail{color:#cf222e}.not-run{color:#6e7781}.probe{color:#8250df}.probe-error{color:#9a6700}
 details{margin:.4rem 0 .8rem}summary{cursor:pointer}
 .test{border-left:4px solid #ddd;padding:.2rem .8rem;margin:1rem 0}
 .test.fail{border-color:#cf222e;color:inherit}.test.probe{border-color:#8250df;color:inherit}
@@ -482,7 +482,7 @@ function gatedFailures(page: Page): string {
   ].join('\n');
 }
 
-const OUTCOME_ORDER = ['fail', 'probe', 'not-run', 'pass'] as const;
+const OUTCOME_ORDER = ['fail', 'probe-error', 'probe', 'not-run', 'pass'] as const;
 
 /** Every test in one table, failures first, with the filters above it. */
 function allTests(page: Page): string {
@@ -492,11 +492,12 @@ function allTests(page: Page): string {
       a.area.localeCompare(b.area) ||
       a.name.localeCompare(b.name),
   );
-  const withBlock = (r: Result) => r.outcome === 'fail' || r.outcome === 'probe';
+  const withBlock = (r: Result) =>
+    r.outcome === 'fail' || r.outcome === 'probe' || r.outcome === 'probe-error';
   const rows = results.map((r) => {
     const name = withBlock(r) ? `<a href="#${h(r.id)}">${h(r.name)}</a>` : h(r.name);
     const why =
-      r.outcome === 'not-run' || r.outcome === 'fail'
+      r.outcome === 'not-run' || r.outcome === 'fail' || r.outcome === 'probe-error'
         ? `<br><small>${h(firstLine(r.reason ?? '', 160))}</small>`
         : '';
     return `<tr ${filterData(r)}><td class="o ${h(r.outcome)}">${h(r.outcome)}</td><td>${h(r.area)}</td><td>${name}${why}</td><td>${page.clauses(r.clauses)}</td></tr>`;
@@ -580,6 +581,13 @@ function probes(page: Page): string {
   ].join('\n');
 }
 
+/** Probes that broke while recording: the kit's trouble on this target, not the target's. */
+function probeErrors(page: Page): string {
+  const broken = page.run.results.filter((r) => r.outcome === 'probe-error');
+  if (broken.length === 0) return '';
+  return `<h2 class="probe-error" id="probe-errors">Probe errors (${broken.length})</h2><p>Probes that broke before or while they recorded what the target did (they threw, or a request failed). Neither a probe nor a fail: the target is not judged by them, and the kit owes a fix (a form of answer it could not read).</p>${broken.map((r) => testBlock(page, r)).join('\n')}`;
+}
+
 function notRun(page: Page): string {
   const run = page.run;
   const skipped = run.results.filter((r) => r.outcome === 'not-run');
@@ -643,6 +651,7 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
   // Rendered before the blob is read: the blocks above fill it.
   const body = [
     gatedFailures(page),
+    probeErrors(page),
     notRun(page),
     probes(page),
     coverage(page),
@@ -674,7 +683,7 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
 </head>
 <body>
 <h1>EAC conformance run</h1>
-<p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span><span>${plural(summary.total, 'test')}</span></p>
+<p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span>${summary.probeErrors > 0 ? `<span class="probe-error">${summary.probeErrors} probe-error</span>` : ''}<span>${plural(summary.total, 'test')}</span></p>
 <p>${h(target.baseUrl)}${target.implementation !== undefined ? ` (${h(target.implementation)})` : ''}, seed ${run.seed}. ${h(coverageLine(run).replace(/^coverage/, 'Coverage'))}.</p>
 <p>Replay the run: <code>${h(replay)}</code></p>
 <p>${nav}</p>

@@ -1,6 +1,7 @@
 /**
  * JUnit XML for CI systems: one `<testsuite>` per area. Probes are passing test cases with the
- * observation in `<system-out>`, so a CI gate never fails on a probe; not-run is `<skipped>`.
+ * observation in `<system-out>`, so a CI gate never fails on a probe; not-run is `<skipped>`, and
+ * so is a probe-error (a probe that broke while recording), its message saying so.
  * With an expectations file (like pytest's xfail): an expected failure is `<skipped>` with the
  * failure in `<system-out>`, and an unexpected pass or other unexpected outcome is a `<failure>`.
  */
@@ -21,7 +22,11 @@ function shownAs(result: Result): 'failure' | 'skipped' | 'other' {
   const verdict = verdictOf(result);
   if (verdict === 'expected-fail') return 'skipped';
   if (verdict !== 'ok') return 'failure';
-  return result.outcome === 'not-run' ? 'skipped' : 'other';
+  return result.outcome === 'not-run' || result.outcome === 'probe-error' ? 'skipped' : 'other';
+}
+
+function firstLineOf(text: string): string {
+  return text.split(/\r?\n/, 1)[0] ?? text;
 }
 
 function expectationText(result: Result): string {
@@ -70,6 +75,15 @@ function testcase(result: Result): string {
           : [`probe: ${result.reason ?? '(no observation recorded)'}`];
       if (result.decision !== undefined) lines.push(`reference decision: ${result.decision}`);
       body.push(`      <system-out>${x(lines.join('\n'))}</system-out>`);
+      break;
+    }
+    case 'probe-error': {
+      // Not the target's failure: a skip that names what broke, so CI shows it without failing.
+      const message = result.reason ?? 'probe-error';
+      body.push(
+        `      <skipped message="${x(firstLineOf(message.startsWith('probe-error') ? message : `probe-error: ${message}`))}"/>`,
+        `      <system-out>${x(`${message}\n\nreplay: ${result.replay}`)}</system-out>`,
+      );
       break;
     }
     case 'pass':

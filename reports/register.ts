@@ -35,11 +35,13 @@ export function buildRegister(
     if (result.outcome === 'not-run') continue;
     // A failed probe (a departure from the decision where decisions are held) still says
     // what the target did; a probe with no observation list falls back to its reason.
-    const observations =
+    // What broke a probe (an observation of kind probe-error) is no answer of the target.
+    const observations = (
       result.observations ??
       (result.outcome === 'probe' && result.reason !== undefined
         ? [{ observation: result.reason, matchesDecision: false }]
-        : []);
+        : [])
+    ).filter((o: { kind?: string | undefined }) => o.kind !== 'probe-error');
     if (observations.length === 0) continue;
     for (const id of result.clauses) {
       const entry = entries.get(id);

@@ -89,6 +89,32 @@ export async function renderReports(runDir: string, run: Results): Promise<void>
   ]);
 }
 
+/**
+ * An older results.json as this version: before 5, a probe that broke while recording was a
+ * probe holding an observation of kind probe-error; it is the probe-error it was.
+ */
+function upgrade(data: Record<string, unknown>): Record<string, unknown> {
+  const results = Array.isArray(data['results']) ? (data['results'] as unknown[]) : undefined;
+  const summary = data['summary'];
+  if (results === undefined || typeof summary !== 'object' || summary === null)
+    return { ...data, schemaVersion: SCHEMA_VERSION };
+  let broken = 0;
+  const upgraded = results.map((r) => {
+    const result = r as { outcome?: unknown; observations?: { kind?: unknown }[] };
+    if (result.outcome !== 'probe' || !result.observations?.some((o) => o.kind === 'probe-error'))
+      return r;
+    broken += 1;
+    return { ...result, outcome: 'probe-error' };
+  });
+  const counts = summary as { probe?: number };
+  return {
+    ...data,
+    schemaVersion: SCHEMA_VERSION,
+    results: upgraded,
+    summary: { ...counts, probe: (counts.probe ?? 0) - broken, probeErrors: broken },
+  };
+}
+
 export async function readResults(runDir: string): Promise<Results> {
   return readResultsFile(path.join(runDir, 'results.json'));
 }
@@ -112,7 +138,7 @@ export async function readResultsFile(file: string): Promise<Results> {
     );
   }
   // An older version's shape is a subset of this one: read it as this version.
-  if (version !== SCHEMA_VERSION) data = { ...(data as object), schemaVersion: SCHEMA_VERSION };
+  if (version !== SCHEMA_VERSION) data = upgrade(data as Record<string, unknown>);
   const parsed = ResultsSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues

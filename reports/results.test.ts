@@ -249,18 +249,12 @@ describe('helpers', () => {
     });
   });
 
-  it('counts the probes that broke while recording', () => {
-    const broke = {
-      observation: 'probe-error: x',
-      matchesDecision: false,
-      kind: 'probe-error' as const,
-    };
-    const answered = { observation: 'answered 200', matchesDecision: true };
+  it('counts the probes that broke while recording apart from the probes', () => {
     const results = [
-      { outcome: 'probe' as const, observations: [answered, broke] },
-      { outcome: 'probe' as const, observations: [answered] },
+      { outcome: 'probe-error' as const },
+      { outcome: 'probe' as const },
       { outcome: 'pass' as const },
     ];
-    expect(summarize(results).probeErrors).toBe(1);
+    expect(summarize(results)).toMatchObject({ probe: 1, probeErrors: 1, total: 3 });
   });
 });

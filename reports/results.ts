@@ -107,7 +107,9 @@ function firstMessage(errors: RawCase['errors']): string | undefined {
 export function outcomeOf(raw: RawCase): Outcome | undefined {
   switch (raw.state) {
     case 'passed':
-      return raw.meta?.outcome === 'probe' ? 'probe' : 'pass';
+      return raw.meta?.outcome === 'probe' || raw.meta?.outcome === 'probe-error'
+        ? raw.meta.outcome
+        : 'pass';
     case 'failed':
       return 'fail';
     case 'skipped':
@@ -123,7 +125,8 @@ function reasonOf(raw: RawCase, outcome: Outcome): string | undefined {
       return firstMessage(raw.errors) ?? 'failed';
     case 'not-run':
       return raw.meta?.reason ?? raw.skipNote ?? 'not run';
-    case 'probe': {
+    case 'probe':
+    case 'probe-error': {
       // The whole of each observation is in `observations`; the reason is their short form.
       const reason = raw.meta?.reason;
       return reason !== undefined && reason.length > MAX_REASON
@@ -164,10 +167,11 @@ export function toResult(raw: RawCase, context: ReplayContext): Unnamed | undefi
   if (reason !== undefined) result.reason = reason;
   if (meta?.decision !== undefined && outcome !== 'pass') result.decision = meta.decision;
   // What a probe saw stays with it even when, held to the decision, it failed.
-  if (meta?.observations !== undefined && (outcome === 'probe' || outcome === 'fail'))
+  const evidence = outcome === 'fail' || outcome === 'probe' || outcome === 'probe-error';
+  if (meta?.observations !== undefined && evidence)
     result.observations = meta.observations.map((o) => ({ ...o }));
   // Exchanges are evidence for a reader; a pass needs none, and they are large.
-  if ((outcome === 'fail' || outcome === 'probe') && meta?.exchanges !== undefined) {
+  if (evidence && meta?.exchanges !== undefined) {
     result.exchanges = meta.exchanges.map(copyExchange);
   }
   return result;
@@ -205,18 +209,18 @@ export function assignIds(results: readonly Unnamed[]): Result[] {
   });
 }
 
-export function summarize(results: readonly Pick<Result, 'outcome' | 'observations'>[]): Summary {
+export function summarize(results: readonly Pick<Result, 'outcome'>[]): Summary {
   const summary: Summary = {
     pass: 0,
     fail: 0,
     notRun: 0,
     probe: 0,
     total: results.length,
-    probeErrors: results.filter((r) => r.observations?.some((o) => o.kind === 'probe-error'))
-      .length,
+    probeErrors: 0,
   };
   for (const { outcome } of results) {
     if (outcome === 'not-run') summary.notRun += 1;
+    else if (outcome === 'probe-error') summary.probeErrors += 1;
     else summary[outcome] += 1;
   }
   return summary;

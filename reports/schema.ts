@@ -9,15 +9,21 @@ import { z } from 'zod';
  * Version of this shape. Bumped when a field is added or changes meaning, so that a reader
  * (`eac report`, `eac compare`) can tell an older run from a damaged one.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * Older versions this eac still reads: their shape is a subset of this one (3 added `gate`;
- * 4 added `target.image`, `shard` and `mergedFrom`).
+ * 4 added `target.image`, `shard` and `mergedFrom`; 5 added the outcome `probe-error`, which
+ * before was a probe holding an observation of kind probe-error: report-files.ts reads such a
+ * probe as the probe-error it was).
  */
-export const READABLE_VERSIONS: readonly number[] = [2, 3, SCHEMA_VERSION];
+export const READABLE_VERSIONS: readonly number[] = [2, 3, 4, SCHEMA_VERSION];
 
-export const OutcomeSchema = z.enum(['pass', 'fail', 'not-run', 'probe']);
+/**
+ * `probe-error`: a probe that broke before or while it recorded on a foreign target (it threw,
+ * or a request failed): neither a probe (it recorded no answer it stands by) nor a fail.
+ */
+export const OutcomeSchema = z.enum(['pass', 'fail', 'not-run', 'probe', 'probe-error']);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 const HeadersSchema = z.record(z.string(), z.string());
@@ -109,7 +115,7 @@ export const ResultSchema = z.object({
    */
   relies: z.array(z.string()),
   outcome: OutcomeSchema,
-  /** fail: first error message; not-run: why; probe: what the target did. */
+  /** fail: first error message; not-run: why; probe: what the target did; probe-error: what broke. */
   reason: z.string().optional(),
   /** probe: what the reference decided where the document is silent. */
   decision: z.string().optional(),
@@ -294,7 +300,7 @@ export const SummarySchema = z.object({
   notRun: z.number().int().nonnegative(),
   probe: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
-  /** Probes that broke while recording on a foreign target (an observation of kind probe-error). */
+  /** Results of outcome probe-error: probes that broke while recording on a foreign target. */
   probeErrors: z.number().int().nonnegative().default(0),
 });
 export type Summary = z.infer<typeof SummarySchema>;
@@ -330,7 +336,7 @@ export const ResultsSchema = z
     mergedFrom: z.array(z.string().min(1)).optional(),
   })
   .superRefine((run, ctx) => {
-    const counted = { pass: 0, fail: 0, 'not-run': 0, probe: 0 };
+    const counted = { pass: 0, fail: 0, 'not-run': 0, probe: 0, 'probe-error': 0 };
     for (const result of run.results) counted[result.outcome] += 1;
     const { summary } = run;
     const agrees =
@@ -338,6 +344,7 @@ export const ResultsSchema = z
       summary.fail === counted.fail &&
       summary.notRun === counted['not-run'] &&
       summary.probe === counted.probe &&
+      summary.probeErrors === counted['probe-error'] &&
       summary.total === run.results.length;
     if (!agrees) {
       ctx.addIssue({

@@ -157,6 +157,22 @@ function register(run: Results): string[] {
   return lines;
 }
 
+/** Probes that broke while recording: counted apart, never a fail, and named so they get fixed. */
+function probeErrorLines(run: Results): string[] {
+  const broken = run.results.filter((r) => r.outcome === 'probe-error');
+  if (broken.length === 0) return [];
+  const listed = broken
+    .slice(0, TESTS_PER_CAUSE)
+    .map((r) => `- ${testLabel(r)}: ${cell(firstLine(r.reason ?? '', 160))}`);
+  return [
+    `${plural(broken.length, 'probe')} broke before or while recording what the target did (probe-error: neither a probe nor a fail; the kit owes a fix):`,
+    '',
+    ...listed,
+    ...andMore(broken.length - TESTS_PER_CAUSE),
+    '',
+  ];
+}
+
 function notRun(run: Results): string[] {
   const skipped = run.results.filter((r) => r.outcome === 'not-run');
   const lines = [`## Not run (${skipped.length})`, ''];
@@ -204,8 +220,9 @@ export function renderSummary(run: Results): string {
   const lines = [
     '# EAC conformance run',
     '',
-    `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe** (${plural(summary.total, 'test')})`,
+    `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe${summary.probeErrors > 0 ? `, ${summary.probeErrors} probe-error` : ''}** (${plural(summary.total, 'test')})`,
     '',
+    ...probeErrorLines(run),
     ...gateLines(run),
     `${coverageLine(run).replace(/^coverage/, 'Coverage')}.`,
     '',

@@ -14,6 +14,8 @@ export interface AreaProgress {
   readonly failed: number;
   readonly notRun: number;
   readonly probe: number;
+  /** Probes that broke while recording (counted apart from the probes). */
+  readonly probeErrors?: number;
   /** Every test file of the area ended. */
   readonly finished: boolean;
 }
@@ -56,8 +58,9 @@ export function elapsedText(ms: number): string {
 
 /** The line of a finished area, as CI logs show it. */
 export function areaLine(area: AreaProgress, ms: number): string {
-  const tests = area.pass + area.failed + area.notRun + area.probe;
-  return `${area.area}: ${plural(tests, 'test')}, ${area.pass} pass, ${area.failed} fail, ${area.notRun} not-run, ${area.probe} probe (${elapsedText(ms)})`;
+  const broken = area.probeErrors ?? 0;
+  const tests = area.pass + area.failed + area.notRun + area.probe + broken;
+  return `${area.area}: ${plural(tests, 'test')}, ${area.pass} pass, ${area.failed} fail, ${area.notRun} not-run, ${area.probe} probe${broken > 0 ? `, ${broken} probe-error` : ''} (${elapsedText(ms)})`;
 }
 
 /** The live line of a terminal. */

@@ -34,6 +34,7 @@ interface AreaTally {
   failed: number;
   notRun: number;
   probe: number;
+  probeErrors: number;
   filesLeft: number;
 }
 
@@ -127,6 +128,7 @@ export class EacReporter implements Reporter {
       this.#notRun += 1;
       tally.notRun += 1;
     } else if (outcome === 'probe') tally.probe += 1;
+    else if (outcome === 'probe-error') tally.probeErrors += 1;
     else tally.pass += 1;
     this.#report();
   }
@@ -197,6 +199,7 @@ export class EacReporter implements Reporter {
         failed: t.failed,
         notRun: t.notRun,
         probe: t.probe,
+        ...(t.probeErrors > 0 ? { probeErrors: t.probeErrors } : {}),
         finished: t.filesLeft === 0,
       })),
     };
@@ -227,6 +230,7 @@ export class EacReporter implements Reporter {
         failed: 0,
         notRun: 0,
         probe: 0,
+        probeErrors: 0,
         filesLeft: this.#filesPerArea.get(area) ?? 1,
       };
       this.#areas.set(area, tally);

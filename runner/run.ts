@@ -174,7 +174,7 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
   const lines = [
     '',
     ...hubUntested(run.results),
-    `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe (${plural(summary.total, 'test')})`,
+    `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe${summary.probeErrors > 0 ? `, ${summary.probeErrors} probe-error` : ''} (${plural(summary.total, 'test')})`,
     `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
     ...(target.image !== undefined
       ? [`     image ${target.image.name} (${target.image.id}), stopped after the run`]
@@ -205,7 +205,7 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
     );
   if (summary.probeErrors > 0)
     lines.push(
-      `     ${plural(summary.probeErrors, 'probe-error')}: probes that broke while recording (observations of kind probe-error in results.json)`,
+      `     ${plural(summary.probeErrors, 'probe-error')}: probes that broke while recording, counted apart and never a fail (outcome probe-error in results.json)`,
     );
   if (run.gate !== undefined) {
     const g = run.gate;

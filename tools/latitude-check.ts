@@ -39,10 +39,10 @@ const { summary } = run;
 if (summary.fail > 0)
   for (const r of run.results.filter((x) => x.outcome === 'fail'))
     breaches.push(`fail: ${r.id}: ${(r.reason ?? '').split('\n')[0]}`);
-for (const r of run.results)
-  for (const o of r.observations ?? [])
-    if (o.kind === 'probe-error')
-      breaches.push(`probe-error: ${r.id}: ${o.observation.split('\n')[0]}`);
+for (const r of run.results.filter((x) => x.outcome === 'probe-error')) {
+  const broke = r.observations?.find((o) => o.kind === 'probe-error')?.observation ?? r.reason;
+  breaches.push(`probe-error: ${r.id}: ${(broke ?? '').split('\n')[0]}`);
+}
 
 let latitude: { idle?: string[]; profile?: unknown; chosen?: string[] } = {};
 try {

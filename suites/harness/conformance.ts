@@ -360,30 +360,45 @@ export function probe(
           throw new Error('the probe ended without recording what the target did');
       };
       // On a foreign target a probe never fails: an exception while it records (an answer it
-      // could not parse, a set-up the target answered its own way) is an observation of kind
-      // probe-error, counted in the report. Against the reference it stays a failure. A not-run
-      // (vitest's skip) passes through.
+      // could not parse, a set-up the target answered its own way, a request that failed) ends
+      // it as a probe-error, an outcome of its own. Against the reference it stays a failure. A
+      // not-run (vitest's skip) passes through.
       const absorb = (err: unknown): boolean => {
         if (base.target.checkDecisions || meta.outcome === 'not-run') return false;
         if (err instanceof Error && /skip/i.test(err.name)) return false;
-        const message = err instanceof Error ? err.message : String(err);
-        observations.push({
-          observation: boundObservation(`probe-error: ${message}`),
-          matchesDecision: false,
-          kind: 'probe-error',
-          ...(endpointOf(base.http.exchanges.at(-1)) !== undefined
-            ? { endpoint: endpointOf(base.http.exchanges.at(-1)) as string }
-            : {}),
+        recordProbeError(meta, observations, err, {
+          exchanges: base.http.exchanges,
+          decision: decisions.join(' | '),
         });
-        meta.observations = observations;
-        meta.outcome = 'probe';
-        meta.reason = observations.map((o) => o.observation).join('; ');
-        meta.decision = decisions.join(' | ');
-        meta.exchanges = [...base.http.exchanges];
         return true;
       };
       return { t, finish, absorb };
     },
     body,
   );
+}
+
+/**
+ * Ends a probe that broke before or while it recorded as a probe-error: what broke is kept as
+ * an observation of kind probe-error beside any the probe recorded before it broke.
+ */
+export function recordProbeError(
+  meta: EacMeta,
+  observations: Observation[],
+  err: unknown,
+  seen: { readonly exchanges: readonly Exchange[]; readonly decision: string },
+): void {
+  const message = err instanceof Error ? err.message : String(err);
+  const endpoint = endpointOf(seen.exchanges.at(-1));
+  observations.push({
+    observation: boundObservation(`probe-error: ${message}`),
+    matchesDecision: false,
+    kind: 'probe-error',
+    ...(endpoint !== undefined ? { endpoint } : {}),
+  });
+  meta.observations = observations;
+  meta.outcome = 'probe-error';
+  meta.reason = observations.map((o) => o.observation).join('; ');
+  meta.decision = seen.decision;
+  meta.exchanges = [...seen.exchanges];
 }

@@ -5,7 +5,7 @@ import type {} from 'vitest';
  * The runner's reporter reads `meta.eac` of every test case; `meta.eacDeclared` is known as soon
  * as the test is registered, so a collection without a run can check citations.
  */
-export type Outcome = 'pass' | 'fail' | 'not-run' | 'probe';
+export type Outcome = 'pass' | 'fail' | 'not-run' | 'probe' | 'probe-error';
 
 export interface Exchange {
   readonly request: {
@@ -64,8 +64,11 @@ export interface EacMeta {
   name: string;
   /** Suite area: the folder under suites/. */
   area: string;
-  /** Set by the wrapper for not-run and probe; pass/fail come from vitest's own result. */
-  outcome?: 'not-run' | 'probe';
+  /**
+   * Set by the wrapper for not-run, probe and probe-error (a probe that broke before or while
+   * it recorded, on a foreign target); pass/fail come from vitest's own result.
+   */
+  outcome?: 'not-run' | 'probe' | 'probe-error';
   /** Why a test did not run, or what a probe observed. */
   reason?: string;
   /** For probes: the reference's recorded decision, next to what the target did. */
