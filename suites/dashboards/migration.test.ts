@@ -17,8 +17,9 @@ import {
   V2_KEY,
   V2_SHAPES,
   applicationsOf,
+  dashboardsOf as v2DashboardsOf,
   v2Post,
-  written,
+  writtenDashboard,
 } from '../harness/given/v2.ts';
 import {
   CONTENT,
@@ -369,8 +370,13 @@ conformance(
       (a) => a.legacyWorkspaceId === w.board.workspaceId,
     )?.applicationId;
     if (applicationId === undefined) expect.fail(`no application for the v1 workspace`);
-    const made = written(
-      await v2Post(t, w, dashboardsPath(applicationId), { token: old }, { name: 'Tenant board' }),
+    const asOld = { token: old };
+    const before = await v2DashboardsOf(t, w, applicationId, asOld);
+    const made = await writtenDashboard(
+      t,
+      w,
+      await v2Post(t, w, dashboardsPath(applicationId), asOld, { name: 'Tenant board' }),
+      { call: 'v2.create', applicationId, as: asOld, before },
       'create on v2 with the tenant JWT from before finalize',
     );
     const fresh = await tenantToken(t, w, edits, columns);
@@ -378,16 +384,18 @@ conformance(
       made.ownerProjectUserId,
     );
     const newcomer = await tenantToken(t, w, edits);
-    const own = await v2Post(
+    const asNew = { token: newcomer };
+    const listed = await v2DashboardsOf(t, w, applicationId, asNew);
+    const own = await v2Post(t, w, dashboardsPath(applicationId), asNew, {
+      name: 'Newcomer board',
+    });
+    const mine = await writtenDashboard(
       t,
       w,
-      dashboardsPath(applicationId),
-      { token: newcomer },
-      {
-        name: 'Newcomer board',
-      },
+      own,
+      { call: 'v2.create', applicationId, as: asNew, before: listed },
+      "a new tenant's token on v2",
     );
-    const mine = written(own, "a new tenant's token on v2");
     expect(mine.ownerProjectUserId, "the newcomer's token names its owner").toBe(
       claimAt(t, newcomer, 'subject'),
     );
@@ -412,14 +420,12 @@ conformance(
       (a) => a.legacyWorkspaceId === w.board.workspaceId,
     )?.applicationId;
     if (applicationId === undefined) expect.fail(`no application for the v1 workspace`);
-    const made = written(
-      await v2Post(
-        t,
-        w,
-        dashboardsPath(applicationId),
-        { key: 'org-bound' },
-        { name: 'Made in v2' },
-      ),
+    const listed = await v2DashboardsOf(t, w, applicationId, API_KEY);
+    const made = await writtenDashboard(
+      t,
+      w,
+      await v2Post(t, w, dashboardsPath(applicationId), API_KEY, { name: 'Made in v2' }),
+      { call: 'v2.create', applicationId, as: API_KEY, before: listed },
       'create through v2',
     );
     const ids = (await dashboardsOf(t, w, w.board.workspaceId)).map((d) => d.id);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { OpenBodyId } from '../../spec/bodies.ts';
 import { ErrorEnvelope } from '../../spec/schemas/common.ts';
 import type { Reply } from './http.ts';
 
@@ -7,26 +8,26 @@ function show(res: Reply): string {
   return `${res.status} ${res.text.slice(0, 400)}`;
 }
 
-/** The status a success may carry where the document shows none: any 2xx with a body. */
-export const successStatus = (status: number) => status >= 200 && status < 300 && status !== 204;
-
 /**
- * A success in the envelope of the document's preamble, with `data` of the given schema.
- * `status` is the documented one, or `any-2xx` for a call whose status the document does not
- * show (§4.16's v2 calls; the v1 create and add-charts it names without shapes): any 2xx but
- * 204, since the envelope needs a body. Returns the parsed data.
+ * The status a success may carry where the document shows none: any 2xx, 204 included. A call
+ * whose answer the document shows (a list, the look-up) is still read for its body.
  */
+export const successStatus = (status: number) => status >= 200 && status < 300;
+
+/** Whether a reply carries no body: a 204, or another status with nothing after the headers. */
+export const bodiless = (res: Reply) => res.status === 204 || res.text.trim() === '';
+
+/** A success in the envelope of the document's preamble, with `data` of the given schema. */
 export function expectSuccess<S extends z.ZodType>(
   res: Reply,
   schema: S,
   what: string,
-  status: 200 | 'any-2xx' = 200,
 ): z.infer<S> {
-  if (status === 'any-2xx')
-    expect(successStatus(res.status), `${what}: expected a 2xx success, got ${show(res)}`).toBe(
-      true,
-    );
-  else expect(res.status, `${what}: expected ${status}, got ${show(res)}`).toBe(status);
+  expect(res.status, `${what}: expected 200, got ${show(res)}`).toBe(200);
+  return envelopeData(res, schema, what);
+}
+
+function envelopeData<S extends z.ZodType>(res: Reply, schema: S, what: string): z.infer<S> {
   const body = res.body as { status?: unknown; data?: unknown };
   expect(body.status, `${what}: the envelope's status should be 'success'`).toBe('success');
   const parsed = schema.safeParse(body.data);
@@ -36,6 +37,48 @@ export function expectSuccess<S extends z.ZodType>(
     );
   }
   return parsed.data;
+}
+
+/**
+ * A success of a call whose answer the document does not show (spec/bodies.ts, named by `call`
+ * so the reader sees which): any 2xx, and either no body at all or the preamble's success
+ * envelope. Returns `data` when a body came, undefined when none did.
+ */
+export function expectOpenSuccess(res: Reply, call: OpenBodyId, what: string): unknown {
+  expect(
+    successStatus(res.status),
+    `${what} (${call}): expected a 2xx success, got ${show(res)}`,
+  ).toBe(true);
+  return bodiless(res) ? undefined : envelopeData(res, z.unknown(), `${what} (${call})`);
+}
+
+/**
+ * The entry a write made, when its answer did not name it (spec/bodies.ts): the entry of
+ * `after` whose id is the last segment of a `Location` header's path, else the one entry of
+ * `after` that `before` (the same caller's list read just before the write) lacked.
+ */
+export function madeEntry<T extends { readonly id: string }>(
+  res: Reply,
+  before: readonly { readonly id: string }[],
+  after: readonly T[],
+  what: string,
+): T {
+  const location = res.headers['location'];
+  if (location !== undefined) {
+    const id = new URL(location, 'http://target.invalid').pathname.split('/').pop() ?? '';
+    const found = after.find((d) => d.id === id);
+    if (found === undefined)
+      expect.fail(`${what}: the Location header names ${id}, which the caller's list lacks`);
+    return found;
+  }
+  const known = new Set(before.map((d) => d.id));
+  const fresh = after.filter((d) => !known.has(d.id));
+  if (fresh.length !== 1 || fresh[0] === undefined) {
+    expect.fail(
+      `${what}: the answer names no dashboard, and the caller's list gained ${fresh.length} entries (${fresh.map((d) => d.id).join(', ')}) where the write should have added one`,
+    );
+  }
+  return fresh[0];
 }
 
 /** A refusal in the §7 envelope with the given status (and code, when one is expected). */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/oracles/index.ts';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
-import { CloneDashboardResponse, V1CreateDashboardResponse } from '../../spec/schemas/dashboard.ts';
+import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import type { SpecError } from '../../spec/errors.ts';
 import {
   applyDashboards,
@@ -36,7 +36,9 @@ import {
   tenantToken,
   v1AddCharts,
   v1Create,
+  v1Created,
   v1Post,
+  type CreateSite,
 } from '../harness/given/dashboards.ts';
 import {
   API_KEY,
@@ -46,7 +48,8 @@ import {
   finalize,
   v2Delete,
   v2Post,
-  written,
+  writtenDashboard,
+  type WriteSite,
 } from '../harness/given/v2.ts';
 import { APPEND, CLONE, REMOVE, dashboardPath, dashboardsPath } from '../harness/paths.ts';
 
@@ -306,8 +309,13 @@ class V1Write implements fc.AsyncCommand<Model, Real> {
     const what = this.toString();
     let res: Reply;
     let command: (newId: string) => DashboardsCommand;
+    let created: CreateSite | undefined;
     switch (kind) {
-      case 'create':
+      case 'create': {
+        // §4.16 shows no answer for the v1 create: the caller's list before it finds the new one.
+        const as = who === 'api' ? { apiKey: secret } : { token: secret };
+        const before = await v1DashboardsOf(t, real.w, m.workspaceId, as);
+        created = { workspaceId: m.workspaceId, as, before };
         res = await v1Create(t, secret, m.workspaceId, name);
         command = (id) => ({
           type: 'createDashboard',
@@ -318,6 +326,7 @@ class V1Write implements fc.AsyncCommand<Model, Real> {
           via: 'v1',
         });
         break;
+      }
       case 'clone':
         res = await v1Post(t, CLONE, secret, { sourceDashboardId: realTarget });
         command = (id) => ({
@@ -382,9 +391,8 @@ class V1Write implements fc.AsyncCommand<Model, Real> {
       if (trial.ok) {
         // A new dashboard takes the target's id; anything else keeps the model's own.
         const id =
-          kind === 'create'
-            ? V1CreateDashboardResponse.shape.data.parse((res.body as { data?: unknown }).data)
-                .dashboardId
+          created !== undefined
+            ? await v1Created(t, real.w, res, created, what)
             : kind === 'clone'
               ? CloneDashboardResponse.shape.data.parse((res.body as { data?: unknown }).data)
                   .dashboardId
@@ -415,8 +423,13 @@ class V2Write implements fc.AsyncCommand<Model, Real> {
     const what = this.toString();
     let res: Reply;
     let command: (newId: string) => DashboardsCommand;
+    // §4.16 shows no answer for the v2 create and clone: the caller's list before them finds
+    // the new dashboard.
+    let made: WriteSite | undefined;
+    const listed = () => v2DashboardsOf(t, w, real.applicationId, as);
     switch (kind) {
       case 'create':
+        made = { call: 'v2.create', applicationId: real.applicationId, as, before: await listed() };
         res = await v2Post(t, w, dashboardsPath(real.applicationId), as, { name });
         command = (id) => ({
           type: 'createDashboard',
@@ -428,6 +441,7 @@ class V2Write implements fc.AsyncCommand<Model, Real> {
         });
         break;
       case 'clone':
+        made = { call: 'v2.clone', applicationId: real.applicationId, as, before: await listed() };
         res = await v2Post(t, w, `${at}/clone`, as, { name });
         command = (id) => ({
           type: 'clone',
@@ -476,7 +490,9 @@ class V2Write implements fc.AsyncCommand<Model, Real> {
     expectVerdict(m, res, trial.ok ? undefined : trial.error, what, false);
     if (trial.ok) {
       const id =
-        kind === 'create' || kind === 'clone' ? written(res, what).id : crypto.randomUUID();
+        made === undefined
+          ? crypto.randomUUID()
+          : (await writtenDashboard(t, w, res, made, what)).id;
       step(m, command(id));
       if (kind === 'create' || kind === 'clone') bind(m, id, id, what);
     }

@@ -28,7 +28,7 @@ import {
   snapshot,
   v2Delete,
   v2Post,
-  written,
+  writtenDashboard,
   type Dashboard,
 } from '../harness/given/v2.ts';
 import { APPEND, CLONE, REMOVE, dashboardPath } from '../harness/paths.ts';
@@ -183,15 +183,20 @@ async function edit(run: Run, o: Op): Promise<void> {
   if (o.kind === 'clone') {
     if (entries.length >= 2 + MAX_CLONES) return;
     const name = `Clone ${o.user}.${entries.length}`;
-    res =
-      run.phase === 'v1'
-        ? await v1Post(t, CLONE, token, { sourceDashboardId: idOf(run, e), name })
-        : await v2Post(t, w, `${at}/clone`, { token }, { name });
-    expectOk(res, what, run.phase === 'v1');
-    const id =
-      run.phase === 'v1'
-        ? expectSuccess(res, CloneDashboardResponse.shape.data, what).dashboardId
-        : written(res, what).id;
+    let id: string;
+    if (run.phase === 'v1') {
+      res = await v1Post(t, CLONE, token, { sourceDashboardId: idOf(run, e), name });
+      id = expectSuccess(res, CloneDashboardResponse.shape.data, what).dashboardId;
+    } else {
+      const site = {
+        call: 'v2.clone',
+        applicationId: run.applicationId ?? '',
+        as: { token },
+      } as const;
+      const before = await v2DashboardsOf(t, w, site.applicationId, site.as);
+      res = await v2Post(t, w, `${at}/clone`, site.as, { name });
+      id = (await writtenDashboard(t, w, res, { ...site, before }, what)).id;
+    }
     // §4.10: a deep copy, every chart copied along with the dashboard.
     entries.push({
       shared: undefined,

@@ -12,7 +12,7 @@ import {
   projectUser,
   snapshot,
   v2Post,
-  written,
+  writtenDashboard,
 } from '../harness/given/v2.ts';
 import { dashboardsPath, chartsPath, clonePath } from '../harness/paths.ts';
 
@@ -59,11 +59,19 @@ conformance(
         for (const o of ops) {
           const as = { token: users[o.user]?.token ?? '' };
           if (o.kind === 'create' || o.kind === 'clone') {
+            const before = await dashboardsOf(t, m.w, m.applicationId, as);
             const res =
               o.kind === 'create'
                 ? await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Own' })
                 : await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {});
-            own[o.user]?.add(written(res, `${o.kind} by user ${o.user}`).id);
+            const site = {
+              call: `v2.${o.kind}`,
+              applicationId: m.applicationId,
+              as,
+              before,
+            } as const;
+            const made = await writtenDashboard(t, m.w, res, site, `${o.kind} by user ${o.user}`);
+            own[o.user]?.add(made.id);
           } else if (o.kind === 'edit-template') {
             const res = await v2Post(t, m.w, chartsPath(m.applicationId, m.template.id), as, {
               charts: extra,

@@ -6,13 +6,14 @@ import type { World } from '../harness/given/accounts.ts';
 import {
   API_KEY,
   V2_KEY,
+  dashboardsOf,
   lookUpPath,
   migratedWorld,
   needs,
   parts,
   v2Get,
   v2Post,
-  written,
+  writtenDashboard,
   type As,
 } from '../harness/given/v2.ts';
 import { dashboardsPath } from '../harness/paths.ts';
@@ -57,8 +58,13 @@ conformance(
   'the look-up finds a dashboard made through v2 after finalize',
   async (t) => {
     const m = await migratedWorld(t);
-    const made = written(
-      await v2Post(t, m.w, dashboardsPath(m.otherApplicationId), API_KEY, { name: 'Late' }),
+    const at = { applicationId: m.otherApplicationId, as: API_KEY } as const;
+    const before = await dashboardsOf(t, m.w, at.applicationId);
+    const made = await writtenDashboard(
+      t,
+      m.w,
+      await v2Post(t, m.w, dashboardsPath(at.applicationId), API_KEY, { name: 'Late' }),
+      { ...at, call: 'v2.create', before },
       'create',
     );
     expect(await lookUp(t, m.w, made.id)).toEqual({

@@ -39,7 +39,7 @@ import {
   snapshot,
   v2Delete,
   v2Post,
-  written,
+  writtenDashboard,
   type Dashboard,
   type Migrated,
 } from '../harness/given/v2.ts';
@@ -166,10 +166,14 @@ conformance(
         const user = await projectUser(t, m.w, EDITOR);
         const roleId = user.roleId ?? '';
         const as = { token: user.token };
-        written(
+        const listed = await dashboardsOf(t, m.w, m.applicationId, as);
+        await writtenDashboard(
+          t,
+          m.w,
           await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {
             name: 'Work board',
           }),
+          { call: 'v2.clone', applicationId: m.applicationId, as, before: listed },
           'setting up: the user clones the template into their space',
         );
         for (const s of steps) {

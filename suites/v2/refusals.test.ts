@@ -17,7 +17,7 @@ import {
   v2Delete,
   v2Get,
   v2Post,
-  written,
+  writtenDashboard,
   type Migrated,
 } from '../harness/given/v2.ts';
 import { dashboardsPath, appendChartsPath, chartPath, clonePath } from '../harness/paths.ts';
@@ -39,8 +39,13 @@ async function lists(t: Conformance, m: Migrated, token: string): Promise<string
 /** A project user with these flags and a dashboard of its own in the application. */
 async function userWithBoard(t: Conformance, m: Migrated, permissions = EDITOR) {
   const user = await projectUser(t, m.w, permissions);
-  const board = written(
-    await v2Post(t, m.w, dashboardsPath(m.applicationId), { token: user.token }, { name: 'Own' }),
+  const as = { token: user.token };
+  const before = await dashboardsOf(t, m.w, m.applicationId, as);
+  const board = await writtenDashboard(
+    t,
+    m.w,
+    await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Own' }),
+    { call: 'v2.create', applicationId: m.applicationId, as, before },
     'setting up: the user creates a dashboard',
   );
   return { token: user.token, boardId: board.id };

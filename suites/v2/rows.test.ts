@@ -16,7 +16,7 @@ import {
   v2Delete,
   v2Get,
   v2Post,
-  written,
+  writtenDashboard,
 } from '../harness/given/v2.ts';
 import {
   dashboardsPath,
@@ -83,8 +83,15 @@ conformance(
   async (t) => {
     const m = await migratedWorld(t);
     const name = `${t.faker.commerce.department()} board`;
+    const before = await dashboardsOf(t, m.w, m.applicationId);
     const res = await v2Post(t, m.w, dashboardsPath(m.applicationId), API_KEY, { name });
-    const made = written(res, 'create');
+    const made = await writtenDashboard(
+      t,
+      m.w,
+      res,
+      { call: 'v2.create', applicationId: m.applicationId, as: API_KEY, before },
+      'create',
+    );
     const listed = entryOf(await dashboardsOf(t, m.w, m.applicationId), made.id, 'after create');
     expect(listed.name, 'the name asked for').toBe(name);
     expect(listed.kind, 'an API key acts on shared dashboards').toBe('template');
@@ -98,8 +105,15 @@ conformance(
   async (t) => {
     const m = await migratedWorld(t);
     const name = `${m.template.name ?? 'copy'} for ${t.faker.location.city()}`;
+    const before = await dashboardsOf(t, m.w, m.applicationId);
     const res = await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), API_KEY, { name });
-    const made = written(res, 'clone');
+    const made = await writtenDashboard(
+      t,
+      m.w,
+      res,
+      { call: 'v2.clone', applicationId: m.applicationId, as: API_KEY, before },
+      'clone',
+    );
     expect(made.id, 'a clone is a new dashboard').not.toBe(m.template.id);
     const items = await dashboardsOf(t, m.w, m.applicationId);
     const clone = entryOf(items, made.id, 'after clone');

@@ -18,7 +18,7 @@ import {
   snapshot,
   v2Delete,
   v2Post,
-  written,
+  writtenDashboard,
   type As,
   type Migrated,
 } from '../harness/given/v2.ts';
@@ -59,8 +59,12 @@ conformance(
     const alice = await projectUser(t, m.w);
     const bob = await projectUser(t, m.w);
     const as = { token: alice.token };
-    const made = written(
+    const before = await dashboardsOf(t, m.w, m.applicationId, as);
+    const made = await writtenDashboard(
+      t,
+      m.w,
       await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Mine' }),
+      { call: 'v2.create', applicationId: m.applicationId, as, before },
       'create as a project user',
     );
     const mine = entryOf(await dashboardsOf(t, m.w, m.applicationId, as), made.id, 'own list');
@@ -105,10 +109,14 @@ conformance(
     const m = await migratedWorld(t);
     const user = await projectUser(t, m.w);
     const as = { token: user.token };
-    const clone = written(
+    const before = await dashboardsOf(t, m.w, m.applicationId, as);
+    const clone = await writtenDashboard(
+      t,
+      m.w,
       await v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {
         name: 'My copy',
       }),
+      { call: 'v2.clone', applicationId: m.applicationId, as, before },
       'clone as a project user',
     );
     for (const edit of edits(m, as, clone.id, clone.chartIds?.[0] ?? '')) {
@@ -193,8 +201,11 @@ conformance(
     const as: As = { key: 'user-scoped' };
     const listed = await dashboardsOf(t, m.w, m.applicationId, as);
     entryOf(listed, m.template.id, 'GET with organizationId in the query');
-    const made = written(
+    const made = await writtenDashboard(
+      t,
+      m.w,
       await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Keyed' }),
+      { call: 'v2.create', applicationId: m.applicationId, as, before: listed },
       'POST with organizationId in the body',
     );
     const chart = m.template.chartIds?.[0] ?? '';

@@ -19,7 +19,7 @@ import {
   parts,
   v2Get,
   v2Post,
-  written,
+  writtenDashboard,
 } from '../harness/given/v2.ts';
 import { REMOVE, APPLICATIONS, dashboardsPath } from '../harness/paths.ts';
 
@@ -80,14 +80,13 @@ conformance(
     const m = await migratedWorld(t, async ({ w }) => {
       old = await tenantToken(t, w, EDITS, columns);
     });
-    const made = written(
-      await v2Post(
-        t,
-        m.w,
-        dashboardsPath(m.applicationId),
-        { token: old },
-        { name: 'Tenant board' },
-      ),
+    const as = { token: old };
+    const before = await dashboardsOf(t, m.w, m.applicationId, as);
+    const made = await writtenDashboard(
+      t,
+      m.w,
+      await v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Tenant board' }),
+      { call: 'v2.create', applicationId: m.applicationId, as, before },
       'create with the old tenant JWT',
     );
     expect(made.kind, "it lands in a user's space").toBe('dashboard');

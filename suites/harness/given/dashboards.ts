@@ -10,6 +10,7 @@ import { authorization } from '../authorization.ts';
 import type { Conformance } from '../conformance.ts';
 import { registerTenant as tenantRequest } from '../endpoints.ts';
 import type { Reply } from '../http.ts';
+import { expectOpenSuccess, madeEntry } from '../expect.ts';
 
 /**
  * What the dashboards suites share: worlds of workspaces, shared dashboards and charts built
@@ -143,6 +144,35 @@ export function v1AddCharts(
 ) {
   const { path } = openEndpoint(t, 'v1AddCharts');
   return v1Post(t, path, secret, { targetDashboardId, charts });
+}
+
+/** Which v1 workspace a create wrote to, who read its list, and that list just before it. */
+export interface CreateSite {
+  readonly workspaceId: string;
+  readonly as: Reader;
+  readonly before: readonly Item[];
+}
+
+/**
+ * The id of the dashboard a v1 create made. §4.16 shows no answer (spec/bodies.ts), so the
+ * create may answer 204 or an empty 2xx: a body, when there is one, is the success envelope and
+ * names the dashboard as data.dashboardId (decision dashboards.v1-shapes.not-shown); without
+ * that id, the new dashboard is the entry of the caller's list that a `Location` header names,
+ * else the one entry that list gained since `before`.
+ */
+export async function v1Created(
+  t: Conformance,
+  w: World,
+  res: Reply,
+  site: CreateSite,
+  what: string,
+): Promise<string> {
+  const answered = z
+    .looseObject({ dashboardId: z.string() })
+    .safeParse(expectOpenSuccess(res, 'v1.create', what));
+  if (answered.success) return answered.data.dashboardId;
+  const after = await dashboardsOf(t, w, site.workspaceId, site.as);
+  return madeEntry(res, site.before, after, what).id;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Conformance } from '../conformance.ts';
 import type { Reply } from '../http.ts';
 import { CONTENT, dashboardsWorld, sharedDashboard, type Shared } from './dashboards.ts';
 import { APPLICATIONS, dashboardsPath } from '../paths.ts';
-import { successStatus } from '../expect.ts';
+import { expectOpenSuccess, madeEntry, successStatus } from '../expect.ts';
 
 /**
  * What the v2 suites share (§4.16, §5 rules 6 and 7, §9): a migrated account (v1 content built
@@ -107,7 +107,8 @@ export type Dashboard = z.infer<typeof Dashboard>;
 
 function data<S extends z.ZodType>(res: Reply, schema: S, what: string): z.infer<S> {
   const parsed = z.object({ status: z.literal('success'), data: schema }).safeParse(res.body);
-  // §4.16 shows no status for the v2 calls: any 2xx success with a body.
+  // §4.16 shows no status for the v2 calls: any 2xx success. A list is read, so it has a body
+  // (spec/bodies.ts).
   if (!successStatus(res.status) || !parsed.success) {
     expect.fail(
       `${what}: expected a 2xx success with the decided shape, got ${res.status} ${res.text.slice(0, 300)}`,
@@ -133,9 +134,31 @@ export async function dashboardsOf(
     .dashboards;
 }
 
-/** The dashboard a write answered (decision: writes answer the dashboard). */
-export function written(res: Reply, what: string): Dashboard {
-  return data(res, Dashboard, what);
+/** Which write (create or clone), where, as whom, and the caller's list read just before it. */
+export interface WriteSite {
+  readonly call: 'v2.create' | 'v2.clone';
+  readonly applicationId: string;
+  readonly as: As;
+  readonly before: readonly Dashboard[];
+}
+
+/**
+ * The dashboard a v2 create or clone made. §4.16 shows no answer (spec/bodies.ts), so the
+ * write may answer 204 or an empty 2xx: a body, when there is one, is the success envelope and
+ * carries the dashboard (decision v2.shapes.beyond-named-fields); without a dashboard in it,
+ * the new one is the entry of the caller's list that a `Location` header names, else the one
+ * entry that list gained since `before`.
+ */
+export async function writtenDashboard(
+  t: Conformance,
+  w: World,
+  res: Reply,
+  site: WriteSite,
+  what: string,
+): Promise<Dashboard> {
+  const answered = Dashboard.safeParse(expectOpenSuccess(res, site.call, what));
+  if (answered.success) return answered.data;
+  return madeEntry(res, site.before, await dashboardsOf(t, w, site.applicationId, site.as), what);
 }
 
 export function entryOf(items: readonly Dashboard[], id: string, what: string): Dashboard {
