@@ -176,7 +176,7 @@ describe('arrays.reordered', () => {
 });
 
 describe('timestamps.other-form', () => {
-  it('writes created_at and updated_at with an offset and no fraction, not expiresAt', () => {
+  it('writes snake-case stamps with an offset and no fraction, expiresAt with microseconds and an offset, other camel-case stamps with nanoseconds', () => {
     const data = {
       created_at: '2026-01-02T03:04:05.678Z',
       nested: { updatedAt: '2026-01-02T03:04:06Z' },
@@ -189,12 +189,14 @@ describe('timestamps.other-form', () => {
     expect(out).toEqual(
       ok({
         created_at: '2026-01-02T03:04:05+00:00',
-        nested: { updatedAt: '2026-01-02T03:04:06+00:00' },
-        expiresAt: data.expiresAt,
+        nested: { updatedAt: '2026-01-02T03:04:06.000000000Z' },
+        expiresAt: '2026-01-02T04:04:05.678000+00:00',
         name: data.name,
       }),
     );
-    const token = answerOf('POST', '/x', 200, ok({ expiresAt: data.expiresAt }));
-    expect(timestampsOtherForm.apply(token, fixedRandom())).toBe(undefined);
+    const token = answerOf('POST', '/x', 200, ok({ expiresAt: '2026-01-02T04:04:05Z' }));
+    expect(bodyOf(timestampsOtherForm.apply(token, fixedRandom()))).toEqual(
+      ok({ expiresAt: '2026-01-02T04:04:05.000000+00:00' }),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { OPEN_BODIES, type OpenBody, type OpenBodyId } from '../spec/bodies.ts';
 import type { TargetProfile } from '../spec/profile.ts';
 import { hashOf, isObject, successOf, withJson, type JsonObject } from './answer.ts';
 import {
@@ -37,6 +38,68 @@ export const statusCreated: Transform = {
       const status = CREATED_STATUS[call.split(' ')[0] ?? ''];
       successStatuses[call] = status ?? 200;
     }
+    return { ...profile, shapes: { ...shapes(profile), successStatuses } };
+  },
+};
+
+/**
+ * The reference's paths for the calls spec/bodies.ts names by the profile's endpoint name (the
+ * document gives them no path): fixtures/profiles/reference.json, which the proxy fronts.
+ */
+const REFERENCE_ENDPOINTS = {
+  v1CreateDashboard: 'POST /v1/api/dashboard/create',
+  v1AddCharts: 'POST /v1/api/dashboard/add-charts',
+} as const;
+
+/**
+ * How each call whose answer the document does not show answers without a body: 204, or
+ * another 2xx with nothing in it; the v2 create names what it made in a `Location` header
+ * instead, so that both ways a client finds a new dashboard (that header, or its list) are
+ * taken. Fixed per call, so the printed profile can state each status.
+ */
+const NO_BODY: Readonly<Record<OpenBodyId, { status: number; locate?: true }>> = {
+  'v2.create': { status: 201, locate: true },
+  'v2.clone': { status: 204 },
+  'v2.add-charts': { status: 200 },
+  'v2.remove-chart': { status: 204 },
+  'v2.append-charts': { status: 202 },
+  'v1.create': { status: 200 },
+  'v1.add-charts': { status: 204 },
+};
+
+/** `METHOD /path` of an open-bodied call as `profile` (else the reference) serves it. */
+function endpointOf(body: OpenBody, profile?: TargetProfile): string {
+  if (body.path !== undefined) return body.path;
+  const name = body.endpoint ?? 'v1CreateDashboard';
+  return profile?.shapes.endpoints?.[name] ?? REFERENCE_ENDPOINTS[name];
+}
+
+const OPEN_CALLS: readonly (readonly [string, OpenBodyId])[] = OPEN_BODIES.map((b) => [
+  endpointOf(b),
+  b.id,
+]);
+
+export const bodiesNone: Transform = {
+  id: 'bodies.none',
+  apply(answer) {
+    const call = OPEN_CALLS.find(([e]) => isCall(e, answer.request.method, answer.request.url));
+    const envelope = successOf(answer);
+    if (call === undefined || envelope === undefined) return undefined;
+    const { status, locate } = NO_BODY[call[1]];
+    const { pieces: _cut, 'content-type': _type, ...headers } = answer.headers;
+    const data = envelope['data'];
+    const id = isObject(data) && typeof data['id'] === 'string' ? data['id'] : undefined;
+    if (locate === true && id !== undefined) {
+      const path = answer.request.url.split('?')[0]?.replace(/\/+$/, '') ?? '';
+      headers['location'] = `${path}/${encodeURIComponent(id)}`;
+    }
+    const { pieces: _dropped, ...rest } = answer;
+    return { ...rest, status, headers, body: Buffer.alloc(0) };
+  },
+  restate(profile) {
+    const successStatuses: Record<string, number> = { ...shapes(profile).successStatuses };
+    for (const body of OPEN_BODIES)
+      successStatuses[endpointOf(body, profile)] = NO_BODY[body.id].status;
     return { ...profile, shapes: { ...shapes(profile), successStatuses } };
   },
 };
@@ -210,21 +273,31 @@ export const arraysReordered: Transform = {
 };
 
 /** An ISO 8601 UTC timestamp as the reference writes it (`Z`, milliseconds). */
-const ISO_Z = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?Z$/;
-/** Timestamp members whose type detail the document does not show (§2.1 created_at/updated_at). */
+const ISO_Z = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?Z$/;
+/** Timestamp members: §2.1 created_at/updated_at (type detail not shown), §2.5 expiresAt. */
 const TIMESTAMP_MEMBER = /(_at|At)$/;
-/** §2.5: expiresAt is an ISO 8601 UTC timestamp; it keeps the reference's form. */
-const FIXED_FORM = new Set(['expiresAt']);
+
+/**
+ * Another writing of the same timestamp that still names UTC (§2.5 asks for ISO 8601 UTC and no
+ * narrower form): expiresAt as many runtimes write it, microseconds and a `+00:00` offset, the
+ * same instant; other camel-case members with nanoseconds and `Z`, the same instant; snake-case
+ * members (§2.1, whose type detail is not shown) with an offset and no fraction, to the second.
+ */
+function otherForm(key: string, seconds: string, fraction: string): string {
+  const ms = fraction.padEnd(3, '0').slice(0, 3);
+  if (key === 'expiresAt') return `${seconds}.${ms}000+00:00`;
+  if (key.endsWith('At')) return `${seconds}.${ms}000000Z`;
+  return `${seconds}+00:00`;
+}
 
 function restamp(value: unknown, key: string): unknown {
   if (Array.isArray(value)) return value.map((v) => restamp(v, ''));
   if (isObject(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restamp(v, k)]));
   }
-  if (typeof value !== 'string' || !TIMESTAMP_MEMBER.test(key) || FIXED_FORM.has(key)) return value;
+  if (typeof value !== 'string' || !TIMESTAMP_MEMBER.test(key)) return value;
   const m = ISO_Z.exec(value);
-  // The same instant to the second, written with an offset and no fraction.
-  return m === null ? value : `${m[1]}+00:00`;
+  return m === null ? value : otherForm(key, m[1] ?? '', m[2] ?? '');
 }
 
 export const timestampsOtherForm: Transform = {

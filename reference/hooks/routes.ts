@@ -13,6 +13,7 @@ import {
   HookProjectPath,
   type HookName,
 } from '../../spec/schemas/hooks.ts';
+import { utcInstant } from '../../spec/schemas/common.ts';
 import type { ReferenceContext } from '../context.ts';
 import { errDone, okDone, route, unexpected } from '../http/route.ts';
 import type { Done } from '../done.ts';
@@ -161,10 +162,9 @@ export function hookRoutes(
     body: FreezeBody,
     handle: ({ params, body }) =>
       withAccount(params.organizationId, (a) => {
-        const done = store.clock(
-          a,
-          body.at === undefined ? { type: 'freeze' } : { type: 'freeze', at: Date.parse(body.at) },
-        );
+        // The schema let through only a date-time that names UTC, in any of its forms.
+        const at = body.at === undefined ? undefined : utcInstant(body.at);
+        const done = store.clock(a, at === undefined ? { type: 'freeze' } : { type: 'freeze', at });
         return done.ok ? okDone(clockView(a)) : done;
       }),
   });

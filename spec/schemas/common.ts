@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { z } from 'zod';
 
 /** Conventions (preamble of the document): a UUID is 8-4-4-4-12 hexadecimal digits. */
@@ -26,8 +27,33 @@ export const EXPIRATION_SECONDS: Readonly<Record<Expiration, number>> = {
   '7d': 7 * 24 * HOUR,
 };
 
-/** ISO 8601 in UTC with a `Z` suffix, as `Date.prototype.toISOString` writes it. */
-export const IsoUtc = z.iso.datetime({ offset: false });
+/**
+ * An offset no UTC designator can carry: a date-time written without any designator is read
+ * at this offset, so it never passes for UTC.
+ */
+const NO_DESIGNATOR = 'UTC+14';
+
+/**
+ * The instant (milliseconds since the epoch) that an ISO 8601 date-time denotes, when its text
+ * names UTC: `Z` or a zero offset (`+00:00`, `+0000`, `+00`), in the extended or the basic
+ * format, with a fraction of any length or none (§2.5 asks for "ISO 8601 UTC", nothing
+ * narrower). Undefined for anything else: another offset, no designator, not a date-time.
+ */
+export function utcInstant(text: string): number | undefined {
+  const at = DateTime.fromISO(text, { setZone: true, zone: NO_DESIGNATOR });
+  return at.isValid && at.offset === 0 ? at.toMillis() : undefined;
+}
+
+/** Whether two timestamps denote the same instant, whatever UTC form each is written in. */
+export function sameInstant(a: string, b: string): boolean {
+  const x = utcInstant(a);
+  return x !== undefined && x === utcInstant(b);
+}
+
+/** An ISO 8601 date-time in UTC, in any form the standard allows (see utcInstant). */
+export const IsoUtc = z
+  .string()
+  .refine((text) => utcInstant(text) !== undefined, 'must be an ISO 8601 date-time in UTC');
 
 /** Free key/value metadata (§2.3 properties, §2.4 properties). */
 export const Properties = z.record(z.string(), z.unknown());

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
+import { instant } from '../harness/instant.ts';
 import {
   CHAT,
   chat,
@@ -27,7 +28,7 @@ const QUESTION = 'hello';
 /** Freezes the account clock `offset` seconds into a fresh clock minute. */
 async function freezeInMinute(t: Conformance, w: ChatWorld, offset: number): Promise<void> {
   const { now } = await t.hooks.clock(w.account.organizationId);
-  const ms = Date.parse(now);
+  const ms = instant(now);
   const next = Math.floor(ms / 60_000) * 60_000 + 60_000 + offset * 1000;
   await t.hooks.freeze(w.account.organizationId, new Date(next).toISOString());
 }

@@ -34,6 +34,7 @@ import {
   statusAndCode,
 } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
+import { instant } from '../harness/instant.ts';
 
 // §2.5, §4.7, §4.8, §5 rule 5, §8: project-user tokens, their lifetime and what they are built from.
 // Expected lifetimes and permissions come from fixtures/oracles (written from the document);
@@ -58,16 +59,16 @@ const EAC_CLAIMS = ['kind', 'org', 'prj', 'pog', 'rol', 'perm', 'props', 'name']
 /** Freezes the account clock on a whole second a little ahead of its now; returns that instant. */
 async function freezeOnWholeSecond(t: Conformance, w: World): Promise<number> {
   const { now } = await t.hooks.clock(w.account.organizationId);
-  const at = (Math.floor(Date.parse(now) / 1000) + 2) * 1000;
+  const at = (Math.floor(instant(now) / 1000) + 2) * 1000;
   const frozen = await t.hooks.freeze(w.account.organizationId, new Date(at).toISOString());
-  expect(Date.parse(frozen.now), 'the clock hook should freeze where it was asked to').toBe(at);
+  expect(instant(frozen.now), 'the clock hook should freeze where it was asked to').toBe(at);
   return at;
 }
 
 /** Moves the (frozen) account clock forward to `at`. */
 async function advanceTo(t: Conformance, w: World, from: number, at: number): Promise<void> {
   const moved = await t.hooks.advance(w.account.organizationId, (at - from) / 1000);
-  expect(Date.parse(moved.now), 'the clock hook should advance by what it was asked').toBe(at);
+  expect(instant(moved.now), 'the clock hook should advance by what it was asked').toBe(at);
 }
 
 async function issuedToken(t: Conformance, w: World, userId: string, expiration?: string) {
@@ -213,7 +214,7 @@ for (const expiration of EXPIRATIONS) {
         `expiresAt ${issued.expiresAt} should be ISO 8601 in UTC`,
       ).toBe(true);
       expect(
-        (Date.parse(issued.expiresAt) - at) / 1000,
+        (instant(issued.expiresAt) - at) / 1000,
         `expiresAt should be issue time + ${expiration}`,
       ).toBe(seconds);
     },
@@ -227,7 +228,7 @@ for (const expiration of EXPIRATIONS) {
       const { w, acceptor, userId } = await acceptingWorld(t);
       const at = await freezeOnWholeSecond(t, w);
       const issued = await issuedToken(t, w, userId, expiration);
-      const expiresAt = Date.parse(issued.expiresAt);
+      const expiresAt = instant(issued.expiresAt);
       await advanceTo(t, w, at, expiresAt - 1000);
       const before = await presented(acceptor, issued.token);
       expect(
@@ -256,7 +257,7 @@ for (const expiration of EXPIRATIONS) {
       if (typeof claims?.exp === 'number') {
         t.observe(
           `exp ${claims.exp} for expiresAt ${issued.expiresAt}, iat ${String(claims.iat)} for issue ${new Date(at).toISOString()}`,
-          claims.exp * 1000 === Date.parse(issued.expiresAt) && claims.iat === at / 1000,
+          claims.exp * 1000 === instant(issued.expiresAt) && claims.iat === at / 1000,
         );
       } else t.observe('the JWT has no numeric exp claim', false);
     },
@@ -270,7 +271,7 @@ for (const expiration of EXPIRATIONS) {
       const { w, acceptor, userId } = await acceptingWorld(t, { decided: true });
       const at = await freezeOnWholeSecond(t, w);
       const issued = await issuedToken(t, w, userId, expiration);
-      const expiresAt = Date.parse(issued.expiresAt);
+      const expiresAt = instant(issued.expiresAt);
       await advanceTo(t, w, at, expiresAt - 1000);
       const before = await presented(acceptor, issued.token);
       if (before.verdict !== 'accepted')
@@ -296,7 +297,7 @@ conformance(
       const before = Date.now();
       const issued = await issuedToken(t, w, userId, expiration);
       const after = Date.now();
-      const issuedAt = Date.parse(issued.expiresAt) - expirationSeconds(expiration) * 1000;
+      const issuedAt = instant(issued.expiresAt) - expirationSeconds(expiration) * 1000;
       expect(
         issuedAt,
         `${expiration}: expiresAt − duration should be no earlier than 2 s before the call`,
@@ -336,10 +337,10 @@ async function lifetimeOf(
 ): Promise<{ ms: number; exact: boolean }> {
   if (t.hooks.has('clock')) {
     const at = await freezeOnWholeSecond(t, w);
-    return { ms: Date.parse(await ask()) - at, exact: true };
+    return { ms: instant(await ask()) - at, exact: true };
   }
   const before = Date.now();
-  const expiresAt = Date.parse(await ask());
+  const expiresAt = instant(await ask());
   return { ms: expiresAt - before, exact: false };
 }
 
@@ -387,7 +388,7 @@ conformance(
       const res = await embed(t, embedBody(t, w, { expiration }));
       const expiresAt = embedExpiresAt(t, res, `embed-token with expiration ${expiration}`);
       expect(
-        (Date.parse(expiresAt) - at) / 1000,
+        (instant(expiresAt) - at) / 1000,
         `${expiration}: expiresAt should be issue time + duration`,
       ).toBe(expirationSeconds(expiration));
     }
