@@ -39,6 +39,22 @@ describe('behaviour witnesses', () => {
     expect(witnessed(token(flat), all)).toEqual([]);
   });
 
+  it('see the permissions written as granted names, flat or under ctx', () => {
+    const forms = ['claims.permissions-array', 'claims.permissions-string'] as const;
+    const token = (payload: object) =>
+      answer('POST', '/v1/api/projects/user-token', 200, {
+        data: { token: jwt({ alg: 'ES256' }, { kind: 'project-user', ...payload }) },
+      });
+    expect(witnessed(token({ 'https://eac.example/permissions': ['addChart'] }), forms)).toEqual([
+      'claims.permissions-array',
+    ]);
+    expect(witnessed(token({ scope: 'addChart' }), forms)).toEqual(['claims.permissions-string']);
+    expect(witnessed(token({ ctx: { permissions: ['addChart'] } }), forms)).toEqual([
+      'claims.permissions-array',
+    ]);
+    expect(witnessed(token({ perm: { addChart: true } }), forms)).toEqual([]);
+  });
+
   it('see a tenant registered, and nothing in a refusal', () => {
     const path = '/v1/api/tenant/register-tenant';
     expect(witnessed(answer('POST', path, 200, { data: {} }), all)).toEqual([

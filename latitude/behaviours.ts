@@ -59,14 +59,39 @@ function secondAgentAnswered(answer: Answer): boolean {
 }
 const JWKS = /\/jwks(\.json)?$/;
 
+/** The entries witnessed in the tokens an answer carries. */
+const TOKEN_ENTRIES: ReadonlySet<FreedomId> = new Set([
+  'tokens.hs256',
+  'claims.layout',
+  'claims.permissions-array',
+  'claims.permissions-string',
+]);
+
+const PERMISSION_FORMS = [
+  ['claims.permissions-array', 'array'],
+  ['claims.permissions-string', 'string'],
+] as const;
+
+/**
+ * Whether a project-user token's payload writes its permissions in the granted-names form:
+ * an array, or a string, at any claim of the top level or of `ctx`.
+ */
+function permissionsWritten(payload: Record<string, unknown>, form: 'array' | 'string'): boolean {
+  if (payload['kind'] !== 'project-user') return false;
+  const ctx = payload['ctx'];
+  const candidates =
+    typeof ctx === 'object' && ctx !== null
+      ? [(ctx as Record<string, unknown>)['permissions']]
+      : [payload['https://eac.example/permissions'], payload['scope']];
+  return candidates.some((v) => (form === 'array' ? Array.isArray(v) : typeof v === 'string'));
+}
+
 /** The behaviour entries an answer shows, of those chosen. */
 export function witnessed(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
   const seen: FreedomId[] = [];
   const path = answer.request.url.split('?')[0] ?? '';
   const ok = answer.status >= 200 && answer.status < 300;
-  const tokens = chosen.some((id) => id === 'tokens.hs256' || id === 'claims.layout')
-    ? tokensIn(answer.body)
-    : [];
+  const tokens = chosen.some((id) => TOKEN_ENTRIES.has(id)) ? tokensIn(answer.body) : [];
   if (chosen.includes('tokens.hs256')) {
     const keyless = answer.request.method === 'GET' && JWKS.test(path) && answer.status === 404;
     if (keyless || tokens.some((t) => t.header['alg'] === 'HS256')) seen.push('tokens.hs256');
@@ -76,6 +101,10 @@ export function witnessed(answer: Answer, chosen: readonly FreedomId[]): Freedom
       (t) => typeof t.payload['ctx'] === 'object' && t.payload['uid'] !== undefined,
     );
     if (nested) seen.push('claims.layout');
+  }
+  for (const [id, form] of PERMISSION_FORMS) {
+    if (chosen.includes(id) && tokens.some((t) => permissionsWritten(t.payload, form)))
+      seen.push(id);
   }
   if (chosen.includes('chat.second-agent') && ok && CHAT.test(path) && secondAgentAnswered(answer))
     seen.push('chat.second-agent');

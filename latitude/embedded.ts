@@ -44,6 +44,7 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     shapes: {
       ...p.shapes,
       tokenClaims: {
+        ...p.shapes.tokenClaims,
         subject: 'uid',
         permissions: 'ctx.permissions',
         role: 'ctx.role',
@@ -52,6 +53,11 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
       },
     },
   }),
+  // The permissions as granted names: nested under ctx when the layout is, else a claim of
+  // their own (a namespaced one for the array, reached by a JSON pointer).
+  'claims.permissions-array': (p) =>
+    permissionsIn(p, 'array', '/https:~1~1eac.example~1permissions'),
+  'claims.permissions-string': (p) => permissionsIn(p, 'string', 'scope'),
   // The second agent (reference/chat/second-agent.ts): where it reports the answering version,
   // and example questions in its own words over the sales table the chat tests load.
   'chat.second-agent': (p) => ({
@@ -75,6 +81,27 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     },
   }),
 };
+
+/** The profile with the permissions claim in `form`, at `flatPath` unless nested under ctx. */
+function permissionsIn(
+  p: TargetProfile,
+  form: 'array' | 'string',
+  flatPath: string,
+): TargetProfile {
+  const claims = p.shapes.tokenClaims;
+  const nested = claims?.permissions === 'ctx.permissions';
+  return {
+    ...p,
+    shapes: {
+      ...p.shapes,
+      tokenClaims: {
+        ...claims,
+        permissions: nested ? 'ctx.permissions' : flatPath,
+        permissionsForm: form,
+      },
+    },
+  };
+}
 
 export interface EmbeddedLatitude extends RunningLatitude {
   /** The reference's profile restated by every chosen entry: what the run reads. */

@@ -54,6 +54,7 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
       signing: settings.signing,
       seed,
       layout: settings.claims,
+      permissionsForm: settings.permissionsForm,
     }),
     ids,
     settings,

@@ -10,6 +10,7 @@ describe('reference settings', () => {
       tenantIdentity: 'columns',
       signing: 'ES256',
       claims: 'flat',
+      permissionsForm: 'object',
       agent: 'grammar',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
@@ -31,8 +32,14 @@ describe('reference settings', () => {
       tenantIdentity: 'columns-and-name',
       signing: 'HS256',
       claims: 'nested',
+      permissionsForm: 'object',
       agent: 'grammar',
     });
+    // The two permission forms set one setting: the later entry wins.
+    expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');
+    expect(
+      settingsFor(['claims.permissions-array', 'claims.permissions-string']).permissionsForm,
+    ).toBe('string');
   });
 
   it('pass over the entries that change only the form of answers', () => {

@@ -25,6 +25,12 @@ export interface Settings {
    */
   readonly claims: 'flat' | 'nested';
   /**
+   * §5 rule 8 again, for how the permissions are written: `object`, every §2.2 flag with a
+   * boolean; `array`, the granted flags' names (in the flat layout under the namespaced claim
+   * `https://eac.example/permissions`); `string`, those names separated by spaces (flat: `scope`).
+   */
+  readonly permissionsForm: 'object' | 'array' | 'string';
+  /**
    * §4.15 and §2.7 leave the agent's words, SQL and charts to the implementation. `grammar`:
    * the deterministic agent of the question grammar of docs/reference-agent.md (announced as the hooks
    * capability `agent-grammar`); `second`: another agent that reads questions its own way
@@ -37,6 +43,7 @@ export const DEFAULT_SETTINGS: Settings = {
   tenantIdentity: 'columns',
   signing: 'ES256',
   claims: 'flat',
+  permissionsForm: 'object',
   agent: 'grammar',
 };
 
@@ -50,6 +57,8 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   // `Bearer` (decision auth.header.format): nothing changes.
   'auth.both-forms': {},
   'claims.layout': { claims: 'nested' },
+  'claims.permissions-array': { permissionsForm: 'array' },
+  'claims.permissions-string': { permissionsForm: 'string' },
   'chat.second-agent': { agent: 'second' },
 };
 

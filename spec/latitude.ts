@@ -84,9 +84,13 @@ export const LATITUDE = [
   {
     id: 'timestamps.other-form',
     kind: 'form',
-    clauses: ['roles.timestamps.format'],
+    clauses: [
+      'roles.timestamps.format',
+      'tokens.expires-at.iso-utc',
+      'tokens.issue-time.whole-seconds',
+    ],
     description:
-      'Writes timestamps whose type detail is not shown in another valid ISO 8601 form (an offset instead of Z, no fraction).',
+      'Writes every timestamp in another ISO 8601 form that still names UTC: role stamps with +00:00 and no fraction, expiresAt with microseconds and +00:00, other stamps with nanoseconds and Z.',
   },
   {
     id: 'content-type.charset',
@@ -180,6 +184,20 @@ export const LATITUDE = [
     clauses: ['tokens.claims'],
     description:
       'Lays a project-user token’s claims out otherwise, stated in the printed profile: the user in uid (sub kept beside it), permissions, role, project organization and properties under ctx.',
+  },
+  {
+    id: 'claims.permissions-array',
+    kind: 'behaviour',
+    clauses: ['tokens.claims'],
+    description:
+      'Writes the permissions in a project-user token as an array of the granted flag names, under a namespaced claim (https://eac.example/permissions) in the flat layout; the printed profile states the form and a JSON pointer.',
+  },
+  {
+    id: 'claims.permissions-string',
+    kind: 'behaviour',
+    clauses: ['tokens.claims'],
+    description:
+      'Writes the permissions in a project-user token as the granted flag names separated by spaces (scope in the flat layout), stated in the printed profile; taken over claims.permissions-array when both are on.',
   },
   {
     id: 'chat.second-agent',

@@ -36,6 +36,14 @@ const Name = z.string().min(1);
 const JsonPath = z
   .string()
   .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'a dot-separated member path such as "sub"');
+/**
+ * Where a claim sits in a JWT payload: a dot-separated member path (`sub`, `ctx.role`), or a
+ * JSON pointer (RFC 6901) for any member name at all, namespaced ones included
+ * (`/https:~1~1example.com~1permissions`).
+ */
+const ClaimPath = z.union([JsonPath, z.string().regex(/^(\/[^/]*)+$/, 'a JSON pointer')], {
+  error: 'a dot-separated member path such as "sub", or a JSON pointer such as "/ctx/role"',
+});
 /** `METHOD /path/{param}` relative to the base address. */
 const Endpoint = z
   .string()
@@ -81,15 +89,22 @@ export const RegisterTenantShape = z
 export const TokenClaimsShape = z
   .object({
     /** The project user the token is for. */
-    subject: JsonPath.optional(),
-    /** The effective §2.2 permissions, as an object of flags. */
-    permissions: JsonPath.optional(),
+    subject: ClaimPath.optional(),
+    /** The effective §2.2 permissions, in the form `permissionsForm` states. */
+    permissions: ClaimPath.optional(),
+    /**
+     * How the permissions claim is written (§5 rule 8 leaves it open): `object`, every flag
+     * name with a boolean (the default); `array`, the names of the granted flags; `string`,
+     * the names of the granted flags separated by spaces (as OAuth writes scopes); `other`, a
+     * form none of these describes, so tests that read the permissions end not-run.
+     */
+    permissionsForm: z.enum(['object', 'array', 'string', 'other']).optional(),
     /** The role id the token was issued with. */
-    role: JsonPath.optional(),
+    role: ClaimPath.optional(),
     /** The project organization of the user. */
-    projectOrganization: JsonPath.optional(),
+    projectOrganization: ClaimPath.optional(),
     /** The user's properties. */
-    properties: JsonPath.optional(),
+    properties: ClaimPath.optional(),
   })
   .strict();
 

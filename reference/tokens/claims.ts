@@ -18,6 +18,20 @@ export interface EacClaims {
 export type ClaimsLayout = 'flat' | 'nested';
 
 /**
+ * How a project-user token writes the user's permissions: `object`, every flag with a boolean
+ * (the default); `array`, the names of the granted flags; `string`, those names separated by
+ * spaces.
+ */
+export type PermissionsForm = 'object' | 'array' | 'string';
+
+/** The flat layout's claim for the permissions in each form. */
+const FLAT_PERMISSIONS: Readonly<Record<PermissionsForm, string>> = {
+  object: 'perm',
+  array: 'https://eac.example/permissions',
+  string: 'scope',
+};
+
+/**
  * Decision T3: a project-user token carries what the user is at issue time (§4.7: built from
  * the stored data), so role and property changes reach the user at the next token (§3).
  */
@@ -50,18 +64,48 @@ export function tenantClaims(identity: IdentityState, tenant: TenantRecord): Eac
 /**
  * §5 rule 8 leaves a token's claims open; a server may lay them out otherwise. The nested layout
  * names the user in `uid` and keeps what the user may do and is under `ctx`. The registered
- * `sub` stays beside `uid` with its RFC 7519 meaning. A tenant token keeps one layout.
+ * `sub` stays beside `uid` with its RFC 7519 meaning. The permissions are written in `form`,
+ * in the flat layout under that form's claim. A tenant token keeps one layout.
  */
-export function laidOut(claims: EacClaims, subject: string, layout: ClaimsLayout): EacClaims {
-  if (layout === 'flat' || claims.kind !== 'project-user') return claims;
+export function laidOut(
+  claims: EacClaims,
+  subject: string,
+  layout: ClaimsLayout,
+  form: PermissionsForm = 'object',
+): EacClaims {
+  if (claims.kind !== 'project-user') return claims;
   const { perm, rol, pog, props, ...rest } = claims;
+  const permissions = written(perm, form);
+  if (layout === 'flat') return { ...rest, [FLAT_PERMISSIONS[form]]: permissions, rol, pog, props };
   return {
     ...rest,
     kind: claims.kind,
     org: claims.org,
     uid: subject,
-    ctx: { permissions: perm, role: rol, organization: pog, properties: props },
+    ctx: { permissions, role: rol, organization: pog, properties: props },
   };
+}
+
+/** The permissions object of the claims in `form`. */
+function written(perm: unknown, form: PermissionsForm): unknown {
+  if (form === 'object') return perm;
+  const granted = Object.entries(perm as Readonly<Record<string, unknown>>)
+    .filter(([, on]) => on === true)
+    .map(([flag]) => flag);
+  return form === 'array' ? granted : granted.join(' ');
+}
+
+/** The permissions a claim shows, in any form, as an object of the flags it shows on or off. */
+function read(permissions: unknown): unknown {
+  if (Array.isArray(permissions)) return Object.fromEntries(permissions.map((f) => [f, true]));
+  if (typeof permissions === 'string')
+    return Object.fromEntries(
+      permissions
+        .split(' ')
+        .filter((f) => f !== '')
+        .map((f) => [f, true]),
+    );
+  return permissions;
 }
 
 /** What a project-user token says about its user, read from either layout. */
@@ -77,14 +121,17 @@ export function projectUserFacts(claims: Readonly<Record<string, unknown>>): Pro
   if (typeof nested === 'object' && nested !== null) {
     const c = nested as Readonly<Record<string, unknown>>;
     return {
-      permissions: c['permissions'],
+      permissions: read(c['permissions']),
       role: c['role'],
       projectOrganization: c['organization'],
       properties: c['properties'],
     };
   }
+  const form = (Object.keys(FLAT_PERMISSIONS) as PermissionsForm[]).find(
+    (f) => claims[FLAT_PERMISSIONS[f]] !== undefined,
+  );
   return {
-    permissions: claims['perm'],
+    permissions: form === undefined ? undefined : read(claims[FLAT_PERMISSIONS[form]]),
     role: claims['rol'],
     projectOrganization: claims['pog'],
     properties: claims['props'],

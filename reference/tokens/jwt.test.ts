@@ -115,4 +115,27 @@ describe('token claims layout', () => {
       expect(projectUserFacts(verified.claims), layout).toEqual(expected);
     }
   });
+
+  it('writes the permissions as granted names in the array and string forms, and reads them back', async () => {
+    const forms = [
+      ['flat', 'array', 'https://eac.example/permissions', ['addChart']],
+      ['flat', 'string', 'scope', 'addChart'],
+      ['nested', 'array', 'ctx.permissions', ['addChart']],
+      ['nested', 'string', 'ctx.permissions', 'addChart'],
+    ] as const;
+    for (const [layout, permissionsForm, claim, shown] of forms) {
+      const tokens = await TokenService.create('kid-1', { layout, permissionsForm });
+      const token = await issue(tokens, userClaims);
+      const claims = decodeJwt(token) as Record<string, unknown>;
+      const at =
+        layout === 'nested'
+          ? (claims['ctx'] as Record<string, unknown>)['permissions']
+          : claims[claim];
+      expect(at, `${layout} ${permissionsForm}`).toEqual(shown);
+      expect(claims, `${layout} ${permissionsForm}`).not.toHaveProperty('perm');
+      const verified = await tokens.verify(token, NOW);
+      if (!verified.ok) throw new Error(`${layout} ${permissionsForm}: the token did not verify`);
+      expect(projectUserFacts(verified.claims).permissions).toEqual({ addChart: true });
+    }
+  });
 });

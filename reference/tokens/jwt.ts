@@ -12,7 +12,7 @@ import {
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { Expiration } from '../../spec/schemas/common.ts';
 import { issueLifetime, tokenState } from '../../spec/machines/token.ts';
-import { laidOut, type ClaimsLayout, type EacClaims } from './claims.ts';
+import { laidOut, type ClaimsLayout, type EacClaims, type PermissionsForm } from './claims.ts';
 
 /** Decision T3: who signs and for whom. */
 export const ISSUER = 'eac-reference';
@@ -47,17 +47,24 @@ export class TokenService {
     private readonly publicJwk: JWK | undefined,
     private readonly kid: string,
     private readonly layout: ClaimsLayout,
+    private readonly permissionsForm: PermissionsForm,
   ) {}
 
   /**
    * A token service signing in `signing` (ES256 by default), its HS256 secret made from `seed`
-   * so that a run can be replayed, laying project-user claims out in `layout` (flat by default).
+   * so that a run can be replayed, laying project-user claims out in `layout` (flat by default)
+   * with the permissions in `permissionsForm` (an object of flags by default).
    */
   static async create(
     kid: string,
-    options: { signing?: Signing; seed?: number; layout?: ClaimsLayout } = {},
+    options: {
+      signing?: Signing;
+      seed?: number;
+      layout?: ClaimsLayout;
+      permissionsForm?: PermissionsForm;
+    } = {},
   ): Promise<TokenService> {
-    const { signing = ES256, seed = 0, layout = 'flat' } = options;
+    const { signing = ES256, seed = 0, layout = 'flat', permissionsForm = 'object' } = options;
     if (signing === HS256) {
       const secret = createHash('sha256')
         .update(`eac-reference-secret:${String(seed)}`)
@@ -69,11 +76,11 @@ export class TokenService {
         false,
         ['sign', 'verify'],
       );
-      return new TokenService(HS256, key, key, undefined, kid, layout);
+      return new TokenService(HS256, key, key, undefined, kid, layout, permissionsForm);
     }
     const { privateKey, publicKey } = await generateKeyPair(ES256);
     const jwk = { ...(await exportJWK(publicKey)), kid, alg: ES256, use: 'sig' };
-    return new TokenService(ES256, privateKey, publicKey, jwk, kid, layout);
+    return new TokenService(ES256, privateKey, publicKey, jwk, kid, layout, permissionsForm);
   }
 
   /** The JSON Web Key Set of the public key, or undefined when tokens are signed with a secret. */
@@ -90,7 +97,9 @@ export class TokenService {
     expiration?: Expiration,
   ): Promise<Issued> {
     const life = issueLifetime(now, expiration);
-    const token = await new SignJWT({ ...laidOut(claims, subject, this.layout) })
+    const token = await new SignJWT({
+      ...laidOut(claims, subject, this.layout, this.permissionsForm),
+    })
       .setProtectedHeader({
         alg: this.alg,
         // A key id only names a key of the published set.

@@ -1,7 +1,7 @@
 import type { TokenClaimsShape } from '../../spec/profile.ts';
 import type { z } from 'zod';
 import type { Conformance } from './conformance.ts';
-import { claimsOf } from './jwt.ts';
+import { claimAt as readClaim, claimsOf } from './jwt.ts';
 
 type ClaimName = keyof z.infer<typeof TokenClaimsShape>;
 
@@ -25,13 +25,7 @@ export function claimAt(
   const path = t.profile.shapes.tokenClaims?.[name];
   if (path === undefined)
     t.notRun(`the target's profile names no token claim for ${name} (shapes.tokenClaims)`);
-  let at: unknown = claimsOf(token);
-  for (const step of path.split('.')) {
-    at =
-      typeof at === 'object' && at !== null && !Array.isArray(at)
-        ? (at as Record<string, unknown>)[step]
-        : undefined;
-  }
+  const at = readClaim(claimsOf(token) ?? {}, path);
   // A claim left out can mean "none" (no role, say), where the caller says so.
   if (at === undefined && options.absentMeansNone !== true)
     throw new Error(
@@ -40,13 +34,41 @@ export function claimAt(
   return at;
 }
 
-/** The effective §2.2 permissions a token carries, as an object of flags (profile path). */
+/**
+ * The effective §2.2 permissions a token carries, as an object of the flags it shows on (`true`)
+ * and, in the object form, off: read at the profile's path in the form the profile states
+ * (shapes.tokenClaims.permissionsForm: an object of booleans by default, the granted flags' names
+ * as an array or a space-separated string). A flag a granted-names form leaves out is off. A
+ * form the profile cannot state (`other`) ends the test not-run; a claim that is not in the
+ * stated form fails it, since the target then contradicts its own profile.
+ */
 export function permissionsClaim(t: Conformance, token: string): Record<string, unknown> {
-  const perm = claimAt(t, token, 'permissions');
-  if (typeof perm !== 'object' || perm === null || Array.isArray(perm))
-    throw new Error(
-      `the token carries ${JSON.stringify(perm)}, not an object of flags, where the target's ` +
-        'profile puts permissions',
+  const form = t.profile.shapes.tokenClaims?.permissionsForm ?? 'object';
+  if (form === 'other')
+    t.notRun(
+      "the target's permissions claim is in a form the profile cannot state (shapes.tokenClaims.permissionsForm: other)",
     );
-  return perm as Record<string, unknown>;
+  const perm = claimAt(t, token, 'permissions');
+  const granted = grantedNames(perm, form);
+  if (granted !== undefined) return Object.fromEntries(granted.map((flag) => [flag, true]));
+  if (form === 'object' && typeof perm === 'object' && perm !== null && !Array.isArray(perm))
+    return perm as Record<string, unknown>;
+  throw new Error(
+    `the token carries ${JSON.stringify(perm)} where the target's profile puts permissions, ` +
+      `not ${FORM_WORDS[form]}`,
+  );
+}
+
+const FORM_WORDS = {
+  object: 'an object of flags',
+  array: 'an array of granted flag names',
+  string: 'a string of granted flag names separated by spaces',
+} as const;
+
+/** The granted flag names of a claim in the array or string form; undefined otherwise. */
+function grantedNames(perm: unknown, form: 'object' | 'array' | 'string'): string[] | undefined {
+  if (form === 'array' && Array.isArray(perm) && perm.every((f) => typeof f === 'string'))
+    return perm as string[];
+  if (form === 'string' && typeof perm === 'string') return perm.split(' ').filter((f) => f !== '');
+  return undefined;
 }

@@ -7,7 +7,7 @@ import type { World } from './given/accounts.ts';
 import type { Conformance } from './conformance.ts';
 import { expectSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
-import { claimsOf } from './jwt.ts';
+import { claimAt, claimsOf } from './jwt.ts';
 import { REGISTER_USER, USER_TOKEN, rolesPath, userPath } from './paths.ts';
 
 /** A token answer's data, read only for its token (§2.5). */
@@ -141,24 +141,19 @@ export async function userAsTokenShows(t: Conformance, w: World, userId: string)
   const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId });
   const { token } = expectSuccess(res, TokenOnly, 'issuing a token to read the user back');
   const claims = claimsOf(token);
-  const paths = Object.entries(t.profile.shapes.tokenClaims ?? {}).sort(([a], [b]) =>
-    a.localeCompare(b),
-  );
+  // The claim paths the profile names (permissionsForm says how one is written, not where).
+  const { permissionsForm: _form, ...named } = t.profile.shapes.tokenClaims ?? {};
+  const paths = Object.entries(named).sort(([a], [b]) => a.localeCompare(b));
   if (claims === undefined || paths.length === 0) {
     // The snapshot, where the target has one, still shows the user; only this read is lost.
     if (t.hooks.has('snapshot')) return 'not read: the profile names no token claims';
     t.notRun('the profile names no token claims, so the stored user cannot be read back');
   }
-  const at = (path: string) =>
-    path
-      .split('.')
-      .reduce<unknown>(
-        (v, step) =>
-          typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[step] : undefined,
-        claims,
-      );
   return JSON.stringify(
-    paths.map(([name, path]) => [name, path === undefined ? null : (at(path) ?? null)]),
+    paths.map(([name, path]) => [
+      name,
+      path === undefined ? null : (claimAt(claims, path) ?? null),
+    ]),
   );
 }
 
