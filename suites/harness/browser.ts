@@ -30,10 +30,16 @@ import type {
   Request,
   Response,
 } from 'playwright-core';
-import { locatorName, type HubProfile, type HubThing } from '../../spec/hub-profile.ts';
+import {
+  locatorName,
+  type HubProfile,
+  type HubThing,
+  type RowPlace,
+} from '../../spec/hub-profile.ts';
 import type { Conformance } from './conformance.ts';
 import { testIdOf } from './meta.ts';
 import { NO_BROWSER } from './browser-setup.ts';
+import { rowsOf, type Rows } from './hub-rows.ts';
 
 /** A message the parent page received. */
 export interface ParentMessage {
@@ -62,8 +68,14 @@ export interface HubView {
   /** Whether the profile names this thing. */
   names(name: HubThing): boolean;
   /**
+   * The rows `within` shows (a chart, or the rows behind a drilled point), read in the
+   * structure the profile states for that place; `what` names the place in a failure.
+   */
+  rows(within: Locator, place: RowPlace, what: string): Rows;
+  /**
    * Waits until the page is still: no request of it in flight and no change to the hub
-   * frame's document for `quietMs`, or `capMs` have passed, whichever comes first.
+   * frame's document for `quietMs` (counted from the call at the earliest), or `capMs` have
+   * passed, whichever comes first.
    */
   settled(quietMs: number, capMs: number): Promise<void>;
   /** Closes the page before the test ends (the test's last page also wipes what it left). */
@@ -405,12 +417,14 @@ async function open(t: Conformance, pathAndQuery: string, newParent: boolean): P
     thing: (name, values) => locate(hub, name, values),
     thingIn: (within, name, values) => locate(within, name, values),
     names: (name) => profile.things[name] !== undefined,
+    rows: (within, place, what) => rowsOf(within, profile.rows[place], what),
     settled: async (quietMs, capMs) => {
-      const until = Date.now() + capMs;
+      const from = Date.now();
+      const until = from + capMs;
       while (Date.now() < until) {
         const still = Number(await hub.evaluate(STILL_FOR).catch(() => 0));
-        if (net.inFlight.size === 0 && Date.now() - net.lastChange >= quietMs && still >= quietMs)
-          return;
+        const quiet = Date.now() - Math.max(net.lastChange, from);
+        if (net.inFlight.size === 0 && quiet >= quietMs && still >= quietMs) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
@@ -465,74 +479,26 @@ const STILL_FOR = `(() => {
   return performance.now() - w.__eacChangedAt;
 })()`;
 
-/** Waits until the hub frame has navigated again (a filter change reloads it) and loaded. */
-export async function nextHubLoad(view: HubView, change: () => Promise<void>): Promise<void> {
-  const navigated = view.page.waitForEvent('framenavigated', {
-    predicate: (f) => f === view.frame,
-  });
-  await change();
-  const f = await navigated;
-  await f.waitForLoadState('load');
-}
-
-/** What tableRows uses of a DOM element, typed here (the project compiles without the DOM lib). */
-interface DomNode {
-  contains(other: unknown): boolean;
-  readonly innerText: string;
-}
+/** How long the page must stay still after a change (nextHubLoad), and the most it is waited for. */
+const CHANGE_QUIET_MS = 300;
+const CHANGE_CAP_MS = LOAD_MS;
 
 /**
- * The text of every body row of a table, cell texts joined by `|`: by ARIA role alone (rows,
- * and their cells, grid cells and row headers), whatever elements the page builds them of; a
- * row holding column headers is the head.
- *
- * A few calls whatever the row count: the rows, the cells and the column headers are gathered
- * into one object in the page, then each row not holding a header takes the cells it holds, in
- * the order the cell query found them. (A role query per row made a table of 100 rows cost
- * seconds; a handle per cell cost a call to dispose each.)
+ * Makes a change on the page (a filter applied) and waits for what follows: a page that
+ * reloads the hub frame for it (the reference's does) has loaded again and gone still; a page
+ * that applies it in place has gone still. §4.17 says neither.
  */
-export async function tableRows(table: Locator): Promise<string[]> {
-  const rows = table.getByRole('row');
-  const cells = rows
-    .getByRole('cell')
-    .or(rows.getByRole('gridcell'))
-    .or(rows.getByRole('rowheader'));
-  const bag = await table.evaluateHandle((): Bag => ({ rows: [], cells: [], heads: [] }));
+export async function nextHubLoad(view: HubView, change: () => Promise<void>): Promise<void> {
+  let navigated = false;
+  const seen = (f: Frame) => {
+    if (f === view.frame) navigated = true;
+  };
+  view.page.on('framenavigated', seen);
   try {
-    await Promise.all(
-      (
-        [
-          ['rows', rows],
-          ['cells', cells],
-          ['heads', table.getByRole('columnheader')],
-        ] as const
-      ).map(([key, found]) =>
-        found.evaluateAll(
-          (all: unknown[], [into, k]) => {
-            into[k] = all as DomNode[];
-          },
-          [bag, key] as const,
-        ),
-      ),
-    );
-    return await bag.evaluate(({ rows, cells, heads }) =>
-      rows
-        .filter((row) => !heads.some((head) => row.contains(head)))
-        .map((row) =>
-          cells
-            .filter((cell) => row.contains(cell))
-            .map((cell) => cell.innerText.trim())
-            .join('|'),
-        ),
-    );
+    await change();
+    await view.settled(CHANGE_QUIET_MS, CHANGE_CAP_MS);
   } finally {
-    await bag.dispose();
+    view.page.off('framenavigated', seen);
   }
-}
-
-/** What tableRows gathers in the page. */
-interface Bag {
-  rows: DomNode[];
-  cells: DomNode[];
-  heads: DomNode[];
+  if (navigated) await view.frame.waitForLoadState('load');
 }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
-import { openHub, tableRows, type HubView } from '../harness/browser.ts';
+import { openHub, type HubView } from '../harness/browser.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
 import {
@@ -104,9 +104,7 @@ async function shownOrders(
 ): Promise<{ refs: string[]; rows: string[] }> {
   const region = view.thing('drillDownRows', { value });
   await expectCount(region, 1, `drilling into ${value} shows the rows behind it`);
-  const table = region.getByRole('table');
-  await expectCount(table, 1, `the rows behind ${value} are a table`);
-  const rows = await tableRows(table);
+  const rows = await view.rows(region, 'drillDown', `the rows behind ${value}`).read();
   const refs = rows.flatMap((r) => r.split('|').filter((cell) => /^ORD-\d+$/.test(cell)));
   return { refs: refs.sort(), rows };
 }
@@ -307,11 +305,16 @@ for (const [what, sql] of NOT_ONE_TABLE) {
   );
 }
 
-/** What the page shows behind a point: how many tables, and its text (none: no region). */
+/**
+ * What the page shows behind a point: how many containers of rows (in the profile's structure),
+ * and its text (none: no region).
+ */
 async function drillShows(view: HubView, value: string): Promise<{ tables: number; said: string }> {
   const region = view.thing('drillDownRows', { value });
   if ((await region.count()) === 0) return { tables: 0, said: '(no region of the rows behind it)' };
-  const tables = await region.getByRole('table').count();
+  const tables = await view
+    .rows(region, 'drillDown', `the rows behind ${value}`)
+    .containers.count();
   return { tables, said: (await region.innerText()).replace(/\s+/g, ' ').trim() };
 }
 

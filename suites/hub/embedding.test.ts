@@ -5,7 +5,6 @@ import {
   nextHubLoad,
   openEmbedded,
   openHub,
-  tableRows,
   type HubView,
   type ParentMessage,
 } from '../harness/browser.ts';
@@ -17,6 +16,7 @@ import {
   expectCount,
   expectedTotals,
   hubWorld,
+  needs,
   needsData,
   parts,
   type HubWorld,
@@ -26,6 +26,7 @@ import {
 // §4.17: controlled filters on the charts' data, and what the page tells its parent: the
 // embed:params message on a filter change and, with autoHeight, its content height, both
 // addressed to parentOrigin only. The page sits in an iframe of a parent on a third origin.
+// The message tests read no rows and need no data: what a page posts hangs on neither.
 const { filterMessage } = expectedStrings.hub;
 
 const isParams = (m: ParentMessage) =>
@@ -37,7 +38,7 @@ const isParams = (m: ParentMessage) =>
 async function chartRowsOf(view: HubView, w: HubWorld): Promise<string[]> {
   const chart = view.thing('chart', { title: w.board.chartTitle });
   await expectCount(chart, 1, 'the chart is shown');
-  return tableRows(chart.getByRole('table'));
+  return view.rows(chart, 'chart', 'the chart').read();
 }
 
 /** Changes the channel filter on the page and waits for what follows. */
@@ -77,10 +78,10 @@ conformance(
 );
 
 conformance(
-  ['hub.events.embed-params', 'hub.query.filter-control'],
+  ['hub.events.embed-params'],
   "a filter change reaches the parent as an 'embed:params' message from the hub's origin",
   async (t) => {
-    const w = await hubWorld(t, { data: true });
+    const w = await hubWorld(t);
     const parentOrigin = embedderOrigin(t);
     const page = await openEmbedded(
       t,
@@ -98,18 +99,15 @@ conformance(
       params.every((m) => m.fromHub && m.origin === hubOrigin),
       JSON.stringify(params),
     ).toBe(true);
-    expect(await chartRowsOf(page, w), 'the page now shows store rows').toEqual(
-      expectedTotals('north', 'store'),
-    );
   },
-  { timeout: HUB_TIMEOUT, parts, needs: needsData },
+  { timeout: HUB_TIMEOUT, parts, needs },
 );
 
 conformance(
   ['hub.events.origin-only', 'hub.events.embed-params', 'hub.query.auto-height'],
   'with parentOrigin naming another origin, the real parent receives nothing: no height, no embed:params',
   async (t) => {
-    const w = await hubWorld(t, { data: true });
+    const w = await hubWorld(t);
     const view = await openEmbedded(
       t,
       dashboardPath(w.board.dashboardId, {
@@ -118,21 +116,20 @@ conformance(
         parentOrigin: 'https://elsewhere.example',
       }),
     );
+    // The change has been made and the page has gone still (setChannel): whatever it posts
+    // for the change and for its height has been posted by now.
     await setChannel(view, 'store');
-    expect(await chartRowsOf(view, w), 'the filter applied').toEqual(
-      expectedTotals('north', 'store'),
-    );
     const fromHub = (await view.messages()).filter((m) => m.fromHub);
     expect(fromHub, 'no message reaches a parent on another origin than parentOrigin').toEqual([]);
   },
-  { timeout: HUB_TIMEOUT, parts, needs: needsData },
+  { timeout: HUB_TIMEOUT, parts, needs },
 );
 
 probe(
   ['hub.events.target-origin'],
   'without parentOrigin the page posts nothing to its parent',
   async (t) => {
-    const w = await hubWorld(t, { data: true });
+    const w = await hubWorld(t);
     const view = await openEmbedded(
       t,
       dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, autoHeight: 'true' }),
@@ -144,7 +141,7 @@ probe(
       fromHub.length === 0,
     );
   },
-  { timeout: HUB_TIMEOUT, parts, needs: needsData },
+  { timeout: HUB_TIMEOUT, parts, needs },
 );
 
 conformance(
@@ -202,7 +199,7 @@ conformance(
   {
     timeout: HUB_TIMEOUT,
     parts,
-    needs: needsData.filter((h) => h !== 'connections'),
+    needs,
     relies: ['hub.events.height-message'],
   },
 );

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
-import { nextHubLoad, openHub, tableRows, type HubView } from '../harness/browser.ts';
+import { nextHubLoad, openHub, type HubView } from '../harness/browser.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -306,8 +306,8 @@ async function shownRows(view: HubView, w: HubWorld): Promise<string[] | undefin
   } catch {
     return undefined;
   }
-  const table = chart.getByRole('table');
-  return (await table.count()) === 0 ? [] : tableRows(table);
+  const rows = view.rows(chart, 'chart', 'the chart');
+  return (await rows.containers.count()) === 0 ? [] : rows.read();
 }
 
 /** How many of a kind's filter texts each page test loads (seeded: another run, others). */

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HubThing } from '../../spec/hub-profile.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
-import { hubProfile, openHub, tableRows, type HubView } from '../harness/browser.ts';
+import { hubProfile, openHub, type HubView } from '../harness/browser.ts';
 import { conformance } from '../harness/conformance.ts';
 import { v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
 import {
@@ -298,7 +298,7 @@ conformance(
     await drill.click();
     const rows = view.thing('drillDownRows', { value: 'Anvil' });
     await expectCount(rows, 1, 'drilling into Anvil shows the rows behind it');
-    const shown = await tableRows(rows.getByRole('table'));
+    const shown = await view.rows(rows, 'drillDown', 'the rows behind Anvil').read();
     expect(shown.length, 'rows are shown behind the point').toBeGreaterThan(0);
     expect(
       shown.every((r) => r.includes('Anvil')),

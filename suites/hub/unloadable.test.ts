@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { openHub, tableRows } from '../harness/browser.ts';
+import { openHub } from '../harness/browser.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
 import {
@@ -126,11 +126,12 @@ probe(
     if (!view.names('chart')) t.notRun('the hub profile names no chart to look for');
     const chart = view.thing('chart', { title: w.savedTitle });
     await expectCount(chart, 1, 'the chart saved without sqlOverride is on the page');
-    const table = chart.getByRole('table');
+    const rows = view.rows(chart, 'chart', 'the chart');
+    const tables = await rows.containers.count();
     const shown = {
-      tables: await table.count(),
-      columns: (await table.getByRole('columnheader').allInnerTexts()).map((c) => c.trim()),
-      rows: (await table.count()) === 1 ? await tableRows(table) : [],
+      tables,
+      columns: tables === 1 ? ((await rows.heads()) ?? '(a structure without heads)') : [],
+      rows: tables === 1 ? await rows.read() : [],
       // Whatever else the chart's figure says beside its title and table.
       saysWhy:
         (await chart.innerText())
