@@ -96,6 +96,7 @@ table.register{table-layout:fixed}table.register td{overflow-wrap:anywhere}
 table.register pre{white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere;margin:.3rem 0}
 img.shot{display:block;max-width:100%;max-height:36rem;border:1px solid #ddd;margin:.4rem 0}
 .cause{margin-top:1.4rem}
+.breach{font-weight:600;color:#cf222e}
 `;
 
 /**
@@ -588,6 +589,29 @@ function probeErrors(page: Page): string {
   return `<h2 class="probe-error" id="probe-errors">Probe errors (${broken.length})</h2><p>Probes that broke before or while they recorded what the target did (they threw, or a request failed). Neither a probe nor a fail: the target is not judged by them, and the kit owes a fix (a form of answer it could not read).</p>${broken.map((r) => testBlock(page, r)).join('\n')}`;
 }
 
+/** Every gate the run was given (expectations, thresholds), breached or not. */
+function gatesSection(page: Page): string {
+  const gates = page.run.gates ?? [];
+  if (gates.length === 0) return '';
+  const breached = gates.filter((g) => g.breached).length;
+  const items = gates.map(
+    (g) =>
+      `<li>${g.breached ? '<span class="no">✗ breached</span>' : '<span class="yes">✓ held</span>'} <code>${h(g.name)}</code>: ${h(g.detail)}</li>`,
+  );
+  return `<h2 class="${breached > 0 ? 'fail' : 'pass'}" id="gates">Gates (${breached} of ${gates.length} breached)</h2><ul>${items.join('')}</ul>`;
+}
+
+/** Under the counts: each breached gate. */
+function breachLines(run: Results): string {
+  return (run.gates ?? [])
+    .filter((g) => g.breached)
+    .map(
+      (g) =>
+        `<p class="breach">⚠ Gate breached: <code>${h(g.name)}</code>: ${h(g.detail)} (<a href="#gates">gates</a>)</p>`,
+    )
+    .join('\n');
+}
+
 function notRun(page: Page): string {
   const run = page.run;
   const skipped = run.results.filter((r) => r.outcome === 'not-run');
@@ -650,6 +674,7 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
   const replay = runReplayLine({ runSeed: run.seed, targetArgs: targetArgsOf(target) }, run.only);
   // Rendered before the blob is read: the blocks above fill it.
   const body = [
+    gatesSection(page),
     gatedFailures(page),
     probeErrors(page),
     notRun(page),
@@ -684,6 +709,7 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
 <body>
 <h1>EAC conformance run</h1>
 <p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span>${summary.probeErrors > 0 ? `<span class="probe-error">${summary.probeErrors} probe-error</span>` : ''}<span>${plural(summary.total, 'test')}</span></p>
+${breachLines(run)}
 <p>${h(target.baseUrl)}${target.implementation !== undefined ? ` (${h(target.implementation)})` : ''}, seed ${run.seed}. ${h(coverageLine(run).replace(/^coverage/, 'Coverage'))}.</p>
 <p>Replay the run: <code>${h(replay)}</code></p>
 <p>${nav}</p>

@@ -4,6 +4,8 @@
  * so is a probe-error (a probe that broke while recording), its message saying so.
  * With an expectations file (like pytest's xfail): an expected failure is `<skipped>` with the
  * failure in `<system-out>`, and an unexpected pass or other unexpected outcome is a `<failure>`.
+ * Each gate of the run (expectations, `--max-not-run`, `--min-coverage`) is a test case of a
+ * `gates` suite, named after the gate, a `<failure>` when breached.
  */
 import { verdictOf, type Result, type Results } from './schema.ts';
 import { escapeXml as x } from './escape.ts';
@@ -132,9 +134,25 @@ export function renderJunit(run: Results): string {
         '  </testsuite>',
       ].join('\n');
     });
+  // The gates are test cases of their own, so a breached one fails the CI test tab too.
+  const gates = run.gates ?? [];
+  const breached = gates.filter((g) => g.breached).length;
+  if (gates.length > 0)
+    suites.push(
+      [
+        `  <testsuite name="gates" tests="${gates.length}" failures="${breached}" errors="0" skipped="0" time="0.000" timestamp="${x(run.startedAt)}">`,
+        ...gates.map((g) => {
+          const open = `    <testcase classname="eac.gates" name="${x(g.name)}" time="0.000"`;
+          return g.breached
+            ? `${open}>\n      <failure message="${x(g.detail)}" type="GateBreached">${x(`${g.name}: ${g.detail}`)}</failure>\n    </testcase>`
+            : `${open}/>`;
+        }),
+        '  </testsuite>',
+      ].join('\n'),
+    );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="eac" tests="${summary.total}" failures="${run.results.filter((r) => shownAs(r) === 'failure').length}" errors="0" skipped="${run.results.filter((r) => shownAs(r) === 'skipped').length}" time="${seconds(run.durationMs)}" timestamp="${x(run.startedAt)}">`,
+    `<testsuites name="eac" tests="${summary.total + gates.length}" failures="${run.results.filter((r) => shownAs(r) === 'failure').length + breached}" errors="0" skipped="${run.results.filter((r) => shownAs(r) === 'skipped').length}" time="${seconds(run.durationMs)}" timestamp="${x(run.startedAt)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -15,7 +15,7 @@ export const SCHEMA_VERSION = 5;
  * Older versions this eac still reads: their shape is a subset of this one (3 added `gate`;
  * 4 added `target.image`, `shard` and `mergedFrom`; 5 added the outcome `probe-error`, which
  * before was a probe holding an observation of kind probe-error: report-files.ts reads such a
- * probe as the probe-error it was).
+ * probe as the probe-error it was; 5 also added `gates`).
  */
 export const READABLE_VERSIONS: readonly number[] = [2, 3, 4, SCHEMA_VERSION];
 
@@ -188,6 +188,21 @@ export const GateSchema = z.object({
 export type Gate = z.infer<typeof GateSchema>;
 
 /**
+ * One gate of the run and how the run stood against it: `--max-not-run`, each
+ * `--min-coverage`, and `--expectations` (whose counts are in `gate`). A breached gate exits
+ * 3 (thresholds) or 1 (expectations) and shows in every report.
+ */
+export const GateCheckSchema = z.object({
+  /** The gate as it was given, e.g. `--max-not-run 10%`, `--min-coverage portable@4.6=3`. */
+  name: z.string().min(1),
+  kind: z.enum(['expectations', 'max-not-run', 'min-coverage']),
+  breached: z.boolean(),
+  /** The figures against the gate, e.g. `70 of 100 tests were not run`. */
+  detail: z.string(),
+});
+export type GateCheck = z.infer<typeof GateCheckSchema>;
+
+/**
  * Clause coverage of one section of the document. Top-level rows (`"4"`) aggregate their
  * subsections (`"4.1"`, `"4.2"`, ...); subsection rows count only their own clauses.
  *
@@ -325,8 +340,13 @@ export const ResultsSchema = z
     notRunCauses: z.array(NotRunCauseSchema),
     /** The transition tables of spec/machines the reference is written in. */
     machines: z.array(MachineSchema),
-    /** Present when the run was given `--expectations FILE`. */
+    /**
+     * Present when the run was given `--expectations FILE`: its counts. Kept as it was for
+     * readers of schema 4; whether it was breached is also in `gates`.
+     */
     gate: GateSchema.optional(),
+    /** Every gate the run was given (expectations, thresholds), breached or not; absent: none. */
+    gates: z.array(GateCheckSchema).optional(),
     /** `--shard index/count`: this run holds only the test files of that shard. */
     shard: z
       .object({ index: z.number().int().positive(), count: z.number().int().positive() })

@@ -157,6 +157,29 @@ function register(run: Results): string[] {
   return lines;
 }
 
+/** Under the counts: each breached gate, so "0 fail" is never the whole story. */
+function breachLines(run: Results): string[] {
+  const breached = (run.gates ?? []).filter((g) => g.breached);
+  return breached.flatMap((g) => [`**Gate breached: ${g.name}** (${g.detail})`, '']);
+}
+
+/** Every gate the run was given, breached or not. */
+function gatesSection(run: Results): string[] {
+  const gates = run.gates ?? [];
+  if (gates.length === 0) return [];
+  const breached = gates.filter((g) => g.breached).length;
+  return [
+    `## Gates (${breached} of ${gates.length} breached)`,
+    '',
+    ...gates.map((g) => `- ${g.breached ? '✗' : '✓'} ${code(g.name)}: ${cell(g.detail)}`),
+    '',
+    breached > 0
+      ? 'A breached threshold exits 3 (1 when a test failed or a result was unexpected).'
+      : 'Every gate held.',
+    '',
+  ];
+}
+
 /** Probes that broke while recording: counted apart, never a fail, and named so they get fixed. */
 function probeErrorLines(run: Results): string[] {
   const broken = run.results.filter((r) => r.outcome === 'probe-error');
@@ -223,6 +246,7 @@ export function renderSummary(run: Results): string {
     `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe${summary.probeErrors > 0 ? `, ${summary.probeErrors} probe-error` : ''}** (${plural(summary.total, 'test')})`,
     '',
     ...probeErrorLines(run),
+    ...breachLines(run),
     ...gateLines(run),
     `${coverageLine(run).replace(/^coverage/, 'Coverage')}.`,
     '',
@@ -257,6 +281,7 @@ export function renderSummary(run: Results): string {
           run.results.filter((r) => r.outcome === 'fail'),
           'Failures',
         )),
+    ...gatesSection(run),
     ...notRun(run),
     ...coverageTable(run),
     ...register(run),

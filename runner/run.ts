@@ -39,7 +39,7 @@ import type { TargetProfile } from '../spec/profile.ts';
 import { EacReporter } from './reporter.ts';
 import { NO_HUB_REASON } from '../suites/harness/target.ts';
 import { BROWSER_HINT, NO_BROWSER } from '../suites/harness/browser-setup.ts';
-import { breaches, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
+import { checkGates, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
 import { createRunDir, pointLatest, writeReports } from '../reports/report-files.ts';
 import { runReplayLine, targetArgsOf } from '../reports/results.ts';
 import { sectionTitles } from '../reports/sections.ts';
@@ -213,6 +213,8 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
       `     expectations ${g.expectationsFile}: ${g.unexpected} unexpected (${plural(g.unexpectedFailures, 'unexpected failure')}, ${plural(g.unexpectedPasses, 'unexpected pass', 'unexpected passes')}, ${g.otherUnexpected} other), ${plural(g.expectedFailures, 'expected failure')}${g.unused.length > 0 ? `, ${g.unused.length} entr${g.unused.length === 1 ? 'y' : 'ies'} matched no test` : ''}`,
     );
   }
+  for (const g of (run.gates ?? []).filter((x) => x.breached))
+    lines.push(`     gate breached: ${g.name}: ${g.detail}`);
   // With expectations, the expected failures are counted above, not listed.
   const failed = run.results.filter(
     (r) => r.outcome === 'fail' && (run.gate === undefined || isUnexpected(verdictOf(r))),
@@ -573,12 +575,19 @@ function assemble(plan: RunPlan, resolved: ResolvedTarget, launched: Launched): 
   return shard !== undefined ? { ...run, shard: { index: shard.index, count: shard.count } } : run;
 }
 
-/** With `--expectations`, each result judged against the file, and the gate's counts. */
+/**
+ * With `--expectations`, each result judged against the file, and the gate's counts; then every
+ * gate (expectations, thresholds) with whether it was breached, for the reports.
+ */
 function gate(plan: RunPlan, run: Results): Results {
-  if (plan.expectations === undefined || plan.options.expectations === undefined) return run;
-  const file = path.resolve(plan.options.expectations);
-  const gated = applyExpectations(run.results, plan.expectations, file);
-  return { ...run, results: gated.results, gate: gated.gate };
+  let gated = run;
+  if (plan.expectations !== undefined && plan.options.expectations !== undefined) {
+    const file = path.resolve(plan.options.expectations);
+    const judged = applyExpectations(run.results, plan.expectations, file);
+    gated = { ...run, results: judged.results, gate: judged.gate };
+  }
+  const gates = checkGates(gated, plan.options.thresholds, catalogue);
+  return gates.length > 0 ? { ...gated, gates } : gated;
 }
 
 /** The reports, the `latest` link, the closing lines, the latitude report and the diff; the exit code. */
@@ -631,13 +640,9 @@ async function write(
   }
   const code = idle ? 1 : gateExit(run, plan.baseline !== undefined, regression);
   const thresholds = plan.options.thresholds;
-  const breached = thresholds !== undefined ? breaches(run, thresholds) : [];
-  if (breached.length > 0) {
-    io.stdout.write(
-      `\nThresholds breached${code === 1 ? ' (the exit code says failure first)' : ''}:\n${breached.map((b) => `  ✗ ${b}`).join('\n')}\n`,
-    );
+  // The closing lines named each breached gate; the exit code says failure first.
+  if ((run.gates ?? []).some((g) => g.breached && g.kind !== 'expectations'))
     return { code: code === 1 ? 1 : EXIT_THRESHOLD, run, runDir };
-  }
   if (thresholds === undefined && mostlyNotRun(run))
     io.stdout.write(
       `\neac: warning: ${run.summary.notRun} of ${plural(run.summary.total, 'test')} ${run.summary.notRun === 1 ? 'was' : 'were'} not run; the exit code does not count them. Gate on them with --max-not-run or --min-coverage (suites/INTERPRETING.md)\n`,

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { emptyRow } from '../reports/coverage.ts';
 import type { Results } from '../reports/schema.ts';
 import {
-  breaches,
+  checkGates,
   mostlyNotRun,
   parseMaxNotRun,
   parseMinCoverage,
   parseThresholds,
+  type Thresholds,
 } from './thresholds.ts';
 
 type Row = Results['coverage'][number];
@@ -29,6 +30,12 @@ const run = {
     row('4.6', { must: 5, portable: 1 }),
   ],
 };
+
+/** Every breached gate as one line naming the gate and the figures. */
+const breaches = (r: typeof run, t: Thresholds) =>
+  checkGates(r, t, [])
+    .filter((g) => g.breached)
+    .map((g) => `${g.name}: ${g.detail}`);
 
 describe('thresholds', () => {
   it('reads counts and percentages, and refuses what is neither', () => {
@@ -62,7 +69,7 @@ describe('thresholds', () => {
       '--min-coverage portable=50%: 22 of 50 must/observed clauses covered portably',
       '--min-coverage probed=50%: 2 of 8 unspecified clauses probed',
       '--min-coverage portable@4.6=2: 1 of 5 must/observed clauses covered portably',
-      '--min-coverage covered@9.9: the document has no section 9.9',
+      '--min-coverage covered@9.9=1: the document has no section 9.9',
     ]);
     expect(breaches(run, { maxNotRun: { count: 70 }, minCoverage: [] })).toEqual([]);
   });

@@ -4,8 +4,11 @@
  * breached threshold exits with a code of its own (EXIT_THRESHOLD), apart from a failure (1)
  * and a usage error (2).
  */
+import type { Clause } from '../spec/clauses/types.ts';
+import { computeCoverage } from '../reports/coverage.ts';
 import { rowTotals } from '../reports/outline.ts';
-import type { Results } from '../reports/schema.ts';
+import type { GateCheck, Results } from '../reports/schema.ts';
+import { sectionTitles } from '../reports/sections.ts';
 import { plural } from '../reports/words.ts';
 
 /** The exit code of a run that failed no test but breached a threshold. */
@@ -88,12 +91,12 @@ function within(value: number, whole: number, l: Limit, atMost: boolean): boolea
   return atMost ? value <= bound : value >= bound;
 }
 
-/** The counted value and its whole for one coverage floor. */
-function counted(run: Pick<Results, 'coverage'>, f: CoverageFloor) {
+/** The counted value and its whole for one coverage floor, over some coverage rows. */
+function counted(coverage: Results['coverage'], f: CoverageFloor) {
   const rows =
     f.section === undefined
-      ? run.coverage.filter((r) => !r.section.includes('.'))
-      : run.coverage.filter((r) => r.section === f.section);
+      ? coverage.filter((r) => !r.section.includes('.'))
+      : coverage.filter((r) => r.section === f.section);
   const t = rowTotals(rows);
   const counts: Record<CoverageKind, { value: number; whole: number }> = {
     portable: { value: t.portable, whole: t.firm },
@@ -104,28 +107,67 @@ function counted(run: Pick<Results, 'coverage'>, f: CoverageFloor) {
   return { rows, ...counts[f.kind] };
 }
 
-/** Every threshold the run breached, each as one line naming the gate and the figures. */
-export function breaches(
-  run: Pick<Results, 'summary' | 'coverage'>,
-  thresholds: Thresholds,
-): string[] {
-  const out: string[] = [];
+type GatedRun = Pick<Results, 'summary' | 'coverage'> &
+  Partial<Pick<Results, 'only' | 'results' | 'gate'>>;
+
+/**
+ * Coverage as a floor counts it: with `--only`, over the clauses the selection's tests cite
+ * (a run of one area is not measured against the whole document); else the run's own.
+ */
+function selectionCoverage(run: GatedRun, clauses: readonly Clause[]) {
+  if (run.only === undefined || run.only.length === 0) return { coverage: run.coverage };
+  const results = run.results ?? [];
+  const cited = new Set(results.flatMap((r) => r.clauses));
+  const chosen = clauses.filter((c) => cited.has(c.id));
+  return {
+    coverage: computeCoverage(chosen, sectionTitles, results),
+    note: ` (over the ${plural(chosen.length, 'clause')} the --only selection cites)`,
+  };
+}
+
+/** Every gate the run was given, breached or not, each naming the gate and the figures. */
+export function checkGates(
+  run: GatedRun,
+  thresholds: Thresholds | undefined,
+  clauses: readonly Clause[],
+): GateCheck[] {
+  const out: GateCheck[] = [];
+  const g = run.gate;
+  if (g !== undefined)
+    out.push({
+      name: `--expectations ${g.expectationsFile}`,
+      kind: 'expectations',
+      breached: g.unexpected > 0,
+      detail: `${g.unexpected} unexpected (${plural(g.unexpectedFailures, 'unexpected failure')}, ${plural(g.unexpectedPasses, 'unexpected pass', 'unexpected passes')}, ${g.otherUnexpected} other)`,
+    });
+  if (thresholds === undefined) return out;
   const { notRun, total } = run.summary;
-  if (thresholds.maxNotRun !== undefined && !within(notRun, total, thresholds.maxNotRun, true))
-    out.push(
-      `--max-not-run ${describeLimit(thresholds.maxNotRun)}: ${notRun} of ${plural(total, 'test')} ${notRun === 1 ? 'was' : 'were'} not run`,
-    );
+  if (thresholds.maxNotRun !== undefined)
+    out.push({
+      name: `--max-not-run ${describeLimit(thresholds.maxNotRun)}`,
+      kind: 'max-not-run',
+      breached: !within(notRun, total, thresholds.maxNotRun, true),
+      detail: `${notRun} of ${plural(total, 'test')} ${notRun === 1 ? 'was' : 'were'} not run`,
+    });
+  const { coverage, note = '' } =
+    thresholds.minCoverage.length > 0 ? selectionCoverage(run, clauses) : { coverage: [] };
   for (const f of thresholds.minCoverage) {
     const where = f.section !== undefined ? `@${f.section}` : '';
-    const c = counted(run, f);
+    const name = `--min-coverage ${f.kind}${where}=${describeLimit(f.floor)}`;
+    const c = counted(coverage, f);
     if (f.section !== undefined && c.rows.length === 0) {
-      out.push(`--min-coverage ${f.kind}${where}: the document has no section ${f.section}`);
+      const none = run.coverage.some((r) => r.section === f.section)
+        ? `the --only selection cites no clause of section ${f.section}`
+        : `the document has no section ${f.section}`;
+      out.push({ name, kind: 'min-coverage', breached: true, detail: none });
       continue;
     }
-    if (!within(c.value, c.whole, f.floor, false))
-      out.push(
-        `--min-coverage ${f.kind}${where}=${describeLimit(f.floor)}: ${c.value} of ${c.whole} ${COVERAGE_KINDS[f.kind]}`,
-      );
+    out.push({
+      name,
+      kind: 'min-coverage',
+      breached: !within(c.value, c.whole, f.floor, false),
+      detail: `${c.value} of ${c.whole} ${COVERAGE_KINDS[f.kind]}${note}`,
+    });
   }
   return out;
 }
