@@ -97,7 +97,8 @@ function measureColumn(table: Table, text: string): string | null {
   if (best) return best.name;
   const numeric = table.columns.filter((c) => isNumeric(c.type)).map((c) => c.name);
   const find = (...names: string[]) => numeric.find((n) => names.includes(n.toLowerCase())) ?? null;
-  if (/\b(revenue|sales|turnover|income|spend|money)\b/.test(text)) return find('amount', 'revenue', 'sales', 'total', 'price') ?? numeric[0] ?? null;
+  if (/\b(revenue|sales|turnover|income|spend|money)\b/.test(text))
+    return find('amount', 'revenue', 'sales', 'total', 'price') ?? numeric[0] ?? null;
   if (/\b(units|volume|items)\b/.test(text)) return find('quantity', 'units', 'qty') ?? null;
   return null;
 }
@@ -124,7 +125,8 @@ function dimensionColumn(table: Table, text: string, exclude: Set<string>): stri
 function grainOf(text: string, table: Table): Grain | null {
   for (const [re, grain] of GRAIN_WORDS) if (re.test(text)) return grain;
   const date = table.columns.find((c) => c.type === 'date');
-  if (date && columnAt(text, date.name) >= 0 && /\b(by|per|over|across)\b/.test(text)) return 'month';
+  if (date && columnAt(text, date.name) >= 0 && /\b(by|per|over|across)\b/.test(text))
+    return 'month';
   return null;
 }
 
@@ -210,9 +212,16 @@ function titleOf(spec: Spec): string {
     spec.agg === 'count' || !spec.measure
       ? 'Number of records'
       : `${{ sum: 'Total', avg: 'Average', min: 'Lowest', max: 'Highest', count: 'Count' }[spec.agg]} ${label(spec.measure).toLowerCase()}`;
-  const by = spec.dimension ? (spec.grain ? ` per ${spec.grain}` : ` by ${label(spec.dimension).toLowerCase()}`) : '';
+  const by = spec.dimension
+    ? spec.grain
+      ? ` per ${spec.grain}`
+      : ` by ${label(spec.dimension).toLowerCase()}`
+    : '';
   const top = spec.top !== null ? `Top ${spec.top}: ` : '';
-  const filters = [...spec.filters.map((f) => f.value), ...(spec.year !== null ? [String(spec.year)] : [])];
+  const filters = [
+    ...spec.filters.map((f) => f.value),
+    ...(spec.year !== null ? [String(spec.year)] : []),
+  ];
   return `${top}${what}${by}${filters.length > 0 ? ` (${filters.join(', ')})` : ''}`;
 }
 
@@ -307,7 +316,10 @@ export function answer(
   const top = topMatch ? Math.max(1, Number(topMatch[1])) : null;
   const type = typeOf(text);
   const dimension = dimensionColumn(table, text, new Set(filters.map((f) => f.field)));
-  const clear = /\b(without filters?|no filters?|remove (the )?filters?|drop (the )?filters?|all years|everything)\b/.test(text);
+  const clear =
+    /\b(without filters?|no filters?|remove (the )?filters?|drop (the )?filters?|all years|everything)\b/.test(
+      text,
+    );
 
   let spec: Spec | null = null;
   if (measure !== null || agg !== null) {

@@ -24,11 +24,14 @@ export function apiKeyActor(store: Store, key: string, organizationId: unknown):
       'organization-required',
       'This API key belongs to a hub user: pass organizationId to choose the organization to act on.',
     );
-  if (!isUuid(organizationId)) throw invalid('organizationId must be a UUID.', { field: 'organizationId' });
+  if (!isUuid(organizationId))
+    throw invalid('organizationId must be a UUID.', { field: 'organizationId' });
   const memberOf = store.memberships.get(found.owner);
   const account = store.accounts.get(organizationId);
   if (!account || !memberOf?.has(organizationId))
-    throw forbidden('The API key’s user is not a member of that organization.', { reason: 'not-a-member' });
+    throw forbidden('The API key’s user is not a member of that organization.', {
+      reason: 'not-a-member',
+    });
   return { kind: 'api-key', account };
 }
 
@@ -54,7 +57,8 @@ function bodyField(req: Req, name: string): unknown {
 /** The credential of a POST or PUT: `apiKey` (and `organizationId`) in the JSON body. */
 export function bodyKeyActor(store: Store, req: Req): Actor {
   const key = bodyField(req, 'apiKey');
-  if (key === undefined || key === '') throw unauthorized('missing-credentials', 'Send apiKey in the JSON body.');
+  if (key === undefined || key === '')
+    throw unauthorized('missing-credentials', 'Send apiKey in the JSON body.');
   if (typeof key !== 'string') throw invalid('apiKey must be a string.', { field: 'apiKey' });
   return apiKeyActor(store, key, bodyField(req, 'organizationId'));
 }
@@ -62,7 +66,8 @@ export function bodyKeyActor(store: Store, req: Req): Actor {
 /** The credential of a GET or DELETE: `apiKey` (and `organizationId`) in the query. */
 export function queryKeyActor(store: Store, req: Req): Actor {
   const key = req.query.apiKey;
-  if (key === undefined || key === '') throw unauthorized('missing-credentials', 'Send apiKey in the query.');
+  if (key === undefined || key === '')
+    throw unauthorized('missing-credentials', 'Send apiKey in the query.');
   return apiKeyActor(store, key, req.query.organizationId);
 }
 
@@ -78,7 +83,10 @@ export interface Accept {
  */
 export async function headerActor(store: Store, req: Req, accept: Accept): Promise<Actor> {
   const header = req.headers.authorization;
-  const orgId = req.method === 'GET' || req.method === 'DELETE' ? req.query.organizationId : bodyField(req, 'organizationId');
+  const orgId =
+    req.method === 'GET' || req.method === 'DELETE'
+      ? req.query.organizationId
+      : bodyField(req, 'organizationId');
   if (typeof header === 'string' && header.trim() !== '') {
     const value = header.replace(/^bearer\s+/i, '').trim();
     if (looksLikeJwt(value)) {
@@ -86,14 +94,19 @@ export async function headerActor(store: Store, req: Req, accept: Accept): Promi
       if (actor.kind === 'tenant' && !accept.tenant)
         throw unauthorized('token-not-accepted', 'This endpoint does not take a tenant token.');
       if (actor.kind === 'user' && !accept.user)
-        throw unauthorized('token-not-accepted', 'This endpoint does not take a project-user token.');
+        throw unauthorized(
+          'token-not-accepted',
+          'This endpoint does not take a project-user token.',
+        );
       return actor;
     }
-    if (!accept.apiKey) throw unauthorized('api-key-not-accepted', 'This endpoint needs a token, not an API key.');
+    if (!accept.apiKey)
+      throw unauthorized('api-key-not-accepted', 'This endpoint needs a token, not an API key.');
     return apiKeyActor(store, value, orgId);
   }
   if (accept.apiKey) {
-    const key = req.method === 'GET' || req.method === 'DELETE' ? req.query.apiKey : bodyField(req, 'apiKey');
+    const key =
+      req.method === 'GET' || req.method === 'DELETE' ? req.query.apiKey : bodyField(req, 'apiKey');
     if (typeof key === 'string' && key !== '') return apiKeyActor(store, key, orgId);
   }
   throw unauthorized('missing-credentials', 'Send credentials in the authorization header.');
@@ -101,8 +114,13 @@ export async function headerActor(store: Store, req: Req, accept: Accept): Promi
 
 export function projectOf(actor: Actor, projectId: string): void {
   if (!actor.account.projects.has(projectId))
-    throw new ApiError(404, 'NOT_FOUND', 'No project with that id is visible to these credentials.', {
-      resource: 'project',
-      field: 'projectId',
-    });
+    throw new ApiError(
+      404,
+      'NOT_FOUND',
+      'No project with that id is visible to these credentials.',
+      {
+        resource: 'project',
+        field: 'projectId',
+      },
+    );
 }

@@ -2,12 +2,24 @@ import { forbidden, migrated, notFound } from './errors.ts';
 import { effective, WRITE_FLAG } from './permissions.ts';
 import type { Permissions, WriteKind } from './permissions.ts';
 import { nextSeq } from './store.ts';
-import type { Account, Application, Chart, Dashboard, FilterControl, ProjectUser, Role, Store, Tenant, Workspace } from './store.ts';
+import type {
+  Account,
+  Application,
+  Chart,
+  Dashboard,
+  FilterControl,
+  ProjectUser,
+  Role,
+  Store,
+  Tenant,
+  Workspace,
+} from './store.ts';
 import { newId } from './util.ts';
 
 /** Dashboards of both generations: visibility, users' copies, layout edits and the migration. */
 
-export type Viewer = { kind: 'shared' } | { kind: 'tenant'; tenantId: string } | { kind: 'user'; userId: string };
+export type Viewer =
+  { kind: 'shared' } | { kind: 'tenant'; tenantId: string } | { kind: 'user'; userId: string };
 
 export function isShared(d: Dashboard): boolean {
   return d.tenantId === null && d.ownerProjectUserId === null;
@@ -32,12 +44,18 @@ export function liveDashboard(account: Account, id: string): Dashboard | null {
   const direct = account.dashboards.get(id);
   if (!isMigrated(account)) return direct && direct.generation === 1 ? direct : null;
   if (direct && direct.generation === 2) return direct;
-  for (const d of account.dashboards.values()) if (d.generation === 2 && d.legacyDashboardId === id) return d;
+  for (const d of account.dashboards.values())
+    if (d.generation === 2 && d.legacyDashboardId === id) return d;
   return null;
 }
 
 /** One entry per dashboard: a viewer's copy stands in the place of the shared one it replaces. */
-export function listFor(account: Account, containerId: string, generation: 1 | 2, viewer: Viewer): Dashboard[] {
+export function listFor(
+  account: Account,
+  containerId: string,
+  generation: 1 | 2,
+  viewer: Viewer,
+): Dashboard[] {
   const all = [...account.dashboards.values()]
     .filter((d) => d.generation === generation && d.containerId === containerId)
     .sort((a, b) => a.seq - b.seq);
@@ -46,7 +64,8 @@ export function listFor(account: Account, containerId: string, generation: 1 | 2
   const own = all.filter((d) => ownedBy(d, viewer));
   const out: Dashboard[] = [];
   for (const d of shared) out.push(own.find((o) => o.replacesId === d.id) ?? d);
-  for (const d of own) if (d.replacesId === null || !shared.some((s) => s.id === d.replacesId)) out.push(d);
+  for (const d of own)
+    if (d.replacesId === null || !shared.some((s) => s.id === d.replacesId)) out.push(d);
   return out;
 }
 
@@ -78,7 +97,12 @@ export function copyChart(account: Account, chart: Chart): Chart {
 }
 
 /** A viewer's own copy of a shared dashboard, made on its first edit. */
-export function copyForEdit(store: Store, account: Account, shared: Dashboard, viewer: Viewer): Dashboard {
+export function copyForEdit(
+  store: Store,
+  account: Account,
+  shared: Dashboard,
+  viewer: Viewer,
+): Dashboard {
   for (const d of account.dashboards.values())
     if (d.replacesId === shared.id && ownedBy(d, viewer)) return d;
   return newDashboard(
@@ -143,7 +167,8 @@ export const V2 = {
   create: 'POST /v2/api/applications/{applicationId}/dashboards',
   clone: 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/clone',
   addCharts: 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts',
-  removeChart: 'DELETE /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts/{chartId}',
+  removeChart:
+    'DELETE /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts/{chartId}',
   appendCharts: 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/append-charts',
   lookup: 'GET /v2/api/lookup/dashboards/{dashboardId}',
 } as const;
@@ -155,7 +180,9 @@ export function refuseIfMigrated(account: Account, endpoint: keyof typeof V2): v
 // ---- the migration ----
 
 function defaultProject(store: Store, account: Account): string {
-  const first = [...account.projects.values()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))[0];
+  const first = [...account.projects.values()].sort(
+    (a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
+  )[0];
   if (first) return first.id;
   const id = newId();
   account.projects.set(id, { id, name: 'Migrated tenants', createdAt: store.now(account) });
@@ -252,13 +279,16 @@ export function finalizeMigration(store: Store, account: Account): void {
   if (account.migration) return;
   for (const tenant of [...account.tenants.values()].sort((a, b) => a.id.localeCompare(b.id)))
     mapTenant(store, account, tenant);
-  const workspaces = [...account.workspaces.values()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  const workspaces = [...account.workspaces.values()].sort(
+    (a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
+  );
   for (const ws of workspaces) migrateWorkspace(store, account, ws);
   account.migration = { finalizedAt: store.now(account) };
 }
 
 export function applicationOfWorkspace(account: Account, workspaceId: string): Application | null {
-  for (const app of account.applications.values()) if (app.legacyWorkspaceId === workspaceId) return app;
+  for (const app of account.applications.values())
+    if (app.legacyWorkspaceId === workspaceId) return app;
   return null;
 }
 

@@ -68,7 +68,7 @@ export interface DashboardFilter {
 
 function same(a: Value, b: unknown): boolean {
   if (a === null || b === null || b === undefined) return false;
-  if (typeof b === 'object') return false;
+  if (typeof b !== 'string' && typeof b !== 'number' && typeof b !== 'boolean') return false;
   return String(a) === String(b);
 }
 
@@ -80,13 +80,15 @@ export function visibleRows(
 ): Row[] {
   const table = tableOf(connection);
   const rowFilters = connection?.rowFilters ?? [];
-  for (const f of rowFilters) if (!Object.hasOwn(properties, f.property)) throw new MissingProperty(f.property);
+  for (const f of rowFilters)
+    if (!Object.hasOwn(properties, f.property)) throw new MissingProperty(f.property);
   const columns = new Map(table.columns.map((c) => [c.name.toLowerCase(), c.name]));
   const applicable = filters
     .map((f) => ({ column: columns.get(f.field.toLowerCase()), value: f.value }))
     .filter((f): f is { column: string; value: unknown } => f.column !== undefined);
   return table.rows.filter((row) => {
-    for (const f of rowFilters) if (!same(row[f.column] ?? null, properties[f.property])) return false;
+    for (const f of rowFilters)
+      if (!same(row[f.column] ?? null, properties[f.property])) return false;
     for (const f of applicable) {
       const v = row[f.column] ?? null;
       if (f.value === null) return false;
@@ -114,7 +116,11 @@ export function runSql(
 }
 
 /** The connection a chart's SQL reads: its own, else the newest naming its table, else none. */
-export function connectionForSql(account: Account, connectionId: string | null, sql: string): Connection | null {
+export function connectionForSql(
+  account: Account,
+  connectionId: string | null,
+  sql: string,
+): Connection | null {
   if (connectionId) {
     const own = account.connections.get(connectionId);
     if (own) return own;

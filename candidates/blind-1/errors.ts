@@ -10,8 +10,14 @@ export class ApiError extends Error {
     super(message);
   }
 
-  body(): { status: 'error'; error: { message: string; code: string; details: Record<string, unknown> } } {
-    return { status: 'error', error: { message: this.message, code: this.code, details: this.details } };
+  body(): {
+    status: 'error';
+    error: { message: string; code: string; details: Record<string, unknown> };
+  } {
+    return {
+      status: 'error',
+      error: { message: this.message, code: this.code, details: this.details },
+    };
   }
 }
 

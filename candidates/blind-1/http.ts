@@ -41,7 +41,10 @@ export class Router {
     return this;
   }
 
-  match(method: string, path: string): { route: Route; params: Record<string, string> } | 'method' | null {
+  match(
+    method: string,
+    path: string,
+  ): { route: Route; params: Record<string, string> } | 'method' | null {
     const parts = path.split('/').filter(Boolean);
     let methodMismatch = false;
     for (const route of this.routes) {
@@ -73,7 +76,12 @@ export class Router {
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -94,13 +102,15 @@ export function sendError(res: ServerResponse, error: ApiError): void {
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > MAX_BODY) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The body is over 1 MiB.', { limit: MAX_BODY });
+  if (declared > MAX_BODY)
+    throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The body is over 1 MiB.', { limit: MAX_BODY });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > MAX_BODY) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The body is over 1 MiB.', { limit: MAX_BODY });
+    if (size > MAX_BODY)
+      throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The body is over 1 MiB.', { limit: MAX_BODY });
     chunks.push(buf);
   }
   return Buffer.concat(chunks);
@@ -110,10 +120,14 @@ function parseBody(buf: Buffer, contentType: string | undefined): unknown {
   if (buf.length === 0) return undefined;
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== '' && type !== 'application/json' && !type.endsWith('+json'))
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.', { contentType: type });
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.', {
+      contentType: type,
+    });
   const text = buf.toString('utf8');
   if (jsonDepth(text) > MAX_DEPTH)
-    throw new ApiError(400, 'INVALID_JSON', 'The JSON body nests too deeply.', { maxDepth: MAX_DEPTH });
+    throw new ApiError(400, 'INVALID_JSON', 'The JSON body nests too deeply.', {
+      maxDepth: MAX_DEPTH,
+    });
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -142,10 +156,15 @@ export function serve(router: Router): Server {
         if (found === null || found === 'method') {
           for await (const _ of raw) void _;
           if (found === 'method')
-            throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}.`, {
-              method,
-              path: url.pathname,
-            });
+            throw new ApiError(
+              405,
+              'METHOD_NOT_ALLOWED',
+              `${method} is not allowed on ${url.pathname}.`,
+              {
+                method,
+                path: url.pathname,
+              },
+            );
           throw new ApiError(404, 'NOT_FOUND', `No endpoint answers ${method} ${url.pathname}.`, {
             resource: 'route',
           });

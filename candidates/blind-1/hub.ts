@@ -46,7 +46,10 @@ export const HEIGHT_MESSAGE = { type: 'embed:resize', field: 'contentHeight' } a
 export const PARAMS_MESSAGE = { type: 'embed:params', field: 'params' } as const;
 
 const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 
 interface Page {
   title: string;
@@ -84,7 +87,12 @@ aside{background:#fff;border:1px solid #dde;padding:.75rem;margin:.5rem 0}
 }
 
 function notice(text: string, status: number, script = ''): Page {
-  return { title: text, body: `<main class="notice"><p role="alert">${esc(text)}</p></main>`, status, script };
+  return {
+    title: text,
+    body: `<main class="notice"><p role="alert">${esc(text)}</p></main>`,
+    status,
+    script,
+  };
 }
 
 function cell(v: Value): string {
@@ -93,7 +101,9 @@ function cell(v: Value): string {
 
 function tableHtml(label: string, columns: string[], rows: Row[]): string {
   const head = columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${cell(r[c] ?? null)}</td>`).join('')}</tr>`).join('');
+  const body = rows
+    .map((r) => `<tr>${columns.map((c) => `<td>${cell(r[c] ?? null)}</td>`).join('')}</tr>`)
+    .join('');
   return `<table aria-label="${esc(label)}"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
@@ -117,7 +127,10 @@ interface Ctx {
   path: string;
 }
 
-function filtersOf(ctx: Ctx, d: Dashboard): { values: Map<string, unknown>; filters: DashboardFilter[] } {
+function filtersOf(
+  ctx: Ctx,
+  d: Dashboard,
+): { values: Map<string, unknown>; filters: DashboardFilter[] } {
   const values = new Map<string, unknown>();
   const filters: DashboardFilter[] = [];
   for (const control of d.controls) {
@@ -148,7 +161,8 @@ function renderChart(ctx: Ctx, chart: Chart, filters: DashboardFilter[]): string
   const title = titleOf(chart);
   const sql = chartSql(chart);
   let inner: string;
-  if (sql === null) inner = `<p>No data for this chart.</p>${tableHtml(`Data of ${title}`, [], [])}`;
+  if (sql === null)
+    inner = `<p>No data for this chart.</p>${tableHtml(`Data of ${title}`, [], [])}`;
   else {
     try {
       const connection = connectionForSql(ctx.account, chart.connectionId, sql);
@@ -179,7 +193,13 @@ function renderChart(ctx: Ctx, chart: Chart, filters: DashboardFilter[]): string
 function renderDrill(ctx: Ctx, d: Dashboard, filters: DashboardFilter[]): string {
   const chartId = ctx.query.drillChart;
   const value = ctx.query.drillValue;
-  if (!ctx.perms.drillDown || chartId === undefined || value === undefined || !d.chartIds.includes(chartId)) return '';
+  if (
+    !ctx.perms.drillDown ||
+    chartId === undefined ||
+    value === undefined ||
+    !d.chartIds.includes(chartId)
+  )
+    return '';
   const chart = ctx.account.charts.get(chartId);
   const sql = chart ? chartSql(chart) : null;
   const name = HUB_NAMES.drillDownRows.replace('{value}', value);
@@ -193,7 +213,10 @@ function renderDrill(ctx: Ctx, d: Dashboard, filters: DashboardFilter[]): string
         const table = tableOf(connection);
         const column = table.columns.find((c) => c.name.toLowerCase() === group.name.toLowerCase());
         if (column && table.name.toLowerCase() === query.table.toLowerCase()) {
-          const rows = visibleRows(connection, ctx.claims.ctx.props, [...filters, { field: column.name, value }]);
+          const rows = visibleRows(connection, ctx.claims.ctx.props, [
+            ...filters,
+            { field: column.name, value },
+          ]);
           inner = `<p>${rows.length} row${rows.length === 1 ? '' : 's'}${rows.length > 100 ? ', the first 100 shown' : ''}.</p>${tableHtml(
             name,
             table.columns.map((c) => c.name),
@@ -245,37 +268,75 @@ function renderDashboard(
         return `<label>${esc(c.label)} <input type="text" data-key="${esc(c.controlKey)}" value="${esc(shown)}"></label>`;
       })
       .join(' ');
-    parts.push(`<form role="search" aria-label="${HUB_NAMES.filterBar}" class="bar">${inputs}</form>`);
+    parts.push(
+      `<form role="search" aria-label="${HUB_NAMES.filterBar}" class="bar">${inputs}</form>`,
+    );
   }
   const tools: string[] = [];
-  const editing = ['addChart', 'addFilter', 'createChart', 'createChartSQL', 'editCharts', 'removeChart', 'addDashboard'] as const;
-  if (!p.readOnly) for (const flag of editing) if (p[flag]) tools.push(`<button type="button">${HUB_NAMES[flag]}</button>`);
-  if (tools.length > 0) parts.push(`<div role="toolbar" aria-label="${HUB_NAMES.editingTools}" class="bar">${tools.join('')}</div>`);
+  const editing = [
+    'addChart',
+    'addFilter',
+    'createChart',
+    'createChartSQL',
+    'editCharts',
+    'removeChart',
+    'addDashboard',
+  ] as const;
+  if (!p.readOnly)
+    for (const flag of editing)
+      if (p[flag]) tools.push(`<button type="button">${HUB_NAMES[flag]}</button>`);
+  if (tools.length > 0)
+    parts.push(
+      `<div role="toolbar" aria-label="${HUB_NAMES.editingTools}" class="bar">${tools.join('')}</div>`,
+    );
   const other: string[] = [];
-  if (p.canSetDefaultDashboard) other.push(`<button type="button">${HUB_NAMES.setDefault}</button>`);
-  if (p.canDuplicateDashboard && !p.readOnly) other.push(`<button type="button">${HUB_NAMES.duplicate}</button>`);
+  if (p.canSetDefaultDashboard)
+    other.push(`<button type="button">${HUB_NAMES.setDefault}</button>`);
+  if (p.canDuplicateDashboard && !p.readOnly)
+    other.push(`<button type="button">${HUB_NAMES.duplicate}</button>`);
   if (p.aiCharts) other.push(`<button type="button">${HUB_NAMES.aiCharts}</button>`);
-  if (p.canEditChartFromSession) other.push(`<button type="button">${HUB_NAMES.editFromSession}</button>`);
+  if (p.canEditChartFromSession)
+    other.push(`<button type="button">${HUB_NAMES.editFromSession}</button>`);
   if (p.aiInsight)
-    other.push(`<button type="button" id="ai-open" aria-expanded="false" aria-controls="ai-panel">${HUB_NAMES.aiInsight}</button>`);
-  if (other.length > 0) parts.push(`<div role="group" aria-label="Dashboard tools" class="bar">${other.join('')}</div>`);
+    other.push(
+      `<button type="button" id="ai-open" aria-expanded="false" aria-controls="ai-panel">${HUB_NAMES.aiInsight}</button>`,
+    );
+  if (other.length > 0)
+    parts.push(
+      `<div role="group" aria-label="Dashboard tools" class="bar">${other.join('')}</div>`,
+    );
   if (p.aiInsight)
     parts.push(
       `<aside id="ai-panel" aria-label="${HUB_NAMES.aiInsightSidebar}" hidden><h2>AI insights</h2><p>Ask a question about this dashboard.</p></aside>`,
     );
   parts.push(renderDrill(ctx, d, filters));
-  const charts = d.chartIds.map((id) => ctx.account.charts.get(id)).filter((c): c is Chart => c !== undefined);
+  const charts = d.chartIds
+    .map((id) => ctx.account.charts.get(id))
+    .filter((c): c is Chart => c !== undefined);
   const rows: string[] = [];
   for (let i = 0; i < charts.length; i += 2)
-    rows.push(`<div class="row">${charts.slice(i, i + 2).map((c) => renderChart(ctx, c, filters)).join('')}</div>`);
+    rows.push(
+      `<div class="row">${charts
+        .slice(i, i + 2)
+        .map((c) => renderChart(ctx, c, filters))
+        .join('')}</div>`,
+    );
   parts.push(charts.length === 0 ? '<p>This dashboard has no charts yet.</p>' : rows.join(''));
   const main = `<main aria-label="${esc(d.name)}" class="content">${parts.join('')}</main>`;
   const navHtml = nav
     ? `<nav aria-label="${HUB_NAMES.navigation}"><ul>${nav.list
-        .map((x) => `<li><a href="${esc(nav.href(x))}"${x.id === d.id ? ' aria-current="page"' : ''}>${esc(x.name)}</a></li>`)
+        .map(
+          (x) =>
+            `<li><a href="${esc(nav.href(x))}"${x.id === d.id ? ' aria-current="page"' : ''}>${esc(x.name)}</a></li>`,
+        )
         .join('')}</ul></nav>`
     : '';
-  return { title: d.name, body: `<div class="frame">${navHtml}${main}</div>`, status: 200, script: script(ctx) };
+  return {
+    title: d.name,
+    body: `<div class="frame">${navHtml}${main}</div>`,
+    status: 200,
+    script: script(ctx),
+  };
 }
 
 function script(ctx: Ctx): string {
@@ -301,7 +362,13 @@ var ai=document.getElementById('ai-open');if(ai){ai.addEventListener('click',fun
 /** The user's view of one dashboard: its own copy stands in for the shared one. */
 function forUser(account: Account, d: Dashboard, viewer: Viewer): Dashboard {
   for (const x of account.dashboards.values())
-    if (x.replacesId === d.id && x.generation === d.generation && visibleTo(x, viewer) && x.ownerProjectUserId !== null) return x;
+    if (
+      x.replacesId === d.id &&
+      x.generation === d.generation &&
+      visibleTo(x, viewer) &&
+      x.ownerProjectUserId !== null
+    )
+      return x;
   return d;
 }
 
@@ -315,11 +382,16 @@ interface Container {
 function containerOf(account: Account, id: string): Container | null {
   if (isMigrated(account)) {
     const app =
-      account.applications.get(id) ?? [...account.applications.values()].find((a) => a.legacyWorkspaceId === id);
-    return app ? { id: app.id, generation: 2, defaultId: app.defaultDashboardId, projectId: app.projectId } : null;
+      account.applications.get(id) ??
+      [...account.applications.values()].find((a) => a.legacyWorkspaceId === id);
+    return app
+      ? { id: app.id, generation: 2, defaultId: app.defaultDashboardId, projectId: app.projectId }
+      : null;
   }
   const ws = account.workspaces.get(id);
-  return ws ? { id: ws.id, generation: 1, defaultId: ws.primaryDashboardId, projectId: ws.projectId } : null;
+  return ws
+    ? { id: ws.id, generation: 1, defaultId: ws.primaryDashboardId, projectId: ws.projectId }
+    : null;
 }
 
 async function context(store: Store, req: Req): Promise<Ctx | Page> {
@@ -328,7 +400,14 @@ async function context(store: Store, req: Req): Promise<Ctx | Page> {
   try {
     const actor = await tokenActor(store, jwt);
     if (actor.kind !== 'user') return notice(TEXT_BAD_TOKEN, 401);
-    return { account: actor.account, user: actor.user, claims: actor.claims, perms: actor.claims.ctx.perms, query: req.query, path: req.path };
+    return {
+      account: actor.account,
+      user: actor.user,
+      claims: actor.claims,
+      perms: actor.claims.ctx.perms,
+      query: req.query,
+      path: req.path,
+    };
   } catch (error) {
     if (error instanceof ApiError) return notice(TEXT_BAD_TOKEN, 401);
     throw error;
@@ -344,7 +423,12 @@ export function registerHub(router: Router, store: Store): void {
     const viewer: Viewer = { kind: 'user', userId: ctx.user.id };
     const d = liveDashboard(ctx.account, req.params.dashboardId ?? '');
     const container = d ? containerOf(ctx.account, d.containerId) : null;
-    if (!d || !container || !visibleTo(d, viewer) || (container.projectId !== null && container.projectId !== ctx.user.projectId))
+    if (
+      !d ||
+      !container ||
+      !visibleTo(d, viewer) ||
+      (container.projectId !== null && container.projectId !== ctx.user.projectId)
+    )
       return render(notice(TEXT_NOT_FOUND, 404, script(ctx)));
     return render(renderDashboard(ctx, forUser(ctx.account, d, viewer), null));
   });
@@ -360,7 +444,8 @@ export function registerHub(router: Router, store: Store): void {
     const wanted = req.query.dashboardId;
     if (wanted !== undefined) {
       const d = liveDashboard(ctx.account, wanted);
-      if (!d || d.containerId !== container.id || !visibleTo(d, viewer)) return render(notice(TEXT_NOT_FOUND, 404, script(ctx)));
+      if (!d || d.containerId !== container.id || !visibleTo(d, viewer))
+        return render(notice(TEXT_NOT_FOUND, 404, script(ctx)));
       return render(renderDashboard(ctx, forUser(ctx.account, d, viewer), null));
     }
     const selected = req.query.view;

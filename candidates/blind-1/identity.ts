@@ -30,7 +30,12 @@ export function userView(user: ProjectUser): Record<string, unknown> {
   };
 }
 
-export function roleInProject(account: Account, projectId: string, roleId: string, field: string): Role {
+export function roleInProject(
+  account: Account,
+  projectId: string,
+  roleId: string,
+  field: string,
+): Role {
   const role = account.roles.get(roleId);
   if (!role || role.projectId !== projectId) throw notFound('role', field);
   return role;

@@ -27,7 +27,10 @@ function listen(server: Server, port: number): Promise<number> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { port: { type: 'string', default: '0' }, 'hub-port': { type: 'string', default: '0' } },
+    options: {
+      port: { type: 'string', default: '0' },
+      'hub-port': { type: 'string', default: '0' },
+    },
   });
   const store = new Store();
 

@@ -67,10 +67,43 @@ export interface Query {
 
 const PARAM_RE = /^\{\{\s*user\.([A-Za-z0-9_$-]+)\s*\}\}/;
 const KEYWORDS = new Set([
-  'SELECT', 'FROM', 'WHERE', 'GROUP', 'BY', 'HAVING', 'ORDER', 'LIMIT', 'AS', 'AND', 'OR',
-  'NOT', 'IN', 'IS', 'NULL', 'LIKE', 'ILIKE', 'BETWEEN', 'ASC', 'DESC', 'TRUE', 'FALSE',
-  'DISTINCT', 'OFFSET', 'JOIN', 'UNION', 'INSERT', 'UPDATE', 'DELETE', 'DROP', 'CREATE',
-  'ALTER', 'WITH', 'ON', 'NULLS', 'FIRST', 'LAST',
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'GROUP',
+  'BY',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'AS',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'IS',
+  'NULL',
+  'LIKE',
+  'ILIKE',
+  'BETWEEN',
+  'ASC',
+  'DESC',
+  'TRUE',
+  'FALSE',
+  'DISTINCT',
+  'OFFSET',
+  'JOIN',
+  'UNION',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'DROP',
+  'CREATE',
+  'ALTER',
+  'WITH',
+  'ON',
+  'NULLS',
+  'FIRST',
+  'LAST',
 ]);
 
 function tokenize(sql: string): Token[] {
@@ -186,7 +219,8 @@ class Parser {
 
   query(): Query {
     this.expectKw('SELECT');
-    if (this.acceptKw('DISTINCT')) throw new SqlError('sql-refused', 'SELECT DISTINCT is not supported.');
+    if (this.acceptKw('DISTINCT'))
+      throw new SqlError('sql-refused', 'SELECT DISTINCT is not supported.');
     const select: SelectItem[] = [];
     do {
       if (this.acceptOp('*')) select.push({ expr: null, alias: null });
@@ -230,12 +264,14 @@ class Parser {
     let limit: number | null = null;
     if (this.acceptKw('LIMIT')) {
       const n = this.peek();
-      if (n?.t !== 'num' || !Number.isInteger(n.v)) throw new SqlError('sql-refused', 'LIMIT takes an integer.');
+      if (n?.t !== 'num' || !Number.isInteger(n.v))
+        throw new SqlError('sql-refused', 'LIMIT takes an integer.');
       this.i++;
       limit = n.v;
     }
     this.acceptOp(';');
-    if (this.i < this.toks.length) throw new SqlError('sql-refused', 'Only one SELECT statement is allowed.');
+    if (this.i < this.toks.length)
+      throw new SqlError('sql-refused', 'Only one SELECT statement is allowed.');
     return { select, table, where, groupBy, having, orderBy, limit };
   }
 
@@ -272,7 +308,9 @@ class Parser {
       this.expectKw('NULL');
       return { k: 'isnull', e: l, not };
     }
-    const not = this.kw('NOT') && (this.kw('IN', 1) || this.kw('LIKE', 1) || this.kw('ILIKE', 1) || this.kw('BETWEEN', 1));
+    const not =
+      this.kw('NOT') &&
+      (this.kw('IN', 1) || this.kw('LIKE', 1) || this.kw('ILIKE', 1) || this.kw('BETWEEN', 1));
     if (not) this.i++;
     if (this.acceptKw('IN')) {
       this.expectOp('(');
@@ -372,7 +410,8 @@ class Parser {
           this.expectOp(')');
           return { k: 'fn', name, args, star: false, distinct };
         }
-        if (!t.quoted && KEYWORDS.has(upper)) throw new SqlError('sql-refused', `Unexpected ${upper}.`);
+        if (!t.quoted && KEYWORDS.has(upper))
+          throw new SqlError('sql-refused', `Unexpected ${upper}.`);
         let name = t.v;
         while (this.acceptOp('.')) name = this.name();
         return { k: 'col', name };
@@ -529,7 +568,8 @@ function truthy(v: Value): boolean {
 function paramValue(ctx: Ctx, key: string): Value {
   if (!Object.hasOwn(ctx.params, key)) throw new MissingProperty(key);
   const v = ctx.params[key];
-  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+    return v;
   return JSON.stringify(v);
 }
 
@@ -545,7 +585,9 @@ function evaluate(e: Expr, ctx: Ctx): Value {
     case 'param':
       return paramValue(ctx, e.key);
     case 'tpl':
-      return e.parts.map((p) => (typeof p === 'string' ? p : String(paramValue(ctx, p.key)))).join('');
+      return e.parts
+        .map((p) => (typeof p === 'string' ? p : String(paramValue(ctx, p.key))))
+        .join('');
     case 'col': {
       const actual = ctx.columns.get(e.name.toLowerCase());
       if (actual === undefined) throw new SqlError('sql-failed', `Unknown column "${e.name}".`);
@@ -653,7 +695,8 @@ function callFn(e: Extract<Expr, { k: 'fn' }>, ctx: Ctx): Value {
     if (!ctx.group) throw new SqlError('sql-failed', `${e.name}() is not allowed here.`);
     if (e.name === 'count' && e.star) return ctx.group.length;
     const arg = e.args[0];
-    if (!arg || e.args.length !== 1) throw new SqlError('sql-failed', `${e.name}() takes one argument.`);
+    if (!arg || e.args.length !== 1)
+      throw new SqlError('sql-failed', `${e.name}() takes one argument.`);
     let values = ctx.group
       .map((row) => evaluate(arg, { ...ctx, row, group: null }))
       .filter((v): v is Exclude<Value, null> => v !== null);
@@ -756,13 +799,19 @@ export interface Result {
 }
 
 /** Runs a parsed query over the rows of its one table. */
-export function execute(query: Query, table: Table, rows: Row[], params: Record<string, unknown>): Result {
+export function execute(
+  query: Query,
+  table: Table,
+  rows: Row[],
+  params: Record<string, unknown>,
+): Result {
   const columns = new Map(table.columns.map((c) => [c.name.toLowerCase(), c.name]));
   const base = (row: Row, group: Row[] | null): Ctx => ({ row, group, params, columns });
   let kept = rows;
   if (query.where) {
     const where = query.where;
-    if (hasAggregate(where)) throw new SqlError('sql-failed', 'Aggregates are not allowed in WHERE.');
+    if (hasAggregate(where))
+      throw new SqlError('sql-failed', 'Aggregates are not allowed in WHERE.');
     kept = rows.filter((row) => truthy(evaluate(where, base(row, null))));
   }
   const outNames: string[] = [];
@@ -776,7 +825,8 @@ export function execute(query: Query, table: Table, rows: Row[], params: Record<
     hasAggregate(query.having);
   let units: { row: Row; group: Row[] | null }[];
   if (grouped) {
-    if (query.select.some((s) => s.expr === null)) throw new SqlError('sql-failed', 'SELECT * cannot be grouped.');
+    if (query.select.some((s) => s.expr === null))
+      throw new SqlError('sql-failed', 'SELECT * cannot be grouped.');
     const groups = new Map<string, Row[]>();
     for (const row of kept) {
       const key = JSON.stringify(query.groupBy.map((g) => evaluate(g, base(row, null))));
@@ -810,7 +860,10 @@ export function execute(query: Query, table: Table, rows: Row[], params: Record<
       if (e.k === 'col') {
         const alias = outNames.find((n) => n.toLowerCase() === e.name.toLowerCase());
         if (alias !== undefined && !columns.has(e.name.toLowerCase())) return x.out[alias] ?? null;
-        if (alias !== undefined && query.select.some((s) => s.alias?.toLowerCase() === e.name.toLowerCase()))
+        if (
+          alias !== undefined &&
+          query.select.some((s) => s.alias?.toLowerCase() === e.name.toLowerCase())
+        )
           return x.out[alias] ?? null;
       }
       return evaluate(e, base(x.unit.row, x.unit.group));

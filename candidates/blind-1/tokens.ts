@@ -97,8 +97,10 @@ export async function verify(token: string, nowMs: number): Promise<Claims> {
       return payload as unknown as Claims;
     throw unauthorized('invalid-token', 'The token is not a token of this service.');
   } catch (error) {
-    if (error instanceof errors.JWTExpired) throw unauthorized('token-expired', 'The token has expired.');
-    if (error instanceof errors.JOSEError) throw unauthorized('invalid-token', 'The token is not valid.');
+    if (error instanceof errors.JWTExpired)
+      throw unauthorized('token-expired', 'The token has expired.');
+    if (error instanceof errors.JOSEError)
+      throw unauthorized('invalid-token', 'The token is not valid.');
     throw error;
   }
 }

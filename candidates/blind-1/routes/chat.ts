@@ -54,30 +54,44 @@ function write(res: ServerResponse, event: Record<string, unknown>): void {
 export function registerChatRoutes(router: Router, store: Store): void {
   router.add('POST', '/v1/api/project-agents/:agentId/chat', async (req, res) => {
     const agentId = req.params.agentId ?? '';
-    if (!Uuid.safeParse(agentId).success) throw invalid('agentId must be a UUID.', { field: 'agentId' });
+    if (!Uuid.safeParse(agentId).success)
+      throw invalid('agentId must be a UUID.', { field: 'agentId' });
     const header = req.headers.authorization;
     const token = typeof header === 'string' ? /^bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-    if (!token) throw unauthorized('missing-credentials', 'Send Authorization: Bearer <project-user token>.');
+    if (!token)
+      throw unauthorized('missing-credentials', 'Send Authorization: Bearer <project-user token>.');
     const actor = await tokenActor(store, token);
-    if (actor.kind !== 'user') throw unauthorized('token-not-accepted', 'The chat needs a project-user token.');
+    if (actor.kind !== 'user')
+      throw unauthorized('token-not-accepted', 'The chat needs a project-user token.');
     const input = parse(ChatBody, parse(AnyBody, req.body ?? {}));
     if (input.payload.agent_id !== agentId)
-      throw invalid('payload.agent_id must equal the agent id of the path.', { field: 'payload.agent_id' });
+      throw invalid('payload.agent_id must equal the agent id of the path.', {
+        field: 'payload.agent_id',
+      });
     const account = actor.account;
     const agent = account.agents.get(agentId);
     if (!agent || agent.projectId !== actor.user.projectId) throw notFound('agent', 'agentId');
     const latest = agent.versions[agent.versions.length - 1]?.version ?? 1;
     const version = input.payload.agent_version ?? latest;
-    if (!agent.versions.some((v) => v.version === version)) throw notFound('agentVersion', 'payload.agent_version');
-    const connection = agent.connectionId ? (account.connections.get(agent.connectionId) ?? null) : null;
+    if (!agent.versions.some((v) => v.version === version))
+      throw notFound('agentVersion', 'payload.agent_version');
+    const connection = agent.connectionId
+      ? (account.connections.get(agent.connectionId) ?? null)
+      : null;
     const properties = actor.claims.ctx.props;
     visibleRows(connection, properties);
     takeRate(store, account, actor.user.id);
 
-    const threadKey = input.thread_id === undefined ? null : `${actor.user.id}\u0000${input.thread_id}`;
+    const threadKey =
+      input.thread_id === undefined ? null : `${actor.user.id}\u0000${input.thread_id}`;
     const thread = threadKey ? account.threads.get(threadKey) : undefined;
     const question = [...input.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-    const reply = answer(connection, properties, question, (thread?.last as Spec | undefined) ?? null);
+    const reply = answer(
+      connection,
+      properties,
+      question,
+      (thread?.last as Spec | undefined) ?? null,
+    );
 
     const messageId = `msg_${randomBytes(8).toString('hex')}`;
     res.writeHead(200, {
@@ -86,13 +100,22 @@ export function registerChatRoutes(router: Router, store: Store): void {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    write(res, { type: 'start', payload: { messageId, threadId: input.thread_id ?? null, agentVersion: version } });
+    write(res, {
+      type: 'start',
+      payload: { messageId, threadId: input.thread_id ?? null, agentVersion: version },
+    });
     if (reply.kind === 'chart') {
       const sqlCall = `call_${randomBytes(6).toString('hex')}`;
       const chartCall = `call_${randomBytes(6).toString('hex')}`;
       write(res, { type: 'step-start', payload: { step: 1 } });
-      write(res, { type: 'tool-call', payload: { toolName: 'generateSql', toolCallId: sqlCall, args: { question } } });
-      write(res, { type: 'tool-result', payload: { toolName: 'generateSql', toolCallId: sqlCall, result: { sql: reply.sql } } });
+      write(res, {
+        type: 'tool-call',
+        payload: { toolName: 'generateSql', toolCallId: sqlCall, args: { question } },
+      });
+      write(res, {
+        type: 'tool-result',
+        payload: { toolName: 'generateSql', toolCallId: sqlCall, result: { sql: reply.sql } },
+      });
       write(res, {
         type: 'tool-call',
         payload: { toolName: 'generateChart', toolCallId: chartCall, args: { sql: reply.sql } },
@@ -111,12 +134,14 @@ export function registerChatRoutes(router: Router, store: Store): void {
         },
       });
       write(res, { type: 'step-finish', payload: { step: 1 } });
-      if (threadKey) account.threads.set(threadKey, { last: reply.spec, turns: (thread?.turns ?? 0) + 1 });
+      if (threadKey)
+        account.threads.set(threadKey, { last: reply.spec, turns: (thread?.turns ?? 0) + 1 });
     }
     const text = reply.text;
     write(res, { type: 'text-start' });
     const words = text.split(/(?<=\s)/);
-    for (let i = 0; i < words.length; i += 6) write(res, { type: 'text-delta', payload: { text: words.slice(i, i + 6).join('') } });
+    for (let i = 0; i < words.length; i += 6)
+      write(res, { type: 'text-delta', payload: { text: words.slice(i, i + 6).join('') } });
     write(res, { type: 'text-end' });
     write(res, { type: 'finish', payload: { messageId, agentVersion: version, reason: 'done' } });
     res.end();

@@ -56,7 +56,12 @@ const ConnectionBody = z.looseObject({
     .object({
       name: SqlName,
       columns: z
-        .array(z.object({ name: SqlName, type: z.enum(['text', 'integer', 'number', 'date', 'boolean']) }))
+        .array(
+          z.object({
+            name: SqlName,
+            type: z.enum(['text', 'integer', 'number', 'date', 'boolean']),
+          }),
+        )
         .min(1),
       rows: z.array(z.record(z.string(), z.unknown())).max(10000),
     })
@@ -88,13 +93,15 @@ export function registerHooks(router: Router, store: Store): void {
   const body = (req: Req) => parse(AnyBody, req.body ?? {});
   const account = (req: Req): Account => {
     const id = req.params.organizationId ?? '';
-    if (!Uuid.safeParse(id).success) throw invalid('organizationId must be a UUID.', { field: 'organizationId' });
+    if (!Uuid.safeParse(id).success)
+      throw invalid('organizationId must be a UUID.', { field: 'organizationId' });
     const found = store.accounts.get(id);
     if (!found) throw notFound('account', 'organizationId');
     return found;
   };
   const project = (acc: Account, id: string | undefined) => {
-    if (!Uuid.safeParse(id).success) throw invalid('projectId must be a UUID.', { field: 'projectId' });
+    if (!Uuid.safeParse(id).success)
+      throw invalid('projectId must be a UUID.', { field: 'projectId' });
     const found = acc.projects.get(id as string);
     if (!found) throw notFound('project', 'projectId');
     return found;
@@ -102,7 +109,9 @@ export function registerHooks(router: Router, store: Store): void {
   const key = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
 
   router.add('GET', `${P}/capabilities`, () =>
-    Promise.resolve({ data: { implementation: IMPLEMENTATION, version: VERSION, hooks: [...HOOKS] } }),
+    Promise.resolve({
+      data: { implementation: IMPLEMENTATION, version: VERSION, hooks: [...HOOKS] },
+    }),
   );
 
   router.add('POST', `${P}/accounts`, (req) => {
@@ -144,10 +153,20 @@ export function registerHooks(router: Router, store: Store): void {
   router.add('POST', `${P}/accounts/:organizationId/projects/:projectId/roles`, (req) => {
     const acc = account(req);
     const proj = project(acc, req.params.projectId);
-    const input = parse(z.looseObject({ name: z.string().min(1), permissions: Permissions.optional() }), body(req));
+    const input = parse(
+      z.looseObject({ name: z.string().min(1), permissions: Permissions.optional() }),
+      body(req),
+    );
     const now = store.now(acc);
     const id = newId();
-    const role = { id, name: input.name, projectId: proj.id, permissions: { ...(input.permissions ?? {}) }, createdAt: now, updatedAt: now };
+    const role = {
+      id,
+      name: input.name,
+      projectId: proj.id,
+      permissions: { ...(input.permissions ?? {}) },
+      createdAt: now,
+      updatedAt: now,
+    };
     acc.roles.set(id, role);
     return Promise.resolve({ status: 201, data: roleView(acc, role) });
   });
@@ -166,7 +185,11 @@ export function registerHooks(router: Router, store: Store): void {
     if (input.projectId !== undefined) project(acc, input.projectId);
     const now = store.now(acc);
     const wsId = newId();
-    const primary = newDashboard(acc, { generation: 1, containerId: wsId, name: input.dashboardName ?? input.name }, now);
+    const primary = newDashboard(
+      acc,
+      { generation: 1, containerId: wsId, name: input.dashboardName ?? input.name },
+      now,
+    );
     const ws = {
       id: wsId,
       name: input.name,
@@ -177,32 +200,55 @@ export function registerHooks(router: Router, store: Store): void {
     };
     acc.workspaces.set(wsId, ws);
     if (isMigrated(acc)) migrateWorkspace(store, acc, ws);
-    return Promise.resolve({ status: 201, data: { workspaceId: wsId, name: ws.name, dashboardId: primary.id } });
+    return Promise.resolve({
+      status: 201,
+      data: { workspaceId: wsId, name: ws.name, dashboardId: primary.id },
+    });
   });
 
   router.add('POST', `${P}/accounts/:organizationId/workspaces/:workspaceId/dashboards`, (req) => {
     const acc = account(req);
     const wsId = req.params.workspaceId ?? '';
-    if (!Uuid.safeParse(wsId).success) throw invalid('workspaceId must be a UUID.', { field: 'workspaceId' });
-    const input = parse(z.looseObject({ name: z.string().min(1), controls: z.array(Control).optional() }), body(req));
+    if (!Uuid.safeParse(wsId).success)
+      throw invalid('workspaceId must be a UUID.', { field: 'workspaceId' });
+    const input = parse(
+      z.looseObject({ name: z.string().min(1), controls: z.array(Control).optional() }),
+      body(req),
+    );
     const controls = input.controls ?? [];
-    if (!controlsValid(controls)) throw invalid('controlKey values must be unique.', { field: 'controls' });
+    if (!controlsValid(controls))
+      throw invalid('controlKey values must be unique.', { field: 'controls' });
     const ws = acc.workspaces.get(wsId);
     if (!ws) throw notFound('workspace', 'workspaceId');
     const now = store.now(acc);
     if (isMigrated(acc)) {
       const app = applicationOfWorkspace(acc, ws.id);
       if (!app) throw notFound('workspace', 'workspaceId');
-      const d = newDashboard(acc, { generation: 2, containerId: app.id, name: input.name, controls }, now);
-      return Promise.resolve({ status: 201, data: { dashboardId: d.id, name: d.name, workspaceId: ws.id, controls } });
+      const d = newDashboard(
+        acc,
+        { generation: 2, containerId: app.id, name: input.name, controls },
+        now,
+      );
+      return Promise.resolve({
+        status: 201,
+        data: { dashboardId: d.id, name: d.name, workspaceId: ws.id, controls },
+      });
     }
-    const d = newDashboard(acc, { generation: 1, containerId: ws.id, name: input.name, controls }, now);
-    return Promise.resolve({ status: 201, data: { dashboardId: d.id, name: d.name, workspaceId: ws.id, controls } });
+    const d = newDashboard(
+      acc,
+      { generation: 1, containerId: ws.id, name: input.name, controls },
+      now,
+    );
+    return Promise.resolve({
+      status: 201,
+      data: { dashboardId: d.id, name: d.name, workspaceId: ws.id, controls },
+    });
   });
 
   const dashboardParam = (acc: Account, req: Req) => {
     const id = req.params.dashboardId ?? '';
-    if (!Uuid.safeParse(id).success) throw invalid('dashboardId must be a UUID.', { field: 'dashboardId' });
+    if (!Uuid.safeParse(id).success)
+      throw invalid('dashboardId must be a UUID.', { field: 'dashboardId' });
     const d = liveDashboard(acc, id) ?? acc.dashboards.get(id);
     if (!d) throw notFound('dashboard', 'dashboardId');
     return d;
@@ -226,7 +272,10 @@ export function registerHooks(router: Router, store: Store): void {
   router.add('POST', `${P}/accounts/:organizationId/dashboards/:dashboardId/charts`, (req) => {
     const acc = account(req);
     const input = parse(
-      z.looseObject({ name: z.string().min(1), chartConfig: z.record(z.string(), z.unknown()).optional() }),
+      z.looseObject({
+        name: z.string().min(1),
+        chartConfig: z.record(z.string(), z.unknown()).optional(),
+      }),
       body(req),
     );
     const d = dashboardParam(acc, req);
@@ -241,7 +290,10 @@ export function registerHooks(router: Router, store: Store): void {
       thumbnail: null,
     });
     d.chartIds.push(id);
-    return Promise.resolve({ status: 201, data: { chartId: id, name: input.name, dashboardId: req.params.dashboardId } });
+    return Promise.resolve({
+      status: 201,
+      data: { chartId: id, name: input.name, dashboardId: req.params.dashboardId },
+    });
   });
 
   router.add('POST', `${P}/accounts/:organizationId/connections`, (req) => {
@@ -251,7 +303,8 @@ export function registerHooks(router: Router, store: Store): void {
     if (input.table) {
       const seen = new Map<string, { name: string; type: ColumnType }>();
       for (const c of input.table.columns) {
-        if (seen.has(c.name.toLowerCase())) throw invalid(`Column ${c.name} is named twice.`, { field: 'table.columns' });
+        if (seen.has(c.name.toLowerCase()))
+          throw invalid(`Column ${c.name} is named twice.`, { field: 'table.columns' });
         seen.set(c.name.toLowerCase(), c);
       }
       const rows: Row[] = input.table.rows.map((raw, i) => {
@@ -260,7 +313,10 @@ export function registerHooks(router: Router, store: Store): void {
         for (const [k, v] of Object.entries(raw)) {
           const col = seen.get(k.toLowerCase());
           if (!col) throw invalid(`Row ${i} names no column "${k}".`, { field: `table.rows.${i}` });
-          if (!fits(col.type, v)) throw invalid(`Row ${i}: ${k} does not fit ${col.type}.`, { field: `table.rows.${i}.${k}` });
+          if (!fits(col.type, v))
+            throw invalid(`Row ${i}: ${k} does not fit ${col.type}.`, {
+              field: `table.rows.${i}.${k}`,
+            });
           row[col.name] = v;
         }
         return row;
@@ -281,13 +337,17 @@ export function registerHooks(router: Router, store: Store): void {
       seq: nextSeq(acc),
     };
     acc.connections.set(conn.id, conn);
-    return Promise.resolve({ status: 201, data: { connectionId: conn.id, tables: [(table ?? SEEDED).name] } });
+    return Promise.resolve({
+      status: 201,
+      data: { connectionId: conn.id, tables: [(table ?? SEEDED).name] },
+    });
   });
 
   router.add('POST', `${P}/accounts/:organizationId/charts/:chartId/data`, async (req) => {
     const acc = account(req);
     const chartId = req.params.chartId ?? '';
-    if (!Uuid.safeParse(chartId).success) throw invalid('chartId must be a UUID.', { field: 'chartId' });
+    if (!Uuid.safeParse(chartId).success)
+      throw invalid('chartId must be a UUID.', { field: 'chartId' });
     const input = parse(
       z.looseObject({
         token: z.string().min(1),
@@ -296,14 +356,22 @@ export function registerHooks(router: Router, store: Store): void {
       body(req),
     );
     const actor = await tokenActor(store, input.token);
-    if (actor.kind !== 'user') throw unauthorized('token-not-accepted', 'A project-user token is needed.');
+    if (actor.kind !== 'user')
+      throw unauthorized('token-not-accepted', 'A project-user token is needed.');
     if (actor.account.id !== acc.id) throw notFound('chart', 'chartId');
     const chart = acc.charts.get(chartId);
     if (!chart) throw notFound('chart', 'chartId');
     const override = chart.chartConfig.sqlOverride;
-    const sql = typeof override === 'string' && override.trim() !== '' ? override : chart.sql?.trim() ? chart.sql : null;
+    const sql =
+      typeof override === 'string' && override.trim() !== ''
+        ? override
+        : chart.sql?.trim()
+          ? chart.sql
+          : null;
     if (sql === null)
-      throw new ApiError(409, 'CONFLICT', 'The chart holds no SQL, so it has no data to load.', { reason: 'chart-without-sql' });
+      throw new ApiError(409, 'CONFLICT', 'The chart holds no SQL, so it has no data to load.', {
+        reason: 'chart-without-sql',
+      });
     const connection = connectionForSql(acc, chart.connectionId, sql);
     const result = runSql(
       connection,
@@ -317,8 +385,12 @@ export function registerHooks(router: Router, store: Store): void {
   router.add('POST', `${P}/accounts/:organizationId/projects/:projectId/agents`, (req) => {
     const acc = account(req);
     const proj = project(acc, req.params.projectId);
-    const input = parse(z.looseObject({ name: z.string().min(1).optional(), connectionId: Uuid.optional() }), body(req));
-    if (input.connectionId !== undefined && !acc.connections.has(input.connectionId)) throw notFound('connection', 'connectionId');
+    const input = parse(
+      z.looseObject({ name: z.string().min(1).optional(), connectionId: Uuid.optional() }),
+      body(req),
+    );
+    if (input.connectionId !== undefined && !acc.connections.has(input.connectionId))
+      throw notFound('connection', 'connectionId');
     const agent = {
       id: newId(),
       projectId: proj.id,
@@ -340,19 +412,23 @@ export function registerHooks(router: Router, store: Store): void {
     });
   });
 
-  router.add('POST', `${P}/accounts/:organizationId/projects/:projectId/agents/:agentId/versions`, (req) => {
-    const acc = account(req);
-    const proj = project(acc, req.params.projectId);
-    const input = parse(z.looseObject({ note: z.string().optional() }), body(req));
-    const agent = acc.agents.get(req.params.agentId ?? '');
-    if (!agent || agent.projectId !== proj.id) throw notFound('agent', 'agentId');
-    const version = (agent.versions[agent.versions.length - 1]?.version ?? 0) + 1;
-    agent.versions.push({ version, note: input.note ?? null });
-    return Promise.resolve({
-      status: 201,
-      data: { agentId: agent.id, version, versions: agent.versions.map((v) => v.version) },
-    });
-  });
+  router.add(
+    'POST',
+    `${P}/accounts/:organizationId/projects/:projectId/agents/:agentId/versions`,
+    (req) => {
+      const acc = account(req);
+      const proj = project(acc, req.params.projectId);
+      const input = parse(z.looseObject({ note: z.string().optional() }), body(req));
+      const agent = acc.agents.get(req.params.agentId ?? '');
+      if (!agent || agent.projectId !== proj.id) throw notFound('agent', 'agentId');
+      const version = (agent.versions[agent.versions.length - 1]?.version ?? 0) + 1;
+      agent.versions.push({ version, note: input.note ?? null });
+      return Promise.resolve({
+        status: 201,
+        data: { agentId: agent.id, version, versions: agent.versions.map((v) => v.version) },
+      });
+    },
+  );
 
   router.add('POST', `${P}/accounts/:organizationId/migration/finalize`, (req) => {
     const acc = account(req);
@@ -371,16 +447,27 @@ export function registerHooks(router: Router, store: Store): void {
     });
   });
 
-  const clockView = (acc: Account) => ({ now: isoMillis(store.now(acc)), frozen: acc.clock.frozenAt !== null });
+  const clockView = (acc: Account) => ({
+    now: isoMillis(store.now(acc)),
+    frozen: acc.clock.frozenAt !== null,
+  });
 
-  router.add('GET', `${P}/accounts/:organizationId/clock`, (req) => Promise.resolve({ data: clockView(account(req)) }));
+  router.add('GET', `${P}/accounts/:organizationId/clock`, (req) =>
+    Promise.resolve({ data: clockView(account(req)) }),
+  );
 
   router.add('POST', `${P}/accounts/:organizationId/clock/freeze`, (req) => {
     const acc = account(req);
-    const input = parse(z.looseObject({ at: z.iso.datetime({ offset: true }).optional() }), body(req));
+    const input = parse(
+      z.looseObject({ at: z.iso.datetime({ offset: true }).optional() }),
+      body(req),
+    );
     const now = store.now(acc);
     const at = input.at === undefined ? now : Date.parse(input.at);
-    if (at < now) throw invalid('The clock cannot be frozen at an instant before its current time.', { field: 'at' });
+    if (at < now)
+      throw invalid('The clock cannot be frozen at an instant before its current time.', {
+        field: 'at',
+      });
     acc.clock.frozenAt = at;
     return Promise.resolve({ data: clockView(acc) });
   });

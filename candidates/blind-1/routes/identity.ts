@@ -83,7 +83,12 @@ function body(value: unknown): Record<string, unknown> {
 }
 
 /** Places a new or existing user id: ids are global, so one held elsewhere is a conflict. */
-function claimUserId(store: Store, account: Account, projectId: string, userId: string): ProjectUser | null {
+function claimUserId(
+  store: Store,
+  account: Account,
+  projectId: string,
+  userId: string,
+): ProjectUser | null {
   const owner = store.userIndex.get(userId);
   if (owner === undefined) return null;
   const existing = account.users.get(userId);
@@ -125,7 +130,12 @@ export function registerIdentityRoutes(router: Router, store: Store): void {
     const input = parse(UpdateRole, body(req.body));
     const actor = bodyKeyActor(store, req);
     projectOf(actor, path.projectId);
-    const role = roleInProject(actor.account, path.projectId, path.projectUserRoleId, 'projectUserRoleId');
+    const role = roleInProject(
+      actor.account,
+      path.projectId,
+      path.projectUserRoleId,
+      'projectUserRoleId',
+    );
     if (input.name !== undefined) role.name = input.name;
     if (input.permissions !== undefined) role.permissions = { ...input.permissions };
     role.updatedAt = Math.max(store.now(actor.account), role.updatedAt);
@@ -146,7 +156,12 @@ export function registerIdentityRoutes(router: Router, store: Store): void {
     const path = parse(RolePath, req.params, 'path');
     const actor = queryKeyActor(store, req);
     projectOf(actor, path.projectId);
-    const role = roleInProject(actor.account, path.projectId, path.projectUserRoleId, 'projectUserRoleId');
+    const role = roleInProject(
+      actor.account,
+      path.projectId,
+      path.projectUserRoleId,
+      'projectUserRoleId',
+    );
     let released = 0;
     for (const user of actor.account.users.values())
       if (user.userRoleId === role.id) {
@@ -163,7 +178,13 @@ export function registerIdentityRoutes(router: Router, store: Store): void {
     const input = parse(RegisterOrganization, body(req.body));
     const actor = bodyKeyActor(store, req);
     projectOf(actor, input.projectId);
-    const org = upsertOrganization(actor.account, input.projectId, input.externalId, input.name, input.properties ?? {});
+    const org = upsertOrganization(
+      actor.account,
+      input.projectId,
+      input.externalId,
+      input.name,
+      input.properties ?? {},
+    );
     return Promise.resolve({ data: { projectOrganizationId: org.id, externalId: org.externalId } });
   });
 
@@ -174,9 +195,16 @@ export function registerIdentityRoutes(router: Router, store: Store): void {
     projectOf(actor, input.projectId);
     if (input.userRoleId) roleInProject(account, input.projectId, input.userRoleId, 'userRoleId');
     const org = input.projectOrganizationId
-      ? resolveOrganization(account, input.projectId, input.projectOrganizationId, 'projectOrganizationId')
+      ? resolveOrganization(
+          account,
+          input.projectId,
+          input.projectOrganizationId,
+          'projectOrganizationId',
+        )
       : null;
-    const existing = input.userId ? claimUserId(store, account, input.projectId, input.userId) : null;
+    const existing = input.userId
+      ? claimUserId(store, account, input.projectId, input.userId)
+      : null;
     const user: ProjectUser = existing ?? {
       id: input.userId ?? newId(),
       projectId: input.projectId,
@@ -193,7 +221,10 @@ export function registerIdentityRoutes(router: Router, store: Store): void {
     account.users.set(user.id, user);
     store.userIndex.set(user.id, account.id);
     return Promise.resolve({
-      data: { message: existing ? 'Project user updated.' : 'Project user registered.', userId: user.id },
+      data: {
+        message: existing ? 'Project user updated.' : 'Project user registered.',
+        userId: user.id,
+      },
     });
   });
 
@@ -209,7 +240,12 @@ export function registerIdentityRoutes(router: Router, store: Store): void {
     const org =
       input.projectOrganizationId === undefined || input.projectOrganizationId === null
         ? input.projectOrganizationId
-        : resolveOrganization(account, path.projectId, input.projectOrganizationId, 'projectOrganizationId');
+        : resolveOrganization(
+            account,
+            path.projectId,
+            input.projectOrganizationId,
+            'projectOrganizationId',
+          );
     user.name = input.name;
     const properties = input.properties ?? input.payload;
     if (properties !== undefined) user.properties = properties;
@@ -232,8 +268,11 @@ export function registerIdentityRoutes(router: Router, store: Store): void {
     const actor = bodyKeyActor(store, req);
     const account = actor.account;
     projectOf(actor, input.projectId);
-    if (input.user.userRoleId) roleInProject(account, input.projectId, input.user.userRoleId, 'user.userRoleId');
-    const existing = input.user.userId ? claimUserId(store, account, input.projectId, input.user.userId) : null;
+    if (input.user.userRoleId)
+      roleInProject(account, input.projectId, input.user.userRoleId, 'user.userRoleId');
+    const existing = input.user.userId
+      ? claimUserId(store, account, input.projectId, input.user.userId)
+      : null;
     const org = upsertOrganization(
       account,
       input.projectId,
@@ -251,8 +290,10 @@ export function registerIdentityRoutes(router: Router, store: Store): void {
       tenantId: null,
     };
     if (input.user.displayName !== undefined) user.name = input.user.displayName;
-    if (input.user.properties !== undefined || !existing) user.properties = input.user.properties ?? {};
-    if (input.user.userRoleId !== undefined || !existing) user.userRoleId = input.user.userRoleId ?? null;
+    if (input.user.properties !== undefined || !existing)
+      user.properties = input.user.properties ?? {};
+    if (input.user.userRoleId !== undefined || !existing)
+      user.userRoleId = input.user.userRoleId ?? null;
     user.projectOrganizationId = org.id;
     account.users.set(user.id, user);
     store.userIndex.set(user.id, account.id);

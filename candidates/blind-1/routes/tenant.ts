@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bodyKeyActor } from '../auth.ts';
 import { notFound } from '../errors.ts';
 import { parse } from '../http.ts';
+import type { Router } from '../http.ts';
 import { issueUserToken } from '../identity.ts';
 import { isMigrated, mapTenant } from '../dashboards.ts';
 import { Credentials, Expiration, Permissions, Properties } from '../schemas.ts';
@@ -34,12 +35,15 @@ const RegisterTenant = z
     path: ['splitColumns'],
   });
 
-export function registerTenantRoutes(router: import('../http.ts').Router, store: Store): void {
+export function registerTenantRoutes(router: Router, store: Store): void {
   router.add('POST', '/v1/api/tenant/register-tenant', async (req) => {
     const input = parse(RegisterTenant, parse(z.record(z.string(), z.unknown()), req.body ?? {}));
     const actor = bodyKeyActor(store, req);
     const account = actor.account;
-    if (input.connectionOverride !== undefined && !account.connections.has(input.connectionOverride))
+    if (
+      input.connectionOverride !== undefined &&
+      !account.connections.has(input.connectionOverride)
+    )
       throw notFound('connection', 'connectionOverride');
     const columns = input.splitColumns ?? {};
     const identity =
@@ -53,7 +57,9 @@ export function registerTenantRoutes(router: import('../http.ts').Router, store:
       tenant = {
         id: newId(),
         identity,
-        name: input.tenantName ?? (Object.values(columns).map(String).join(' / ') || (input.uniqueKey ?? 'tenant')),
+        name:
+          input.tenantName ??
+          (Object.values(columns).map(String).join(' / ') || (input.uniqueKey ?? 'tenant')),
         columns,
         schema: input.splitSchema ?? null,
         uniqueKey: input.uniqueKey ?? null,
@@ -68,7 +74,8 @@ export function registerTenantRoutes(router: import('../http.ts').Router, store:
       if (input.tenantName !== undefined) tenant.name = input.tenantName;
       if (input.splitColumns !== undefined) tenant.columns = columns;
       if (input.permissions !== undefined) tenant.permissions = input.permissions;
-      if (input.connectionOverride !== undefined) tenant.connectionOverride = input.connectionOverride;
+      if (input.connectionOverride !== undefined)
+        tenant.connectionOverride = input.connectionOverride;
       if (input.metadata !== undefined) tenant.metadata = input.metadata;
     }
     if (isMigrated(account)) {
@@ -83,12 +90,18 @@ export function registerTenantRoutes(router: import('../http.ts').Router, store:
       const issued = await issueUserToken(store, account, user, input.expiresIn);
       return {
         data: {
-          message: created ? 'Tenant registered as a project user.' : 'Tenant signed in as its project user.',
+          message: created
+            ? 'Tenant registered as a project user.'
+            : 'Tenant signed in as its project user.',
           token: issued.token,
         },
       };
     }
-    const { token } = await sign({ knd: 'tn', sub: tenant.id, acct: account.id }, store.now(account), input.expiresIn);
+    const { token } = await sign(
+      { knd: 'tn', sub: tenant.id, acct: account.id },
+      store.now(account),
+      input.expiresIn,
+    );
     return { data: { message: created ? 'Tenant registered.' : 'Tenant updated.', token } };
   });
 }

@@ -59,7 +59,11 @@ const RemoveCharts = z.looseObject({
   connectionId: z.string().optional(),
 });
 const Create = z.looseObject({ ...Credentials, workspaceId: Uuid, name: z.string().min(1) });
-const AddCharts = z.looseObject({ ...Credentials, targetDashboardId: Uuid, charts: z.array(z.unknown()).min(1) });
+const AddCharts = z.looseObject({
+  ...Credentials,
+  targetDashboardId: Uuid,
+  charts: z.array(z.unknown()).min(1),
+});
 const SaveFromChat = z.looseObject({
   ...Credentials,
   chartConfig: z.record(z.string(), z.unknown()),
@@ -95,7 +99,10 @@ function v1Dashboard(account: Account, id: string, viewer: Viewer, field: string
 /** Where a viewer's edit of a dashboard lands: its own copy when the dashboard is shared. */
 function editTarget(store: Store, account: Account, viewer: Viewer, d: Dashboard) {
   if (viewer.kind === 'shared' || !isShared(d)) return { current: d, commit: () => d };
-  const copy = [...account.dashboards.values()].find((x) => x.replacesId === d.id && x.tenantId === (viewer.kind === 'tenant' ? viewer.tenantId : null));
+  const copy = [...account.dashboards.values()].find(
+    (x) =>
+      x.replacesId === d.id && x.tenantId === (viewer.kind === 'tenant' ? viewer.tenantId : null),
+  );
   return { current: copy ?? d, commit: () => copy ?? copyForEdit(store, account, d, viewer) };
 }
 
@@ -160,7 +167,9 @@ export function registerV1Routes(router: Router, store: Store): void {
     const sourceNow = editTarget(store, account, viewer, source).current;
     const edited = editTarget(store, account, viewer, target).commit();
     const appended = appendCopies(account, edited, sourceNow);
-    return { data: { dashboardId: edited.id, chartIds: [...edited.chartIds], appendedChartIds: appended } };
+    return {
+      data: { dashboardId: edited.id, chartIds: [...edited.chartIds], appendedChartIds: appended },
+    };
   });
 
   router.add('POST', '/v1/api/dashboard/remove-charts', async (req) => {
@@ -172,12 +181,15 @@ export function registerV1Routes(router: Router, store: Store): void {
     const viewer = viewerOf(actor);
     const d = v1Dashboard(account, input.dashboardId, viewer, 'dashboardId');
     const target = editTarget(store, account, viewer, d);
-    for (const id of input.chartIds) if (!target.current.chartIds.includes(id)) throw notFound('chart', 'chartIds');
+    for (const id of input.chartIds)
+      if (!target.current.chartIds.includes(id)) throw notFound('chart', 'chartIds');
     checkFlag(actor, 'removeCharts');
     const edited = target.commit();
     const drop = new Set(input.chartIds);
     edited.chartIds = edited.chartIds.filter((id) => !drop.has(id));
-    return { data: { dashboardId: edited.id, chartIds: [...edited.chartIds], removedChartIds: [...drop] } };
+    return {
+      data: { dashboardId: edited.id, chartIds: [...edited.chartIds], removedChartIds: [...drop] },
+    };
   });
 
   router.add('POST', V1_PATHS.create, async (req) => {
@@ -209,7 +221,10 @@ export function registerV1Routes(router: Router, store: Store): void {
     refuseIfMigrated(account, 'addCharts');
     const input = parse(AddCharts, raw);
     const ids = chartIdsFrom(input.charts);
-    if (!ids) throw invalid('charts must list chart ids (strings, or objects with chartId).', { field: 'charts' });
+    if (!ids)
+      throw invalid('charts must list chart ids (strings, or objects with chartId).', {
+        field: 'charts',
+      });
     const viewer = viewerOf(actor);
     const d = v1Dashboard(account, input.targetDashboardId, viewer, 'targetDashboardId');
     requireCharts(account, ids, 'charts');
@@ -221,14 +236,18 @@ export function registerV1Routes(router: Router, store: Store): void {
 
   router.add('GET', '/v1/api/dashboard/list-workspaces', async (req) => {
     const actor = await listActor(req);
-    if (actor.kind !== 'api-key') throw unauthorized('api-key-required', 'list-workspaces needs an API key.');
+    if (actor.kind !== 'api-key')
+      throw unauthorized('api-key-required', 'list-workspaces needs an API key.');
     const account = actor.account;
     const team = req.query.team_id;
     const project = req.query.project_id;
-    if (project !== undefined && !isUuid(project)) throw invalid('project_id must be a UUID.', { field: 'project_id' });
+    if (project !== undefined && !isUuid(project))
+      throw invalid('project_id must be a UUID.', { field: 'project_id' });
     const keep = (p: string | null, t: string | null) =>
       (team === undefined || t === team) && (project === undefined || p === project);
-    const workspaces = [...account.workspaces.values()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+    const workspaces = [...account.workspaces.values()].sort(
+      (a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id),
+    );
     const items: Record<string, unknown>[] = [];
     for (const ws of workspaces) {
       if (!keep(ws.projectId, ws.teamId)) continue;
@@ -269,12 +288,15 @@ export function registerV1Routes(router: Router, store: Store): void {
     const actor = await listActor(req);
     const account = actor.account;
     const workspaceId = req.query.workspaceId;
-    if (!isUuid(workspaceId)) throw invalid('workspaceId must be a UUID.', { field: 'workspaceId' });
+    if (!isUuid(workspaceId))
+      throw invalid('workspaceId must be a UUID.', { field: 'workspaceId' });
     let viewer = viewerOf(actor);
     if (!isMigrated(account)) {
       if (!account.workspaces.has(workspaceId)) throw notFound('workspace', 'workspaceId');
       const list = listFor(account, workspaceId, 1, viewer);
-      return { data: { workspaceId, dashboards: list.map((d) => v1Item(account, d, workspaceId)) } };
+      return {
+        data: { workspaceId, dashboards: list.map((d) => v1Item(account, d, workspaceId)) },
+      };
     }
     const app =
       applicationOfWorkspace(account, workspaceId) ??

@@ -17,7 +17,13 @@ import {
   visibleTo,
 } from '../dashboards.ts';
 import type { Viewer } from '../dashboards.ts';
-import { invalid, notFound, sharedReadOnly, tenantNotMigrated, withoutOrganization } from '../errors.ts';
+import {
+  invalid,
+  notFound,
+  sharedReadOnly,
+  tenantNotMigrated,
+  withoutOrganization,
+} from '../errors.ts';
 import { parse } from '../http.ts';
 import type { Req, Router } from '../http.ts';
 import type { WriteKind } from '../permissions.ts';
@@ -32,7 +38,8 @@ import { isoSeconds } from '../util.ts';
 
 export const LOOKUP_PATH = '/v2/api/lookup/dashboards/:dashboardId';
 
-type Caller = { kind: 'shared'; account: Account } | { kind: 'user'; account: Account; user: ProjectUser };
+type Caller =
+  { kind: 'shared'; account: Account } | { kind: 'user'; account: Account; user: ProjectUser };
 
 const Named = z.looseObject({ ...Credentials, name: z.string().min(1) });
 const CloneBody = z.looseObject({ ...Credentials, name: z.string().min(1).optional() });
@@ -55,12 +62,16 @@ function viewerOf(caller: Caller): Viewer {
 
 function appsFor(caller: Caller): Application[] {
   return [...caller.account.applications.values()]
-    .filter((a) => caller.kind === 'shared' || a.projectId === null || a.projectId === caller.user.projectId)
+    .filter(
+      (a) =>
+        caller.kind === 'shared' || a.projectId === null || a.projectId === caller.user.projectId,
+    )
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
 }
 
 function appOf(caller: Caller, id: string): Application {
-  if (!Uuid.safeParse(id).success) throw invalid('applicationId must be a UUID.', { field: 'applicationId' });
+  if (!Uuid.safeParse(id).success)
+    throw invalid('applicationId must be a UUID.', { field: 'applicationId' });
   const app = appsFor(caller).find((a) => a.id === id);
   if (!app) throw notFound('application', 'applicationId');
   return app;
@@ -70,7 +81,8 @@ function dashboardIn(caller: Caller, app: Application, id: string, field: string
   if (!Uuid.safeParse(id).success) throw invalid(`${field} must be a UUID.`, { field });
   const d = liveDashboard(caller.account, id);
   if (!d || d.generation !== 2 || d.containerId !== app.id) throw notFound('dashboard', field);
-  if (caller.kind === 'shared' ? !isShared(d) : !visibleTo(d, viewerOf(caller))) throw notFound('dashboard', field);
+  if (caller.kind === 'shared' ? !isShared(d) : !visibleTo(d, viewerOf(caller)))
+    throw notFound('dashboard', field);
   return d;
 }
 
@@ -118,7 +130,12 @@ export function registerV2Routes(router: Router, store: Store): void {
   router.add('GET', '/v2/api/applications/:applicationId/dashboards', async (req) => {
     const caller = await callerOf(store, req);
     const app = appOf(caller, req.params.applicationId ?? '');
-    return { data: { applicationId: app.id, dashboards: listFor(caller.account, app.id, 2, viewerOf(caller)).map(view) } };
+    return {
+      data: {
+        applicationId: app.id,
+        dashboards: listFor(caller.account, app.id, 2, viewerOf(caller)).map(view),
+      },
+    };
   });
 
   router.add('POST', '/v2/api/applications/:applicationId/dashboards', async (req) => {
@@ -140,78 +157,100 @@ export function registerV2Routes(router: Router, store: Store): void {
     return { status: 201, data: view(d) };
   });
 
-  router.add('POST', '/v2/api/applications/:applicationId/dashboards/:dashboardId/clone', async (req) => {
-    const raw = body(req);
-    const caller = await callerOf(store, req);
-    const app = appOf(caller, req.params.applicationId ?? '');
-    const source = dashboardIn(caller, app, req.params.dashboardId ?? '', 'dashboardId');
-    const input = parse(CloneBody, raw);
-    userMayWrite(caller, 'clone', null);
-    const account = caller.account;
-    const d = newDashboard(
-      account,
-      {
-        generation: 2,
-        containerId: app.id,
-        name: input.name ?? `${source.name} (Copy)`,
-        chartIds: source.chartIds.flatMap((id) => {
-          const chart = account.charts.get(id);
-          return chart ? [copyChart(account, chart).id] : [];
-        }),
-        controls: structuredClone(source.controls),
-        ownerProjectUserId: caller.kind === 'user' ? caller.user.id : null,
-      },
-      store.now(account),
-    );
-    return { status: 201, data: view(d) };
-  });
+  router.add(
+    'POST',
+    '/v2/api/applications/:applicationId/dashboards/:dashboardId/clone',
+    async (req) => {
+      const raw = body(req);
+      const caller = await callerOf(store, req);
+      const app = appOf(caller, req.params.applicationId ?? '');
+      const source = dashboardIn(caller, app, req.params.dashboardId ?? '', 'dashboardId');
+      const input = parse(CloneBody, raw);
+      userMayWrite(caller, 'clone', null);
+      const account = caller.account;
+      const d = newDashboard(
+        account,
+        {
+          generation: 2,
+          containerId: app.id,
+          name: input.name ?? `${source.name} (Copy)`,
+          chartIds: source.chartIds.flatMap((id) => {
+            const chart = account.charts.get(id);
+            return chart ? [copyChart(account, chart).id] : [];
+          }),
+          controls: structuredClone(source.controls),
+          ownerProjectUserId: caller.kind === 'user' ? caller.user.id : null,
+        },
+        store.now(account),
+      );
+      return { status: 201, data: view(d) };
+    },
+  );
 
-  router.add('POST', '/v2/api/applications/:applicationId/dashboards/:dashboardId/charts', async (req) => {
-    const raw = body(req);
-    const caller = await callerOf(store, req);
-    const app = appOf(caller, req.params.applicationId ?? '');
-    const d = dashboardIn(caller, app, req.params.dashboardId ?? '', 'dashboardId');
-    const input = parse(Charts, raw);
-    const ids = chartIdsFrom(input.charts);
-    if (!ids) throw invalid('charts must list chart ids (strings, or objects with chartId).', { field: 'charts' });
-    requireCharts(caller.account, ids, 'charts');
-    userMayWrite(caller, 'addCharts', d);
-    for (const id of ids) if (!d.chartIds.includes(id)) d.chartIds.push(id);
-    return { data: view(d) };
-  });
+  router.add(
+    'POST',
+    '/v2/api/applications/:applicationId/dashboards/:dashboardId/charts',
+    async (req) => {
+      const raw = body(req);
+      const caller = await callerOf(store, req);
+      const app = appOf(caller, req.params.applicationId ?? '');
+      const d = dashboardIn(caller, app, req.params.dashboardId ?? '', 'dashboardId');
+      const input = parse(Charts, raw);
+      const ids = chartIdsFrom(input.charts);
+      if (!ids)
+        throw invalid('charts must list chart ids (strings, or objects with chartId).', {
+          field: 'charts',
+        });
+      requireCharts(caller.account, ids, 'charts');
+      userMayWrite(caller, 'addCharts', d);
+      for (const id of ids) if (!d.chartIds.includes(id)) d.chartIds.push(id);
+      return { data: view(d) };
+    },
+  );
 
-  router.add('DELETE', '/v2/api/applications/:applicationId/dashboards/:dashboardId/charts/:chartId', async (req) => {
-    const caller = await callerOf(store, req);
-    const app = appOf(caller, req.params.applicationId ?? '');
-    const d = dashboardIn(caller, app, req.params.dashboardId ?? '', 'dashboardId');
-    const chartId = req.params.chartId ?? '';
-    if (!Uuid.safeParse(chartId).success) throw invalid('chartId must be a UUID.', { field: 'chartId' });
-    if (!d.chartIds.includes(chartId)) throw notFound('chart', 'chartId');
-    userMayWrite(caller, 'removeCharts', d);
-    d.chartIds = d.chartIds.filter((id) => id !== chartId);
-    return { data: view(d) };
-  });
+  router.add(
+    'DELETE',
+    '/v2/api/applications/:applicationId/dashboards/:dashboardId/charts/:chartId',
+    async (req) => {
+      const caller = await callerOf(store, req);
+      const app = appOf(caller, req.params.applicationId ?? '');
+      const d = dashboardIn(caller, app, req.params.dashboardId ?? '', 'dashboardId');
+      const chartId = req.params.chartId ?? '';
+      if (!Uuid.safeParse(chartId).success)
+        throw invalid('chartId must be a UUID.', { field: 'chartId' });
+      if (!d.chartIds.includes(chartId)) throw notFound('chart', 'chartId');
+      userMayWrite(caller, 'removeCharts', d);
+      d.chartIds = d.chartIds.filter((id) => id !== chartId);
+      return { data: view(d) };
+    },
+  );
 
-  router.add('POST', '/v2/api/applications/:applicationId/dashboards/:dashboardId/append-charts', async (req) => {
-    const raw = body(req);
-    const caller = await callerOf(store, req);
-    const app = appOf(caller, req.params.applicationId ?? '');
-    const d = dashboardIn(caller, app, req.params.dashboardId ?? '', 'dashboardId');
-    const input = parse(Append, raw);
-    const source = liveDashboard(caller.account, input.sourceDashboardId);
-    if (!source || source.generation !== 2 || !visibleTo(source, viewerOf(caller)))
-      throw notFound('dashboard', 'sourceDashboardId');
-    userMayWrite(caller, 'appendCharts', d);
-    appendCopies(caller.account, d, source);
-    return { data: view(d) };
-  });
+  router.add(
+    'POST',
+    '/v2/api/applications/:applicationId/dashboards/:dashboardId/append-charts',
+    async (req) => {
+      const raw = body(req);
+      const caller = await callerOf(store, req);
+      const app = appOf(caller, req.params.applicationId ?? '');
+      const d = dashboardIn(caller, app, req.params.dashboardId ?? '', 'dashboardId');
+      const input = parse(Append, raw);
+      const source = liveDashboard(caller.account, input.sourceDashboardId);
+      if (!source || source.generation !== 2 || !visibleTo(source, viewerOf(caller)))
+        throw notFound('dashboard', 'sourceDashboardId');
+      userMayWrite(caller, 'appendCharts', d);
+      appendCopies(caller.account, d, source);
+      return { data: view(d) };
+    },
+  );
 
   router.add('GET', LOOKUP_PATH, async (req) => {
     const caller = await callerOf(store, req);
     const id = req.params.dashboardId ?? '';
-    if (!Uuid.safeParse(id).success) throw invalid('dashboardId must be a UUID.', { field: 'dashboardId' });
+    if (!Uuid.safeParse(id).success)
+      throw invalid('dashboardId must be a UUID.', { field: 'dashboardId' });
     const d = liveDashboard(caller.account, id);
-    if (!d || d.generation !== 2 || !visibleTo(d, viewerOf(caller))) throw notFound('dashboard', 'dashboardId');
+    if (!d || d.generation !== 2 || !visibleTo(d, viewerOf(caller)))
+      throw notFound('dashboard', 'dashboardId');
     if (caller.kind === 'user') appOf(caller, d.containerId);
     return { data: { applicationId: d.containerId, dashboardId: d.id } };
   });
