@@ -1,4 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../runner/cli.ts';
 import type { Result, Results } from './schema.ts';
 import { summarize } from './results.ts';
 import { diffRuns, hasRegression, renderDiffJson, renderDiffMarkdown, stableKey } from './diff.ts';
@@ -80,7 +84,7 @@ describe('eac diff', () => {
     const md = renderDiffMarkdown(diff);
     expect(md).toMatch(/^## eac diff: \*\*1 regression\*\*/);
     expect(md).toContain('1 fix, 1 new test, 1 vanished test, 1 other outcome change, 1 probe');
-    expect(md).toContain('### Regressions: passed, now fail (1)');
+    expect(md).toContain('### Regressions: now fail (1)');
     expect(md).toContain('`roles/renames-a-role`');
     expect(md).toContain('### Probes whose recorded behaviour changed (1)');
     const json = JSON.parse(renderDiffJson(diff)) as {
@@ -91,12 +95,35 @@ describe('eac diff', () => {
     expect(json.base.source).toBe('a');
   });
 
-  it('counts a probe that now fails on a departure as a regression, not-run -> fail as another change', () => {
+  it('counts any outcome that turns to fail as a regression, listed first, and exits 1 on it', async () => {
     const base = sampleResults();
-    let results = change(base, 'errors/validation-status', { outcome: 'fail' });
-    results = change({ ...base, results }, 'tokens/needs-clock', { outcome: 'fail' });
-    const diff = diffRuns(base, withResults(base, results));
-    expect(diff.regressions.map((t) => t.id)).toEqual(['errors/validation-status']);
-    expect(diff.otherChanges.map((t) => t.id)).toEqual(['tokens/needs-clock']);
+    const broken: Result = {
+      ...(base.results[2] as Result),
+      id: 'errors/broken-probe',
+      outcome: 'probe-error',
+      reason: 'probe-error: x',
+    };
+    const before = withResults(base, [...base.results, broken]);
+    let results = change(before, 'errors/validation-status', { outcome: 'fail' });
+    results = change({ ...before, results }, 'tokens/needs-clock', { outcome: 'fail' });
+    results = change({ ...before, results }, 'errors/broken-probe', { outcome: 'fail' });
+    const after = withResults(base, results);
+    const diff = diffRuns(before, after);
+    const dir = await mkdtemp(path.join(tmpdir(), 'eac-diff-'));
+    await writeFile(path.join(dir, 'a.json'), JSON.stringify(before));
+    await writeFile(path.join(dir, 'b.json'), JSON.stringify(after));
+    const args = ['diff', path.join(dir, 'a.json'), path.join(dir, 'b.json')];
+    expect(await main([...args, '--out', path.join(dir, 'd.md')])).toBe(1);
+    expect(diff.regressions.map((t) => [t.id, t.from])).toEqual([
+      ['errors/validation-status', 'probe'],
+      ['tokens/needs-clock', 'not-run'],
+      ['errors/broken-probe', 'probe-error'],
+    ]);
+    expect(diff.otherChanges).toEqual([]);
+    expect(hasRegression(diff)).toBe(true);
+    const md = renderDiffMarkdown(diff);
+    expect(md).toMatch(/^## eac diff: \*\*3 regressions\*\*/);
+    // Listed before every other table.
+    expect(md.split('\n').find((l) => l.startsWith('### '))).toBe('### Regressions: now fail (3)');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `eac diff BASE NEW`: what changed between two runs, test by test. Regressions (a pass or
- * probe that now fails), fixes (a failure that now passes), new and vanished tests, other
+ * `eac diff BASE NEW`: what changed between two runs, test by test. Regressions (any outcome,
+ * pass, probe, not-run or probe-error, that now fails), fixes (a failure that now passes), new and vanished tests, other
  * outcome changes, and probes whose recorded behaviour changed. Markdown for a pull-request
  * comment, JSON for machines; a regression makes the exit code 1.
  *
@@ -52,7 +52,7 @@ export interface RunDiff {
   readonly fixes: readonly DiffTest[];
   readonly newTests: readonly DiffTest[];
   readonly vanished: readonly DiffTest[];
-  /** Any other change of outcome, e.g. pass -> not-run, not-run -> fail. */
+  /** Any other change of outcome that is neither a regression nor a fix, e.g. pass -> not-run. */
   readonly otherChanges: readonly DiffTest[];
   readonly probeChanges: readonly ProbeChange[];
   /** Tests in both runs with the same outcome (and, for probes, the same answers). */
@@ -142,7 +142,9 @@ export function diffRuns(
     }
     if (was.outcome !== now.outcome) {
       const change = entry(id, was, now);
-      if (PASSING.includes(was.outcome) && now.outcome === 'fail') regressions.push(change);
+      // Whatever it was before, a test that now fails is a regression: a not-run that runs and
+      // fails is as much news as a pass that breaks.
+      if (now.outcome === 'fail') regressions.push(change);
       else if (was.outcome === 'fail' && PASSING.includes(now.outcome)) fixes.push(change);
       else otherChanges.push(change);
       continue;
@@ -221,7 +223,7 @@ export function renderDiffMarkdown(diff: RunDiff): string {
     runLine('Base', diff.base),
     runLine('New', diff.next),
     '',
-    ...table('Regressions: passed, now fail', diff.regressions, true),
+    ...table('Regressions: now fail', diff.regressions, true),
     ...table('Fixes: failed, now pass', diff.fixes, false),
     ...table('New tests', diff.newTests, false),
     ...table('Vanished tests', diff.vanished, false),
