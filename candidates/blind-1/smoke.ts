@@ -212,7 +212,7 @@ async function main(): Promise<void> {
     );
     const tlist = await call(
       'GET',
-      `${B}/v1/api/dashboard/workspace-dashboards?workspaceId=${ws.workspaceId as string}`,
+      `${B}/v1/api/workspaces/${ws.workspaceId as string}/dashboards`,
       undefined,
       {
         authorization: `Bearer ${tjwt}`,

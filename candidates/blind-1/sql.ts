@@ -106,9 +106,12 @@ const KEYWORDS = new Set([
   'LAST',
 ]);
 
+const MAX_NESTING = 64;
+
 function tokenize(sql: string): Token[] {
   const out: Token[] = [];
   let i = 0;
+  let depth = 0;
   while (i < sql.length) {
     const c = sql[i] as string;
     if (/\s/.test(c)) {
@@ -172,6 +175,9 @@ function tokenize(sql: string): Token[] {
     }
     const op = /^(<>|!=|<=|>=|\|\||[=<>(),.*+\-/%;])/.exec(sql.slice(i));
     if (op) {
+      if (op[0] === '(' && ++depth > MAX_NESTING)
+        throw new SqlError('sql-refused', 'The SQL nests too deeply.');
+      if (op[0] === ')') depth--;
       out.push({ t: 'op', v: op[0] });
       i += op[0].length;
       continue;
@@ -441,7 +447,12 @@ function stringLiteral(text: string): Expr {
 
 export function parseSql(sql: string): Query {
   if (sql.length > 20_000) throw new SqlError('sql-refused', 'The SQL is too long.');
-  return new Parser(tokenize(sql)).query();
+  try {
+    return new Parser(tokenize(sql)).query();
+  } catch (error) {
+    if (error instanceof RangeError) throw new SqlError('sql-refused', 'The SQL is too complex.');
+    throw error;
+  }
 }
 
 /** Names of the user properties a query reads. */

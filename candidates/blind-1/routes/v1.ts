@@ -32,7 +32,7 @@ import { isUuid, newId } from '../util.ts';
 export const V1_PATHS = {
   create: '/v1/api/workspace/dashboards',
   addCharts: '/v1/api/dashboard/add-charts',
-  listDashboards: '/v1/api/dashboard/workspace-dashboards',
+  listDashboards: '/v1/api/workspaces/:workspaceId/dashboards',
   layout: '/v1/api/dashboard/:dashboardId/layout',
 } as const;
 
@@ -287,7 +287,8 @@ export function registerV1Routes(router: Router, store: Store): void {
   router.add('GET', V1_PATHS.listDashboards, async (req) => {
     const actor = await listActor(req);
     const account = actor.account;
-    const workspaceId = req.query.workspaceId;
+    const fromPath = req.params.workspaceId;
+    const workspaceId = isUuid(fromPath) ? fromPath : req.query.workspaceId;
     if (!isUuid(workspaceId))
       throw invalid('workspaceId must be a UUID.', { field: 'workspaceId' });
     let viewer = viewerOf(actor);
