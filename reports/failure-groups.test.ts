@@ -39,4 +39,29 @@ describe('failureGroups', () => {
       ['other', ['a']],
     ]);
   });
+
+  it('heads each group with every value that does not vary within it', () => {
+    const [sample] = sampleResults().results;
+    if (sample === undefined) throw new Error('no sample');
+    const fail = (id: string, reason: string) => ({
+      ...sample,
+      id,
+      outcome: 'fail' as const,
+      reason,
+    });
+    const groups = failureGroups([
+      fail('a', 'expected 500 to be less than 500\n  seed 1; replay: x'),
+      fail('b', 'expected 500 to be less than 500\n  seed 2; replay: y'),
+      fail('c', 'expected 200, got 500 for 3f2a9c1e-0b1d-4c2e-9f00-0123456789ab'),
+      fail('d', 'expected 201, got 500 for 3f2a9c1e-0b1d-4c2e-9f00-0123456789ff'),
+      fail('e', 'key eac_us_c750876245b36f0a9203 expired at 2026-11-27T10:32:58.000Z'),
+    ]);
+    expect(groups.map((g) => [g.heading, g.tests.length])).toEqual([
+      ['expected 500 to be less than 500', 2],
+      ['expected N, got 500 for {id}', 2],
+      ['key eac_us_c750876245b36f0a9203 expired at 2026-11-27T10:32:58.000Z', 1],
+    ]);
+    // What groups them is still the marked cause.
+    expect(groups[1]?.cause).toBe('expected N, got N for {id}');
+  });
 });

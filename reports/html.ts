@@ -433,13 +433,13 @@ function testBlock(page: Page, result: Result, extra = ''): string {
 function grouped(page: Page, failed: readonly Result[], extra = (_: Result) => ''): string {
   if (failed.length === 0) return '<p>None.</p>';
   const groups = failureGroups(failed);
-  const blocks = groups.map(({ cause, tests }) => {
+  const blocks = groups.map(({ heading, tests }) => {
     const [first, ...rest] = tests;
     const more =
       rest.length > 0
         ? `<details><summary>${plural(rest.length, 'more test')} of this cause</summary>${rest.map((r) => testBlock(page, r, extra(r))).join('\n')}</details>`
         : '';
-    return `<h3 class="cause">${plural(tests.length, 'test')}: <code>${h(cause)}</code></h3>${first !== undefined ? testBlock(page, first, extra(first)) : ''}${more}`;
+    return `<h3 class="cause">${plural(tests.length, 'test')}: <code>${h(heading)}</code></h3>${first !== undefined ? testBlock(page, first, extra(first)) : ''}${more}`;
   });
   const note = groups.length > 1 ? `<p>${groups.length} causes, the largest first.</p>` : '';
   return `${note}${blocks.join('\n')}`;

@@ -94,7 +94,7 @@ describe('renderSummary', () => {
 
   it('lists the failure under its cause with its replay line, the register in short, the not-run by cause', () => {
     const failures = between(md, '## Failures', '\n## Not run');
-    expect(failures).toContain('### 1 test: expected N, got N');
+    expect(failures).toContain('### 1 test: expected 200, got 500');
     expect(failures).toContain('`npx eac run --seed 1 --only');
     const register = md.slice(md.indexOf('## Ambiguity register'));
     expect(register).toContain(`(1 of ${run.register.length} open clauses probed)`);
@@ -148,7 +148,9 @@ describe('renderSummary on a large run', () => {
       ),
     );
     expect(md.match(/^### /gm)).toHaveLength(2);
-    expect(md).toContain('### 55 tests: the dashboard is shown: expected N to be N (account {id})');
+    expect(md).toContain(
+      '### 55 tests: the dashboard is shown: expected +0 to be 1 (account {id})',
+    );
     expect(md).toContain('and 45 more (index.html lists them all).');
     expect(md.length).toBeLessThan(MAX_SUMMARY_CHARS);
   });

@@ -125,7 +125,7 @@ function failures(
   if (failed.length === 0) return [...lines, 'None.', ''];
   for (const group of groups) {
     const n = group.tests.length;
-    lines.push(`### ${plural(n, 'test')}: ${cell(group.cause)}`, '');
+    lines.push(`### ${plural(n, 'test')}: ${cell(group.heading)}`, '');
     lines.push(
       `| Test | Clauses | Replay |${extra !== undefined ? ' Expected |' : ''}`,
       `| --- | --- | --- |${extra !== undefined ? ' --- |' : ''}`,
