@@ -9,12 +9,12 @@
  * server that does not start is an error: neither caught nor missed.
  *
  *   npx tsx tools/blind-faults.ts [--round bench/blind-faults/round-1] [--out FILE] [--only ID,ID]
- *                                 [--jobs N] [--no-baseline]
+ *                                 [--at COMMIT] [--jobs N] [--no-baseline]
  *
  * Writes bench/results/blind-faults-<round>.json (after every slip, so an interrupted round
  * keeps what it measured; `--only` re-runs some slips and keeps the others' lines).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -24,6 +24,7 @@ import { catalogue } from '../spec/clauses/index.ts';
 import {
   FAULT_CANDIDATE,
   baselineRun,
+  commitOf,
   judgeAsCandidate,
   loadNow,
   ownFailures,
@@ -47,9 +48,16 @@ const { values } = parseArgs({
     out: { type: 'string' },
     only: { type: 'string' },
     jobs: { type: 'string' },
+    at: { type: 'string', default: 'HEAD' },
     'no-baseline': { type: 'boolean' },
   },
 });
+/**
+ * Every copy is of one commit's tree (`--at`, default HEAD when the round starts): others' edits
+ * under way in the working tree never reach the suites judging a slip, and every slip and the
+ * baseline are judged by the same suites.
+ */
+const commit = commitOf(values.at);
 
 const roundDir = resolve(root, values.round);
 const round = basename(roundDir);
@@ -105,7 +113,7 @@ let baseline: Baseline | undefined;
 const started = Date.now();
 const loadAtStart = loadNow();
 if (values['no-baseline'] !== true) {
-  baseline = await baselineRun();
+  baseline = await baselineRun(commit);
   console.log(
     `baseline (unbroken reference as a candidate): ${baseline.pass} pass, ${baseline.fail} fail`,
   );
@@ -126,7 +134,7 @@ async function judge(slip: Slip): Promise<void> {
     selection: only,
     ...(unknown.length > 0 ? { unknownClauses: unknown } : {}),
   };
-  const dir = scratchCopy();
+  const dir = scratchCopy(commit);
   let outcome: SlipOutcome;
   try {
     await applyPatch(dir, slip);
@@ -176,15 +184,6 @@ function merged(): SlipOutcome[] {
   );
 }
 
-/** The commit the suites were judged at (the working tree may hold others' edits besides). */
-function commit(): string | undefined {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
 function save(): void {
   const all = merged();
   const loads = all.flatMap((o) => (o.loadAverage === undefined ? [] : [o.loadAverage]));
@@ -195,7 +194,7 @@ function save(): void {
       {
         round,
         measuredAt: new Date().toISOString(),
-        commit: commit(),
+        commit,
         slips: slips.length,
         measured: all.length,
         judged: `each slip's patch applied to a copy of the reference, served announcing ${FAULT_CANDIDATE} (an outside candidate: probes only record); the whole suite in two stages stopping at the first failing test (eac run --bail): the slip's clause ids, then every area; missed only when the whole suite passes; tests failing on the unbroken reference count for no slip; a patch that does not apply or a server that does not start is an error, neither caught nor missed`,

@@ -5,7 +5,7 @@
  * whole suite run against it in two stages that stop at the first failing test, with the tests
  * that fail on the unbroken reference too (the baseline) left out of every verdict.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,16 +22,34 @@ export const root = new URL('..', import.meta.url).pathname;
  */
 export const FAULT_CANDIDATE = 'eac-fault-candidate';
 
-/** A copy of the project in a fresh temporary folder (node_modules linked, not copied). */
-export function scratchCopy(): string {
+/** The commit `ref` names (e.g. HEAD), to copy the same tree for every fault of a run. */
+export function commitOf(ref: string): string {
+  return execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], {
+    cwd: root,
+    encoding: 'utf8',
+  }).trim();
+}
+
+/**
+ * A copy of the project in a fresh temporary folder (node_modules linked, not copied): of the
+ * working tree, or, given `commit`, of that commit's tree alone, so edits others have under way
+ * in a shared working tree do not reach the suites or the reference being judged.
+ */
+export function scratchCopy(commit?: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'eac-variant-'));
-  cpSync(root, dir, {
-    recursive: true,
-    filter: (src) =>
-      !/[\\/](node_modules|\.git|\.stryker-tmp|reports[\\/](?:runs|latest|mutation)|\.eac-tmp)(?:[\\/]|$)/.test(
-        src.slice(root.length - 1),
-      ),
-  });
+  if (commit !== undefined) {
+    const tar = join(dir, '.eac-snapshot.tar');
+    execFileSync('git', ['archive', '--output', tar, commit], { cwd: root });
+    execFileSync('tar', ['-xf', tar, '-C', dir]);
+    rmSync(tar);
+  } else
+    cpSync(root, dir, {
+      recursive: true,
+      filter: (src) =>
+        !/[\\/](node_modules|\.git|\.stryker-tmp|reports[\\/](?:runs|latest|mutation)|\.eac-tmp)(?:[\\/]|$)/.test(
+          src.slice(root.length - 1),
+        ),
+    });
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   // The service document sits beside the project; the copy needs it at the same distance.
   const shared = join(root, '..', 'shared');
@@ -262,11 +280,11 @@ export async function judgeAsCandidate(
 }
 
 /**
- * The unbroken reference, served as a candidate in a copy of its own, over the whole suite: a
- * test failing there says nothing about a fault.
+ * The unbroken reference (of the working tree, or of `commit`), served as a candidate in a copy of
+ * its own, over the whole suite: a test failing there says nothing about a fault.
  */
-export async function baselineRun(): Promise<Baseline> {
-  const dir = scratchCopy();
+export async function baselineRun(commit?: string): Promise<Baseline> {
+  const dir = scratchCopy(commit);
   try {
     const started = Date.now();
     const loadAverage = loadNow();

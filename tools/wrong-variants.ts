@@ -4,6 +4,7 @@
  * a hole in the suites. Figures go to bench/results/wrong-variants.json.
  *
  *   npx tsx tools/wrong-variants.ts [--only NAME] [--area A,B] [--stale DATE] [--suite AREA] [--faults] [--jobs N]
+ *                                   [--at COMMIT]
  *
  * The variants live in tools/variants/*.ts, one file per area; each names the `--only`
  * selection that must catch it.
@@ -25,6 +26,7 @@ import { parseArgs } from 'node:util';
 
 import {
   baselineRun,
+  commitOf,
   judgeAsCandidate,
   ownFailures,
   removeCopy,
@@ -47,9 +49,15 @@ const { values } = parseArgs({
     area: { type: 'string' },
     'no-baseline': { type: 'boolean' },
     stale: { type: 'string' },
+    at: { type: 'string' },
   },
 });
 const faults = values.faults === true;
+/**
+ * `--at REF`: copies of that commit's tree instead of the working tree (where others' edits
+ * under way would be judged too).
+ */
+const at = values.at !== undefined ? commitOf(values.at) : undefined;
 
 interface Outcome {
   readonly variant: string;
@@ -161,7 +169,7 @@ let baseline: Baseline | undefined;
 const catalogueStarted = Date.now();
 const loadAtStart = loadavg()[0] ?? 0;
 if (faults && values['no-baseline'] !== true) {
-  baseline = await baselineRun();
+  baseline = await baselineRun(at);
   console.log(
     `baseline (unbroken reference as a candidate): ${baseline.pass} pass, ${baseline.fail} fail`,
   );
@@ -240,7 +248,7 @@ function save(final: boolean): void {
 const outcomes: Outcome[] = [];
 /** Judges one variant in a scratch copy of its own; pushes its outcome. */
 async function judge(v: AreaVariant): Promise<void> {
-  const dir = scratchCopy();
+  const dir = scratchCopy(at);
   try {
     const named = {
       variant: v.name,
