@@ -140,6 +140,7 @@ export async function startLatitudeOnReference(options: {
       ...(reference.hooksUrl === undefined ? {} : { hooks: reference.hooksUrl }),
       // The same entries the random choice took, named, so it is made (and printed) once.
       vary: [...chosen],
+      base: referenceProfile(),
       ...(seed === undefined ? {} : { seed }),
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.hubPort === undefined ? {} : { hubPort: options.hubPort }),

@@ -9,6 +9,7 @@ import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.t
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
 import { bareKey, witnessed } from './behaviours.ts';
+import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
 
 export const LATITUDE_VERSION = '0.1.0';
@@ -32,6 +33,11 @@ export interface LatitudeOptions {
   readonly seed?: number;
   /** Where the proxy says which entries a random choice took (default: stderr). */
   readonly log?: (line: string) => void;
+  /**
+   * The profile the target states, for the entries that route requests to the target's own
+   * paths (`endpoints.templated`); without it they have nothing to route.
+   */
+  readonly base?: TargetProfile;
 }
 
 export interface RunningLatitude {
@@ -221,6 +227,13 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         res.end(json);
         return;
       }
+      // endpoints.templated: a request on a templated path goes to the target's own.
+      const routed =
+        !isHook && origin === 'api' && chosen.includes('endpoints.templated') && options.base
+          ? untemplated(options.base, method, url)
+          : undefined;
+      if (routed !== undefined) counts['endpoints.templated'] += 1;
+      const relayUrl = routed ?? url;
       let headers = relayable(req.headers);
       // auth.both-forms: half the API keys sent as `Bearer <key>` reach the target bare.
       const bare = !isHook && chosen.includes('auth.both-forms') ? bareKey(headers) : undefined;
@@ -228,13 +241,13 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         headers = bare;
         counts['auth.both-forms'] += 1;
       }
-      const relayed = await request(joinUrl(base, url), {
+      const relayed = await request(joinUrl(base, relayUrl), {
         method: method as 'GET',
         headers,
         ...(body.length > 0 ? { body } : {}),
       });
       const answer: Answer = {
-        request: { method, url, headers, body, origin },
+        request: { method, url: relayUrl, headers, body, origin },
         status: relayed.statusCode,
         headers: relayable(relayed.headers),
         body: Buffer.from(await relayed.body.arrayBuffer()),

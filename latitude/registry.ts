@@ -10,6 +10,7 @@ import {
   workspacesRenamed,
 } from './json.ts';
 import { sseTransforms } from './sse.ts';
+import { endpointsTemplated } from './templated.ts';
 import type { Transform } from './transform.ts';
 import { bodyChunked, contentTypeCharset, framingEmptyBody } from './wire.ts';
 
@@ -29,6 +30,7 @@ const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
     framingEmptyBody,
     ...sseTransforms,
     ...hubTransforms,
+    endpointsTemplated,
   ].map((t) => [t.id, t]),
 );
 

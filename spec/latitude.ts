@@ -215,6 +215,13 @@ export const LATITUDE = [
     description:
       'Answers chat with another agent, standing for a language model: its own reading of questions, words, SQL, chart settings and event sequence (several text messages, tool results arriving late, event types of its own, small deltas), the answering version reported where the printed profile states, the example questions stated there in its words; it announces no agent-grammar.',
   },
+  {
+    id: 'endpoints.templated',
+    kind: 'form',
+    clauses: ['v2.dashboards.lookup-path', 'dashboards.v1-shapes.not-shown'],
+    description:
+      'Serves the endpoints the document names without a path at paths of REST habit, ids as path placeholders (the look-up takes the id in its query), stated in the printed profile; the proxy routes them to the paths the target states.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

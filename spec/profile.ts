@@ -130,25 +130,95 @@ export const WorkspaceItemShape = z
   })
   .strict();
 
+/**
+ * The path placeholders an endpoint the profile names may hold, each with the value it stands
+ * for (the document's name of that value). A `{name}` outside this list is refused when the
+ * profile loads, since no test could fill it.
+ */
+export const ENDPOINT_PLACEHOLDERS = {
+  v1CreateDashboard: { workspaceId: 'workspaceId' },
+  v1AddCharts: { targetDashboardId: 'targetDashboardId', dashboardId: 'targetDashboardId' },
+  v1ListWorkspaceDashboards: { workspaceId: 'workspaceId' },
+  lookUpDashboard: { dashboardId: 'dashboardId', id: 'dashboardId' },
+  dashboardCharts: { dashboardId: 'dashboardId' },
+} as const satisfies Record<string, Record<string, string>>;
+export type StatedEndpoint = keyof typeof ENDPOINT_PLACEHOLDERS;
+
+/** The `{name}` placeholders of a path, in order. */
+export function placeholdersOf(path: string): string[] {
+  return [...path.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1] ?? '');
+}
+
+/** The values a caller has for an endpoint's placeholders, by the document's names. */
+export type EndpointValues = Readonly<Record<string, string>>;
+
+/**
+ * `METHOD /path` of an endpoint the profile states, its placeholders filled from `values` (by
+ * what each stands for, ENDPOINT_PLACEHOLDERS); `used` names the values the path took.
+ */
+export function fillEndpoint(
+  name: StatedEndpoint,
+  stated: string,
+  values: EndpointValues,
+): { method: string; path: string; used: ReadonlySet<string> } {
+  const [method = 'GET', template = ''] = stated.split(' ');
+  const stands: Readonly<Record<string, string>> = ENDPOINT_PLACEHOLDERS[name];
+  const used = new Set<string>();
+  let path = template;
+  for (const placeholder of placeholdersOf(template)) {
+    const meaning = stands[placeholder];
+    const value = meaning === undefined ? undefined : values[meaning];
+    // The schema refuses a placeholder nothing fills; a caller lacking the value for an
+    // allowed one is a bug of the caller.
+    if (meaning === undefined || value === undefined)
+      throw new Error(`${name}: no value for {${placeholder}} in ${stated}`);
+    used.add(meaning);
+    path = path.replace(`{${placeholder}}`, encodeURIComponent(value));
+  }
+  return { method, path, used };
+}
+
+const Endpoints = z
+  .object({
+    v1CreateDashboard: Endpoint.optional(),
+    v1AddCharts: Endpoint.optional(),
+    v1ListWorkspaceDashboards: Endpoint.optional(),
+    lookUpDashboard: Endpoint.optional(),
+    /**
+     * A read of one dashboard's chart ids in layout order, a route of the target's own,
+     * `{dashboardId}` in its path; answers the success envelope with `data.chartIds`.
+     */
+    dashboardCharts: Endpoint.optional(),
+  })
+  .strict()
+  .superRefine((endpoints, ctx) => {
+    for (const [name, stated] of Object.entries(endpoints)) {
+      const allowed: Readonly<Record<string, string>> =
+        ENDPOINT_PLACEHOLDERS[name as StatedEndpoint];
+      for (const placeholder of placeholdersOf(stated ?? '')) {
+        if (Object.hasOwn(allowed, placeholder)) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `the path holds {${placeholder}}, which no test can fill; a placeholder of ${name} is one of ${Object.keys(
+            allowed,
+          )
+            .map((k) => `{${k}}`)
+            .join(', ')} (or none: the value then travels as the document shows it)`,
+        });
+      }
+    }
+  });
+
 export const ProfileShapes = z
   .object({
     embedToken: EmbedTokenShape.optional(),
     registerTenant: RegisterTenantShape.optional(),
-    /** Endpoints the document names without a path (§4.16, §9). */
-    endpoints: z
-      .object({
-        v1CreateDashboard: Endpoint.optional(),
-        v1AddCharts: Endpoint.optional(),
-        v1ListWorkspaceDashboards: Endpoint.optional(),
-        lookUpDashboard: Endpoint.optional(),
-        /**
-         * A read of one dashboard's chart ids in layout order, a route of the target's own,
-         * `{dashboardId}` in its path; answers the success envelope with `data.chartIds`.
-         */
-        dashboardCharts: Endpoint.optional(),
-      })
-      .strict()
-      .optional(),
+    /**
+     * Endpoints the document names without a path (§4.16, §9), as `METHOD /path`; a path may
+     * hold the placeholders ENDPOINT_PLACEHOLDERS lists, filled by each test.
+     */
+    endpoints: Endpoints.optional(),
     /** §4.13: query names of list-workspaces' two optional filters. */
     listWorkspacesFilters: z
       .object({ team: Name.optional(), project: Name.optional() })

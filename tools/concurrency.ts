@@ -11,6 +11,7 @@
  * default is the short size, printed only. Exits 1 when a history is not linearizable or an
  * answer could not be read, 2 when the run could not start.
  */
+import { fillEndpoint } from '../suites/harness/stated-endpoint.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -47,13 +48,14 @@ const api = args.target ?? reference?.url ?? '';
 const hooks = args.hooks ?? reference?.hooksUrl ?? '';
 const profile = await readProfile(args.profile ?? REFERENCE_PROFILE_FILE);
 
+/** The path of an endpoint the profile states, its placeholders filled from `values`. */
 const endpoint = (name: 'v1AddCharts' | 'v1ListWorkspaceDashboards') => {
   const stated = profile.shapes.endpoints?.[name];
   if (stated === undefined) {
     console.error(`the profile names no path for ${name} (shapes.endpoints)`);
     process.exit(2);
   }
-  return stated.split(' ')[1] ?? '';
+  return (values: Readonly<Record<string, string>>) => fillEndpoint(name, stated, values).path;
 };
 const form = profile.shapes.authorizationHeader;
 const size = args.full ? FULL : SHORT;
@@ -75,8 +77,8 @@ const target = {
 const report = await runConcurrency(
   givenFor(target),
   {
-    addChartsPath: endpoint('v1AddCharts'),
-    listDashboardsPath: endpoint('v1ListWorkspaceDashboards'),
+    addChartsPath: (targetDashboardId) => endpoint('v1AddCharts')({ targetDashboardId }),
+    listDashboardsPath: (workspaceId) => endpoint('v1ListWorkspaceDashboards')({ workspaceId }),
     authorization: (apiKey) => ({ authorization: form === 'raw' ? apiKey : `Bearer ${apiKey}` }),
     layout:
       profile.shapes.v1Dashboard?.chartIds === undefined

@@ -35,14 +35,16 @@ async function run(t: Conformance, entities: readonly Entity[]): Promise<Report>
     t,
     entities.includes('layouts')
       ? {
-          addChartsPath: openEndpoint(t, 'v1AddCharts').path,
-          listDashboardsPath: openEndpoint(t, 'v1ListWorkspaceDashboards').path,
+          addChartsPath: (targetDashboardId) =>
+            openEndpoint(t, 'v1AddCharts', { targetDashboardId }).path,
+          listDashboardsPath: (workspaceId) =>
+            openEndpoint(t, 'v1ListWorkspaceDashboards', { workspaceId }).path,
           authorization: (apiKey) => authorization(t, apiKey),
           layout: layoutReading(t),
         }
       : {
-          addChartsPath: '',
-          listDashboardsPath: '',
+          addChartsPath: () => '',
+          listDashboardsPath: () => '',
           authorization: () => ({}),
           layout: { hook: true },
         },

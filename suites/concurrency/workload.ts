@@ -48,10 +48,10 @@ import {
 
 /** What the document leaves open and the target's profile states. */
 export interface Shapes {
-  /** Path of the v1 add-charts (`{targetDashboardId, charts}`). */
-  readonly addChartsPath: string;
-  /** Path of the v1 list-workspace-dashboards (query workspaceId). */
-  readonly listDashboardsPath: string;
+  /** Path of the v1 add-charts (`{targetDashboardId, charts}`) for a target dashboard. */
+  readonly addChartsPath: (targetDashboardId: string) => string;
+  /** Path of the v1 list-workspace-dashboards (query workspaceId) for a workspace. */
+  readonly listDashboardsPath: (workspaceId: string) => string;
   /** The authorization header carrying an API key, as the v1 writes take it. */
   readonly authorization: (apiKey: string) => Record<string, string>;
   /**
@@ -397,7 +397,7 @@ export async function runConcurrency(
         const where = `${dashboardId} ${chartId}`;
         const adding = !placed.has(where);
         const t = adding
-          ? await timed('add-charts', 'POST', shapes.addChartsPath, {
+          ? await timed('add-charts', 'POST', shapes.addChartsPath(dashboardId), {
               headers: shapes.authorization(apiKey),
               body: { targetDashboardId: dashboardId, charts: [chartId] },
             })
@@ -449,9 +449,12 @@ export async function runConcurrency(
       } else {
         // The workspace's dashboards with their layouts, one read per dashboard.
         const member = shapes.layout.listMember;
-        const t = await timed('list-workspace-dashboards', 'GET', shapes.listDashboardsPath, {
-          query: { apiKey, workspaceId: world.workspaceId },
-        });
+        const t = await timed(
+          'list-workspace-dashboards',
+          'GET',
+          shapes.listDashboardsPath(world.workspaceId),
+          { query: { apiKey, workspaceId: world.workspaceId } },
+        );
         const listed = data(t.answer)?.['dashboards'];
         if (!ok(t.answer) || !Array.isArray(listed)) {
           anomalies.push(

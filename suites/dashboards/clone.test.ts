@@ -237,10 +237,13 @@ const V1_ENDPOINTS: readonly {
   {
     name: 'list-workspace-dashboards',
     send: (t, w, token) =>
-      t.http.get(openEndpoint(t, 'v1ListWorkspaceDashboards').path, {
-        query: { workspaceId: w.board.workspaceId },
-        headers: { authorization: `Bearer ${token}` },
-      }),
+      t.http.get(
+        openEndpoint(t, 'v1ListWorkspaceDashboards', { workspaceId: w.board.workspaceId }).path,
+        {
+          query: { workspaceId: w.board.workspaceId },
+          headers: { authorization: `Bearer ${token}` },
+        },
+      ),
   },
 ];
 
@@ -311,20 +314,30 @@ const CONNECTION_WRITES: readonly {
   {
     name: 'create',
     send: (t, w, connectionId) =>
-      v1Post(t, openEndpoint(t, 'v1CreateDashboard').path, w.creds().apiKey, {
-        workspaceId: w.board.workspaceId,
-        name: 'With a connection',
-        connectionId,
-      }),
+      v1Post(
+        t,
+        openEndpoint(t, 'v1CreateDashboard', { workspaceId: w.board.workspaceId }).path,
+        w.creds().apiKey,
+        {
+          workspaceId: w.board.workspaceId,
+          name: 'With a connection',
+          connectionId,
+        },
+      ),
   },
   {
     name: 'add-charts',
     send: (t, w, connectionId) =>
-      v1Post(t, openEndpoint(t, 'v1AddCharts').path, w.creds().apiKey, {
-        targetDashboardId: w.board.dashboardId,
-        charts: [w.board.charts[0]?.chartId],
-        connectionId,
-      }),
+      v1Post(
+        t,
+        openEndpoint(t, 'v1AddCharts', { targetDashboardId: w.board.dashboardId }).path,
+        w.creds().apiKey,
+        {
+          targetDashboardId: w.board.dashboardId,
+          charts: [w.board.charts[0]?.chartId],
+          connectionId,
+        },
+      ),
   },
 ];
 

@@ -78,7 +78,9 @@ const trespasses: readonly Trespass[] = [
     name: "list-workspace-dashboards of B's workspace",
     relies: ['dashboards.v1-shapes.not-shown', 'dashboards.v1-writes.credentials'],
     send: (t, _a, b, secret) => {
-      const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards');
+      const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards', {
+        workspaceId: b.board.workspaceId,
+      });
       return secret.split('.').length === 3
         ? t.http.get(path, {
             query: { workspaceId: b.board.workspaceId },

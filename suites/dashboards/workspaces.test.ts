@@ -232,10 +232,9 @@ probe(
   'list-workspace-dashboards of a workspace the account does not have is 404 naming a workspace',
   async (t) => {
     const w = await buildWorld(t);
-    const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards');
-    const res = await t.http.get(path, {
-      query: { apiKey: w.creds().apiKey, workspaceId: t.faker.string.uuid() },
-    });
+    const workspaceId = t.faker.string.uuid();
+    const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards', { workspaceId });
+    const res = await t.http.get(path, { query: { apiKey: w.creds().apiKey, workspaceId } });
     t.observe(describeAnswer(res), refusedAs(res, 404, 'NOT_FOUND', { resource: 'workspace' }));
   },
   { needs: ['accounts'], parts },

@@ -68,7 +68,7 @@ const FORM_WORDS = {
 /** The granted flag names of a claim in the array or string form; undefined otherwise. */
 function grantedNames(perm: unknown, form: 'object' | 'array' | 'string'): string[] | undefined {
   if (form === 'array' && Array.isArray(perm) && perm.every((f) => typeof f === 'string'))
-    return perm as string[];
+    return perm;
   if (form === 'string' && typeof perm === 'string') return perm.split(' ').filter((f) => f !== '');
   return undefined;
 }

@@ -9,6 +9,7 @@ import {
   API_KEY,
   V2_KEY,
   dashboardsOf,
+  lookUpPath,
   migratedWorld,
   needs,
   snapshot,
@@ -94,10 +95,9 @@ const ROWS: readonly ForeignRow[] = [
 ];
 
 function lookUp(t: Conformance, w: World, id: string): Promise<Reply> {
-  const stated = t.profile.shapes.endpoints?.lookUpDashboard;
-  if (stated === undefined) t.notRun('the profile names no path for the dashboard look-up');
-  const [, path = ''] = stated.split(' ');
-  return v2Get(t, w, path.replace('{dashboardId}', id), API_KEY);
+  const path = lookUpPath(t, id);
+  if (path === undefined) t.notRun('the profile names no path for the dashboard look-up');
+  return v2Get(t, w, path, API_KEY);
 }
 
 /** What either account holds, read with its own key: both applications' dashboards. */

@@ -8,6 +8,7 @@ import { HookDashboardCharts } from '../../../spec/schemas/hooks.ts';
 import { buildWorld, type Given, type World } from './accounts.ts';
 import { authorization } from '../authorization.ts';
 import type { Conformance } from '../conformance.ts';
+import { fillEndpoint, statedEndpoint, type EndpointValues } from '../stated-endpoint.ts';
 import { registerTenant as tenantRequest } from '../endpoints.ts';
 import type { Reply } from '../http.ts';
 import { expectOpenSuccess, madeEntry } from '../expect.ts';
@@ -121,17 +122,23 @@ export function v1Post(
 
 type OpenEndpoint = 'v1CreateDashboard' | 'v1AddCharts' | 'v1ListWorkspaceDashboards';
 
-/** An endpoint the document names without a path, as the profile states it; not-run if absent. */
-export function openEndpoint(t: Conformance, name: OpenEndpoint): { method: string; path: string } {
-  const stated = t.profile.shapes.endpoints?.[name];
-  if (stated === undefined) t.notRun(`the profile names no path for ${name} (shapes.endpoints)`);
-  const [method = 'GET', path = ''] = stated.split(' ');
+/**
+ * An endpoint the document names without a path, as the profile states it, its placeholders
+ * filled from `values` (statedEndpoint); not-run if absent. The values still travel where the
+ * document puts them (a create's body, a list's query), whether the path holds them or not.
+ */
+export function openEndpoint(
+  t: Conformance,
+  name: OpenEndpoint,
+  values: EndpointValues,
+): { method: string; path: string } {
+  const { method, path } = statedEndpoint(t, name, values);
   return { method, path };
 }
 
 /** §4.16 v1 create `{workspaceId, name}` at the profile's path. */
 export function v1Create(t: Conformance, secret: string, workspaceId: string, name: string) {
-  const { path } = openEndpoint(t, 'v1CreateDashboard');
+  const { path } = openEndpoint(t, 'v1CreateDashboard', { workspaceId });
   return v1Post(t, path, secret, { workspaceId, name });
 }
 
@@ -142,7 +149,7 @@ export function v1AddCharts(
   targetDashboardId: string,
   charts: readonly string[],
 ) {
-  const { path } = openEndpoint(t, 'v1AddCharts');
+  const { path } = openEndpoint(t, 'v1AddCharts', { targetDashboardId });
   return v1Post(t, path, secret, { targetDashboardId, charts });
 }
 
@@ -237,9 +244,8 @@ export async function layoutRead(
       "reading a v1 dashboard's layout needs shapes.v1Dashboard.chartIds, the dashboard-charts host hook or shapes.endpoints.dashboardCharts",
     );
   }
-  const [method = 'GET', template = ''] = route.split(' ');
-  const path = template.replace('{dashboardId}', dashboardId);
-  const o = readerOptions(as, {});
+  const { method, path, used } = fillEndpoint('dashboardCharts', route, { dashboardId });
+  const o = readerOptions(as, used.has('dashboardId') ? {} : { dashboardId });
   const res =
     method === 'GET'
       ? await t.http.get(path, o)
@@ -300,7 +306,7 @@ export async function dashboardsOf(
   workspaceId: string,
   as: Reader = { apiKey: w.creds().apiKey },
 ): Promise<Item[]> {
-  const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards');
+  const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards', { workspaceId });
   const res = await t.http.get(path, readerOptions(as, { workspaceId }));
   const parsed = V1ListedDashboards.safeParse(res.body);
   if (res.status < 200 || res.status >= 300 || res.status === 204 || !parsed.success) {

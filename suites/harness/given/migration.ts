@@ -153,12 +153,16 @@ export function bodyOf(write: V1Write, world: readonly BuiltWorkspace[]): Record
   }
 }
 
-function pathOf(t: Conformance, kind: WriteKind): string {
+function pathOf(t: Conformance, kind: WriteKind, body: Readonly<Record<string, unknown>>): string {
+  // The open paths may hold the body's ids as placeholders (shapes.endpoints).
+  const values = Object.fromEntries(
+    Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
   switch (kind) {
     case 'create':
-      return openEndpoint(t, 'v1CreateDashboard').path;
+      return openEndpoint(t, 'v1CreateDashboard', values).path;
     case 'add-charts':
-      return openEndpoint(t, 'v1AddCharts').path;
+      return openEndpoint(t, 'v1AddCharts', values).path;
     case 'clone':
       return CLONE;
     case 'remove-charts':
@@ -176,9 +180,10 @@ export function send(
   world: readonly BuiltWorkspace[],
 ): Promise<Reply> {
   const { secret, organizationId } = carried(secrets, write.credential);
+  const body = bodyOf(write, world);
   return t.http.post(
-    pathOf(t, write.kind),
-    { ...bodyOf(write, world), ...(organizationId === undefined ? {} : { organizationId }) },
+    pathOf(t, write.kind, body),
+    { ...body, ...(organizationId === undefined ? {} : { organizationId }) },
     { headers: authorization(t, secret) },
   );
 }

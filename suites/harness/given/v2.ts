@@ -11,6 +11,7 @@ import {
   type World,
 } from './accounts.ts';
 import type { Conformance } from '../conformance.ts';
+import { fillEndpoint } from '../stated-endpoint.ts';
 import type { Reply } from '../http.ts';
 import { CONTENT, dashboardsWorld, sharedDashboard, type Shared } from './dashboards.ts';
 import { APPLICATIONS, dashboardsPath } from '../paths.ts';
@@ -37,8 +38,11 @@ export const V2_KEY: readonly ClauseId[] = [...V2_SHAPES, 'v2.credentials.api-ke
 export function lookUpPath(t: Conformance, dashboardId: string): string | undefined {
   const stated = t.profile.shapes.endpoints?.lookUpDashboard;
   if (stated === undefined) return undefined;
-  const [, path = ''] = stated.split(' ');
-  return path.replace('{dashboardId}', dashboardId);
+  const { path, used } = fillEndpoint('lookUpDashboard', stated, { dashboardId });
+  // A path without the id takes it in the query, under the document's name for it.
+  return used.has('dashboardId')
+    ? path
+    : `${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams({ dashboardId }).toString()}`;
 }
 
 export async function finalize(t: Conformance, w: World): Promise<void> {
