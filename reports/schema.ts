@@ -278,7 +278,10 @@ export type RegisterEntry = z.infer<typeof RegisterEntrySchema>;
 
 /** What the run's target profile said: where it came from and the parts it serves. */
 export const RunProfileSchema = z.object({
-  /** Absolute path of `--profile FILE`, or `reference default`. */
+  /**
+   * Absolute path of `--profile FILE`; without one, `reference default` (the reference),
+   * `document-only (no --profile)` (any other target) or `printed by the latitude proxy`.
+   */
   source: z.string().min(1),
   description: z.string().optional(),
   serves: z.array(z.string()),

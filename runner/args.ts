@@ -459,7 +459,7 @@ const TARGET_OPTIONS = {
   ],
   profile: [
     '--profile <file>',
-    "what the target serves and how it answers the document's open shapes (JSON or YAML, spec/profile.schema.json; default: the reference's)",
+    "what the target serves and how it answers the document's open shapes (JSON or YAML, spec/profile.schema.json); without it the reference is read with its own profile, any other target is read with the document-only profile (nothing beyond the document assumed)",
   ],
   only: [
     '--only <area|clause>',

@@ -26,7 +26,11 @@ import {
   NO_BROWSER,
 } from '../suites/harness/browser-setup.ts';
 import { planFile, type Selection } from './only.ts';
-import { describe as describeError } from './target.ts';
+import {
+  describe as describeError,
+  DOCUMENT_ONLY_SOURCE,
+  REFERENCE_IMPLEMENTATION,
+} from './target.ts';
 import { plural } from '../reports/words.ts';
 
 export interface DoctorOptions {
@@ -440,9 +444,9 @@ export async function doctor(
         source:
           options.profile !== undefined
             ? path.resolve(options.profile)
-            : resolved.embedded || target.implementation === 'eac-reference'
+            : resolved.embedded || target.implementation === REFERENCE_IMPLEMENTATION
               ? 'reference default'
-              : 'document-only (no --profile)',
+              : DOCUMENT_ONLY_SOURCE,
         serves: [...target.profile.serves],
       },
       ...(options.credentials !== undefined && target.credentials !== undefined

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closingSummary } from './run.ts';
+import { closingSummary, profileFacts } from './run.ts';
+import { parseCommand } from './args.ts';
+import { DOCUMENT_ONLY_PROFILE, type ResolvedTarget } from './target.ts';
 import { sampleResults } from '../reports/sample-results.ts';
 import type { Result } from '../reports/schema.ts';
 import { NO_HUB_REASON } from '../suites/harness/target.ts';
@@ -74,5 +76,59 @@ describe('closingSummary when the hub pages were not tested', () => {
     const text = closingSummary(run, 'reports/runs/x', undefined);
     expect(text).not.toContain('hub pages not tested');
     expect(text.split('\n')[1]).toMatch(/^eac: \d+ pass, /);
+  });
+});
+
+describe('the profile a run reports', () => {
+  const foreign = (hub: boolean): ResolvedTarget => ({
+    target: {
+      baseUrl: 'http://elsewhere',
+      ...(hub ? { hubUrl: 'http://elsewhere/hub' } : {}),
+      hooks: [],
+      checkDecisions: false,
+      seed: 1,
+      // A target given without --hub has the hub part taken out: a copy of the profile.
+      profile: hub
+        ? DOCUMENT_ONLY_PROFILE
+        : {
+            ...DOCUMENT_ONLY_PROFILE,
+            serves: DOCUMENT_ONLY_PROFILE.serves.filter((p) => p !== 'hub'),
+          },
+    },
+    embedded: false,
+    close: () => Promise.resolve(),
+  });
+
+  it('calls a foreign target without --profile document-only, never the reference default', () => {
+    for (const hub of [true, false]) {
+      const facts = profileFacts(foreign(hub), undefined);
+      expect(facts.source).toBe('document-only (no --profile)');
+      expect(closingSummary({ ...sampleResults(), profile: facts }, '/r/x', undefined)).toContain(
+        'profile document-only (no --profile): ',
+      );
+    }
+    expect(profileFacts(foreign(false), '/p/profile.yaml').source).toBe('/p/profile.yaml');
+  });
+
+  it('calls the reference (embedded, or announcing itself) the reference default', () => {
+    const reference = foreign(true);
+    expect(profileFacts({ ...reference, embedded: true }, undefined).source).toBe(
+      'reference default',
+    );
+    expect(
+      profileFacts(
+        { ...reference, target: { ...reference.target, implementation: 'eac-reference' } },
+        undefined,
+      ).source,
+    ).toBe('reference default');
+  });
+
+  it('says in --help what a run without --profile is read with', () => {
+    const command = parseCommand(['run', '--help'], { width: 400 });
+    if (command.kind !== 'help') throw new Error('no help');
+    expect(command.text).toMatch(
+      /--profile <file>.*any other target is read with the document-only profile/,
+    );
+    expect(command.text).not.toMatch(/default: the reference's\)/);
   });
 });

@@ -47,7 +47,8 @@ import {
   randomSeed,
   resolveTarget,
   TargetError,
-  DOCUMENT_ONLY_PROFILE,
+  DOCUMENT_ONLY_SOURCE,
+  REFERENCE_IMPLEMENTATION,
   type LatitudeRun,
   type ResolvedTarget,
   type RunHandOver,
@@ -131,16 +132,20 @@ export function narrow(
   return chosen;
 }
 
-/** What results.json says of the profile: the parts served, and the file or the default. */
-function profileFacts(resolved: ResolvedTarget, file: string | undefined): RunProfile {
+/**
+ * What results.json says of the profile: the parts served, and where it came from. Without
+ * --profile the reference (embedded, or announcing itself) is read with its own profile, any
+ * other target with the document-only one (runner/target.ts makes the same choice).
+ */
+export function profileFacts(resolved: ResolvedTarget, file: string | undefined): RunProfile {
   const target = resolved.target;
   const source =
     file ??
     (resolved.latitude !== undefined
       ? 'printed by the latitude proxy'
-      : target.profile === DOCUMENT_ONLY_PROFILE
-        ? 'document-only (no --profile)'
-        : 'reference default');
+      : resolved.embedded || target.implementation === REFERENCE_IMPLEMENTATION
+        ? 'reference default'
+        : DOCUMENT_ONLY_SOURCE);
   return {
     source,
     ...(target.profile.description !== undefined
