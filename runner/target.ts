@@ -15,7 +15,6 @@ import {
   type Target,
 } from '../suites/harness/target.ts';
 import type { ImageOptions } from './container.ts';
-import { missingPart, type PartName } from './parts.ts';
 import type { LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
 
@@ -204,14 +203,14 @@ export const REFERENCE_PROFILE_FILE = fileURLToPath(
   new URL('../fixtures/profiles/reference.json', import.meta.url),
 );
 
+/** How the reports name the document-only profile a target given no --profile is read with. */
+export const DOCUMENT_ONLY_SOURCE = 'document-only (no --profile)';
+
 /**
  * What a run assumes of a foreign target given no `--profile`: every part of the document, and
  * nothing beyond it (no open shape, no followed decision, no hub locator). Tests that need a
  * stated shape end not-run; the closing lines count them.
  */
-/** How the reports name the document-only profile a target given no --profile is read with. */
-export const DOCUMENT_ONLY_SOURCE = 'document-only (no --profile)';
-
 export const DOCUMENT_ONLY_PROFILE: TargetProfile = {
   description: 'document-only: no --profile given, so nothing beyond the document is assumed',
   serves: [...PROFILE_PARTS],
@@ -296,15 +295,8 @@ function withoutHub(profile: TargetProfile): TargetProfile {
     : profile;
 }
 
-/** A usage error (exit 2) naming what to install when `part` is not installed. */
-function needPart(part: PartName): void {
-  const missing = missingPart(part);
-  if (missing !== undefined) throw new TargetError(missing);
-}
-
 /** Starts the embedded reference with hooks on an ephemeral port and describes it. */
 export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
-  needPart('reference');
   // Loaded lazily: commands that do not need the reference must not pay for (or break on) it.
   const { start } = await import('../reference/server.ts');
   const running = await start({ hooks: true, seed });
@@ -358,7 +350,6 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
 async function resolveLatitude(
   options: TargetOptions & { latitude: LatitudeVary },
 ): Promise<ResolvedTarget> {
-  needPart('reference');
   const [{ startLatitudeOnReference }, { chosenIds, varyText }] = await Promise.all([
     import('../latitude/embedded.ts'),
     import('../latitude/choice.ts'),
@@ -401,7 +392,6 @@ async function resolveLatitude(
 async function resolveImage(
   options: TargetOptions & { image: ImageOptions },
 ): Promise<ResolvedTarget> {
-  needPart('image');
   const { imageArgs, startImage } = await import('./container.ts');
   let started: Awaited<ReturnType<typeof startImage>>;
   try {
