@@ -7,6 +7,7 @@ import { unstatedReliances } from '../../spec/reliance.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { Hooks, provisionedFor } from './hooks.ts';
 import { Http } from './http.ts';
+import { propertyOptions, type PropertyOptions } from './property.ts';
 import {
   MAX_OBSERVATION_CHARS,
   MAX_OBSERVATIONS,
@@ -32,8 +33,11 @@ export interface Conformance {
   readonly faker: Faker;
   /** This test's seed (run seed mixed with the test's name). */
   readonly seed: number;
-  /** Options for `fc.assert`, seeded like the rest of the test. */
-  fc(numRuns?: number): { seed: number; numRuns: number; endOnFailure: boolean };
+  /**
+   * Options for `fc.assert`, seeded like the rest of the test; a failure names each part of
+   * the counterexample and gives expected against actual (property.ts).
+   */
+  fc(numRuns?: number): PropertyOptions;
   /** Ends the test as not-run, with the reason in the report; never as pass. */
   notRun(reason: string): never;
 }
@@ -259,7 +263,7 @@ function register<C extends Conformance>(
         hooks: new Hooks(http, target, notRun),
         faker,
         seed,
-        fc: (numRuns = DEFAULT_RUNS) => ({ seed, numRuns, endOnFailure: true }),
+        fc: (numRuns = DEFAULT_RUNS) => propertyOptions(seed, numRuns),
         notRun,
       };
       ctx.onTestFailed(() => {
