@@ -15,4 +15,16 @@ describe('latitude choice', () => {
   it('takes the second agent in `all`', () => {
     expect(chosenIds('all')).toContain('chat.second-agent');
   });
+
+  it('sets an entry aside when a chosen one excludes it (one open point, two answers)', () => {
+    expect(chosenIds('all')).toContain('claims.permissions-array');
+    expect(chosenIds('all')).not.toContain('claims.permissions-string');
+    expect(chosenIds(['claims.permissions-string'])).toEqual(['claims.permissions-string']);
+    for (let seed = 0; seed < 40; seed++) {
+      const ids = chosenIds({ random: seed });
+      expect(
+        ids.includes('claims.permissions-array') && ids.includes('claims.permissions-string'),
+      ).toBe(false);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { FREEDOM_IDS, LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import { FREEDOM_IDS, LATITUDE, type Freedom, type FreedomId } from '../spec/latitude.ts';
 import { seeded } from '../suites/harness/random.ts';
 
 /**
@@ -38,13 +38,29 @@ export function parseVary(text: string): LatitudeVary {
   return ids as FreedomId[];
 }
 
-/** The catalogue ids a choice takes, in catalogue order. A random half is never empty. */
+/**
+ * The catalogue ids a choice takes, in catalogue order. A random half is never empty. An entry
+ * that another chosen entry excludes (two answers to one open point) is set aside.
+ */
 export function chosenIds(vary: LatitudeVary): FreedomId[] {
+  return withoutExcluded(pickedIds(vary));
+}
+
+function pickedIds(vary: LatitudeVary): FreedomId[] {
   if (vary === 'all') return [...FREEDOM_IDS];
   if (Array.isArray(vary)) return FREEDOM_IDS.filter((id) => vary.includes(id));
   const next = seeded((vary as { random: number }).random);
   const picked = FREEDOM_IDS.filter(() => next() < 0.5);
   return picked.length > 0 ? picked : [FREEDOM_IDS[Math.floor(next() * FREEDOM_IDS.length)]!];
+}
+
+function withoutExcluded(ids: readonly FreedomId[]): FreedomId[] {
+  const excluded = new Set(
+    LATITUDE.filter((f: Freedom) => ids.includes(f.id as FreedomId)).flatMap(
+      (f: Freedom) => f.excludes ?? [],
+    ),
+  );
+  return ids.filter((id) => !excluded.has(id));
 }
 
 /** The behaviour entries of a choice: what the reference takes through its start-up switch. */

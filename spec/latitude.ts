@@ -16,6 +16,11 @@ export interface Freedom {
   readonly clauses: readonly ClauseId[];
   /** One line: what a server taking this freedom does. */
   readonly description: string;
+  /**
+   * Entries this one cannot be taken with (another answer to the same open point): a choice
+   * holding both keeps this one and sets the others aside.
+   */
+  readonly excludes?: readonly string[];
 }
 
 export const LATITUDE = [
@@ -191,13 +196,14 @@ export const LATITUDE = [
     clauses: ['tokens.claims'],
     description:
       'Writes the permissions in a project-user token as an array of the granted flag names, under a namespaced claim (https://eac.example/permissions) in the flat layout; the printed profile states the form and a JSON pointer.',
+    excludes: ['claims.permissions-string'],
   },
   {
     id: 'claims.permissions-string',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
     description:
-      'Writes the permissions in a project-user token as the granted flag names separated by spaces (scope in the flat layout), stated in the printed profile; taken over claims.permissions-array when both are on.',
+      'Writes the permissions in a project-user token as the granted flag names separated by spaces (scope in the flat layout), stated in the printed profile; set aside when claims.permissions-array is taken.',
   },
   {
     id: 'chat.second-agent',

@@ -1,7 +1,10 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
 import { externalId, organizationName, personName, properties } from './given/builders.ts';
+import { z } from 'zod';
 import type { Conformance } from './conformance.ts';
+import { expectSuccess } from './expect.ts';
+import type { Reply } from './http.ts';
 import {
   EMBED_TOKEN,
   REGISTER_ORGANIZATION,
@@ -178,6 +181,30 @@ export function embedToken(
     path: EMBED_TOKEN,
     fields: { projectId: at.projectId, organization, user: person },
   };
+}
+
+/**
+ * A member of an embed-token answer (§4.8 shows none of its members), read under the name the
+ * target's profile gives it (shapes.embedToken.answer): the one reading of that answer. The
+ * test ends not-run when the profile names no member for it, or when the answer holds no
+ * string there.
+ */
+export function embedAnswer(
+  t: Conformance,
+  res: Reply,
+  member: 'token' | 'expiresAt',
+  what: string,
+): string {
+  const data = expectSuccess(res, z.record(z.string(), z.unknown()), what);
+  const name = t.profile.shapes.embedToken?.answer?.[member];
+  if (name === undefined)
+    t.notRun(`the target's profile names no embed-token answer member for ${member} (§4.8)`);
+  const value = data[name];
+  if (typeof value !== 'string')
+    t.notRun(
+      `the target's embed-token answer has no string ${name}, where its profile puts ${member}`,
+    );
+  return value;
 }
 
 /**

@@ -34,6 +34,7 @@ import {
   statusAndCode,
 } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
+import { embedAnswer } from '../harness/endpoints.ts';
 import { instant } from '../harness/instant.ts';
 
 // §2.5, §4.7, §4.8, §5 rule 5, §8: project-user tokens, their lifetime and what they are built from.
@@ -152,20 +153,6 @@ function embedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
 }
 
 const embed = (t: Conformance, body: unknown) => t.http.post(EMBED_TOKEN, body);
-
-/** A member of the embed-token answer, named as the profile says; not-run when it names none. */
-function embedAnswer(t: Conformance, res: Reply, member: 'token' | 'expiresAt', what: string) {
-  const data = expectSuccess(res, EmbedData, what);
-  const name = embedShape(t).answer?.[member];
-  if (name === undefined)
-    t.notRun(`the target's profile names no embed-token answer member for ${member} (§4.8)`);
-  const value = data[name];
-  if (typeof value !== 'string')
-    t.notRun(
-      `the target's embed-token answer has no string ${name}, where its profile puts ${member}`,
-    );
-  return value;
-}
 
 /** expiresAt of an embed-token answer; §2.5 makes any token's expiresAt ISO 8601 UTC. */
 function embedExpiresAt(t: Conformance, res: Reply, what: string): string {
