@@ -339,11 +339,18 @@ function renderDashboard(
   };
 }
 
+/** JSON safe inside a script element. */
+const js = (v: unknown) =>
+  JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
 function script(ctx: Ctx): string {
   const auto = ctx.query.autoHeight === 'true';
   const origin = ctx.query.parentOrigin ?? null;
   return `(function(){
-var parentOrigin=${JSON.stringify(origin)};var auto=${JSON.stringify(auto)};
+var parentOrigin=${js(origin)};var auto=${js(auto)};
 function post(msg){if(window.parent===window)return;try{window.parent.postMessage(msg,parentOrigin||'*');}catch(e){}}
 if(auto&&parentOrigin){var last=-1;var report=function(){var h=Math.ceil(document.documentElement.scrollHeight);if(h!==last){last=h;post({type:${JSON.stringify(HEIGHT_MESSAGE.type)},${JSON.stringify(HEIGHT_MESSAGE.field)}:h});}};
 report();window.addEventListener('load',report);if(window.ResizeObserver){new ResizeObserver(report).observe(document.body);}}

@@ -5,7 +5,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { chromium as playwright } from 'playwright-core';
 
 interface Urls {
   url: string;
@@ -415,6 +418,92 @@ async function main(): Promise<void> {
         dom.includes('aria-label="Editing tools"') && dom.includes('<table'),
         dom.slice(0, 300),
       );
+      // an embedder on a third origin: autoHeight and embed:params as the parent sees them
+      const ws2 = (
+        await call('POST', `${H}/accounts/${org}/workspaces`, {
+          name: 'Embedded',
+          projectId: project,
+        })
+      ).data;
+      const d2 = (
+        await call(
+          'POST',
+          `${H}/accounts/${org}/workspaces/${ws2.workspaceId as string}/dashboards`,
+          {
+            name: 'Regions',
+            controls: [{ controlKey: 'region', field: 'region', label: 'Region' }],
+          },
+        )
+      ).data.dashboardId as string;
+      await call('POST', `${H}/accounts/${org}/dashboards/${d2}/charts`, {
+        name: 'By region',
+        chartConfig: {
+          title: 'By region',
+          sqlOverride: 'SELECT region, SUM(amount) AS total FROM deals GROUP BY region',
+        },
+      });
+      const parent = createServer((req, res) => {
+        const src = decodeURIComponent((req.url ?? '').replace(/^\/\?src=/, ''));
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(
+          `<!doctype html><script>window.msgs=[];addEventListener('message',e=>msgs.push(e.data));</script><iframe src="${src}" width="800" height="300"></iframe>`,
+        );
+      });
+      await new Promise<void>((r) => parent.listen(0, '127.0.0.1', r));
+      const origin = `http://127.0.0.1:${(parent.address() as AddressInfo).port}`;
+      const browser = await playwright.launch({ executablePath: chromium, args: ['--no-sandbox'] });
+      try {
+        const tab = await browser.newPage();
+        const src = `${urls.hubUrl}/share/application/${ws2.workspaceId as string}?jwt=${token}&dashboardId=${d2}&autoHeight=true&parentOrigin=${encodeURIComponent(origin)}&filter_region=${encodeURIComponent('"North"')}`;
+        await tab.goto(`${origin}/?src=${encodeURIComponent(src)}`);
+        const frame = tab.frameLocator('iframe');
+        await frame.getByRole('figure', { name: 'By region' }).getByRole('table').waitFor();
+        const cells = await frame
+          .getByRole('figure', { name: 'By region' })
+          .getByRole('cell')
+          .allTextContents();
+        check(
+          'hub filter_region applied under row-level security',
+          JSON.stringify(cells) === '["North","10"]',
+          cells,
+        );
+        check(
+          'no navigation with dashboardId',
+          (await frame.getByRole('navigation').count()) === 0,
+        );
+        await frame.getByRole('textbox', { name: 'Region' }).fill('South');
+        await frame.getByRole('textbox', { name: 'Region' }).press('Tab');
+        await tab.waitForTimeout(800);
+        const msgs = await tab.evaluate<Json[]>('window.msgs');
+        check(
+          'height message',
+          msgs.some((m) => m.type === 'embed:resize' && typeof m.contentHeight === 'number'),
+          msgs,
+        );
+        check(
+          'embed:params message',
+          msgs.some(
+            (m) =>
+              m.type === 'embed:params' &&
+              (m.params as Json | undefined)?.filter_region === '"South"',
+          ),
+          msgs,
+        );
+        const app = `${urls.hubUrl}/share/application/${ws2.workspaceId as string}?jwt=${token}`;
+        await tab.goto(app);
+        check(
+          'application page has navigation',
+          (await tab.getByRole('navigation', { name: 'Dashboards' }).getByRole('link').count()) ===
+            2,
+        );
+        await tab.goto(
+          `${urls.hubUrl}/share/dashboard/00000000-0000-0000-0000-000000000000?jwt=${token}`,
+        );
+        check('not-found text', (await tab.getByText('Dashboard not found.').count()) === 1);
+      } finally {
+        await browser.close();
+        parent.close();
+      }
     } else console.log('skip chromium (not installed)');
   } finally {
     stop();

@@ -36,7 +36,16 @@ export const V1_PATHS = {
   layout: '/v1/api/dashboard/:dashboardId/layout',
 } as const;
 
-const WRITE = { apiKey: true, tenant: true, user: false };
+/** v1 writes take an API key or a tenant JWT (§5 rule 4); a project-user token is refused after the 410 check. */
+const WRITE = { apiKey: true, tenant: true, user: true };
+
+function v1Writer(actor: Actor): void {
+  if (actor.kind === 'user')
+    throw unauthorized(
+      'token-not-accepted',
+      'v1 dashboard writes take an API key or a tenant token.',
+    );
+}
 const READ = { apiKey: true, tenant: true, user: true };
 
 const Clone = z.looseObject({
@@ -128,6 +137,7 @@ export function registerV1Routes(router: Router, store: Store): void {
     const actor = await headerActor(store, req, WRITE);
     const account = actor.account;
     refuseIfMigrated(account, 'clone');
+    v1Writer(actor);
     const input = parse(Clone, raw);
     const viewer = viewerOf(actor);
     const source = v1Dashboard(account, input.sourceDashboardId, viewer, 'sourceDashboardId');
@@ -159,6 +169,7 @@ export function registerV1Routes(router: Router, store: Store): void {
     const actor = await headerActor(store, req, WRITE);
     const account = actor.account;
     refuseIfMigrated(account, 'appendCharts');
+    v1Writer(actor);
     const input = parse(AppendFrom, raw);
     const viewer = viewerOf(actor);
     const source = v1Dashboard(account, input.sourceDashboardId, viewer, 'sourceDashboardId');
@@ -177,6 +188,7 @@ export function registerV1Routes(router: Router, store: Store): void {
     const actor = await headerActor(store, req, WRITE);
     const account = actor.account;
     refuseIfMigrated(account, 'removeChart');
+    v1Writer(actor);
     const input = parse(RemoveCharts, raw);
     const viewer = viewerOf(actor);
     const d = v1Dashboard(account, input.dashboardId, viewer, 'dashboardId');
@@ -197,6 +209,7 @@ export function registerV1Routes(router: Router, store: Store): void {
     const actor = await headerActor(store, req, WRITE);
     const account = actor.account;
     refuseIfMigrated(account, 'create');
+    v1Writer(actor);
     const input = parse(Create, raw);
     if (!account.workspaces.has(input.workspaceId)) throw notFound('workspace', 'workspaceId');
     checkFlag(actor, 'create');
@@ -219,6 +232,7 @@ export function registerV1Routes(router: Router, store: Store): void {
     const actor = await headerActor(store, req, WRITE);
     const account = actor.account;
     refuseIfMigrated(account, 'addCharts');
+    v1Writer(actor);
     const input = parse(AddCharts, raw);
     const ids = chartIdsFrom(input.charts);
     if (!ids)
