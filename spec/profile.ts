@@ -82,6 +82,11 @@ export const RegisterTenantShape = z
     connectionOverride: Name.optional(),
     metadata: Name.optional(),
     expiration: Name.optional(),
+    /**
+     * A value in the target's own form for a concept whose form §4.9 leaves wholly open: the
+     * connection override. Without it, tests send no connection override (it is optional).
+     */
+    examples: z.object({ connectionOverride: z.unknown().optional() }).strict().optional(),
   })
   .strict();
 

@@ -216,7 +216,7 @@ export function registerTenant(
   t: Conformance,
   concepts: Readonly<Partial<Record<TenantConcept, unknown>>>,
 ): Request {
-  const names = t.profile.shapes.registerTenant ?? {};
+  const { examples: _examples, ...names } = t.profile.shapes.registerTenant ?? {};
   // A display name goes along where the profile names the field (§4.9 lists one).
   const named = names.name === undefined ? {} : { name: organizationName(t.faker) };
   const fields: Record<string, unknown> = {};
