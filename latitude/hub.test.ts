@@ -653,3 +653,118 @@ describe('hub.messages', () => {
     }
   });
 });
+
+/* ---------- hub.rows-grid and hub.rows-list ---------- */
+
+/**
+ * The rows of every container of a page, read as the suites read them in each structure (cells
+ * joined by `|`, head rows left out), with the container's kind: `table`, `grid` or `list`.
+ */
+function rowsOnPage(html: string): { kind: string; name: string; rows: string[] }[] {
+  const root = parse(html);
+  const cellText = (e: El) => clean(textOf(e));
+  return [...all(root)].flatMap((e) => {
+    const role = roleOf(e);
+    const inside = (pick: (x: El) => boolean) => [...all(e)].filter(pick);
+    if (e.tag === 'table') {
+      const caption = inside((x) => x.tag === 'caption')[0];
+      const rows = inside(
+        (x) => x.tag === 'tr' && !x.children.some((c) => typeof c !== 'string' && c.tag === 'th'),
+      );
+      return [
+        {
+          kind: 'table',
+          name: caption === undefined ? '' : cellText(caption),
+          rows: rows.map((r) =>
+            [...all(r)]
+              .filter((c) => c.tag === 'td')
+              .map(cellText)
+              .join('|'),
+          ),
+        },
+      ];
+    }
+    if (role === 'grid') {
+      const rows = inside((x) => roleOf(x) === 'row').filter(
+        (r) => ![...all(r)].some((c) => roleOf(c) === 'columnheader'),
+      );
+      return [
+        {
+          kind: 'grid',
+          name: e.attrs.get('aria-label') ?? '',
+          rows: rows.map((r) =>
+            [...all(r)]
+              .filter((c) => roleOf(c) === 'gridcell')
+              .map(cellText)
+              .join('|'),
+          ),
+        },
+      ];
+    }
+    if (role === 'list' && e.attrs.has('aria-label')) {
+      return [
+        {
+          kind: 'list',
+          name: e.attrs.get('aria-label') ?? '',
+          rows: inside((x) => x.tag === 'li').map((li) =>
+            [...all(li)]
+              .filter((c) => c.tag === 'dd')
+              .map(cellText)
+              .join('|'),
+          ),
+        },
+      ];
+    }
+    return [];
+  });
+}
+
+const CHART_ROWS = { name: 'Sales by product', rows: ['Anvil|15', 'Bolt|7'] };
+const DRILL_ROWS = { name: 'Rows behind Anvil', rows: ['Anvil|15'] };
+
+describe.each([
+  ['hub.rows-grid', 'chart', 'grid', CHART_ROWS, DRILL_ROWS],
+  ['hub.rows-list', 'drillDown', 'list', DRILL_ROWS, CHART_ROWS],
+] as const)('%s', (id, place, kind, changed, kept) => {
+  const restated = transform(id).restate!(PROFILE);
+
+  it(`shows the ${place} rows as a ${kind}, the same rows, and leaves the other place a table`, () => {
+    const { html } = PAGES[0]!;
+    const before = rowsOnPage(html);
+    expect(
+      before.filter((c) => c.kind === 'table').map(({ name, rows }) => ({ name, rows })),
+    ).toEqual(expect.arrayContaining([changed, kept]));
+    const after = rowsOnPage(
+      transform(id).apply(hubAnswer(html), seeded(5))!.body.toString('utf-8'),
+    );
+    expect(after).toContainEqual({ kind, ...changed });
+    expect(after).toContainEqual({ kind: 'table', ...kept });
+    expect(after.filter((c) => c.name === changed.name && c.kind === 'table')).toEqual([]);
+    expect(after.length).toBe(before.length);
+  });
+
+  it(`states the ${place} structure in the profile, the other place's kept`, () => {
+    const other = place === 'chart' ? 'drillDown' : 'chart';
+    expect(restated.hub!.rows[place].structure).toBe(kind);
+    expect(restated.hub!.rows[other]).toEqual(PROFILE.hub!.rows[other]);
+    expect(PROFILE.hub!.rows[place].structure).toBe('table');
+    expect(TargetProfile.parse(restated)).toEqual(restated);
+  });
+
+  it('leaves a page without rows alone', () => {
+    const plain = PAGES[2]!.html.replace(/<table>[\s\S]*?<\/table>/g, '');
+    expect(transform(id).apply(hubAnswer(plain), seeded(5))).toBeUndefined();
+  });
+});
+
+describe('every hub transform together', () => {
+  it('keeps every row of the page, charts in a grid and drill-downs in a list', () => {
+    const { html } = PAGES[0]!;
+    let answer = hubAnswer(html);
+    for (const t of hubTransforms) answer = t.apply(answer, seeded(6)) ?? answer;
+    const after = rowsOnPage(answer.body.toString('utf-8'));
+    expect(after).toContainEqual({ kind: 'grid', ...CHART_ROWS });
+    expect(after).toContainEqual({ kind: 'list', ...DRILL_ROWS });
+    expect(after.filter((c) => c.kind === 'table')).toEqual([]);
+  });
+});

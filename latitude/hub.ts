@@ -1,3 +1,4 @@
+import type { RowStructure } from '../spec/hub-profile.ts';
 import type { TargetProfile } from '../spec/profile.ts';
 import { sample } from './sse.ts';
 import type { Answer, Transform } from './transform.ts';
@@ -9,7 +10,9 @@ import type { Answer, Transform } from './transform.ts';
  * an implicit role become elements with an explicit one, blocks get wrappers, independent
  * siblings change order, ids, data attributes and classes are renamed, and the page's own
  * script and style are rewritten to match. `hub.messages` posts the two messages §4.17 leaves
- * in another shape, and states it in the profile.
+ * in another shape, and states it in the profile. `hub.rows-grid` shows a chart's rows as an
+ * ARIA grid and `hub.rows-list` the rows behind a drilled point as a list (two places, so that
+ * with every entry on each structure is still met), each stated in the profile's `hub.rows`.
  *
  * The page's script and style are edited in place: they keep their nonce, and nothing inline
  * is added (the Content-Security-Policy allows the nonce'd elements only). Each rewrite checks
@@ -349,4 +352,107 @@ const messages: Transform = {
   },
 };
 
-export const hubTransforms: Transform[] = [restructured, messages];
+/** A table as the reference writes one: caption, a head row of column heads, body rows. */
+const TABLE =
+  /<table><caption>([\s\S]*?)<\/caption><thead><tr>([\s\S]*?)<\/tr><\/thead><tbody>([\s\S]*?)<\/tbody><\/table>/g;
+
+/** The texts (markup as it is, escaped) of the cells `tag` holds, in order. */
+const cellsOf = (row: string, tag: 'th' | 'td'): string[] =>
+  [...row.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))].map(
+    (m) => m[1] ?? '',
+  );
+
+/** A table's caption, column heads, and body rows' cells. */
+interface RowsTable {
+  readonly caption: string;
+  readonly heads: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+}
+
+function readTable(caption: string, head: string, body: string): RowsTable {
+  return {
+    caption,
+    heads: cellsOf(head, 'th'),
+    rows: [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => cellsOf(m[1] ?? '', 'td')),
+  };
+}
+
+/**
+ * Whether the table at `index` shows the rows behind a drilled point: it sits in the region
+ * the reference marks `data-drilled`, after the line that counts them.
+ */
+const isDrillTable = (markup: string, index: number): boolean =>
+  /<div\b[^>]*\sdata-drilled\b[^>]*>(?:<p>[^<]*<\/p>)?$/.test(
+    markup.slice(Math.max(0, index - 2000), index),
+  );
+
+/** Rewrites the tables of one place (charts or drill-downs) with `write`. */
+function rewriteTables(
+  place: 'chart' | 'drillDown',
+  write: (table: RowsTable) => string,
+): (markup: string) => string {
+  return (markup) =>
+    markup.replace(TABLE, (whole, caption: string, head: string, body: string, index: number) =>
+      isDrillTable(markup, index) === (place === 'drillDown')
+        ? write(readTable(caption, head, body))
+        : whole,
+    );
+}
+
+/** A chart's rows as an ARIA grid: a row of column heads, then a row of grid cells per row. */
+const asGrid = ({ caption, heads, rows }: RowsTable): string =>
+  `<div role="grid" aria-label="${caption}" aria-readonly="true"><div role="row">${heads
+    .map((h) => `<span role="columnheader">${h}</span>`)
+    .join(' ')}</div>${rows
+    .map(
+      (r) => `<div role="row">${r.map((c) => `<span role="gridcell">${c}</span>`).join(' ')}</div>`,
+    )
+    .join('')}</div>`;
+
+/** What names the cells of a list item: a definition list of column and value per row. */
+export const LIST_CELL = { role: 'definition' } as const;
+
+/** Rows as a list: one item per row, each a definition list of column heads and values. */
+const asList = ({ caption, heads, rows }: RowsTable): string =>
+  `<ul aria-label="${caption}">${rows
+    .map(
+      (r) =>
+        `<li><dl>${r.map((c, i) => `<dt>${heads[i] ?? ''}</dt><dd>${c}</dd>`).join('')}</dl></li>`,
+    )
+    .join('')}</ul>`;
+
+/** A transform rewriting one place's row tables, and stating the structure in the profile. */
+function rowsTransform(
+  id: 'hub.rows-grid' | 'hub.rows-list',
+  place: 'chart' | 'drillDown',
+  write: (table: RowsTable) => string,
+  structure: RowStructure,
+): Transform {
+  return {
+    id,
+    apply(answer, random) {
+      if (!isHubPage(answer)) return undefined;
+      const page = split(answer.body.toString('utf-8'));
+      if (page === undefined) return undefined;
+      page.markup = rewriteTables(place, write)(page.markup);
+      return withBody(answer, join(page), random);
+    },
+    restate(profile: TargetProfile): TargetProfile {
+      if (profile.hub === undefined) return profile;
+      return {
+        ...profile,
+        hub: { ...profile.hub, rows: { ...profile.hub.rows, [place]: structure } },
+      };
+    },
+  };
+}
+
+/** §4.17 fixes no markup for rows: a chart's rows as an ARIA grid. */
+const rowsGrid = rowsTransform('hub.rows-grid', 'chart', asGrid, { structure: 'grid' });
+/** The rows behind a drilled point as a list, each item's cells found by role. */
+const rowsList = rowsTransform('hub.rows-list', 'drillDown', asList, {
+  structure: 'list',
+  cell: { ...LIST_CELL },
+});
+
+export const hubTransforms: Transform[] = [restructured, messages, rowsGrid, rowsList];

@@ -163,6 +163,20 @@ export const LATITUDE = [
       'Posts the embed:params and height messages in another shape, stated in the printed profile.',
   },
   {
+    id: 'hub.rows-grid',
+    kind: 'form',
+    clauses: ['hub.rows.markup', 'hub.chart.unloadable'],
+    description:
+      "Shows a chart's rows as an ARIA grid (rows of grid cells under a row of column heads) instead of a table, stated in the printed profile.",
+  },
+  {
+    id: 'hub.rows-list',
+    kind: 'form',
+    clauses: ['hub.rows.markup', 'hub.drill-down.rows'],
+    description:
+      'Shows the rows behind a drilled point as a list, one item per row holding its columns and values as a definition list, stated in the printed profile (cells by role definition).',
+  },
+  {
     id: 'tenant.identity-name',
     kind: 'behaviour',
     clauses: ['tenants.register.identity'],

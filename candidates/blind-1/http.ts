@@ -148,8 +148,8 @@ export function serve(router: Router): Server {
   const server = createServer((raw, res) => {
     void (async () => {
       const url = new URL(raw.url ?? '/', 'http://localhost');
-      const query: Record<string, string> = {};
-      for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
+      const query = Object.create(null) as Record<string, string>;
+      for (const [k, v] of url.searchParams) if (!Object.hasOwn(query, k)) query[k] = v;
       const method = (raw.method ?? 'GET').toUpperCase();
       try {
         const found = router.match(method, url.pathname);

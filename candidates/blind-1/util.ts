@@ -35,7 +35,13 @@ export function canonical(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const v = value[key];
-      if (v !== undefined) out[key] = canonical(v);
+      if (v !== undefined)
+        Object.defineProperty(out, key, {
+          value: canonical(v),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     return out;
   }

@@ -199,6 +199,15 @@ export const s4Hub = defineClauses([
       "A chart whose SQL is one SELECT over one table of its connection (no join, subquery, common table expression, set operation, QUALIFY or SAMPLE), with the dimension a column or expression of its select list that is not an aggregate or window: its drill-down region says 'Drill-down is not available for this chart: <why>.' otherwise. The GROUP BY, HAVING, ORDER BY and LIMIT of the chart do not apply to the rows behind a point.",
   },
   {
+    id: 'hub.rows.markup',
+    section: '4.17',
+    level: 'unspecified',
+    summary:
+      "How a page lays out the rows it shows, a chart's and those behind a drilled point, is left open.",
+    decision:
+      "Each as an HTML table: its caption (the chart's title, or the drill-down region's name), one head row of column heads, one row per row shown, a cell per column; the profile's hub.rows leaves both at table.",
+  },
+  {
     id: 'hub.errors.status',
     section: '4.17',
     level: 'unspecified',
