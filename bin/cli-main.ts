@@ -3,6 +3,7 @@
  * `npm run build`) runs from bin/eac.mjs. No top-level await here, so it bundles as CommonJS,
  * which Node lets us load with a V8 code cache (see tools/build.ts).
  */
+import type * as Library from '../lib/index.ts';
 import { main } from '../runner/cli.ts';
 
 /**
@@ -39,6 +40,15 @@ export async function runCli(argv: readonly string[]): Promise<never> {
     );
     return exit(2);
   }
+}
+
+/**
+ * The library API (lib/index.ts) as the bundle holds it: lib/index.mjs loads it through here,
+ * so that an installed kit's library runs from the bundle too (the reference's Fastify is
+ * in it, not in the dependent's node_modules). Imported on demand: a CLI start pays nothing.
+ */
+export function loadLibrary(): Promise<typeof Library> {
+  return import('../lib/index.ts');
 }
 
 /**

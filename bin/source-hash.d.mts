@@ -7,12 +7,16 @@ export declare const CODE_CACHE: string;
 export declare const SOURCE_DIRS: readonly string[];
 export declare const SOURCE_FILES: readonly string[];
 export declare function isHashedSource(file: string): boolean;
-export declare function sourceFiles(root?: string): string[];
-export declare function sourceHash(root?: string): string;
+export declare function sourceFiles(root?: string, options?: { lock?: boolean }): string[];
+export declare function sourceHash(root?: string, options?: { lock?: boolean }): string;
 export declare function builtHash(root?: string): string | undefined;
 export declare function bundleIsFresh(root?: string): boolean;
 export declare function statFingerprint(root?: string): string;
-export declare function renderHashFile(contentHash: string, fingerprint: string): string;
+export declare function renderHashFile(
+  contentHash: string,
+  fingerprint: string,
+  sourcesOnly?: string,
+): string;
 export declare function distOf(root?: string): {
   dist: string;
   hashFile: string;

@@ -29,6 +29,7 @@ export const SOURCE_DIRS = [
   'fixtures',
   'reports',
   'latitude',
+  'lib',
 ];
 
 /** The other files the bundle depends on: the installed versions of the bundled packages. */
@@ -56,16 +57,22 @@ function listSources(root, dir, out = []) {
   return out;
 }
 
-/** Every hashed file, relative to the root with `/` separators, in a stable order. */
-export function sourceFiles(root = ROOT) {
-  const files = [...SOURCE_DIRS.flatMap((dir) => listSources(root, dir)), ...SOURCE_FILES];
+/**
+ * Every hashed file, relative to the root with `/` separators, in a stable order; with
+ * `{ lock: false }` the sources alone, without SOURCE_FILES.
+ */
+export function sourceFiles(root = ROOT, { lock = true } = {}) {
+  const files = [
+    ...SOURCE_DIRS.flatMap((dir) => listSources(root, dir)),
+    ...(lock ? SOURCE_FILES : []),
+  ];
   return files.sort();
 }
 
 /** sha256 over the path and content of every hashed file (a missing file hashes as absent). */
-export function sourceHash(root = ROOT) {
+export function sourceHash(root = ROOT, options = {}) {
   const hash = createHash('sha256');
-  for (const file of sourceFiles(root)) {
+  for (const file of sourceFiles(root, options)) {
     let content;
     try {
       content = readFileSync(path.join(root, file));
@@ -99,9 +106,12 @@ export function statFingerprint(root = ROOT) {
   return hash.digest('hex');
 }
 
-/** dist/.source-hash: the content hash, then the stat fingerprint, one a line. */
-export function renderHashFile(contentHash, fingerprint) {
-  return `${contentHash}\n${fingerprint}\n`;
+/**
+ * dist/.source-hash: the content hash, the stat fingerprint, then the hash of the sources
+ * without the lock file (what an installed copy checks), one a line.
+ */
+export function renderHashFile(contentHash, fingerprint, sourcesOnly = '') {
+  return `${contentHash}\n${fingerprint}\n${sourcesOnly}\n`;
 }
 
 /** Where `root`'s bundle and hash file are (the exported constants for this project). */
@@ -117,8 +127,10 @@ export function distOf(root = ROOT) {
 
 function readHashFile(root) {
   try {
-    const [content, fingerprint] = readFileSync(distOf(root).hashFile, 'utf8').split('\n');
-    return { content, fingerprint };
+    const [content, fingerprint, sourcesOnly] = readFileSync(distOf(root).hashFile, 'utf8').split(
+      '\n',
+    );
+    return { content, fingerprint, sourcesOnly };
   } catch (error) {
     if (error.code === 'ENOENT') return undefined;
     throw error;
@@ -135,5 +147,9 @@ export function bundleIsFresh(root = ROOT) {
   const built = readHashFile(root);
   if (built === undefined || !built.content || !existsSync(distOf(root).bundle)) return false;
   if (built.fingerprint && built.fingerprint === statFingerprint(root)) return true;
+  // An installed copy has no lock file (npm packs none): the bundle carries the packages it
+  // was built with, so the sources alone tell whether it is still theirs.
+  if (built.sourcesOnly && SOURCE_FILES.every((file) => !existsSync(path.join(root, file))))
+    return built.sourcesOnly === sourceHash(root, { lock: false });
   return built.content === sourceHash(root);
 }

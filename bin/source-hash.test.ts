@@ -33,7 +33,10 @@ async function build(root: string): Promise<void> {
   const { dist, hashFile, bundle } = distOf(root);
   await mkdir(dist, { recursive: true });
   await writeFile(bundle, '');
-  await writeFile(hashFile, renderHashFile(sourceHash(root), statFingerprint(root)));
+  await writeFile(
+    hashFile,
+    renderHashFile(sourceHash(root), statFingerprint(root), sourceHash(root, { lock: false })),
+  );
 }
 
 describe('the source hash that tells a stale bundle', () => {
@@ -93,5 +96,15 @@ describe('the source hash that tells a stale bundle', () => {
     const [, built] = (await readFile(distOf(root).hashFile, 'utf8')).split('\n');
     expect(statFingerprint(root)).not.toBe(built);
     expect(bundleIsFresh(root)).toBe(true);
+  });
+
+  it('in an installed copy (npm packs no lock file) the sources alone decide', async () => {
+    const root = await fresh();
+    await rm(path.join(root, 'package-lock.json'));
+    const later = new Date(Date.now() + 60_000);
+    await utimes(path.join(root, 'reference/server.ts'), later, later);
+    expect(bundleIsFresh(root)).toBe(true);
+    await writeFile(path.join(root, 'reference/server.ts'), 'export const a = 2;\n');
+    expect(bundleIsFresh(root)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConformanceError, runConformance } from 'eac';
+import { ConformanceError, runConformance } from 'eac-conformance-kit';
 
 describe('runConformance', () => {
   let reports = '';

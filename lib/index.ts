@@ -1,7 +1,7 @@
 /**
  * The kit as a library: run the conformance suites from another program or test runner.
  *
- *   import { runConformance } from 'eac';
+ *   import { runConformance } from 'eac-conformance-kit';
  *   const { exitCode, results } = await runConformance({ only: ['identity'], seed: 1 });
  *
  * It is `eac run` without the process: the same options, the same reports on disk, and the

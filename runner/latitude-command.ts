@@ -4,7 +4,8 @@ import type { LatitudeOptions } from './args.ts';
 import { chosenIds, varyText } from '../latitude/choice.ts';
 import { latitudeReport } from './run.ts';
 import { firstSignal, type ServeIo } from './serve.ts';
-import { DOCUMENT_ONLY_PROFILE, randomSeed } from './target.ts';
+import { missingPart } from './parts.ts';
+import { DOCUMENT_ONLY_PROFILE, randomSeed, TargetError } from './target.ts';
 
 export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Promise<number> {
   const seed = options.seed ?? randomSeed();
@@ -21,6 +22,8 @@ export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Pr
     close(): Promise<void>;
   };
   if (options.target === undefined) {
+    const missing = missingPart('reference');
+    if (missing !== undefined) throw new TargetError(missing);
     const { startLatitudeOnReference } = await import('../latitude/embedded.ts');
     const started = await startLatitudeOnReference({ vary: options.vary, seed, ...ports });
     running = {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServeOptions } from './args.ts';
 import { shellQuote } from '../reports/results.ts';
-import { randomSeed, REFERENCE_PROFILE_FILE } from './target.ts';
+import { missingPart } from './parts.ts';
+import { randomSeed, REFERENCE_PROFILE_FILE, TargetError } from './target.ts';
 
 export interface ServeIo {
   readonly stdout: { write(text: string): unknown };
@@ -55,6 +56,8 @@ export function runLine(served: Served, profile: string): string {
 }
 
 export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<number> {
+  const missing = missingPart('reference');
+  if (missing !== undefined) throw new TargetError(missing);
   const { start } = await import('../reference/server.ts');
   const seed = options.seed ?? randomSeed();
   const running = await start({

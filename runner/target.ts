@@ -15,6 +15,7 @@ import {
   type Target,
 } from '../suites/harness/target.ts';
 import type { ImageOptions } from './container.ts';
+import { missingPart, type PartName } from './parts.ts';
 import type { LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
 
@@ -295,8 +296,15 @@ function withoutHub(profile: TargetProfile): TargetProfile {
     : profile;
 }
 
+/** A usage error (exit 2) naming what to install when `part` is not installed. */
+function needPart(part: PartName): void {
+  const missing = missingPart(part);
+  if (missing !== undefined) throw new TargetError(missing);
+}
+
 /** Starts the embedded reference with hooks on an ephemeral port and describes it. */
 export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
+  needPart('reference');
   // Loaded lazily: commands that do not need the reference must not pay for (or break on) it.
   const { start } = await import('../reference/server.ts');
   const running = await start({ hooks: true, seed });
@@ -350,6 +358,7 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
 async function resolveLatitude(
   options: TargetOptions & { latitude: LatitudeVary },
 ): Promise<ResolvedTarget> {
+  needPart('reference');
   const [{ startLatitudeOnReference }, { chosenIds, varyText }] = await Promise.all([
     import('../latitude/embedded.ts'),
     import('../latitude/choice.ts'),
@@ -392,6 +401,7 @@ async function resolveLatitude(
 async function resolveImage(
   options: TargetOptions & { image: ImageOptions },
 ): Promise<ResolvedTarget> {
+  needPart('image');
   const { imageArgs, startImage } = await import('./container.ts');
   let started: Awaited<ReturnType<typeof startImage>>;
   try {

@@ -177,6 +177,7 @@ export async function buildBundle(): Promise<{
   // Fingerprint first: a file changed after it, even during the build, makes the bundle stale.
   const fingerprint = statFingerprint();
   const hash = sourceHash();
+  const sourcesOnly = sourceHash(ROOT, { lock: false });
   // The hash file is written last: a failed or interrupted build leaves no bundle that looks fresh.
   await rm(DIST, { recursive: true, force: true });
   await mkdir(DIST, { recursive: true });
@@ -210,7 +211,7 @@ export async function buildBundle(): Promise<{
     );
   }
   checkDynamicImports(await readFile(CLI_BUNDLE, 'utf8'));
-  await writeFile(HASH_FILE, renderHashFile(hash, fingerprint));
+  await writeFile(HASH_FILE, renderHashFile(hash, fingerprint, sourcesOnly));
   const cache = writeCodeCache();
   return {
     hash,

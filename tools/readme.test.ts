@@ -2,8 +2,9 @@
  * Every command the README and the docs/ pages show in a code block runs as written: an `eac`
  * command line parses (the CLI's own parser, no usage error) and an npm script exists. Commands
  * are taken from fenced blocks only, from lines that start with `npx eac`, `eac` or `npm`
- * (also after a YAML `run:`), split at `&&`. A block marked `text` is output: only its
- * `Test it:` line (the command `eac serve` prints) is checked.
+ * (also after a YAML `run:`), split at `&&`; a word `$NAME` takes the value a YAML `NAME:` line
+ * of the block gives. A block marked `text` is output: only its `Test it:` line (the command
+ * `eac serve` prints) is checked.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -42,18 +43,24 @@ function words(line: string): string[] {
 function commandsOf(markdown: string): string[][] {
   const commands: string[][] = [];
   let fence: string | undefined;
+  let env = new Map<string, string>();
   for (const raw of markdown.split('\n')) {
     const opening = /^\s*```\s*(\S*)/.exec(raw);
     if (opening !== null) {
       fence = fence === undefined ? opening[1] : undefined;
+      env = new Map();
       continue;
     }
+    const variable = /^\s+([A-Z][A-Z0-9_]*):\s*(\S+)/.exec(raw);
+    if (fence !== undefined && variable !== null) env.set(variable[1] ?? '', variable[2] ?? '');
     // A block marked `text` shows output: only `eac serve`'s suggested command is checked there.
     if (fence === undefined || (fence === 'text' && !raw.startsWith('Test it:'))) continue;
     const line = raw.replace(/^\s*(?:-\s*)?run:\s*/, '').replace(/^Test it:\s*/, '');
     if (!/^(?:npx eac|eac|npm)\s/.test(line)) continue;
     let current: string[] = [];
-    for (const word of words(line)) {
+    for (const word of words(line).map((w) =>
+      w.startsWith('$') ? (env.get(w.slice(1)) ?? w) : w,
+    )) {
       if (word === '&&') {
         commands.push(current);
         current = [];
@@ -70,7 +77,7 @@ function problemOf(command: readonly string[]): string | undefined {
   let eacArgs: string[] | undefined;
   if (tool === 'eac') eacArgs = [first ?? '', ...rest].filter((w) => w !== '');
   else if (tool === 'npx') eacArgs = first === 'eac' ? rest : undefined;
-  else if (first === 'ci' || first === 'install') return undefined;
+  else if (first === 'ci' || first === 'install' || first === 'pack') return undefined;
   else if (first === 'test') return scripts['test'] !== undefined ? undefined : 'no test script';
   else if (first === 'run' && rest[0] !== undefined) {
     if (scripts[rest[0]] === undefined) return `package.json has no script "${rest[0]}"`;
@@ -107,6 +114,15 @@ describe('the commands the README and docs/ show', () => {
       return problem !== undefined ? [`${command.join(' ')}\n  -> ${problem}`] : [];
     });
     expect(problems, `commands in ${page} that would not run`).toEqual([]);
+  });
+
+  it("the README's CI job runs the commands the kit's own CI runs on an installed kit", () => {
+    const readme = read('README.md');
+    const job = readme.slice(readme.indexOf('## In CI'), readme.indexOf('## More'));
+    const lines = [...job.matchAll(/^\s*- run: ((?:npm install|npx eac) .*)$/gm)].map((m) => m[1]);
+    expect(lines).toHaveLength(2);
+    const ci = read('.ci/run');
+    for (const line of lines) expect(ci, `.ci/run runs: ${line ?? ''}`).toContain(line);
   });
 
   it('finds what is wrong with a command', () => {

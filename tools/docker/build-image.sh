@@ -46,6 +46,16 @@ tar -C "$ROOT" \
 # Only what runs: the development tools (typescript, eslint, stryker, ...) are left out.
 (cd "$STAGE/eac" && npm prune --omit=dev --no-audit --no-fund --offline >/dev/null 2>&1) ||
   echo "build-image: npm prune failed; keeping every package" >&2
+# The image serves the reference: what it loads beyond the package's dependencies goes back
+# in (devDependencies of a clone: DuckDB, an optional peer of the package, and Fastify, which
+# the bundle carries but the sources load), with their own dependencies.
+(cd "$ROOT" && npm query '#@duckdb/node-api, #@duckdb/node-api *, #fastify, #fastify *') |
+  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).map((p) => p.location).join("\n")))' |
+  while read -r location; do
+    mkdir -p "$STAGE/eac/$(dirname "$location")"
+    rm -rf "${STAGE:?}/eac/$location"
+    cp -a "$ROOT/$location" "$STAGE/eac/$location"
+  done
 
 for module in $(find "$STAGE/eac/node_modules" -name '*.node' -type f); do
   for lib in $(libraries "$module" 2>/dev/null | grep -v "^$STAGE" || true); do place "$lib"; done
