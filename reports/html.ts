@@ -703,12 +703,13 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>EAC run ${h(run.startedAt)}: ${summary.fail} fail</title>
+<title>EAC run ${h(run.startedAt)}: ${summary.fail} fail${run.interrupted === true ? ' (interrupted)' : ''}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <h1>EAC conformance run</h1>
 <p class="counts"><span class="pass">${summary.pass} pass</span><span class="fail">${summary.fail} fail</span><span class="not-run">${summary.notRun} not-run</span><span class="probe">${summary.probe} probe</span>${summary.probeErrors > 0 ? `<span class="probe-error">${summary.probeErrors} probe-error</span>` : ''}<span>${plural(summary.total, 'test')}</span></p>
+${run.interrupted === true ? `<p class="breach">Interrupted (Ctrl-C): a partial report of the ${plural(summary.total, 'test')} that ended before the run was stopped; the others did not run and are counted nowhere.</p>` : ''}
 ${breachLines(run)}
 <p>${h(target.baseUrl)}${target.implementation !== undefined ? ` (${h(target.implementation)})` : ''}, seed ${run.seed}. ${h(coverageLine(run).replace(/^coverage/, 'Coverage'))}.</p>
 <p>Replay the run: <code>${h(replay)}</code></p>

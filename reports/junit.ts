@@ -105,6 +105,7 @@ export function renderJunit(run: Results): string {
     ['profile', run.profile.source],
     ['parts-served', run.profile.serves.join(' ')],
     ['coverage', coverageLine(run)],
+    ...(run.interrupted === true ? [['interrupted', 'true']] : []),
     ...(run.gate !== undefined
       ? [
           ['expectations', run.gate.expectationsFile],

@@ -15,7 +15,7 @@ export const SCHEMA_VERSION = 5;
  * Older versions this eac still reads: their shape is a subset of this one (3 added `gate`;
  * 4 added `target.image`, `shard` and `mergedFrom`; 5 added the outcome `probe-error`, which
  * before was a probe holding an observation of kind probe-error: report-files.ts reads such a
- * probe as the probe-error it was; 5 also added `gates`).
+ * probe as the probe-error it was; 5 also added `gates` and `interrupted`).
  */
 export const READABLE_VERSIONS: readonly number[] = [2, 3, 4, SCHEMA_VERSION];
 
@@ -355,6 +355,8 @@ export const ResultsSchema = z
       .object({ index: z.number().int().positive(), count: z.number().int().positive() })
       .refine((s) => s.index <= s.count, { message: 'shard index above the count' })
       .optional(),
+    /** Ctrl-C stopped the run: the results are the tests that ended before it (a partial report). */
+    interrupted: z.boolean().optional(),
     /** `eac report --merge`: the shard runs this run was merged from, as given. */
     mergedFrom: z.array(z.string().min(1)).optional(),
   })

@@ -245,6 +245,12 @@ export function renderSummary(run: Results): string {
     '',
     `**${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe${summary.probeErrors > 0 ? `, ${summary.probeErrors} probe-error` : ''}** (${plural(summary.total, 'test')})`,
     '',
+    ...(run.interrupted === true
+      ? [
+          `**Interrupted (Ctrl-C)**: a partial report of the ${plural(summary.total, 'test')} that ended before the run was stopped; the others did not run and are counted nowhere.`,
+          '',
+        ]
+      : []),
     ...probeErrorLines(run),
     ...breachLines(run),
     ...gateLines(run),

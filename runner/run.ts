@@ -178,6 +178,11 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
   const { summary, target } = run;
   const lines = [
     '',
+    ...(run.interrupted === true
+      ? [
+          `eac: interrupted: a partial report of the ${plural(summary.total, 'test')} that ended before Ctrl-C; the others did not run and are not counted`,
+        ]
+      : []),
     ...hubUntested(run.results),
     `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe${summary.probeErrors > 0 ? `, ${summary.probeErrors} probe-error` : ''} (${plural(summary.total, 'test')})`,
     `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
@@ -320,14 +325,69 @@ export function limitWorkers(
 
 const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
 
+/** The exit code of a run stopped by Ctrl-C (128 + SIGINT, as a shell reports it). */
+export const EXIT_INTERRUPTED = 130;
+
+/**
+ * Ctrl-C during the tests: the first says so, cancels the tests still to come (vitest lets the
+ * running ones end) and lets the run write a partial report; a second quits at once. Vitest
+ * quits on the first without a word; its listeners, added since `known` was taken, go.
+ */
+export function watchInterrupt(
+  signals: Pick<NodeJS.EventEmitter, 'on' | 'off' | 'listeners'>,
+  stderr: { write(text: string): unknown },
+  act: {
+    readonly cancel: () => void;
+    readonly quit: (code: number) => void;
+    readonly known: ReadonlySet<unknown>;
+  },
+): { interrupted(): boolean; dispose(): void } {
+  for (const listener of signals.listeners('SIGINT'))
+    if (!act.known.has(listener)) signals.off('SIGINT', listener as () => void);
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) {
+      act.quit(EXIT_INTERRUPTED);
+      return;
+    }
+    interrupted = true;
+    stderr.write(
+      '\neac: interrupted: letting the running tests end, then writing a partial report (Ctrl-C again quits at once)\n',
+    );
+    act.cancel();
+  };
+  signals.on('SIGINT', onSigint);
+  return {
+    interrupted: () => interrupted,
+    dispose: () => signals.off('SIGINT', onSigint),
+  };
+}
+
+/**
+ * The results of an interrupted run without the test workers' deaths: a terminal's Ctrl-C
+ * reaches vitest's worker processes too, and their ending is the interrupt, not a failure.
+ */
+export function withoutWorkerDeaths(results: readonly Result[]): {
+  readonly kept: readonly Result[];
+  readonly dropped: number;
+} {
+  const death = (r: Result) =>
+    r.area === 'runner' && /^\[vitest-pool\]: Worker .* emitted error/.test(r.reason ?? '');
+  const kept = results.filter((r) => !death(r));
+  return { kept, dropped: results.length - kept.length };
+}
+
 export async function runCommand(options: RunOptions, place: RunPlace, io: RunIo): Promise<number> {
   return (await runSuites(options, place, io)).code;
 }
 
 /** What a run ended with: the exit code, and the run and its folder when it got that far. */
 export interface RunOutcome {
-  /** 0 passed, 1 a failure (or regression), 2 a usage error, 3 a breached threshold. */
-  readonly code: 0 | 1 | 2 | typeof EXIT_THRESHOLD;
+  /**
+   * 0 passed, 1 a failure (or regression), 2 a usage error, 3 a breached threshold, 130
+   * interrupted (Ctrl-C; the partial report is written).
+   */
+  readonly code: 0 | 1 | 2 | typeof EXIT_THRESHOLD | typeof EXIT_INTERRUPTED;
   readonly run?: Results;
   readonly runDir?: string;
 }
@@ -358,6 +418,8 @@ interface Launched {
   readonly finishedAt: Date;
   readonly reportsRoot: string;
   readonly runDir: string;
+  /** Ctrl-C stopped the tests: the results are those that ended before. */
+  readonly interrupted: boolean;
 }
 
 /**
@@ -504,6 +566,7 @@ async function launch(
     targetArgs: replayArgs,
     ...(progress !== undefined ? { onProgress: (counts) => progress.update(counts) } : {}),
   });
+  const known = new Set(process.listeners('SIGINT'));
   const vitest = await createVitest(
     'test',
     {
@@ -520,6 +583,11 @@ async function launch(
     { stdout: discard, stderr: io.stderr },
   );
   if (options.concurrency !== undefined) limitWorkers(vitest.projects, options.concurrency);
+  const watch = watchInterrupt(process, io.stderr, {
+    cancel: () => void vitest.cancelCurrentRun('keyboard-input'),
+    quit: (code) => process.exit(code),
+    known,
+  });
   try {
     await vitest.standalone();
     const selected = narrow(
@@ -544,20 +612,30 @@ async function launch(
       );
     else reporter.onTestRunEnd([], []);
   } finally {
+    watch.dispose();
     await vitest.close();
   }
   progress?.finish(reporter.counts);
-  if (!reporter.finished)
+  const interrupted = watch.interrupted();
+  if (!reporter.finished && !interrupted)
     throw new UsageError('the test run ended without results (see errors above)');
-  if (reporter.results.length === 0 && options.shard === undefined)
+  if (reporter.results.length === 0 && options.shard === undefined && !interrupted)
     throw new UsageError('no test matched the selection');
+  const { kept, dropped } = interrupted
+    ? withoutWorkerDeaths(reporter.results)
+    : { kept: reporter.results, dropped: 0 };
+  if (dropped > 0)
+    io.stderr.write(
+      `eac: ${plural(dropped, 'test worker')} ended with the Ctrl-C; the tests they were running are not counted\n`,
+    );
   return {
     target,
-    results: reporter.results,
+    results: kept,
     startedAt,
     finishedAt: new Date(),
     reportsRoot,
     runDir,
+    interrupted,
   };
 }
 
@@ -577,7 +655,10 @@ function assemble(plan: RunPlan, resolved: ResolvedTarget, launched: Launched): 
     sectionTitles,
   );
   const shard = plan.options.shard;
-  return shard !== undefined ? { ...run, shard: { index: shard.index, count: shard.count } } : run;
+  const marked = launched.interrupted ? { ...run, interrupted: true } : run;
+  return shard !== undefined
+    ? { ...marked, shard: { index: shard.index, count: shard.count } }
+    : marked;
 }
 
 /**
@@ -607,8 +688,9 @@ async function write(
   await writeReports(runDir, run);
   let latest: string | undefined;
   try {
-    latest = await pointLatest(reportsRoot, runDir);
-    if (latest === undefined)
+    // `latest` is the last run that finished; a partial one stays in its own folder.
+    if (run.interrupted !== true) latest = await pointLatest(reportsRoot, runDir);
+    if (latest === undefined && run.interrupted !== true)
       io.stderr.write(
         `eac: ${path.join(reportsRoot, 'latest')} stays on a run that finished after this one\n`,
       );
@@ -643,6 +725,7 @@ async function write(
     io.stdout.write(`\n${markdown}`);
     io.stdout.write(`(also ${path.join(runDir, 'diff.md')} and diff.json)\n`);
   }
+  if (run.interrupted === true) return { code: EXIT_INTERRUPTED, run, runDir };
   const code = idle ? 1 : gateExit(run, plan.baseline !== undefined, regression);
   const thresholds = plan.options.thresholds;
   // The closing lines named each breached gate; the exit code says failure first.
