@@ -69,9 +69,8 @@ const NO_BODY: Readonly<Record<OpenBodyId, { status: number; locate?: true }>> =
 
 /** `METHOD /path` of an open-bodied call as `profile` (else the reference) serves it. */
 function endpointOf(body: OpenBody, profile?: TargetProfile): string {
-  if (body.path !== undefined) return body.path;
-  const name = body.endpoint ?? 'v1CreateDashboard';
-  return profile?.shapes.endpoints?.[name] ?? REFERENCE_ENDPOINTS[name];
+  if ('path' in body) return body.path;
+  return profile?.shapes.endpoints?.[body.endpoint] ?? REFERENCE_ENDPOINTS[body.endpoint];
 }
 
 const OPEN_CALLS: readonly (readonly [string, OpenBodyId])[] = OPEN_BODIES.map((b) => [
@@ -86,7 +85,9 @@ export const bodiesNone: Transform = {
     const envelope = successOf(answer);
     if (call === undefined || envelope === undefined) return undefined;
     const { status, locate } = NO_BODY[call[1]];
-    const { pieces: _cut, 'content-type': _type, ...headers } = answer.headers;
+    // Nothing follows the headers, so nothing has a type; a cut into pieces goes too.
+    const { 'content-type': _type, ...kept } = answer.headers;
+    const headers: Record<string, string> = { ...kept };
     const data = envelope['data'];
     const id = isObject(data) && typeof data['id'] === 'string' ? data['id'] : undefined;
     if (locate === true && id !== undefined) {

@@ -3,6 +3,7 @@ import { errorsOther4xx, errorsReworded } from './errors.ts';
 import { hubTransforms } from './hub.ts';
 import {
   arraysReordered,
+  bodiesNone,
   membersExtra,
   statusCreated,
   timestampsOtherForm,
@@ -28,6 +29,7 @@ const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
     contentTypeCharset,
     bodyChunked,
     framingEmptyBody,
+    bodiesNone,
     ...sseTransforms,
     ...hubTransforms,
     endpointsTemplated,

@@ -16,16 +16,21 @@ import type { ClauseId } from './clauses/index.ts';
  * for its endpoint (`shapes.endpoints`, spec/profile.ts): the document gives the v1 create and
  * add-charts a body but no path.
  */
-export interface OpenBody {
+export type OpenBody = {
   readonly id: string;
   readonly section: string;
-  /** `METHOD /path/{param}` as §4.16 spells it. */
-  readonly path?: string;
-  /** The profile's name for an endpoint the document gives no path. */
-  readonly endpoint?: 'v1CreateDashboard' | 'v1AddCharts';
   /** The clauses that leave the answer open. */
   readonly clauses: readonly ClauseId[];
-}
+} & (
+  | {
+      /** `METHOD /path/{param}` as §4.16 spells it. */
+      readonly path: string;
+    }
+  | {
+      /** The profile's name for an endpoint the document gives no path. */
+      readonly endpoint: 'v1CreateDashboard' | 'v1AddCharts';
+    }
+);
 
 const V2 = ['v2.shapes.beyond-named-fields'] as const satisfies readonly ClauseId[];
 const V1 = ['dashboards.v1-shapes.not-shown'] as const satisfies readonly ClauseId[];

@@ -242,6 +242,13 @@ export const LATITUDE = [
     description:
       'Serves the endpoints the document names without a path at paths of REST habit, ids as path placeholders (the look-up takes the id in its query), stated in the printed profile; the proxy routes them to the paths the target states.',
   },
+  {
+    id: 'bodies.none',
+    kind: 'form',
+    clauses: ['v2.shapes.beyond-named-fields', 'dashboards.v1-shapes.not-shown'],
+    description:
+      'Answers every success of the calls whose answer the document does not show (spec/bodies.ts: the v2 writes of §4.16, the v1 create and add-charts) with no body: 204 or another 2xx with nothing in it, the v2 create naming the new dashboard in a Location header; each status stated in the printed profile.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

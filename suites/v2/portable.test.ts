@@ -11,13 +11,14 @@ import {
   chartPath,
   clonePath,
 } from '../harness/paths.ts';
-import { successStatus } from '../harness/expect.ts';
+import { expectOpenSuccess, successStatus } from '../harness/expect.ts';
 
 // §4.16 rows, §2.8 fields and §9, checked only as far as the document goes: every call carries
-// the project-user token in `Authorization: Bearer` (§5 table, v2 calls), every answer is read
+// the project-user token in `Authorization: Bearer` (§5 table, v2 calls), every list is read
 // for the success envelope of the preamble and, wherever it sits in `data`, an object with the
-// §2.8 field names. Nothing here leans on a decided envelope member, path or API-key carrier,
-// so these verdicts hold on any server.
+// §2.8 field names; a write, whose answer §4.16 does not show, for any 2xx with no body or the
+// envelope. Nothing here leans on a decided envelope member, path or API-key carrier, so these
+// verdicts hold on any server.
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +32,10 @@ function objectsIn(value: unknown, out: Json[] = []): Json[] {
   return out;
 }
 
-/** A success in the preamble's envelope (any 2xx: §4.16 shows no status); its body. */
+/**
+ * A read's success in the preamble's envelope (any 2xx: §4.16 shows no status); its data. A
+ * write's answer is not shown, so writes go through expectOpenSuccess (spec/bodies.ts).
+ */
 function success(res: Reply, what: string): unknown {
   expect(successStatus(res.status), `${what}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
   expect((res.body as { status?: unknown }).status, `${what}: the envelope's status`).toBe(
@@ -140,7 +144,7 @@ conformance(
       { name: 'My copy' },
       s.bearer,
     );
-    success(res, 'POST .../clone');
+    expectOpenSuccess(res, 'v2.clone', 'POST .../clone');
     const made = (await ownOf(t, s)).filter((o) => !before.includes(o['id']));
     expect(made, "one new 'dashboard' in the user's list").toHaveLength(1);
     expect(typeof made[0]?.['ownerProjectUserId'], "it is in the user's space").toBe('string');
@@ -155,7 +159,7 @@ conformance(
     const s = await setting(t);
     const before = (await ownOf(t, s)).map((o) => o['id']);
     const res = await t.http.post(dashboardsPath(s.applicationId), { name: 'Mine' }, s.bearer);
-    success(res, 'POST .../dashboards');
+    expectOpenSuccess(res, 'v2.create', 'POST .../dashboards');
     const made = (await ownOf(t, s)).filter((o) => !before.includes(o['id']));
     expect(made, "one new 'dashboard' in the user's list").toHaveLength(1);
     expect(typeof made[0]?.['ownerProjectUserId'], "it is in the user's space").toBe('string');
@@ -168,8 +172,9 @@ conformance(
   "POST .../append-charts {sourceDashboardId} with a project-user token adds the source's charts after the user's own",
   async (t) => {
     const s = await setting(t);
-    success(
+    expectOpenSuccess(
       await t.http.post(clonePath(s.applicationId, s.templateId), { name: 'Work board' }, s.bearer),
+      'v2.clone',
       'setting up: the user clones the template',
     );
     const [mine] = await ownOf(t, s);
@@ -178,8 +183,9 @@ conformance(
     // The user's dashboard first loses a chart, so that it no longer matches the source.
     const [dropped] = await layoutRead(t, s.w, mineId);
     if (dropped === undefined) expect.fail("the user's clone holds no chart");
-    success(
+    expectOpenSuccess(
       await t.http.delete(chartPath(s.applicationId, mineId, dropped), s.bearer),
+      'v2.remove-chart',
       'setting up: the user removes a chart from the clone',
     );
     const before = await layoutRead(t, s.w, mineId);
@@ -190,7 +196,7 @@ conformance(
       { sourceDashboardId: s.templateId },
       s.bearer,
     );
-    success(res, 'POST .../append-charts');
+    expectOpenSuccess(res, 'v2.append-charts', 'POST .../append-charts');
     const after = await layoutRead(t, s.w, mineId);
     expect(after.slice(0, before.length), "the user's dashboard keeps its charts first").toEqual(
       before,
