@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../runner/cli.ts';
 import type { Results } from './schema.ts';
 import {
   compareRows,
@@ -115,7 +116,8 @@ describe('eac compare', () => {
     const html = renderCompareHtml([reference, candidate]);
     expect(html).toContain('<tr class="diverges">');
     expect(html).toContain('&lt;script&gt;');
-    expect(html).not.toContain('<script>');
+    // The page's own script is the "differs only" toggle; nothing of an answer runs.
+    expect(html).not.toContain('<script>alert');
     expect(html).toContain('<code>POST /v1/x</code>');
   });
 
@@ -153,5 +155,42 @@ describe('eac compare', () => {
     await expect(compareRuns([file], root)).rejects.toThrow(
       /schema version 1 .*run the suites again/,
     );
+  });
+
+  it('compare.html has a "differs only" view that keeps the rows where the runs differ', () => {
+    const html = renderCompareHtml([reference, candidate]);
+    expect(html).toMatch(
+      /<label><input type="checkbox" id="differs-only"> differs only \(1 row\)<\/label>/,
+    );
+    expect(html).toContain('body.differs-only tbody tr:not(.diverges){display:none}');
+    expect(html).toMatch(/<script>[^]*differs-only[^]*<\/script>/);
+  });
+
+  it('eac compare prints a short summary and the files it wrote, not the table', async () => {
+    const root = await dir;
+    const a = path.join(root, 'p.json');
+    const b = path.join(root, 'q.json');
+    await writeFile(a, JSON.stringify(reference.run));
+    await writeFile(b, JSON.stringify(candidate.run));
+    const printed: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(await main(['compare', a, b, '--out', path.join(root, 'cmp')])).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    const text = printed.join('');
+    expect(text).toMatch(
+      /^eac compare: 2 runs, \d+ unspecified clauses, \d+ probed in at least one run, 1 where the runs differ on following the decision\n/,
+    );
+    expect(text).toContain(`  ${path.join(root, 'cmp', 'compare.md')}\n`);
+    expect(text).toContain(
+      `  ${path.join(root, 'cmp', 'compare.html')} (open it; "differs only" shows the 1 row)`,
+    );
+    expect(text).not.toContain('| Clause |');
+    expect(text.length).toBeLessThan(2000);
   });
 });

@@ -10,6 +10,7 @@ import type { RegisterEntry, Results } from './schema.ts';
 import { compareSections } from './coverage.ts';
 import { escapeHtml as h, escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
 import { readResults, readResultsFile } from './report-files.ts';
+import { plural } from './words.ts';
 
 export interface ComparedRun {
   /** What the user named: a run folder or a results.json file. */
@@ -144,12 +145,14 @@ th,td{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:t
 th{background:#f5f5f5}ul{margin:0;padding-left:1rem}li span{white-space:pre-wrap;word-break:break-word}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 .yes{color:#1a7f37}.no{color:#cf222e}.none{color:#6e7781}tr.diverges td:first-child{background:#fff8c5}
+body.differs-only tbody tr:not(.diverges){display:none}
 </style>
 </head>
 <body>
 <h1>EAC ambiguity register: runs compared</h1>
 <p>${rows.length} unspecified clauses; ${diverging} where the runs differ on following the decision (⚠). ✓ an answer that is the reference’s decision, ✗ one that departs from it. Column n is run n of the list below the table.</p>
-<table><thead><tr><th>Clause</th><th>Reference decision</th>${runs.map((r, i) => `<th>${i + 1}: ${h(runLabel(r))}</th>`).join('')}</tr></thead><tbody>
+<p><label><input type="checkbox" id="differs-only"> differs only (${plural(diverging, 'row')})</label></p>
+<table id="register"><thead><tr><th>Clause</th><th>Reference decision</th>${runs.map((r, i) => `<th>${i + 1}: ${h(runLabel(r))}</th>`).join('')}</tr></thead><tbody>
 ${body}
 </tbody></table>
 <h2>The runs</h2>
@@ -161,6 +164,12 @@ ${runs
   )
   .join('\n')}
 </tbody></table>
+<script>
+// "differs only": the register's rows where the runs differ on following the decision.
+document.getElementById('differs-only').addEventListener('change', (event) => {
+  document.body.classList.toggle('differs-only', event.target.checked);
+});
+</script>
 </body>
 </html>
 `;
@@ -178,6 +187,25 @@ export async function readRun(source: string): Promise<ComparedRun> {
 export interface CompareOutput {
   readonly markdown: string;
   readonly files: readonly string[];
+  /** What `eac compare` prints: the counts and the files, not the table. */
+  readonly summary: string;
+}
+
+/** A few lines for the terminal: how many clauses, how many differ, and where the tables are. */
+export function compareSummary(runs: readonly ComparedRun[], files: readonly string[]): string {
+  const rows = compareRows(runs);
+  const diverging = rows.filter((r) => r.diverges).length;
+  const probed = rows.filter((r) => r.cells.some((c) => (c?.answers.length ?? 0) > 0)).length;
+  const [md, html] = files;
+  return [
+    `eac compare: ${plural(runs.length, 'run')}, ${rows.length} unspecified clauses, ${probed} probed in at least one run, ${diverging} where the runs differ on following the decision`,
+    ...runs.map((r, i) => `  ${i + 1}: ${runLabel(r)} (${r.source})`),
+    ...(md !== undefined ? [`  ${md}`] : []),
+    ...(html !== undefined
+      ? [`  ${html} (open it; "differs only" shows the ${plural(diverging, 'row')})`]
+      : []),
+    '',
+  ].join('\n');
 }
 
 /** Renders the comparison and writes `compare.md` and `compare.html` into `outDir`. */
@@ -192,5 +220,5 @@ export async function compareRuns(
   await mkdir(path.resolve(outDir), { recursive: true });
   await writeFile(files[0] as string, markdown);
   await writeFile(files[1] as string, renderCompareHtml(runs));
-  return { markdown, files };
+  return { markdown, files, summary: compareSummary(runs, files) };
 }

@@ -102,9 +102,9 @@ async function execute(command: Command): Promise<number> {
     }
     case 'compare': {
       const { compareRuns } = await import('../reports/compare.ts');
-      const { markdown, files } = await compareRuns(command.runs, command.out);
-      process.stdout.write(markdown);
-      process.stderr.write(`eac: wrote ${files.join(' and ')}\n`);
+      // The table runs to tens of kilobytes: it goes to the files, the terminal gets their paths.
+      const { summary } = await compareRuns(command.runs, command.out);
+      process.stdout.write(summary);
       return 0;
     }
     case 'expectations': {
