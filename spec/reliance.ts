@@ -25,6 +25,7 @@ export const RELIANCE = {
   'dashboards.v1-shapes.not-shown': 'shapes.endpoints',
   'dashboards.v1-writes.credentials': 'follows',
   'hub.controls.placement': 'follows',
+  'hub.dashboard.navigation': 'follows',
   'hub.drill-down.rows': 'hub.things.drillDownRows',
   'hub.events.height-message': 'hub.heightMessage',
   'hub.events.embed-params-shape': 'hub.paramsMessage',

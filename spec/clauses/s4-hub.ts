@@ -23,6 +23,15 @@ export const s4Hub = defineClauses([
       '/share/dashboard/{dashboardId} finds the application of the dashboard and opens it there.',
   },
   {
+    id: 'hub.dashboard.navigation',
+    section: '4.17',
+    level: 'unspecified',
+    summary:
+      "Whether the dashboard page shows the application's navigation and tabs, or the dashboard alone, is left open.",
+    decision:
+      'The application with its navigation and tabs, the dashboard open in it, as the application page without dashboardId shows it.',
+  },
+  {
     id: 'hub.dashboard.jwt-required',
     section: '4.17',
     level: 'must',

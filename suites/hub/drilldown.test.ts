@@ -215,7 +215,13 @@ probe(
     const north = await viewer(t, w, { drillDown: true }, { properties: { region: 'north' } });
     const view = await openHub(t, dashboardPath(w.dashboardId, { jwt: north.token }));
     const control = view.thing('drillDown', { value: 'Anvil' });
-    await expectCount(control, 1, 'a drill-down control for the point Anvil');
+    // A page may offer no drill-down at all on a chart it cannot drill: that is an answer too,
+    // read once the page has gone still.
+    await view.settled(400, 10_000);
+    if ((await control.count()) === 0) {
+      t.observe('no drill-down control for the point', false);
+      return;
+    }
     await control.click();
     await expectCount(
       view.thing('drillDownRows', { value: 'Anvil' }),

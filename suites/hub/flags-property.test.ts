@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { unstatedReliances } from '../../spec/reliance.ts';
 import { expect } from 'vitest';
 import { expectedEffective, expectedPermissions } from '../../fixtures/oracles/index.ts';
 import type { HubThing } from '../../spec/hub-profile.ts';
@@ -28,6 +29,7 @@ import {
 function expectations(
   role: RolePermissions,
   scheduledReports: boolean,
+  tabsShown: boolean,
 ): [HubThing, boolean | 'either'][] {
   const on = expectedEffective(role);
   // Without a header, a control the document does not place may have gone with it.
@@ -36,7 +38,9 @@ function expectations(
   return [
     ['header', !on['hideHeader']],
     ['download', shown(!on['hideDownloadButton'])],
-    ['tabs', shown(!on['disableTabs'])],
+    // Tabs on the dashboard page come with the navigation the document leaves open there
+    // (hub.dashboard.navigation): off with disableTabs always, on only where the profile says.
+    ['tabs', on['disableTabs'] ? false : tabsShown ? shown(true) : 'either'],
     ['filterBar', shown(!on['hideFilters'])],
     // §2.2: the Schedule Report button is in the header, where the organization has the feature.
     [
@@ -79,6 +83,7 @@ conformance(
   'for arbitrary sets of the twenty flags, what the page offers follows §2.2',
   async (t) => {
     const scheduledReports = hubProfile(t).scheduledReports !== 'none';
+    const tabsShown = unstatedReliances(t.profile, ['hub.dashboard.navigation']).length === 0;
     const w = await hubWorld(t, { data: true });
     await fc.assert(
       fc.asyncProperty(flagsArb, async (flags) => {
@@ -93,7 +98,7 @@ conformance(
           'the page shows the chart',
         );
         // The page is ready (its chart is shown): count every thing at once.
-        const checks = expectations(role, scheduledReports).filter(
+        const checks = expectations(role, scheduledReports, tabsShown).filter(
           (c): c is [HubThing, boolean] => c[1] !== 'either' && view.names(c[0]),
         );
         const counts = await Promise.all(

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { unstatedReliances } from '../../spec/reliance.ts';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HubThing } from '../../spec/hub-profile.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
@@ -24,10 +25,15 @@ import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 
 // §2.2: the flags whose effect only a page shows, checked on /share/dashboard/{id} (§4.17),
-// which opens the dashboard inside its application, navigation and tabs included. What a
-// page offers is found through the target profile's hub section (ARIA role and name).
+// which opens the dashboard (inside its application, navigation and tabs included, where the
+// profile follows hub.dashboard.navigation). What a page offers is found through the target
+// profile's hub section (ARIA role and name).
 
 type T = Parameters<Parameters<typeof conformance>[2]>[0];
+
+/** Whether the profile follows the decision that the dashboard page shows tabs (see above). */
+const tabsOnDashboardPage = (t: T) =>
+  unstatedReliances(t.profile, ['hub.dashboard.navigation']).length === 0;
 
 /**
  * Pages of viewers of the file's world on roles of these flags, one at a time: `look` gets
@@ -59,6 +65,11 @@ interface FlagCase {
   readonly relies?: readonly ClauseId[];
   /** Whether the target offers the thing at all to the `shown` role (default: yes). */
   readonly offered?: (t: T) => boolean;
+  /**
+   * Whether the `shown` role's page is held to offering the thing (default: yes); when not,
+   * only the `hidden` role's page is checked, which must not offer it.
+   */
+  readonly judged?: (t: T) => boolean;
 }
 
 const EDITING: RolePermissions = {
@@ -92,6 +103,10 @@ const CASES: readonly FlagCase[] = [
     thing: 'tabs',
     shown: {},
     hidden: { disableTabs: true },
+    // Tabs on the dashboard page come with the application's navigation, which the document
+    // leaves open there (hub.dashboard.navigation): the page without them is judged only when
+    // the profile follows that decision.
+    judged: tabsOnDashboardPage,
   },
   {
     clauses: ['permissions.hide-filters.effect'],
@@ -162,7 +177,9 @@ for (const c of CASES) {
     c.title,
     async (t) => {
       const offered = c.offered?.(t) ?? true;
+      const judged = c.judged?.(t) ?? true;
       await eachPage(t, [c.shown, c.hidden], async (view, i) => {
+        if (i === 0 && !judged) return;
         const role = JSON.stringify(i === 0 ? c.shown : c.hidden);
         const shown = i === 0 && offered;
         await expectCount(
