@@ -28,6 +28,7 @@ import { firmTotal, groupCoverage } from './coverage.ts';
 import { escapeHtml as h, firstLine, screenshotFile } from './escape.ts';
 import { failureGroups } from './failure-groups.ts';
 import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
+import { documentUrlOf, sectionUrl } from './document-link.ts';
 import { endpointsOf, testsOf } from './register.ts';
 import { runReplayLine, targetArgsOf } from './results.ts';
 import { plural } from './words.ts';
@@ -37,9 +38,9 @@ export interface HtmlContext {
   /** Ids of the tests whose screenshot (screenshotFile(id)) is in the run folder. */
   readonly screenshots?: ReadonlySet<string>;
   /**
-   * Where the document is, with `{section}` standing for a section number
-   * (`https://example.org/service-api.html#section-{section}`). Without it, section links
-   * stay in the page.
+   * Where the document is (document-link.ts): with `{section}` standing for a section number
+   * (`https://example.org/service-api.html#s-{section}`), or a plain URL that gets
+   * `#section-<n>`. Without it, section links stay in the page.
    */
   readonly documentUrl?: string;
 }
@@ -60,11 +61,8 @@ export async function htmlContext(
   const screenshots = new Set(
     run.results.filter((r) => present.has(screenshotFile(r.id))).map((r) => r.id),
   );
-  const documentUrl = env['EAC_DOCUMENT_URL'];
-  return {
-    screenshots,
-    ...(documentUrl !== undefined && documentUrl !== '' ? { documentUrl } : {}),
-  };
+  const documentUrl = documentUrlOf(env);
+  return { screenshots, ...(documentUrl !== undefined ? { documentUrl } : {}) };
 }
 
 const CSS = `
@@ -97,6 +95,7 @@ table.register pre{white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere
 img.shot{display:block;max-width:100%;max-height:36rem;border:1px solid #ddd;margin:.4rem 0}
 .cause{margin-top:1.4rem}
 .breach{font-weight:600;color:#cf222e}
+ul.cites{margin:0;padding-left:1rem}.ctext{color:#57606a}
 `;
 
 /**
@@ -178,12 +177,13 @@ class Page {
     this.#rows = new Set(run.coverage.map((r) => r.section));
   }
 
-  /** `§4.10`, linking to the section's coverage row (or to the document when it has no row). */
+  /** `§4.10`, linking to the document when its URL is known, else to the section's coverage row. */
   section(section: string): string {
     const label = `§${section}`;
-    if (this.#rows.has(section)) return `<a class="sec" href="#sec-${h(section)}">${h(label)}</a>`;
     const url = this.documentLink(section);
-    return url !== undefined ? `<a class="sec" href="${h(url)}">${h(label)}</a>` : h(label);
+    if (url !== undefined) return `<a class="sec" href="${h(url)}">${h(label)}</a>`;
+    if (this.#rows.has(section)) return `<a class="sec" href="#sec-${h(section)}">${h(label)}</a>`;
+    return h(label);
   }
 
   /** Keeps a piece of HTML for the packed blob; returns its index there. */
@@ -199,17 +199,23 @@ class Page {
   }
 
   documentLink(section: string): string | undefined {
-    return this.context.documentUrl?.replaceAll('{section}', encodeURIComponent(section));
+    return sectionUrl(this.context.documentUrl, section);
   }
 
-  /** A clause id with its section in front, linked. */
+  /**
+   * A clause id with its section in front, linked, and the catalogue's wording of the clause
+   * after it: a failure can be acted on without the document at hand.
+   */
   clause(id: string): string {
-    const section = clauseById.get(id)?.section;
-    return `${section !== undefined ? `${this.section(section)} ` : ''}<code>${h(id)}</code>`;
+    const clause = clauseById.get(id);
+    if (clause === undefined) return `<code>${h(id)}</code>`;
+    return `${this.section(clause.section)} <code>${h(id)}</code> <span class="ctext">${h(clause.summary)}</span>`;
   }
 
   clauses(ids: readonly string[]): string {
-    return ids.length > 0 ? ids.map((c) => this.clause(c)).join(' ') : '<em>none</em>';
+    return ids.length > 0
+      ? `<ul class="cites">${ids.map((c) => `<li>${this.clause(c)}</li>`).join('')}</ul>`
+      : '<em>none</em>';
   }
 }
 
@@ -291,8 +297,8 @@ function coverage(page: Page): string {
   ]);
   const note =
     page.context.documentUrl !== undefined
-      ? 'Section names link to the document.'
-      : 'Clause links elsewhere in the page lead to these rows; set EAC_DOCUMENT_URL (with {section}) when rendering to link the rows to the document.';
+      ? 'Section names and section references link to the document.'
+      : 'Section references elsewhere in the page lead to these rows; set EAC_DOCUMENT_URL (a URL, #section-N is appended; or one with {section}) when rendering to link them to the document.';
   return `<h2 id="coverage">Clause coverage by section</h2>${legend()}<table><thead><tr><th>Section</th><th>clauses of the document</th><th>portable</th><th>through a decision</th><th>probed</th><th>failing</th><th>must</th><th>observed</th></tr></thead><tbody>${rows.join('')}</tbody></table><p><small>${h(note)}</small></p>${KINDS}`;
 }
 

@@ -1,6 +1,8 @@
 /** `summary.md`: the report a person reads first, e.g. as a CI job summary. */
 import { isUnexpected, verdictOf, type CoverageRow, type Result, type Results } from './schema.ts';
+import { clauseById } from '../spec/clauses/index.ts';
 import { firmTotal, groupCoverage } from './coverage.ts';
+import { documentUrlOf, sectionUrl } from './document-link.ts';
 import { escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
 import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
 import { failureGroups } from './failure-groups.ts';
@@ -57,8 +59,29 @@ function coverageTable(run: Results): string[] {
   return lines;
 }
 
+/** Where the document is when a copy is published (EAC_DOCUMENT_URL); set by renderSummary. */
+let documentUrl: string | undefined;
+
+/** `§4.6`, a link to the document when its URL is known. */
+function sectionRef(section: string): string {
+  const url = sectionUrl(documentUrl, section);
+  return url !== undefined ? `[§${section}](${url})` : `§${section}`;
+}
+
+/**
+ * Each cited clause with its section and the catalogue's wording of it, so that a failure can
+ * be acted on without the document at hand.
+ */
 function clauseList(result: Result): string {
-  return result.clauses.length > 0 ? result.clauses.map((c) => code(c)).join(' ') : '(none)';
+  if (result.clauses.length === 0) return '(none)';
+  return result.clauses
+    .map((id) => {
+      const clause = clauseById.get(id);
+      return clause !== undefined
+        ? `${code(id)} ${sectionRef(clause.section)}: ${cell(clause.summary)}`
+        : code(id);
+    })
+    .join('<br>');
 }
 
 function testLabel(result: Result): string {
@@ -233,7 +256,11 @@ export function capLength(text: string, limit = MAX_SUMMARY_CHARS): string {
   return `${lines.slice(0, kept).join('\n').trimEnd()}${note(lines.length - kept, `“${from}”`)}`;
 }
 
-export function renderSummary(run: Results): string {
+export function renderSummary(
+  run: Results,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  documentUrl = documentUrlOf(env);
   const { target, summary, profile } = run;
   const hooks =
     target.hooksUrl !== undefined

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import path from 'node:path';
 import { createVitest, type TestSpecification } from 'vitest/node';
-import { catalogue } from '../spec/clauses/index.ts';
+import { catalogue, clauseById } from '../spec/clauses/index.ts';
 import type { ExpectationsFile } from '../spec/expectations.ts';
 import {
   isUnexpected,
@@ -235,6 +235,12 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
       const clauses = r.clauses.length > 0 ? ` {${r.clauses.join(' ')}}` : '';
       lines.push(`  ✗ ${r.area}: ${r.name}${clauses}`);
       lines.push(`      ${firstLine(r.reason ?? 'failed', 160)}`);
+      // What each cited clause says (the catalogue's wording), to act on without the document.
+      for (const id of r.clauses) {
+        const clause = clauseById.get(id);
+        if (clause !== undefined)
+          lines.push(`      §${clause.section} ${id}: ${firstLine(clause.summary, 200)}`);
+      }
       lines.push(`      replay: ${r.replay}`);
     }
   }
