@@ -53,6 +53,8 @@ export interface LatitudeOptions {
   readonly seed?: number;
   /** `--print-profile FILE`: write the profile stating the shapes the proxy produces. */
   readonly printProfile?: string;
+  /** `--open-points [--json]`: list the document's open points and what answers each; no proxy. */
+  readonly openPoints?: { readonly json: boolean };
 }
 
 export interface ClausesOptions {
@@ -321,9 +323,13 @@ function buildLatitude(values: Values): Command {
   const hubPort = str(values['hubPort']);
   const seed = str(values['seed']);
   const printProfile = nonEmpty('latitude', '--print-profile', str(values['printProfile']));
+  const openPoints = values['openPoints'] === true;
+  if (values['json'] === true && !openPoints)
+    throw new UsageError('eac latitude: --json goes with --open-points (the proxy prints no JSON)');
   return {
     kind: 'latitude',
     options: {
+      ...(openPoints ? { openPoints: { json: values['json'] === true } } : {}),
       port: port !== undefined ? integer('latitude', '--port', port, 65535) : 0,
       ...(hubPort !== undefined
         ? { hubPort: integer('latitude', '--hub-port', hubPort, 65535) }
@@ -652,10 +658,16 @@ function program(
     .option('--vary <vary>', 'all, random:SEED or catalogue ids (default: all)')
     .option('--seed <n>', 'seed (default: random)')
     .option('--print-profile <file>', 'write the profile stating the shapes the proxy produces')
+    .option(
+      '--open-points',
+      'start no proxy: list every point the document leaves open with the entries that vary it or the reason none can; exits 1 while one has neither',
+    )
+    .option('--json', 'with --open-points: as JSON')
     .addHelpText(
       'after',
       examples(
         'eac latitude --vary all --print-profile /tmp/latitude.json',
+        'eac latitude --open-points',
         'eac latitude --target http://localhost:8080 --hub http://localhost:8081 --vary random:7',
       ),
     )

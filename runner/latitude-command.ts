@@ -8,6 +8,10 @@ import { missingPart } from './parts.ts';
 import { DOCUMENT_ONLY_PROFILE, randomSeed, TargetError } from './target.ts';
 
 export async function latitudeCommand(options: LatitudeOptions, io: ServeIo): Promise<number> {
+  if (options.openPoints !== undefined) {
+    const { openPointsCommand } = await import('./open-points-command.ts');
+    return openPointsCommand(options.openPoints, io);
+  }
   const seed = options.seed ?? randomSeed();
   const ports = {
     port: options.port,

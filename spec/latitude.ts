@@ -1,4 +1,5 @@
 import type { ClauseId } from './clauses/index.ts';
+import type { OpenPointId } from './open-points.ts';
 
 /**
  * The latitude catalogue: every freedom the document leaves that a real server may take, with
@@ -14,6 +15,14 @@ export interface Freedom {
   readonly kind: 'form' | 'behaviour';
   /** The clauses (any level) whose wording leaves this freedom open. */
   readonly clauses: readonly ClauseId[];
+  /**
+   * The open points (spec/open-points.ts) whose answers this entry varies: `eac latitude
+   * --open-points` joins them. Kept apart from `clauses`, which names where the document leaves
+   * room (any level, musts included, as the reason the freedom is allowed): an entry often cites
+   * a clause whose point it varies only in part or not at all, so the join is never derived
+   * from `clauses`. An unspecified clause's open point has the clause's id.
+   */
+  readonly varies?: readonly OpenPointId[];
   /** One line: what a server taking this freedom does. */
   readonly description: string;
   /**
@@ -28,6 +37,13 @@ export const LATITUDE = [
     id: 'status.created',
     kind: 'form',
     clauses: ['v2.shapes.beyond-named-fields', 'dashboards.v1-shapes.not-shown'],
+    varies: [
+      'not-shown.v2-and-v1-shapes',
+      'v2.shapes.beyond-named-fields',
+      'dashboards.v1-shapes.not-shown',
+      'partial.status.v2-writes',
+      'partial.status.v1-unshown',
+    ],
     description:
       'Answers 201 (202 for the chart removal), with the success envelope, to the writes whose success status the document does not show: the v2 calls of §4.16 and the v1 create and add-charts it names without a shape.',
   },
@@ -39,6 +55,33 @@ export const LATITUDE = [
       'users.update.response-fields',
       'errors.envelope.shape',
     ],
+    varies: [
+      'partial.members.envelope',
+      'partial.members.role',
+      'partial.members.roles-list',
+      'partial.members.role-delete',
+      'partial.members.register-organization',
+      'partial.members.register-user',
+      'partial.members.user-token',
+      'partial.members.register-tenant',
+      'partial.members.clone',
+      'partial.members.v1-writes',
+      'partial.members.list-workspaces',
+      'partial.members.save-from-chat',
+      'partial.members.v2-objects',
+      'not-shown.user-update-answer',
+      'users.update.response-fields',
+      'not-shown.embed-token-members',
+      'tokens.embed-token.response-fields',
+      'dashboards.append-charts-from.response-fields',
+      'dashboards.remove-charts.response-fields',
+      'not-shown.v2-and-v1-shapes',
+      'v2.shapes.beyond-named-fields',
+      'not-shown.v1-dashboard-record',
+      'dashboards.v1-record.fields',
+      'not-shown.workspace-item',
+      'workspaces.list-item.fields',
+    ],
     description:
       "Adds members with real-looking names at every depth of success objects the document does not close (never inside a role's permissions, §2.1).",
   },
@@ -46,6 +89,7 @@ export const LATITUDE = [
     id: 'v1.record-minimal',
     kind: 'form',
     clauses: ['dashboards.v1-record.fields'],
+    varies: ['not-shown.v1-dashboard-record', 'dashboards.v1-record.fields'],
     description:
       'Reduces v1 dashboard records and list items to the members §2.8 shows: id, tenantId, ownerProjectUserId.',
   },
@@ -53,6 +97,11 @@ export const LATITUDE = [
     id: 'workspaces.renamed',
     kind: 'form',
     clauses: ['workspaces.list-item.fields'],
+    varies: [
+      'not-shown.workspace-item',
+      'workspaces.list-item.fields',
+      'partial.migration.workspace-keying',
+    ],
     description:
       'Names the members of a list-workspaces item otherwise (stated in the printed profile).',
   },
@@ -64,6 +113,7 @@ export const LATITUDE = [
       'v2.shapes.beyond-named-fields',
       'dashboards.v1-shapes.not-shown',
     ],
+    varies: ['roles.list.order', 'partial.order.lists'],
     description:
       'Reorders every array whose order the document leaves open so that every element of an array of two or more moves.',
   },
@@ -71,6 +121,7 @@ export const LATITUDE = [
     id: 'errors.reworded',
     kind: 'form',
     clauses: ['errors.codes.full-list', 'errors.envelope.message-required'],
+    varies: ['not-shown.error-codes', 'errors.codes.full-list', 'partial.form.error-text'],
     description:
       "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
   },
@@ -78,6 +129,13 @@ export const LATITUDE = [
     id: 'errors.other-4xx',
     kind: 'form',
     clauses: [
+      'errors.validation.status',
+      'errors.not-found.status',
+      'errors.unauthorized.status',
+      'errors.forbidden.status',
+    ],
+    varies: [
+      'not-shown.error-codes',
       'errors.validation.status',
       'errors.not-found.status',
       'errors.unauthorized.status',
@@ -94,6 +152,11 @@ export const LATITUDE = [
       'tokens.expires-at.iso-utc',
       'tokens.issue-time.whole-seconds',
     ],
+    varies: [
+      'partial.form.timestamps',
+      'roles.timestamps.format',
+      'tokens.issue-time.whole-seconds',
+    ],
     description:
       'Writes every timestamp in another ISO 8601 form that still names UTC: role stamps with +00:00 and no fraction, expiresAt with microseconds and +00:00, other stamps with nanoseconds and Z.',
   },
@@ -101,18 +164,21 @@ export const LATITUDE = [
     id: 'content-type.charset',
     kind: 'form',
     clauses: ['errors.envelope.shape'],
+    varies: ['partial.http.content-type'],
     description: 'Sends Content-Type with parameters (application/json; charset=utf-8).',
   },
   {
     id: 'body.chunked',
     kind: 'form',
     clauses: ['errors.envelope.shape'],
+    varies: ['partial.http.transfer'],
     description: 'Sends every body chunked, with no Content-Length.',
   },
   {
     id: 'framing.empty-body',
     kind: 'form',
     clauses: ['errors.malformed-http', 'errors.malformed-http.answered'],
+    varies: ['errors.malformed-http'],
     description:
       'Refuses a request its HTTP layer cannot frame (400, 414, 431) with an empty body, before any endpoint sees it.',
   },
@@ -120,18 +186,21 @@ export const LATITUDE = [
     id: 'sse.rechunked',
     kind: 'form',
     clauses: ['events.stream.sse-framing', 'events.stream.line-format'],
+    varies: ['partial.sse.chunking'],
     description: 'Splits the event stream across writes at arbitrary byte positions.',
   },
   {
     id: 'sse.non-data-lines',
     kind: 'form',
     clauses: ['events.non-data-lines', 'events.stream.sse-framing'],
+    varies: ['partial.sse.non-data-lines'],
     description: 'Adds comment lines, event: and id: lines between events.',
   },
   {
     id: 'sse.other-types',
     kind: 'form',
     clauses: ['events.other-types.allowed'],
+    varies: ['partial.sse.other-types'],
     description:
       "Adds events of other types (§6's workflow steps and markers) throughout the stream.",
   },
@@ -139,6 +208,7 @@ export const LATITUDE = [
     id: 'sse.second-message',
     kind: 'form',
     clauses: ['events.text-start', 'events.text.bracketing'],
+    varies: ['partial.sse.text-messages'],
     description:
       'Answers a second text message after the first, with its own start, deltas and end.',
   },
@@ -146,12 +216,14 @@ export const LATITUDE = [
     id: 'sse.deltas-recut',
     kind: 'form',
     clauses: ['events.text-delta'],
+    varies: ['partial.sse.text-messages'],
     description: 'Cuts the text of every message into deltas at other places.',
   },
   {
     id: 'hub.restructured',
     kind: 'form',
     clauses: ['hub.controls.placement'],
+    varies: ['partial.hub.markup', 'hub.controls.placement'],
     description:
       'Serves hub pages with another element structure and order, under the ARIA roles and names the printed profile states.',
   },
@@ -159,6 +231,7 @@ export const LATITUDE = [
     id: 'hub.messages',
     kind: 'form',
     clauses: ['hub.events.embed-params-shape', 'hub.events.height-message'],
+    varies: ['hub.events.embed-params-shape', 'hub.events.height-message'],
     description:
       'Posts the embed:params and height messages in another shape, stated in the printed profile.',
   },
@@ -166,6 +239,7 @@ export const LATITUDE = [
     id: 'hub.rows-grid',
     kind: 'form',
     clauses: ['hub.rows.markup', 'hub.chart.unloadable'],
+    varies: ['partial.hub.markup', 'hub.rows.markup'],
     description:
       "Shows a chart's rows as an ARIA grid (rows of grid cells under a row of column heads) instead of a table, stated in the printed profile.",
   },
@@ -173,6 +247,7 @@ export const LATITUDE = [
     id: 'hub.rows-list',
     kind: 'form',
     clauses: ['hub.rows.markup', 'hub.drill-down.rows'],
+    varies: ['partial.hub.markup', 'hub.rows.markup', 'hub.drill-down.rows'],
     description:
       'Shows the rows behind a drilled point as a list, one item per row holding its columns and values as a definition list, stated in the printed profile (cells by role definition).',
   },
@@ -180,6 +255,7 @@ export const LATITUDE = [
     id: 'tenant.identity-name',
     kind: 'behaviour',
     clauses: ['tenants.register.identity'],
+    varies: ['tenants.register.identity'],
     description:
       'Counts the display name in a tenant’s identity: the same columns and schema under another name (or none) are another tenant; a unique key still names one tenant alone.',
   },
@@ -187,6 +263,7 @@ export const LATITUDE = [
     id: 'tokens.hs256',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
+    varies: ['not-shown.jwt-contents', 'tokens.claims'],
     description:
       'Signs tokens with HS256 and a secret of its own, with no kid, and publishes no JSON Web Key Set (its path is an unknown route).',
   },
@@ -194,6 +271,7 @@ export const LATITUDE = [
     id: 'auth.both-forms',
     kind: 'behaviour',
     clauses: ['auth.header.format'],
+    varies: ['auth.header.format'],
     description:
       'Accepts an API key in the authorization header both bare and as Bearer (tokens there as before).',
   },
@@ -201,6 +279,7 @@ export const LATITUDE = [
     id: 'claims.layout',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
+    varies: ['not-shown.jwt-contents', 'tokens.claims'],
     description:
       'Lays a project-user token’s claims out otherwise, stated in the printed profile: the user in uid (sub kept beside it), permissions, role, project organization and properties under ctx.',
   },
@@ -208,6 +287,7 @@ export const LATITUDE = [
     id: 'claims.permissions-array',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
+    varies: ['not-shown.jwt-contents', 'tokens.claims', 'partial.form.permissions-claim'],
     description:
       'Writes the permissions in a project-user token as an array of the granted flag names, under a namespaced claim (https://eac.example/permissions) in the flat layout; the printed profile states the form and a JSON pointer.',
     excludes: ['claims.permissions-string'],
@@ -216,6 +296,7 @@ export const LATITUDE = [
     id: 'claims.permissions-string',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
+    varies: ['not-shown.jwt-contents', 'tokens.claims', 'partial.form.permissions-claim'],
     description:
       'Writes the permissions in a project-user token as the granted flag names separated by spaces (scope in the flat layout), stated in the printed profile; set aside when claims.permissions-array is taken.',
   },
@@ -232,22 +313,44 @@ export const LATITUDE = [
       'chat.result.chart-data-rows',
       'chat.thread.new-thread-context',
     ],
+    varies: [
+      'partial.form.chat-words',
+      'partial.sse.sequence',
+      'partial.sse.text-messages',
+      'partial.sse.other-types',
+      'events.stream.end',
+      'chat.thread.new-thread-context',
+      'not-shown.chart-config-values',
+      'charts.config.allowed-values',
+    ],
     description:
       'Answers chat with another agent, standing for a language model: its own reading of questions, words, SQL, chart settings and event sequence (several text messages, tool results arriving late, event types of its own, small deltas), the answering version reported where the printed profile states, the example questions stated there in its words; it announces no agent-grammar.',
-  },
-  {
-    id: 'endpoints.templated',
-    kind: 'form',
-    clauses: ['v2.dashboards.lookup-path', 'dashboards.v1-shapes.not-shown'],
-    description:
-      'Serves the endpoints the document names without a path at paths of REST habit, ids as path placeholders (the look-up takes the id in its query), stated in the printed profile; the proxy routes them to the paths the target states.',
   },
   {
     id: 'bodies.none',
     kind: 'form',
     clauses: ['v2.shapes.beyond-named-fields', 'dashboards.v1-shapes.not-shown'],
+    varies: [
+      'not-shown.v2-and-v1-shapes',
+      'v2.shapes.beyond-named-fields',
+      'dashboards.v1-shapes.not-shown',
+      'partial.status.v2-writes',
+      'partial.status.v1-unshown',
+    ],
     description:
       'Answers every success of the calls whose answer the document does not show (spec/bodies.ts: the v2 writes of §4.16, the v1 create and add-charts) with no body: 204 or another 2xx with nothing in it, the v2 create naming the new dashboard in a Location header; each status stated in the printed profile.',
+  },
+  {
+    id: 'endpoints.templated',
+    kind: 'form',
+    clauses: ['v2.dashboards.lookup-path', 'dashboards.v1-shapes.not-shown'],
+    varies: [
+      'not-shown.v2-and-v1-shapes',
+      'v2.dashboards.lookup-path',
+      'dashboards.v1-shapes.not-shown',
+    ],
+    description:
+      'Serves the endpoints the document names without a path at paths of REST habit, ids as path placeholders (the look-up takes the id in its query), stated in the printed profile; the proxy routes them to the paths the target states.',
   },
 ] as const satisfies readonly Freedom[];
 
