@@ -117,6 +117,7 @@ const HOLDS_TEXT = new Set([
   'h1',
   'h2',
   'p',
+  'span',
   'label',
   'button',
   'a',
@@ -342,6 +343,23 @@ describe('hub html: text', () => {
       [evil('cell'), '1'],
     ]);
     expect(panelOf(p, board).attrs.get('data-dashboard')).toBe(board.dashboardId);
+  });
+
+  it("shows the viewer's and its organization's display names on every page, as text, whatever the header (§2.3, §2.4)", () => {
+    const evil = (s: string) => `<b onmouseover="alert('${s}')">${s}</b>&amp;`;
+    for (const query of ['', 'hideHeader=true']) {
+      const p = render({
+        view: { ...VIEW, viewer: { userName: evil('user'), organizationName: evil('org') } },
+        query,
+      });
+      const footer = [...all(p.root)].filter((e) => e.tag === 'footer');
+      expect(footer.length, query).toBe(1);
+      expect(clean(textOf(footer[0]!))).toBe(`Signed in as ${evil('user')} of ${evil('org')}`);
+      expect([...all(p.root)].filter((e) => e.tag === 'b')).toEqual([]);
+    }
+    const alone = render({ view: { ...VIEW, viewer: { userName: 'Ann' } } });
+    expect(alone.html).toContain('<footer><p>Signed in as <span>Ann</span></p></footer>');
+    expect(render({ view: { ...VIEW, viewer: { userName: '' } } }).html).not.toContain('<footer>');
   });
 });
 

@@ -194,6 +194,19 @@ function panel(
   return `<section id="panel-${index}" ${role} data-dashboard="${attr(d.dashboardId)}"${hidden}><h2>${text(d.name)}</h2>${filters}${charts}</section>`;
 }
 
+/**
+ * §2.3, §2.4: the hub shows the user's and its organization's display names; the reference
+ * shows them on every page, in a footer the hideHeader options leave in place.
+ */
+function signedIn(view: PageView): string {
+  const names = view.viewer;
+  if (names === undefined) return '';
+  const user = names.userName === '' ? '' : ` as <span>${text(names.userName)}</span>`;
+  const org =
+    names.organizationName === undefined ? '' : ` of <span>${text(names.organizationName)}</span>`;
+  return user === '' && org === '' ? '' : `<footer><p>Signed in${user}${org}</p></footer>`;
+}
+
 /** Marks the v1 component page frozen at finalize (decision hub.v1-component.page). */
 const FROZEN = ' data-v1-component="frozen"';
 
@@ -274,7 +287,7 @@ export function renderPage({ view, flags, query, nonce }: RenderInput): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text(title)}</title>
 <style nonce="${nonce}">body{font-family:system-ui,sans-serif;margin:0}header{padding:8px 16px;background:#1f3a66;color:#fff}.layout{display:flex}nav{min-width:180px;padding:8px}main{flex:1;padding:8px 16px}figure{margin:12px 0;border:1px solid #ccc;padding:8px}table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 6px}</style>
 </head><body${view.frozen ? FROZEN : ''}>
-${header}<div class="layout">${nav}<main>${tabList}${actionBar}${toolBar}${panels}</main>${insights}</div>${openers.map(dialog).join('')}
+${header}<div class="layout">${nav}<main>${tabList}${actionBar}${toolBar}${panels}</main>${insights}</div>${signedIn(view)}${openers.map(dialog).join('')}
 <script type="application/json" id="eac-page">${scriptJson(config)}</script>
 <script nonce="${nonce}">${CLIENT_SCRIPT}</script>
 </body></html>`;

@@ -57,6 +57,14 @@ export interface PageView {
   readonly activeDashboardId: string;
   /** §9: the v1 dashboard component after finalize, frozen as migrated. */
   readonly frozen: boolean;
+  /** §2.3, §2.4: the display names of the viewer and of its project organization. */
+  readonly viewer?: ViewerNames;
+}
+
+export interface ViewerNames {
+  readonly userName: string;
+  /** Absent for a user without a project organization. */
+  readonly organizationName?: string;
 }
 
 /** A migration once finalized (§9). */
@@ -213,7 +221,22 @@ async function view(
         dashboards.find((d) => d.charts.some((c) => c.drill !== undefined))?.dashboardId ??
         active.dashboardId,
       frozen: scope.frozen,
+      viewer: viewerNames(viewer),
     },
+  };
+}
+
+/** The viewer's names as its account holds them now (a rename shows on the next load). */
+function viewerNames(viewer: Viewer): ViewerNames {
+  const { identity } = viewer.account;
+  const user = identity.users[viewer.userId];
+  const org =
+    user?.projectOrganizationId == null
+      ? undefined
+      : identity.organizations[user.projectOrganizationId];
+  return {
+    userName: user?.name ?? '',
+    ...(org === undefined ? {} : { organizationName: org.name }),
   };
 }
 

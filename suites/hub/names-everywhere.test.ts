@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import {
   buildWorld,
@@ -29,8 +30,10 @@ import { successStatus } from '../harness/expect.ts';
 // inline script, event-handler attributes, values that break out of an attribute, a
 // `javascript:` URL) around a marker of its own, so a finding names the string that broke.
 // After the page has rendered, the live DOM is searched for anything the text could have made;
-// the string must also be shown somewhere on the page exactly as set, or the test is not-run
-// (escaped where it is not shown proves nothing).
+// the string must also be shown somewhere on the page as set (in a visible element's text or
+// an aria-label, whatever the markup), or the test is not-run (escaped where it is not shown
+// proves nothing); the user's and the organization's names, which §2.3 and §2.4 say the hub
+// shows, fail instead.
 
 /** Hostile text around `marker` (lower-case letters: it also becomes an attribute name). */
 export function hostile(marker: string): string {
@@ -55,6 +58,11 @@ interface Settable {
   /** Shown as text, or as the value of a filter input. */
   readonly shownAs: 'text' | 'input value';
   readonly worlds: readonly WorldKind[];
+  /**
+   * The clause saying the hub shows it: then a hub that shows it on none of the pages fails,
+   * where another string's absence only leaves its escaping unjudged (not-run).
+   */
+  readonly mustShow?: ClauseId;
 }
 
 const BOTH: readonly WorldKind[] = ['live', 'migrated'];
@@ -185,17 +193,19 @@ export const SETTABLE: readonly Settable[] = [
     marker: 'eacuser',
     what: "the viewer's project user name",
     setBy: '§4.5 register-user `name` (§2.4: shown in the hub)',
-    regions: 'none',
+    regions: 'footer (signed-in line)',
     shownAs: 'text',
     worlds: BOTH,
+    mustShow: 'resources.user.name',
   },
   {
     marker: 'eacorg',
     what: "the viewer's project organization name",
     setBy: '§4.4 register-organization `name` (§2.3: shown in the hub)',
-    regions: 'none',
+    regions: 'footer (signed-in line)',
     shownAs: 'text',
     worlds: BOTH,
+    mustShow: 'resources.organization.name',
   },
   {
     marker: 'eacfilter',
@@ -486,10 +496,23 @@ async function madeOf(
 const shownText = (view: HubView, s: Settable) =>
   view.frame.getByText(text(s.marker), { exact: true }).filter({ visible: true });
 
-/** The string shown exactly as set: as the text of a visible element, or an input's value. */
+/**
+ * The string shown as set, in whatever markup: within the text of a visible element, or within
+ * an element's accessible name given by aria-label; for a filter value, an input's value.
+ */
 async function shownCount(view: HubView, s: Settable): Promise<number> {
   const value = text(s.marker);
-  if (s.shownAs === 'text') return shownText(view, s).count();
+  if (s.shownAs === 'text') {
+    const inText = await view.frame.getByText(value).filter({ visible: true }).count();
+    const labels = await view.frame
+      .locator('[aria-label]')
+      .evaluateAll((els) =>
+        els.map((e) =>
+          (e as unknown as { getAttribute(n: string): string }).getAttribute('aria-label'),
+        ),
+      );
+    return inText + labels.filter((l) => l.includes(value)).length;
+  }
   const values = await view.frame
     .getByRole('textbox')
     .evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value));
@@ -603,8 +626,8 @@ for (const world of ['live', 'migrated'] as const) {
   const migrated = world === 'migrated';
   for (const s of SETTABLE.filter((x) => x.worlds.includes(world))) {
     conformance(
-      ['hub.security.names-are-text'],
-      `${s.what} (${s.marker}) holding markup, quotes, script, event handlers and a javascript: URL stays text on every page${migrated ? ' after finalize' : ''}`,
+      ['hub.security.names-are-text', ...(s.mustShow === undefined ? [] : [s.mustShow])],
+      `${s.what} (${s.marker}) holding markup, quotes, script, event handlers and a javascript: URL stays text on every page${s.mustShow === undefined ? '' : ', and is shown on one'}${migrated ? ' after finalize' : ''}`,
       async (t) => {
         const n = await namesWorld(t, world);
         const reason = n.unset.get(s.marker);
@@ -636,10 +659,11 @@ for (const world of ['live', 'migrated'] as const) {
           ).toEqual([]);
           if (scan.shown.has(s.marker) && !shownOn.includes(page.what)) shownOn.push(page.what);
         }
-        if (shownOn.length === 0)
-          t.notRun(
-            `${s.what} (${s.marker}) is shown as ${s.shownAs} on none of the pages (${pages.map((p) => p.what).join('; ')})`,
-          );
+        const none = `${s.what} (${s.marker}) is shown as ${s.shownAs} on none of the pages (${pages.map((p) => p.what).join('; ')})`;
+        // §2.3, §2.4: a name the document says the hub shows must be on some page.
+        if (s.mustShow !== undefined)
+          expect(shownOn, `${none}, which ${s.mustShow} requires`).not.toEqual([]);
+        if (shownOn.length === 0) t.notRun(none);
       },
       {
         // The first test of a world builds it (and finalizes it) and loads its pages.
