@@ -14,8 +14,14 @@ function show(res: Reply): string {
  */
 export const successStatus = (status: number) => status >= 200 && status < 300;
 
-/** Whether a reply carries no body: a 204, or another status with nothing after the headers. */
-export const bodiless = (res: Reply) => res.status === 204 || res.text.trim() === '';
+/**
+ * Whether a reply carries no JSON: a 204, another status with nothing after the headers, or a
+ * body of another media type (the preamble's envelope binds JSON answers only).
+ */
+const noJson = (res: Reply) =>
+  res.status === 204 ||
+  res.text.trim() === '' ||
+  !(res.headers['content-type'] ?? '').toLowerCase().includes('json');
 
 /** A success in the envelope of the document's preamble, with `data` of the given schema. */
 export function expectSuccess<S extends z.ZodType>(
@@ -41,15 +47,15 @@ function envelopeData<S extends z.ZodType>(res: Reply, schema: S, what: string):
 
 /**
  * A success of a call whose answer the document does not show (spec/bodies.ts, named by `call`
- * so the reader sees which): any 2xx, and either no body at all or the preamble's success
- * envelope. Returns `data` when a body came, undefined when none did.
+ * so the reader sees which): any 2xx, and a JSON body, when one comes, in the preamble's
+ * success envelope. Returns `data` when a JSON body came, undefined when none did.
  */
 export function expectOpenSuccess(res: Reply, call: OpenBodyId, what: string): unknown {
   expect(
     successStatus(res.status),
     `${what} (${call}): expected a 2xx success, got ${show(res)}`,
   ).toBe(true);
-  return bodiless(res) ? undefined : envelopeData(res, z.unknown(), `${what} (${call})`);
+  return noJson(res) ? undefined : envelopeData(res, z.unknown(), `${what} (${call})`);
 }
 
 /**
