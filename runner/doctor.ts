@@ -13,6 +13,8 @@ import path from 'node:path';
 import { request } from 'undici';
 import { expectedStrings } from '../fixtures/oracles/index.ts';
 import { unstatedReliances } from '../spec/reliance.ts';
+import { ErrorEnvelope } from '../spec/schemas/common.ts';
+import { API } from '../suites/harness/paths.ts';
 import type { NotRunCause } from '../reports/schema.ts';
 import type { DeclaredTest } from '../suites/harness/meta.ts';
 import type { Target } from '../suites/harness/target.ts';
@@ -134,6 +136,69 @@ export async function checkHub(hubUrl: string): Promise<HubCheck> {
   return { state: 'hub', url: hubUrl, detail: `${HUB_PROBE_PATH} shows '${invalidToken}'` };
 }
 
+/**
+ * Calls the doctor makes to see that the target answers as the service does: paths the
+ * document fixes, sent without credentials, which a service refuses (or, were it to take
+ * them, answers in the success envelope). A host answering 404 to everything is not one.
+ */
+const SERVICE_PROBES = [API.userToken.path, API.registerOrganization.path] as const;
+
+export interface ServiceCheck {
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/** Whether `baseUrl` answers the document's fixed paths in the document's envelopes. */
+export async function checkService(baseUrl: string): Promise<ServiceCheck> {
+  const seen: { said: string; enveloped: boolean; status: number }[] = [];
+  for (const where of SERVICE_PROBES) {
+    let status: number;
+    let type: string;
+    let text: string;
+    try {
+      const response = await request(`${baseUrl}${where}`, {
+        method: 'POST',
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: '{}',
+      });
+      status = response.statusCode;
+      type = String(response.headers['content-type'] ?? '').split(';')[0] ?? '';
+      text = await response.body.text();
+    } catch (error) {
+      return { ok: false, detail: `POST ${where}: no answer (${describeError(error)})` };
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    // Preamble and §7: a success in the success envelope, a failure in the error envelope.
+    const enveloped =
+      status < 400
+        ? typeof body === 'object' &&
+          body !== null &&
+          (body as { status?: unknown }).status === 'success'
+        : ErrorEnvelope.safeParse(body).success;
+    const kind = status < 400 ? 'success envelope' : '§7 error envelope';
+    const said = `POST ${where} answered ${status} ${type || 'without a content type'}`;
+    if (!enveloped)
+      return {
+        ok: false,
+        detail: `the target does not answer as the service does: ${said} without the ${kind} (is --target the service's base address?)`,
+      };
+    seen.push({ said: `POST ${where}: ${status} in the ${kind}`, enveloped, status });
+  }
+  if (seen.every((s) => s.status === 404))
+    return {
+      ok: false,
+      detail: `the target does not answer as the service does: 404 on every path the document fixes (${SERVICE_PROBES.map((p) => `POST ${p}`).join(', ')}); is --target the service's base address?`,
+    };
+  return { ok: true, detail: seen.map((s) => s.said).join('; ') };
+}
+
 /** ` ROUTE_NOT_FOUND` from an error envelope, or nothing. */
 function errorCode(text: string): string {
   try {
@@ -251,14 +316,23 @@ export function planRun(
 
 export function renderDoctor(report: DoctorReport): string {
   const problems = report.problems.length;
+  // Over half the selection not run: a run would pass having tested little.
+  const mostlyNotRun = report.tests > 0 && report.notRun * 2 > report.tests;
   const status =
     problems > 0
       ? `${plural(problems, 'problem')}`
       : report.untested.length > 0
         ? `ready, but not everything will be tested: ${report.untested.join('; ')}`
-        : 'ready';
+        : mostlyNotRun
+          ? `ready, but only ${report.willRun} of ${report.tests} selected tests will run`
+          : 'ready';
   const lines = [
     `eac doctor: ${status}`,
+    ...(mostlyNotRun
+      ? [
+          `  warning: over half the selection (${report.notRun} of ${plural(report.tests, 'test')}) will be not-run; see "not-run by cause" below`,
+        ]
+      : []),
     `  target   ${report.target}${report.embedded ? ' (the embedded reference)' : ''}: reachable${report.implementation !== undefined ? `, announces ${report.implementation}` : ''}`,
     `  hub      ${hubText(report.hub)}`,
     ...(report.browser !== undefined
@@ -395,6 +469,11 @@ export async function doctor(
         : !servesHub
           ? { state: 'unserved', url: target.hubUrl }
           : await checkHub(target.hubUrl);
+    // The embedded reference is the service; any other target is asked before it is called ready.
+    if (!resolved.embedded) {
+      const service = await checkService(target.baseUrl);
+      if (!service.ok) problems.push(service.detail);
+    }
     if (hub.state === 'none') untested.push('hub pages (no --hub)');
     if ((hub.state === 'not-a-hub' || hub.state === 'unreachable') && hub.detail !== undefined)
       problems.push(hub.detail);
