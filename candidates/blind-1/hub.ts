@@ -56,6 +56,8 @@ interface Page {
   body: string;
   status: number;
   script: string;
+  /** The signed-in line (already escaped markup), on every page a valid token opens. */
+  viewer?: string;
 }
 
 function shell(page: Page): string {
@@ -80,8 +82,9 @@ figcaption{font-weight:600;margin-bottom:.5rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.2rem .4rem;border-bottom:1px solid #eef}
 aside{background:#fff;border:1px solid #dde;padding:.75rem;margin:.5rem 0}
 .notice{padding:3rem;text-align:center;font-size:1.1rem}
+.viewer{margin:0;padding:.35rem 1rem;font-size:.85rem;background:#eef1f5;border-bottom:1px solid #dde}
 </style></head>
-<body>${page.body}
+<body>${page.viewer ?? ''}${page.body}
 <script>${page.script}</script>
 </body></html>`;
 }
@@ -125,6 +128,23 @@ interface Ctx {
   perms: Effective;
   query: Record<string, string>;
   path: string;
+}
+
+/**
+ * §2.3, §2.4: the viewer's display name and their project organization's display name, as
+ * text in a line of its own above everything else (so `hideHeader` leaves it in place).
+ * Names are read from the store at render time, so a rename shows on the next page load.
+ */
+function viewerLine(ctx: Ctx): string {
+  const orgId = ctx.user.projectOrganizationId;
+  const org = orgId === null ? undefined : ctx.account.organizations.get(orgId);
+  const who = `<span class="viewer-user">${esc(ctx.user.name)}</span>`;
+  const where = org ? ` · <span class="viewer-org">${esc(org.name)}</span>` : '';
+  return `<p class="viewer">Signed in as ${who}${where}</p>`;
+}
+
+function withViewer(ctx: Ctx, page: Page): Page {
+  return { ...page, viewer: viewerLine(ctx) };
 }
 
 function filtersOf(
@@ -423,6 +443,7 @@ async function context(store: Store, req: Req): Promise<Ctx | Page> {
 
 export function registerHub(router: Router, store: Store): void {
   const render = (page: Page) => Promise.resolve({ html: shell(page), status: page.status });
+  const renderFor = (ctx: Ctx, page: Page) => render(withViewer(ctx, page));
 
   router.add('GET', '/share/dashboard/:dashboardId', async (req) => {
     const ctx = await context(store, req);
@@ -436,8 +457,8 @@ export function registerHub(router: Router, store: Store): void {
       !visibleTo(d, viewer) ||
       (container.projectId !== null && container.projectId !== ctx.user.projectId)
     )
-      return render(notice(TEXT_NOT_FOUND, 404, script(ctx)));
-    return render(renderDashboard(ctx, forUser(ctx.account, d, viewer), null));
+      return renderFor(ctx, notice(TEXT_NOT_FOUND, 404, script(ctx)));
+    return renderFor(ctx, renderDashboard(ctx, forUser(ctx.account, d, viewer), null));
   });
 
   router.add('GET', '/share/application/:applicationId', async (req) => {
@@ -446,21 +467,21 @@ export function registerHub(router: Router, store: Store): void {
     const viewer: Viewer = { kind: 'user', userId: ctx.user.id };
     const container = containerOf(ctx.account, req.params.applicationId ?? '');
     if (!container || (container.projectId !== null && container.projectId !== ctx.user.projectId))
-      return render(notice(TEXT_NOT_FOUND, 404, script(ctx)));
+      return renderFor(ctx, notice(TEXT_NOT_FOUND, 404, script(ctx)));
     const list = listFor(ctx.account, container.id, container.generation, viewer);
     const wanted = req.query.dashboardId;
     if (wanted !== undefined) {
       const d = liveDashboard(ctx.account, wanted);
       if (!d || d.containerId !== container.id || !visibleTo(d, viewer))
-        return render(notice(TEXT_NOT_FOUND, 404, script(ctx)));
-      return render(renderDashboard(ctx, forUser(ctx.account, d, viewer), null));
+        return renderFor(ctx, notice(TEXT_NOT_FOUND, 404, script(ctx)));
+      return renderFor(ctx, renderDashboard(ctx, forUser(ctx.account, d, viewer), null));
     }
     const selected = req.query.view;
     const pick =
       list.find((x) => x.id === selected) ??
       list.find((x) => x.id === container.defaultId || x.replacesId === container.defaultId) ??
       list[0];
-    if (!pick) return render(notice(TEXT_NOT_FOUND, 404, script(ctx)));
+    if (!pick) return renderFor(ctx, notice(TEXT_NOT_FOUND, 404, script(ctx)));
     const base = new URLSearchParams(req.query);
     const href = (x: Dashboard) => {
       const q = new URLSearchParams(base);
@@ -469,6 +490,6 @@ export function registerHub(router: Router, store: Store): void {
       q.delete('drillValue');
       return `${req.path}?${q.toString()}`;
     };
-    return render(renderDashboard(ctx, pick, { list, href }));
+    return renderFor(ctx, renderDashboard(ctx, pick, { list, href }));
   });
 }

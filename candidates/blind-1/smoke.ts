@@ -407,6 +407,58 @@ async function main(): Promise<void> {
       bad.text.includes('Invalid or missing token.'),
       bad.text.slice(0, 200),
     );
+    // §2.3, §2.4: the viewer's and their organization's display names, inert, on every page
+    const evilOrg = `Org "<b>" & <script>alert(1)</script>`;
+    const evilUser = `<img src=x onerror=alert(1)> 'Zoë' <a href="javascript:alert(1)">x</a>`;
+    await call('POST', `${B}/v1/api/projects/register-organization`, {
+      apiKey: key,
+      projectId: project,
+      name: evilOrg,
+      externalId: 'ext-evil',
+    });
+    const bare = await call('POST', `${H}/accounts/${org}/projects/${project}/roles`, {
+      name: 'bare',
+      permissions: { hideHeader: true, disableTabs: true },
+    });
+    const evil = await call('POST', `${B}/v1/api/projects/register-user`, {
+      apiKey: key,
+      projectId: project,
+      name: evilUser,
+      userRoleId: bare.data.id,
+      projectOrganizationId: 'ext-evil',
+    });
+    const evilToken = (
+      await call('POST', `${B}/v1/api/projects/user-token`, {
+        apiKey: key,
+        userId: evil.data.userId,
+        expiration: '5m',
+      })
+    ).data.token as string;
+    const escaped = (t: string) =>
+      t.replace(
+        /[&<>"']/g,
+        (c) =>
+          ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+      );
+    const namePages = [
+      `${urls.hubUrl}/share/dashboard/${tpl}?jwt=${evilToken}`,
+      `${urls.hubUrl}/share/application/${appId}?jwt=${evilToken}`,
+      `${urls.hubUrl}/share/application/${appId}?jwt=${evilToken}&view=${tpl}`,
+      `${urls.hubUrl}/share/application/${appId}?jwt=${evilToken}&dashboardId=${tpl}`,
+    ];
+    for (const url of namePages) {
+      const r = await call('GET', url);
+      check(
+        `hub names as text (${url.slice(urls.hubUrl.length).split('?')[0] ?? ''})`,
+        r.status === 200 &&
+          r.text.includes(escaped(evilUser)) &&
+          r.text.includes(escaped(evilOrg)) &&
+          !r.text.includes('<script>alert') &&
+          !r.text.includes('<img src=x') &&
+          !r.text.includes('role="banner"'),
+        r.text.slice(0, 400),
+      );
+    }
     if (chromium) {
       const dom = execFileSync(
         chromium,
@@ -500,6 +552,21 @@ async function main(): Promise<void> {
           `${urls.hubUrl}/share/dashboard/00000000-0000-0000-0000-000000000000?jwt=${token}`,
         );
         check('not-found text', (await tab.getByText('Dashboard not found.').count()) === 1);
+        let dialogs = 0;
+        tab.on('dialog', (d) => {
+          dialogs++;
+          void d.dismiss();
+        });
+        for (const url of namePages) {
+          await tab.goto(url);
+          check(
+            'hub names shown in chromium',
+            (await tab.getByText(evilUser, { exact: true }).count()) === 1 &&
+              (await tab.getByText(evilOrg, { exact: true }).count()) === 1 &&
+              (await tab.locator('img, b').count()) === 0,
+          );
+        }
+        check('hub names stay inert', dialogs === 0);
       } finally {
         await browser.close();
         parent.close();
