@@ -46,12 +46,20 @@ export function describeStructure(structure: RowStructure): string {
   return `a list: role list, one listitem per row, ${cells}`;
 }
 
-/** The rows `within` shows in `structure`; `what` names the place in a failure. */
-export function rowsOf(within: Locator, structure: RowStructure, what: string): Rows {
+/**
+ * The rows `within` shows in `structure`; `what` names the place in a failure, which comes
+ * once no container has appeared for `appearMs`.
+ */
+export function rowsOf(
+  within: Locator,
+  structure: RowStructure,
+  what: string,
+  appearMs = APPEAR_MS,
+): Rows {
   const containers = within.getByRole(CONTAINER_ROLE[structure.structure]);
   const described = describeStructure(structure);
   const appeared = async (): Promise<Locator> => {
-    const until = Date.now() + APPEAR_MS;
+    const until = Date.now() + appearMs;
     while ((await containers.count()) === 0) {
       if (Date.now() > until) throw new RowsNotShown(what, described);
       await new Promise((resolve) => setTimeout(resolve, 100));
