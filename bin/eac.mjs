@@ -3,7 +3,7 @@
 // sources as they are now, else the TypeScript sources through tsx: a stale or missing bundle
 // costs start-up time, never a wrong answer. EAC_BUNDLE=0 forces the sources; EAC_BUNDLE=1
 // insists on the bundle (exit 2 when it is stale or missing), for benchmarks and CI.
-import { bundleIsFresh, CLI_BUNDLE, CODE_CACHE, DIST } from './source-hash.mjs';
+import { bundleIsFresh, CLI_BUNDLE, CODE_CACHE, DIST, sourcesLoader } from './source-hash.mjs';
 
 const wanted = process.env.EAC_BUNDLE;
 // tools/build.ts runs this with EAC_WRITE_CODE_CACHE=1 right after bundling.
@@ -60,7 +60,11 @@ if (writeCache) {
   );
   process.exitCode = 2;
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('./eac.ts');
+  const tsx = await sourcesLoader(wanted === '0');
+  if (tsx === undefined) {
+    process.exitCode = 2;
+  } else {
+    tsx.register();
+    await import('./eac.ts');
+  }
 }

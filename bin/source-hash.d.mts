@@ -1,4 +1,6 @@
 // Types of bin/source-hash.mjs for the TypeScript that imports it (tools/build.ts, bench/).
+import type * as TsxApi from 'tsx/esm/api';
+
 export declare const ROOT: string;
 export declare const DIST: string;
 export declare const HASH_FILE: string;
@@ -23,3 +25,4 @@ export declare function distOf(root?: string): {
   bundle: string;
   codeCache: string;
 };
+export declare function sourcesLoader(forced: boolean): Promise<typeof TsxApi | undefined>;

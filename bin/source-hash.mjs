@@ -153,3 +153,24 @@ export function bundleIsFresh(root = ROOT) {
     return built.sourcesOnly === sourceHash(root, { lock: false });
   return built.content === sourceHash(root);
 }
+
+/**
+ * tsx's API, which runs the TypeScript sources when the bundle cannot be used, or undefined
+ * after saying why on stderr: tsx, like commander and fastify that the sources import, is a
+ * devDependency of the kit's clone, which an installed kit has no need of while its bundle,
+ * built when it was packed, is fresh. `forced`: EAC_BUNDLE=0 asked for the sources.
+ */
+export async function sourcesLoader(forced) {
+  try {
+    return await import('tsx/esm/api');
+  } catch (error) {
+    if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    const why = forced
+      ? 'EAC_BUNDLE=0 asks for the TypeScript sources'
+      : 'dist/ holds no bundle built from these sources';
+    process.stderr.write(
+      `eac: ${why}, and running them needs the kit's devDependencies (tsx, commander, fastify), not installed here: reinstall the kit for a fresh bundle, or run the sources from a clone (npm ci)\n`,
+    );
+    return undefined;
+  }
+}

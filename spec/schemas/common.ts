@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 
 /** Conventions (preamble of the document): a UUID is 8-4-4-4-12 hexadecimal digits. */
@@ -28,20 +28,25 @@ export const EXPIRATION_SECONDS: Readonly<Record<Expiration, number>> = {
 };
 
 /**
- * An offset no UTC designator can carry: a date-time written without any designator is read
- * at this offset, so it never passes for UTC.
- */
-const NO_DESIGNATOR = 'UTC+14';
-
-/**
  * The instant (milliseconds since the epoch) that an ISO 8601 date-time denotes, when its text
  * names UTC: `Z` or a zero offset (`+00:00`, `+0000`, `+00`), in the extended or the basic
- * format, with a fraction of any length or none (§2.5 asks for "ISO 8601 UTC", nothing
+ * format, with a fraction of up to nine digits or none (§2.5 asks for "ISO 8601 UTC", nothing
  * narrower). Undefined for anything else: another offset, no designator, not a date-time.
+ * Temporal reads ISO 8601's calendar-date forms; it also takes two things ISO 8601 does not
+ * have, refused here first: RFC 3339's space between date and time, and RFC 9557's bracketed
+ * annotations.
  */
 export function utcInstant(text: string): number | undefined {
-  const at = DateTime.fromISO(text, { setZone: true, zone: NO_DESIGNATOR });
-  return at.isValid && at.offset === 0 ? at.toMillis() : undefined;
+  if (!/^[^\s[\]]+$/.test(text)) return undefined;
+  try {
+    // Throws without a designator (a wall-clock time names no instant).
+    const instant = Temporal.Instant.from(text);
+    // Read in UTC with the text's own offset held to UTC's: throws unless that offset is zero.
+    Temporal.ZonedDateTime.from(`${text}[UTC]`, { offset: 'reject' });
+    return instant.epochMilliseconds;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether two timestamps denote the same instant, whatever UTC form each is written in. */
@@ -50,7 +55,7 @@ export function sameInstant(a: string, b: string): boolean {
   return x !== undefined && x === utcInstant(b);
 }
 
-/** An ISO 8601 date-time in UTC, in any form the standard allows (see utcInstant). */
+/** An ISO 8601 date-time in UTC, in the forms utcInstant reads. */
 export const IsoUtc = z
   .string()
   .refine((text) => utcInstant(text) !== undefined, 'must be an ISO 8601 date-time in UTC');
