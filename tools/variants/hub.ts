@@ -233,4 +233,27 @@ export const hubVariants: readonly Variant[] = [
     only: ['hub.security.names-are-text'],
     kind: 'encoding',
   },
+  {
+    name: "hub: the viewer's name rendered as HTML on the page",
+    file: 'reference/hub/html.ts',
+    from: '<span>${text(names.userName)}</span>',
+    to: '<span>${names.userName}</span>',
+    only: ['hub.security.names-are-text'],
+    kind: 'encoding',
+  },
+  // §2.3, §2.4: a display name the document says the hub shows, shown on no page.
+  {
+    name: "hub: the viewer's organization name shown on no page",
+    file: 'reference/hub/html.ts',
+    from: ' of <span>${text(names.organizationName)}</span>',
+    to: '',
+    only: ['resources.organization.name'],
+  },
+  {
+    name: "hub: the viewer's name shown on no page",
+    file: 'reference/hub/html.ts',
+    from: ' as <span>${text(names.userName)}</span>',
+    to: '',
+    only: ['resources.user.name'],
+  },
 ];
