@@ -59,11 +59,8 @@ function coverageTable(run: Results): string[] {
   return lines;
 }
 
-/** Where the document is when a copy is published (EAC_DOCUMENT_URL); set by renderSummary. */
-let documentUrl: string | undefined;
-
-/** `§4.6`, a link to the document when its URL is known. */
-function sectionRef(section: string): string {
+/** `§4.6`, a link to the document when its URL (EAC_DOCUMENT_URL) is known. */
+function sectionRef(section: string, documentUrl: string | undefined): string {
   const url = sectionUrl(documentUrl, section);
   return url !== undefined ? `[§${section}](${url})` : `§${section}`;
 }
@@ -72,13 +69,13 @@ function sectionRef(section: string): string {
  * Each cited clause with its section and the catalogue's wording of it, so that a failure can
  * be acted on without the document at hand.
  */
-function clauseList(result: Result): string {
+function clauseList(result: Result, documentUrl: string | undefined): string {
   if (result.clauses.length === 0) return '(none)';
   return result.clauses
     .map((id) => {
       const clause = clauseById.get(id);
       return clause !== undefined
-        ? `${code(id)} ${sectionRef(clause.section)}: ${cell(clause.summary)}`
+        ? `${code(id)} ${sectionRef(clause.section, documentUrl)}: ${cell(clause.summary)}`
         : code(id);
     })
     .join('<br>');
@@ -96,12 +93,12 @@ function expectationCell(r: Result): string {
 }
 
 /** With an expectations file: unexpected failures, expected failures and the other surprises. */
-function gatedFailures(run: Results): string[] {
+function gatedFailures(run: Results, documentUrl: string | undefined): string[] {
   const unexpected = run.results.filter((r) => verdictOf(r) === 'unexpected-fail');
   const expected = run.results.filter((r) => verdictOf(r) === 'expected-fail');
   const others = run.results.filter((r) => r.outcome !== 'fail' && isUnexpected(verdictOf(r)));
   const lines = [
-    ...failures(unexpected, 'Unexpected failures'),
+    ...failures(unexpected, 'Unexpected failures', documentUrl),
     `## Unexpected passes and other outcomes (${others.length})`,
     '',
   ];
@@ -109,10 +106,12 @@ function gatedFailures(run: Results): string[] {
   else {
     lines.push('| Test | Clauses | Outcome | Expected |', '| --- | --- | --- | --- |');
     for (const r of others.slice(0, TESTS_PER_CAUSE * 3))
-      lines.push(`| ${testLabel(r)} | ${clauseList(r)} | ${r.outcome} | ${expectationCell(r)} |`);
+      lines.push(
+        `| ${testLabel(r)} | ${clauseList(r, documentUrl)} | ${r.outcome} | ${expectationCell(r)} |`,
+      );
     lines.push(...andMore(others.length - TESTS_PER_CAUSE * 3), '');
   }
-  return [...lines, ...failures(expected, 'Expected failures', expectationCell)];
+  return [...lines, ...failures(expected, 'Expected failures', documentUrl, expectationCell)];
 }
 
 function gateLines(run: Results): string[] {
@@ -137,6 +136,7 @@ function andMore(left: number): string[] {
 function failures(
   failed: readonly Result[],
   title: string,
+  documentUrl: string | undefined,
   extra?: (r: Result) => string,
 ): string[] {
   const groups = failureGroups(failed);
@@ -155,7 +155,7 @@ function failures(
     );
     for (const r of group.tests.slice(0, TESTS_PER_CAUSE))
       lines.push(
-        `| ${testLabel(r)} | ${clauseList(r)} | ${code(r.replay)} |${extra !== undefined ? ` ${extra(r)} |` : ''}`,
+        `| ${testLabel(r)} | ${clauseList(r, documentUrl)} | ${code(r.replay)} |${extra !== undefined ? ` ${extra(r)} |` : ''}`,
       );
     lines.push(...andMore(n - TESTS_PER_CAUSE), '');
   }
@@ -260,7 +260,7 @@ export function renderSummary(
   run: Results,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): string {
-  documentUrl = documentUrlOf(env);
+  const documentUrl = documentUrlOf(env);
   const { target, summary, profile } = run;
   const hooks =
     target.hooksUrl !== undefined
@@ -309,10 +309,11 @@ export function renderSummary(
     `Replay the run with ${code(replay)}; each failure below has its own replay line.`,
     '',
     ...(run.gate !== undefined
-      ? gatedFailures(run)
+      ? gatedFailures(run, documentUrl)
       : failures(
           run.results.filter((r) => r.outcome === 'fail'),
           'Failures',
+          documentUrl,
         )),
     ...gatesSection(run),
     ...notRun(run),
