@@ -36,7 +36,7 @@ export class RowsNotShown extends Error {
 
 const CONTAINER_ROLE = { table: 'table', grid: 'grid', list: 'list' } as const;
 
-export function describeStructure(structure: RowStructure): string {
+function describeStructure(structure: RowStructure): string {
   if (structure.structure === 'table') return 'a table: role table, its rows role row';
   if (structure.structure === 'grid') return 'an ARIA grid: role grid, its rows role row';
   const cells =
