@@ -64,9 +64,10 @@ export interface ConformanceOptions {
 export interface ConformanceRun {
   /**
    * What `eac run` would exit with: 0 no failure, 1 a failure (or unexpected result), 3 no
-   * failure but a breached threshold (maxNotRun, minCoverage).
+   * failure but a breached threshold (maxNotRun, minCoverage), 130 stopped by Ctrl-C (the
+   * results are then partial, `results.interrupted`).
    */
-  readonly exitCode: 0 | 1 | 3;
+  readonly exitCode: 0 | 1 | 3 | 130;
   /** The run as results.json holds it. */
   readonly results: Results;
   /** The run's folder, holding results.json, junit.xml, summary.md and index.html. */
