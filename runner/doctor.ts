@@ -23,10 +23,12 @@ import { causeLabel } from '../reports/outline.ts';
 import { tallyCauses } from '../reports/not-run.ts';
 import {
   browserMissing,
+  browserProblem,
   BROWSER_HINT,
   chromiumPath,
   NO_BROWSER,
 } from '../suites/harness/browser-setup.ts';
+import { installLine, missingPart, PARTS } from './parts.ts';
 import { planFile, type Selection } from './only.ts';
 import {
   describe as describeError,
@@ -52,7 +54,12 @@ export interface DoctorReport {
   readonly implementation?: string;
   readonly hub: HubCheck;
   /** The browser the hub tests use, when the selection has hub tests that will run. */
-  readonly browser?: { readonly path: string; readonly found: boolean };
+  readonly browser?: {
+    readonly path: string;
+    readonly found: boolean;
+    /** Why the driver is missing (playwright-core, an optional part of the kit), if it is. */
+    readonly driver?: string;
+  };
   /** The profile's JWKS (shapes.jwks), when the selection has security tests. */
   readonly jwks?: { readonly where?: string; readonly ok: boolean; readonly detail: string };
   readonly hooksUrl?: string;
@@ -215,7 +222,7 @@ function errorCode(text: string): string {
  * it (suites/harness/browser-setup.ts, suites/harness/browser.ts); the same lookup of the path.
  */
 export function noBrowserReason(): string {
-  return `${NO_BROWSER}: ${browserMissing()}`;
+  return `${NO_BROWSER}: ${browserProblem() ?? browserMissing()}`;
 }
 
 /** What the set-up lacks for tests that would otherwise run: a browser for some files. */
@@ -338,6 +345,9 @@ export function renderDoctor(report: DoctorReport): string {
     ...(report.browser !== undefined
       ? [
           `  browser  ${report.browser.path}: ${report.browser.found ? 'found' : `NOT found (${BROWSER_HINT})`}`,
+          ...(report.browser.driver !== undefined
+            ? [`  driver   NOT installed: ${report.browser.driver}`]
+            : []),
         ]
       : []),
     `  hooks    ${report.hooksUrl !== undefined ? `${report.hooksUrl}: ${report.hooks.join(', ') || 'none announced'}` : 'none (no --hooks)'}`,
@@ -489,14 +499,23 @@ export async function doctor(
     let gaps: SetUpGaps = {};
     const browserTests = servesHub && chosen.some((t) => browserFiles.has(split(t.where).file));
     if (browserTests) {
-      browser = { path: chromiumPath(), found: existsSync(chromiumPath()) };
-      if (!browser.found) {
+      const driver = missingPart('browser');
+      browser = {
+        path: chromiumPath(),
+        found: existsSync(chromiumPath()),
+        ...(driver !== undefined ? { driver } : {}),
+      };
+      if (driver !== undefined || !browser.found) {
+        const lacking =
+          driver !== undefined ? 'no playwright-core installed' : `no browser at ${browser.path}`;
+        const hint =
+          driver !== undefined
+            ? `no browser driver: ${installLine(PARTS.browser.packages)}`
+            : `no browser: ${BROWSER_HINT}`;
         if (process.env['EAC_REQUIRE_BROWSER'] === '1')
-          problems.push(
-            `EAC_REQUIRE_BROWSER=1 and no browser at ${browser.path}: the hub tests will fail`,
-          );
+          problems.push(`EAC_REQUIRE_BROWSER=1 and ${lacking}: the hub tests will fail`);
         else {
-          untested.push(`hub pages (no browser: ${BROWSER_HINT})`);
+          untested.push(`hub pages (${hint})`);
           gaps = { browser: { reason: noBrowserReason(), uses: (file) => browserFiles.has(file) } };
         }
       }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -20,11 +20,15 @@ describe('the optional parts', () => {
     expect(missingPart('image', () => false)).toMatch(
       /^--image needs testcontainers, an optional part of the kit not installed here: npm install --save-dev testcontainers@\S+ \(/,
     );
+    expect(missingPart('browser', () => false)).toBe(
+      `the hub's browser driver needs playwright-core, an optional part of the kit not installed here: npm install --save-dev playwright-core@${manifest.peerDependencies['playwright-core']} (without it the hub's browser tests end not-run)`,
+    );
   });
 
   it('says nothing when the part is installed (a clone has them all)', () => {
     expect(missingPart('reference')).toBeUndefined();
     expect(missingPart('image')).toBeUndefined();
+    expect(missingPart('browser')).toBeUndefined();
   });
 
   it('are optional peers a dependent does not get, and devDependencies of a clone', () => {
@@ -36,23 +40,18 @@ describe('the optional parts', () => {
   });
 });
 
-/** The modules a file imports at load time (not `import type`, not `import()`), resolved. */
+/**
+ * The modules a file imports at load time (not `import type`, not `import()`), resolved. Under
+ * verbatimModuleSyntax (tsconfig.json) `import { type A } from 'x'` still loads x: only
+ * `import type` is left out.
+ */
 function staticImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
   const found: string[] = [];
   for (const statement of source.statements) {
     let specifier: ts.Expression | undefined;
     if (ts.isImportDeclaration(statement)) {
-      const clause = statement.importClause;
-      const typeOnly =
-        clause !== undefined &&
-        (clause.isTypeOnly ||
-          (clause.name === undefined &&
-            clause.namedBindings !== undefined &&
-            ts.isNamedImports(clause.namedBindings) &&
-            clause.namedBindings.elements.length > 0 &&
-            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
-      if (!typeOnly) specifier = statement.moduleSpecifier;
+      if (statement.importClause?.isTypeOnly !== true) specifier = statement.moduleSpecifier;
     } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
       specifier = statement.moduleSpecifier;
     }
@@ -93,7 +92,7 @@ describe('eac run --target loads no optional part', () => {
         (name) =>
           name.startsWith('reference/') ||
           (name.startsWith('latitude/') && name !== 'latitude/choice.ts') ||
-          ['fastify', 'testcontainers', '@duckdb/node-api'].some(
+          ['fastify', 'testcontainers', '@duckdb/node-api', 'playwright-core'].some(
             (pkg) => name === pkg || name.startsWith(`${pkg}/`),
           ),
       );
@@ -101,6 +100,31 @@ describe('eac run --target loads no optional part', () => {
         [],
       );
       expect(loaded.size).toBeGreaterThan(5);
+    });
+  }
+});
+
+describe('the conformance run loads playwright-core only when a hub test asks for a browser', () => {
+  // Its global setups in the run's process, and every test file its workers load: the browser
+  // harness imports the driver with import() once the broker has a browser, so without the
+  // part the hub's browser tests end not-run instead of the files failing to load.
+  const suites = path.join(PROJECT_ROOT, 'suites');
+  const testFiles = readdirSync(suites, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts') && !file.startsWith(`harness${path.sep}`))
+    .map((file) => path.join('suites', file));
+  const entries = ['suites/harness/browser-setup.ts', 'suites/harness/browser.ts', ...testFiles];
+
+  it('finds the hub test files that use the browser among the entries', () => {
+    expect(testFiles).toContain(path.join('suites', 'hub', 'names-everywhere.test.ts'));
+  });
+
+  for (const entry of entries) {
+    it(`${entry} reaches no playwright-core through static imports`, () => {
+      const loaded = loadedBy(entry);
+      const driver = [...loaded.keys()].filter(
+        (name) => name === 'playwright-core' || name.startsWith('playwright-core/'),
+      );
+      expect(driver.map((name) => `${name} (imported by ${loaded.get(name) ?? '?'})`)).toEqual([]);
     });
   }
 });

@@ -1,9 +1,11 @@
 /**
  * The kit's optional parts: packages a dependent installs only when a command needs them.
  * Testing a server of one's own needs none; the embedded reference needs DuckDB (its
- * dataset), and `--image` a container client. Both are optional peer dependencies in
- * package.json (a clone has them as devDependencies), so their versions are stated once there.
- * Fastify, the reference's other library, travels inside the bundle (dist/eac.cjs).
+ * dataset), `--image` a container client, and the hub's browser tests a browser driver
+ * (playwright-core; without it they end not-run, suites/harness/browser-setup.ts). All are
+ * optional peer dependencies in package.json (a clone has them as devDependencies), so their
+ * versions are stated once there. Fastify, the reference's other library, travels inside the
+ * bundle (dist/eac.cjs).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +20,11 @@ export const PARTS = {
     what: '--image',
     packages: ['testcontainers'],
     instead: 'or start the image yourself and give its URLs with --target',
+  },
+  browser: {
+    what: "the hub's browser driver",
+    packages: ['playwright-core'],
+    instead: "without it the hub's browser tests end not-run",
   },
 } as const;
 
@@ -43,7 +50,19 @@ function installed(name: string): boolean {
   }
 }
 
-/** The message when `part` is not installed here (the caller exits 2 with it), or undefined. */
+/** The line that installs `packages` at the versions package.json states for them. */
+export function installLine(packages: readonly string[]): string {
+  const specs = packages.map((name) => {
+    const range = peerRange(name);
+    return range !== undefined ? `${name}@${range}` : name;
+  });
+  return `npm install --save-dev ${specs.join(' ')}`;
+}
+
+/**
+ * The message when `part` is not installed here, or undefined: a command that needs the part
+ * exits 2 with it; the hub's browser tests end not-run with it.
+ */
 export function missingPart(
   part: PartName,
   isInstalled: (name: string) => boolean = installed,
@@ -51,9 +70,5 @@ export function missingPart(
   const { what, packages, instead } = PARTS[part];
   const missing = packages.filter((name) => !isInstalled(name));
   if (missing.length === 0) return undefined;
-  const specs = missing.map((name) => {
-    const range = peerRange(name);
-    return range !== undefined ? `${name}@${range}` : name;
-  });
-  return `${what} needs ${missing.join(' and ')}, an optional part of the kit not installed here: npm install --save-dev ${specs.join(' ')} (${instead})`;
+  return `${what} needs ${missing.join(' and ')}, an optional part of the kit not installed here: ${installLine(missing)} (${instead})`;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closingSummary, profileFacts } from './run.ts';
@@ -6,6 +7,14 @@ import { DOCUMENT_ONLY_PROFILE, type ResolvedTarget } from './target.ts';
 import { sampleResults } from '../reports/sample-results.ts';
 import type { Result } from '../reports/schema.ts';
 import { NO_HUB_REASON } from '../suites/harness/target.ts';
+import { missingPart } from './parts.ts';
+import { PROJECT_ROOT } from './cli.ts';
+
+const PEERS = (
+  JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  }
+).peerDependencies;
 
 describe('closingSummary', () => {
   const text = closingSummary(sampleResults(), 'reports/runs/x', 'reports/latest');
@@ -70,6 +79,22 @@ describe('closingSummary when the hub pages were not tested', () => {
     expect(text.split('\n')[1]).toBe(
       "eac: hub pages not tested: no browser (install Debian's chromium-headless-shell or chromium, or set EAC_CHROMIUM; 1 test not-run)",
     );
+  });
+
+  it('says so above the counts: no browser driver, with the line that installs it', () => {
+    const driver = missingPart('browser', () => false) ?? '';
+    const text = closingSummary(
+      {
+        ...run,
+        results: [...run.results, ...notRun(`no browser for the hub pages: ${driver}`, 2)],
+      },
+      'reports/runs/x',
+      undefined,
+    );
+    expect(text.split('\n')[1]).toBe(
+      `eac: hub pages not tested: no browser driver (npm install --save-dev playwright-core@${PEERS['playwright-core'] ?? '?'}; 2 tests not-run)`,
+    );
+    expect(text).not.toContain('hub pages not tested: no browser (');
   });
 
   it('says nothing of the hub when its tests ran', () => {

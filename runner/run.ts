@@ -39,6 +39,7 @@ import type { TargetProfile } from '../spec/profile.ts';
 import { EacReporter } from './reporter.ts';
 import { NO_HUB_REASON } from '../suites/harness/target.ts';
 import { BROWSER_HINT, NO_BROWSER } from '../suites/harness/browser-setup.ts';
+import { installLine, PARTS } from './parts.ts';
 import { checkGates, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
 import { createRunDir, pointLatest, writeReports } from '../reports/report-files.ts';
 import { runReplayLine, targetArgsOf } from '../reports/results.ts';
@@ -165,9 +166,18 @@ export function hubUntested(results: readonly Pick<Result, 'outcome' | 'reason'>
   const count = (n: number) => `${plural(n, 'test')} not-run`;
   const noHub = notRun.filter((r) => (r.reason ?? '').includes(NO_HUB_REASON)).length;
   if (noHub > 0) lines.push(`eac: hub pages not tested: no --hub (${count(noHub)})`);
-  const noBrowser = notRun.filter((r) => (r.reason ?? '').startsWith(NO_BROWSER)).length;
-  if (noBrowser > 0)
-    lines.push(`eac: hub pages not tested: no browser (${BROWSER_HINT}; ${count(noBrowser)})`);
+  const noBrowser = notRun.filter((r) => (r.reason ?? '').startsWith(NO_BROWSER));
+  // No playwright-core (an optional part) words its reason as runner/parts.ts's missingPart.
+  const noDriver = noBrowser.filter((r) =>
+    (r.reason ?? '').includes(`${PARTS.browser.what} needs`),
+  );
+  if (noDriver.length > 0)
+    lines.push(
+      `eac: hub pages not tested: no browser driver (${installLine(PARTS.browser.packages)}; ${count(noDriver.length)})`,
+    );
+  const noChromium = noBrowser.length - noDriver.length;
+  if (noChromium > 0)
+    lines.push(`eac: hub pages not tested: no browser (${BROWSER_HINT}; ${count(noChromium)})`);
   return lines;
 }
 

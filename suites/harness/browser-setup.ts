@@ -6,7 +6,10 @@
  *
  * It serves a small local "broker" (127.0.0.1, ephemeral port):
  * - `GET /browser` launches Debian's chromium once (playwright-core's browser server, never a
- *   downloaded browser; see chromiumPath) and answers `{wsEndpoint}` or `{problem}`. The
+ *   downloaded browser; see chromiumPath) and answers `{wsEndpoint}` or `{problem}`: no
+ *   playwright-core (an optional part of the kit, loaded only here and by the workers when a
+ *   hub test asks for the browser), or no browser, is a problem: the tests end not-run (fail
+ *   under EAC_REQUIRE_BROWSER=1). The
  *   browser server runs in a child process of its own, so the protocol traffic of every test
  *   worker does not queue on the event loop that also serves the embedded reference; the child
  *   ends (and closes the browser) when this process closes its stdin, even if this process dies;
@@ -21,6 +24,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
+import { missingPart } from '../../runner/parts.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -52,6 +56,14 @@ export const browserMissing = (): string =>
   process.env['EAC_CHROMIUM'] !== undefined
     ? `no browser at ${chromiumPath()} (EAC_CHROMIUM)`
     : `no browser at ${CHROMIUM_PATHS.join(' or ')} (${BROWSER_HINT})`;
+
+/**
+ * Why the hub's browser tests get no browser here, or undefined: the driver first (playwright-
+ * core, an optional part of the kit: its message names the line that installs it), then the
+ * browser itself.
+ */
+export const browserProblem = (): string | undefined =>
+  missingPart('browser') ?? (existsSync(chromiumPath()) ? undefined : browserMissing());
 
 /**
  * Headless, no sandbox (CI runs as root), nothing fetched behind the tests' backs.
@@ -182,10 +194,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       const answer = (body: unknown) => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       };
-      if (!existsSync(chromiumPath())) {
-        answer({
-          problem: browserMissing(),
-        });
+      const problem = browserProblem();
+      if (problem !== undefined) {
+        answer({ problem });
         return;
       }
       launched ??= launch();

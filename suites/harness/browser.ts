@@ -4,7 +4,9 @@
  * third origin, found on the page through the target profile's hub section (ARIA role and
  * accessible name; spec/hub-profile.ts).
  *
- * A missing browser is a not-run with the reason, or a failure when EAC_REQUIRE_BROWSER=1 (CI).
+ * A missing browser, or a missing playwright-core (an optional part of the kit: imported here
+ * only once the broker has a browser), is a not-run with the reason, or a failure when
+ * EAC_REQUIRE_BROWSER=1 (CI).
  * A failing test leaves a screenshot in `<report dir>/screenshots/<test id>.png` when the runner
  * names the report folder (provided as `eacReportDir`).
  *
