@@ -10,6 +10,7 @@ import {
   v1RecordMinimal,
   workspacesRenamed,
 } from './json.ts';
+import { openFormTransforms } from './open-forms.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
 import type { Transform } from './transform.ts';
@@ -33,6 +34,7 @@ const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
     ...sseTransforms,
     ...hubTransforms,
     endpointsTemplated,
+    ...openFormTransforms,
   ].map((t) => [t.id, t]),
 );
 

@@ -352,6 +352,56 @@ export const LATITUDE = [
     description:
       'Serves the endpoints the document names without a path at paths of REST habit, ids as path placeholders (the look-up takes the id in its query), stated in the printed profile; the proxy routes them to the paths the target states.',
   },
+  {
+    id: 'sse.bare-lines',
+    kind: 'form',
+    clauses: ['events.stream.sse-framing', 'events.stream.line-format'],
+    varies: ['events.stream.sse-framing'],
+    description:
+      'Writes the event stream as bare lines, one after another, with no blank line after any event.',
+  },
+  {
+    id: 'sse.crlf',
+    kind: 'form',
+    clauses: ['events.stream.line-format'],
+    varies: ['partial.sse.line-ends'],
+    description: 'Ends every line of the event stream with CR LF.',
+  },
+  {
+    id: 'members.reordered',
+    kind: 'form',
+    clauses: ['resources.envelope.success', 'errors.envelope.shape'],
+    varies: ['partial.order.members'],
+    description:
+      'Writes the members of every object of a JSON answer, envelopes included, in reverse order.',
+  },
+  {
+    id: 'messages.reworded',
+    kind: 'form',
+    clauses: [
+      'roles.delete.response-message',
+      'users.register.response-shape',
+      'tenants.register.response-shape',
+    ],
+    varies: ['partial.form.success-messages'],
+    description: 'Words the message of every success answer that carries one otherwise.',
+  },
+  {
+    id: 'errors.members-extra',
+    kind: 'form',
+    clauses: ['errors.envelope.shape'],
+    varies: ['partial.members.error-envelope'],
+    description:
+      'Adds members to every error envelope (a timestamp) and to its error object (a trace id, a documentation link).',
+  },
+  {
+    id: 'headers.extra',
+    kind: 'form',
+    clauses: ['resources.envelope.success'],
+    varies: ['partial.http.headers'],
+    description:
+      'Adds response headers many servers send (a request id, x-powered-by, server-timing, cache-control where none is set) to every answer.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];
