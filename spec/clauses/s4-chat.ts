@@ -85,6 +85,15 @@ export const s4Chat = defineClauses([
     summary: 'Without agent_version the newest agent version answers.',
   },
   {
+    id: 'chat.thread.agent-version-carry',
+    section: '4.15',
+    level: 'unspecified',
+    summary:
+      'Whether a version pinned by an earlier message of a thread holds for a later message of it that pins none is left open.',
+    decision:
+      'It does not: each message is answered by the version its own payload.agent_version pins, the latest when it pins none; a thread keeps SQL, chart and data, never a version.',
+  },
+  {
     id: 'chat.stream.content-type',
     section: '4.15',
     level: 'must',

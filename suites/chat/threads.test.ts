@@ -298,3 +298,238 @@ conformance(
   },
   { needs: [...CHAT, 'snapshot'], parts },
 );
+
+// Every position of a thread: what the first message gets, the second and the third get too.
+// §4.15 puts agent_version in each request's payload and names a thread's context as the
+// previous SQL, chart and data: the latest answer's, however many charts came before.
+
+/** The versions 1, 2 and 3 of the world's agent, 3 the latest. */
+async function threeVersions(t: Conformance, w: ChatWorld): Promise<void> {
+  const org = w.account.organizationId;
+  await t.hooks.addAgentVersion(org, w.projectId, w.agentId, 'second');
+  const { version } = await t.hooks.addAgentVersion(org, w.projectId, w.agentId, 'third');
+  expect(version, 'the agents hook numbers versions 1, 2, 3').toBe(3);
+}
+
+/**
+ * Three messages of one thread, in the profile's words: the thread example's question and
+ * follow-up, then a chart question; without a thread example, three chart questions.
+ */
+function threeQuestions(t: Conformance): string[] {
+  const example = t.profile.chat?.examples?.thread;
+  const charts = t.profile.chat?.examples?.charts ?? [];
+  if (example !== undefined)
+    return [example.question, example.followUp, charts[0] ?? example.followUp];
+  return [...new Set([...charts, ...chartQuestions(t, 3)])].slice(0, 3);
+}
+
+/**
+ * Sends `questions` in one new thread, message i pinning `pins[i]` (none when undefined), each
+ * with the history so far, and returns the version each answer reports (chat.versionReport).
+ * An answer that reports none and drew no chart makes the test not-run: some agents report
+ * their version only in a chart's tool events.
+ */
+async function versionsInThread(
+  t: Conformance,
+  w: ChatWorld,
+  questions: readonly string[],
+  pins: readonly (number | undefined)[],
+): Promise<number[]> {
+  const at =
+    t.profile.chat?.versionReport ??
+    t.notRun('needs chat.versionReport in the profile: where an answer reports its version');
+  const user = userOf(w, 0, 0);
+  const thread = t.faker.string.uuid();
+  const turns: [string, ChatAnswer][] = [];
+  const versions: number[] = [];
+  for (const [i, pinned] of pins.entries()) {
+    const question = questions[i % questions.length] ?? '';
+    const what = `message ${i + 1} of the thread ("${question}", ${pinned === undefined ? 'no agent_version' : `agent_version ${pinned}`})`;
+    const answer = expectStream(
+      await chat(
+        t,
+        w.agentId,
+        user.token,
+        chatBody(w.agentId, {
+          messages: history(turns, question),
+          thread_id: thread,
+          ...(pinned === undefined ? {} : { agent_version: pinned }),
+        }),
+      ),
+      what,
+    );
+    turns.push([question, answer]);
+    const version = reportedVersion(answer, at);
+    if (version === undefined && answer.charts.length === 0)
+      t.notRun(`${what}: answered with no chart and no version at ${at.event} ${at.pointer}`);
+    expect(
+      version,
+      `${what}: the answer reports no version at ${at.event} ${at.pointer} (chat.versionReport)`,
+    ).toBeDefined();
+    versions.push(Number(version));
+  }
+  return versions;
+}
+
+conformance(
+  [
+    'chat.body.agent-version-optional',
+    'chat.body.agent-version-default-latest',
+    'chat.body.thread-id-optional',
+  ],
+  'in a thread, agent_version pins the first, second and third message alike; without it each one gets the latest',
+  async (t) => {
+    const w = await chatWorld(t);
+    await threeVersions(t, w);
+    const questions = threeQuestions(t);
+    expect(
+      await versionsInThread(t, w, questions, [1, 1, 1]),
+      'the versions answering a thread whose every message pins version 1',
+    ).toEqual([1, 1, 1]);
+    expect(
+      await versionsInThread(t, w, questions, [undefined, undefined, undefined]),
+      'the versions answering a thread that pins none (3 is the latest)',
+    ).toEqual([3, 3, 3]);
+  },
+  { needs: CHAT, parts },
+);
+
+conformance(
+  ['chat.body.agent-version-optional'],
+  'a later message of a thread may pin another version than an earlier one: each message gets its own pin',
+  async (t) => {
+    const w = await chatWorld(t);
+    await threeVersions(t, w);
+    const questions = threeQuestions(t);
+    // The pin is a field of each request; nothing in §4.15 binds a thread to a version.
+    expect(
+      await versionsInThread(t, w, questions, [2, 1, 3]),
+      'the versions answering messages pinned 2, then 1, then 3',
+    ).toEqual([2, 1, 3]);
+    expect(
+      await versionsInThread(t, w, questions, [undefined, 1, 2]),
+      'the versions answering messages pinning none (the latest is 3), then 1, then 2',
+    ).toEqual([3, 1, 2]);
+  },
+  { needs: CHAT, parts },
+);
+
+probe(
+  ['chat.thread.agent-version-carry'],
+  'which version answers a message that pins none, after an earlier message of its thread pinned version 1',
+  async (t) => {
+    const w = await chatWorld(t);
+    await threeVersions(t, w);
+    const versions = await versionsInThread(t, w, threeQuestions(t), [1, undefined]);
+    const later = versions[1];
+    t.observe(
+      later === 3
+        ? 'the latest (3): the earlier pin held for its own message only'
+        : later === 1
+          ? "version 1: the thread's earlier pin carried over"
+          : `version ${String(later)}`,
+      later === 3,
+    );
+  },
+  { needs: CHAT, parts },
+);
+
+/**
+ * The profile's chart questions, then a few plain ones, for the turns of a thread that draw a
+ * new chart.
+ */
+function newChartQuestions(t: Conformance): string[] {
+  return [...new Set([...(t.profile.chat?.examples?.charts ?? []), ...chartQuestions(t, 3)])];
+}
+
+/** A thread the test drives turn by turn, remembering the latest chart drawn in it. */
+async function threadFrom(t: Conformance, w: ChatWorld, user: ChatUser, question: string) {
+  const first = await firstChart(t, w, user, question);
+  const turns: [string, ChatAnswer][] = [[question, first.answer]];
+  const state = { latest: first.chart, charts: 1 };
+  const send = async (next: string): Promise<ChatAnswer> => {
+    const what = `message ${turns.length + 1} of the thread ("${next}")`;
+    const answer = expectStream(
+      await chat(
+        t,
+        w.agentId,
+        user.token,
+        chatBody(w.agentId, { messages: history(turns, next), thread_id: first.thread }),
+      ),
+      what,
+    );
+    turns.push([next, answer]);
+    if (answer.charts.length > 0) {
+      state.latest = theChart(answer, what);
+      state.charts += 1;
+    }
+    return answer;
+  };
+  return { state, send };
+}
+
+conformance(
+  ['chat.thread.keeps-context'],
+  "after two charts and more in a thread, the profile's follow-up keeps the latest chart's members, not the first's",
+  async (t) => {
+    const example = threadExample(t);
+    const w = await chatWorld(t);
+    const { state, send } = await threadFrom(t, w, userOf(w, 0, 0), example.question);
+    const pool = newChartQuestions(t);
+    // Twice: a question drawing a chart unlike the latest, then the follow-up, which must keep
+    // the new chart's members (the second time, after four charts).
+    for (let round = 0; round < 2; round++) {
+      let unlike = false;
+      while (!unlike && pool.length > 0) {
+        const question = pool.shift() ?? '';
+        const before = state.latest;
+        const answer = await send(question);
+        if (answer.charts.length > 0)
+          unlike = notKept(before, state.latest, example.keeps).length > 0;
+      }
+      if (!unlike)
+        t.notRun(
+          `no chart question of the profile (chat.examples.charts) drew a chart whose ${example.keeps.join(', ')} differ from the latest chart's`,
+        );
+      const latest = state.latest;
+      const next = await send(example.followUp);
+      const refined = theChart(
+        next,
+        `the follow-up "${example.followUp}" after ${state.charts - 1} charts`,
+      );
+      expect(
+        notKept(latest, refined, example.keeps),
+        `after ${state.charts - 1} charts in the thread, chartConfig members the follow-up did not keep from the latest chart (latest: ${JSON.stringify(latest.chartConfig).slice(0, 300)}; follow-up: ${JSON.stringify(refined.chartConfig).slice(0, 300)})`,
+      ).toEqual([]);
+    }
+  },
+  { needs: CHAT, parts },
+);
+
+conformance(
+  [
+    'events.text-start',
+    'events.text-delta',
+    'events.text-end',
+    'events.text.closed',
+    'events.tool-result.after-call',
+    'chat.body.thread-id-optional',
+  ],
+  'every answer of a thread, the second and later ones after two charts included, follows §6 in each of its text messages',
+  async (t) => {
+    const w = await chatWorld(t);
+    const example = t.profile.chat?.examples?.thread;
+    const questions = newChartQuestions(t);
+    const opening = example?.question ?? questions[0] ?? '';
+    const { send } = await threadFrom(t, w, userOf(w, 0, 1), opening);
+    // expectStream holds each answer to §6, message by message (suites/harness/event-sequence.ts).
+    for (const question of [
+      questions.find((q) => q !== opening) ?? opening,
+      example?.followUp ?? opening,
+      'Thank you.',
+      questions.at(-1) ?? opening,
+    ])
+      await send(question);
+  },
+  { needs: CHAT, parts },
+);
