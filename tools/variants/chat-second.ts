@@ -47,4 +47,13 @@ export const chatSecondVariants: readonly Variant[] = [
     kind: 'encoding',
     ...second,
   },
+  {
+    name: 'chat second agent: a thread remembers its first chart only, follow-ups refer to it',
+    file: 'reference/http/chat.ts',
+    from: "if (plain.kind === 'chart' && threadKey !== undefined)",
+    to: "if (plain.kind === 'chart' && threadKey !== undefined && thread === undefined)",
+    kind: 'stale-cache',
+    ...second,
+    only: ['chat.thread.keeps-context'],
+  },
 ];

@@ -62,4 +62,35 @@ export const chatVariants: readonly Variant[] = [
     to: 'const agentVersion = version ?? agent.versions[0] ?? 1;',
     only: ['chat.body.agent-version-default-latest'],
   },
+  // Every position of a thread (issue 34): the second, third and later messages get what the
+  // first gets, and the context is the latest chart's, however many came before.
+  {
+    name: "chat: from a thread's third message on, agent_version is ignored",
+    file: 'reference/http/chat.ts',
+    from: 'const agentVersion = version ?? agent.versions[agent.versions.length - 1] ?? 1;',
+    to: "const agentVersion = ((account.chat.threads.get(`${account.organizationId}\\u0000${userId}\\u0000${body.value.thread_id ?? ''}`)?.charts ?? 0) >= 2 ? undefined : version) ?? agent.versions[agent.versions.length - 1] ?? 1;",
+    only: ['chat.body.agent-version-optional'],
+  },
+  {
+    name: 'chat: a follow-up in a thread that pins no version gets the oldest, not the latest',
+    file: 'reference/http/chat.ts',
+    from: 'const agentVersion = version ?? agent.versions[agent.versions.length - 1] ?? 1;',
+    to: "const agentVersion = version ?? (account.chat.threads.has(`${account.organizationId}\\u0000${userId}\\u0000${body.value.thread_id ?? ''}`) ? agent.versions[0] : undefined) ?? agent.versions[agent.versions.length - 1] ?? 1;",
+    only: ['chat.body.agent-version-default-latest'],
+  },
+  {
+    name: 'chat: a thread remembers its first two charts only, later follow-ups refer to the second',
+    file: 'reference/http/chat.ts',
+    from: "if (said.kind === 'chart' && threadKey !== undefined) {",
+    to: "if (said.kind === 'chart' && threadKey !== undefined && (thread?.charts ?? 0) < 2) {",
+    only: ['chat.thread.keeps-context'],
+    kind: 'stale-cache',
+  },
+  {
+    name: 'chat: after two charts in a thread, an answer never completes its text message',
+    file: 'reference/http/chat.ts',
+    from: '      chartRef,\n    }))\n      open.send(event);',
+    to: "      chartRef,\n    }).filter((e) => (thread?.charts ?? 0) < 2 || e.type !== 'text-end'))\n      open.send(event);",
+    only: ['events.text.closed'],
+  },
 ];
