@@ -125,6 +125,8 @@ interface EmbedAsk {
   readonly userId?: string;
   readonly userName?: string;
   readonly userRoleId?: string;
+  /** Made up unless given. */
+  readonly properties?: Record<string, unknown>;
   readonly expiration?: unknown;
 }
 
@@ -144,7 +146,7 @@ function embedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
     },
     user: {
       ...member(shape.user.name, ask.userName ?? personName(t.faker)),
-      ...member(shape.user.properties, properties(t.faker)),
+      ...member(shape.user.properties, ask.properties ?? properties(t.faker)),
       ...(ask.userId === undefined ? {} : member(shape.user.id, ask.userId)),
       ...(ask.userRoleId === undefined ? {} : { userRoleId: ask.userRoleId }),
     },
@@ -815,6 +817,55 @@ probe(
       `user-token for the signed-in user: ${statusAndCode(res)}, name ${JSON.stringify(name)}`,
       res.status === 200 && name === renamed,
     );
+  },
+  { needs, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
+);
+
+conformance(
+  ['tokens.embed-token.user-required', 'tokens.embed-token.upserts'],
+  'embed-token for a user who exists, sent with another userRoleId, issues a token of that role',
+  async (t) => {
+    const w = await buildWorld(t);
+    const first = await createRole(t, w, { addChart: true });
+    const second = await createRole(t, w, { readOnly: true });
+    const same = { externalId: externalId(t.faker), userId: t.faker.string.uuid() };
+    for (const [label, role] of [
+      ['the first sign-in', first],
+      ['a later sign-in with another role', second],
+      ['a sign-in back to the first role', first],
+    ] as const) {
+      const res = await embed(t, embedBody(t, w, { ...same, userRoleId: role.id }));
+      const token = embedAnswer(t, res, 'token', label);
+      expect(claimAt(t, token, 'role'), `${label}: the token carries the role sent`).toBe(role.id);
+      // The upsert stores the role: a plain user-token of the user carries it too.
+      const stored = (await issuedToken(t, w, same.userId)).token;
+      expect(claimAt(t, stored, 'role'), `${label}: user-token carries the stored role`).toBe(
+        role.id,
+      );
+    }
+  },
+  {
+    needs: withRoles,
+    relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION, 'tokens.embed-token.upserts'],
+  },
+);
+
+conformance(
+  ['tokens.embed-token.user-required', 'resources.user.properties-rls'],
+  'an embed token carries the user properties sent, 0, false and the empty string included',
+  async (t) => {
+    const w = await buildWorld(t);
+    const props = {
+      zero: 0,
+      no: false,
+      empty: '',
+      fraction: -0.5,
+      yes: true,
+      text: t.faker.word.noun(),
+    };
+    const res = await embed(t, embedBody(t, w, { properties: props }));
+    const token = embedAnswer(t, res, 'token', 'embed-token with properties of every class');
+    expect(claimAt(t, token, 'properties'), 'the token carries the values sent').toEqual(props);
   },
   { needs, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
