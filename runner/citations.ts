@@ -9,6 +9,7 @@ import { createVitest } from 'vitest/node';
 import type { Clause } from '../spec/clauses/types.ts';
 import { RELIANCE } from '../spec/reliance.ts';
 import type { DeclaredTest } from '../suites/harness/meta.ts';
+import { WRITES_NOTHING } from './vitest-options.ts';
 
 export interface CollectedTest {
   /** `file > test name`, for messages. */
@@ -101,6 +102,7 @@ export async function collectConformance(root: string, configFile: string): Prom
         project: ['conformance'],
         watch: false,
         reporters: [],
+        ...WRITES_NOTHING,
         // Nothing runs, so nothing needs isolating: one module graph loads every file faster.
         isolate: false,
         pool: 'threads',

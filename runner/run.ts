@@ -40,6 +40,7 @@ import { EacReporter } from './reporter.ts';
 import { NO_HUB_REASON } from '../suites/harness/target.ts';
 import { BROWSER_HINT, NO_BROWSER } from '../suites/harness/browser-setup.ts';
 import { installLine, PARTS } from './parts.ts';
+import { WRITES_NOTHING } from './vitest-options.ts';
 import { checkGates, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
 import { createRunDir, pointLatest, writeReports } from '../reports/report-files.ts';
 import { runReplayLine, targetArgsOf } from '../reports/results.ts';
@@ -591,6 +592,7 @@ async function launch(
       project: [place.project],
       watch: false,
       reporters: [reporter],
+      ...WRITES_NOTHING,
       ...(options.concurrency !== undefined ? { maxWorkers: options.concurrency } : {}),
       ...(options.bail === true ? { bail: 1 } : {}),
     },
