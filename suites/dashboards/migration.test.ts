@@ -37,6 +37,7 @@ import {
   type DashboardsWorld,
   type Shared,
 } from '../harness/given/dashboards.ts';
+import { V2_REPLACEMENT, namedReplacements, type WriteKind } from '../harness/given/migration.ts';
 import {
   APPEND,
   CLONE,
@@ -65,7 +66,7 @@ async function finalize(t: Conformance, w: World): Promise<void> {
 }
 
 interface V1Write {
-  readonly name: string;
+  readonly name: WriteKind;
   /** Whether the document gives its path (§4.10–§4.12), or the profile does (§4.16). */
   readonly documented: boolean;
   readonly send: (t: Conformance, w: DashboardsWorld, other: Shared) => Promise<Reply>;
@@ -182,16 +183,27 @@ conformance(
   { needs, parts: [...parts, 'tenant-flow'], relies: [...READ_BACK, ...TENANT_FIELDS] },
 );
 
+// §7's 410 row and §4.16's table: each of the five refused writes names the v2 call that
+// replaces it (V2_REPLACEMENT, the inventory), and no other write's replacement.
 conformance(
   ['errors.migrated-to-v2.names-endpoint'],
-  'the 410 names the v2 endpoint to use instead',
+  "each v1 write's 410 names the v2 endpoint that replaces that write, and not another write's",
   async (t) => {
     const { w, other } = await migratedWorld(t);
-    for (const write of writes.filter((x) => x.documented)) {
+    for (const write of writes) {
       const res = await write.send(t, w, other);
-      expect(errorText(res), `${write.name}: the error names a /v2/api/ endpoint`).toMatch(
-        /\/v2\/api\/applications/,
-      );
+      expectError(res, documentedStatus(GONE), `${write.name} after finalize`, GONE);
+      const text = errorText(res);
+      const named = [...namedReplacements(text)];
+      const [method, path] = V2_REPLACEMENT[write.name];
+      expect(
+        named,
+        `${write.name}: the 410 names ${method} ${path}: ${text.slice(0, 400)}`,
+      ).toContain(write.name);
+      expect(
+        named.filter((kind) => kind !== write.name),
+        `${write.name}: the 410 names no other write's v2 endpoint: ${text.slice(0, 400)}`,
+      ).toEqual([]);
     }
   },
   { needs, parts },

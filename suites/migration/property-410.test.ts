@@ -10,6 +10,8 @@ import {
   buildShape,
   describeWrite,
   errorText,
+  namedReplacements,
+  V2_REPLACEMENT,
   send,
   snapshotOf,
   v1Seen,
@@ -103,9 +105,11 @@ conformance(
             const what = `after finalize, ${describeWrite(x, world)}`;
             const res = await send(t, secrets, x, world);
             expectError(res, documentedStatus(GONE), what, GONE);
-            expect(errorText(res), `${what}: the error names a /v2/api/ endpoint`).toMatch(
-              /\/v2\/api\//,
-            );
+            // §4.16: the v2 call that replaces this write, and no other write's.
+            expect(
+              [...namedReplacements(errorText(res))],
+              `${what}: the error names ${V2_REPLACEMENT[x.kind].join(' ')} and no other write's replacement: ${errorText(res).slice(0, 300)}`,
+            ).toEqual([x.kind]);
           }
           expect(
             await readAll('after the refused writes'),
