@@ -823,20 +823,21 @@ probe(
 
 conformance(
   ['tokens.embed-token.user-required', 'tokens.embed-token.upserts'],
-  'embed-token for a user who exists, sent with another userRoleId, issues a token of that role',
+  'embed-token for a user who exists, sent with another userRoleId and properties, issues a token of those',
   async (t) => {
     const w = await buildWorld(t);
     const first = await createRole(t, w, { addChart: true });
     const second = await createRole(t, w, { readOnly: true });
     const same = { externalId: externalId(t.faker), userId: t.faker.string.uuid() };
-    for (const [label, role] of [
-      ['the first sign-in', first],
-      ['a later sign-in with another role', second],
-      ['a sign-in back to the first role', first],
+    for (const [label, role, props] of [
+      ['the first sign-in', first, { tier: 'gold', seats: 3 }],
+      ['a later sign-in with another role', second, { tier: '', seats: 0, trial: false }],
+      ['a sign-in back to the first role', first, { tier: 'silver', seats: 12, trial: true }],
     ] as const) {
-      const res = await embed(t, embedBody(t, w, { ...same, userRoleId: role.id }));
-      const token = embedAnswer(t, res, 'token', label);
+      const ask = { ...same, userRoleId: role.id, properties: props };
+      const token = embedAnswer(t, await embed(t, embedBody(t, w, ask)), 'token', label);
       expect(claimAt(t, token, 'role'), `${label}: the token carries the role sent`).toBe(role.id);
+      expect(claimAt(t, token, 'properties'), `${label}: the properties sent`).toEqual(props);
       // The upsert stores the role: a plain user-token of the user carries it too.
       const stored = (await issuedToken(t, w, same.userId)).token;
       expect(claimAt(t, stored, 'role'), `${label}: user-token carries the stored role`).toBe(

@@ -175,4 +175,29 @@ export const identityVariants: readonly Variant[] = [
     to: "    const account = ctx.store.account(typeof organizationId === 'string' ? organizationId : owner.organizationId);\n",
     only: ['auth.org-bound.organization-id-ignored'],
   },
+  // Value classes of properties (issue 34): 0, false and '' are values, kept as sent.
+  {
+    name: 'properties: the token drops the properties 0, false and the empty string',
+    kind: 'encoding',
+    file: 'reference/tokens/claims.ts',
+    from: 'props: user.properties,',
+    to: "props: Object.fromEntries(Object.entries(user.properties).filter(([, v]) => v !== 0 && v !== false && v !== '')),",
+    only: ['resources.user.properties-rls'],
+  },
+  {
+    name: 'properties: a user update drops the falsy values it sets',
+    kind: 'encoding',
+    file: 'reference/http/users.ts',
+    from: '        ...(properties === undefined ? {} : { properties }),',
+    to: '        ...(properties === undefined ? {} : { properties: Object.fromEntries(Object.entries(properties).filter(([, v]) => Boolean(v))) }),',
+    only: ['users.update.properties-replace'],
+  },
+  {
+    name: 'properties: embed-token keeps the properties of the first sign-in',
+    kind: 'stale-cache',
+    file: 'spec/machines/identity.ts',
+    from: '    properties: c.user.properties ?? existingUser?.properties ?? {},',
+    to: '    properties: existingUser?.properties ?? c.user.properties ?? {},',
+    only: ['tokens.embed-token.upserts'],
+  },
 ];

@@ -129,4 +129,13 @@ export const securityVariants: readonly Variant[] = [
     to: "      const d = resolveFor(account.dashboards, v2Id, actor) ?? [...(store as any).accounts.values()].map((acc: any) => resolveFor(acc.dashboards, acc.migration.v2IdOf[params.dashboardId] ?? params.dashboardId, { kind: 'api-key' })).find((x: unknown) => x !== undefined);",
     only: ['security'],
   },
+  // Value classes of properties (issue 34): suites/security/property-values.test.ts.
+  {
+    name: 'properties: row-level security takes 0, false and the empty string for a missing property',
+    kind: 'encoding',
+    file: 'reference/data/sql.ts',
+    from: 'if (value === undefined || value === null) return undefined;',
+    to: "if (value === undefined || value === null || value === 0 || value === false || value === '') return undefined;",
+    only: ['resources.properties.row-level-security'],
+  },
 ];
