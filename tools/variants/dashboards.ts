@@ -199,4 +199,27 @@ export const dashboardsVariants: readonly Variant[] = [
     to: 'const workspaceId = command.targetWorkspaceId ?? Object.values(state.workspaces)[0]?.workspaceId ?? source.workspaceId;',
     only: ['dashboards.clone.target-workspace-default'],
   },
+  // Issue 34, the inventories "a 410 names its own replacement" and "a refused request changes
+  // nothing" (suites/dashboards/migration.test.ts, suites/dashboards/refusals.test.ts).
+  {
+    name: "after finalize, clone's 410 names the v2 create endpoint instead of the v2 clone",
+    file: 'reference/http/dashboards.ts',
+    from: "migrated(who.value.account, 'clone', { dashboardId: body.sourceDashboardId })",
+    to: "migrated(who.value.account, 'create', { dashboardId: body.sourceDashboardId })",
+    only: ['errors.migrated-to-v2.names-endpoint'],
+  },
+  {
+    name: 'create checks connectionId only after the dashboard was made: a refused create leaves a dashboard behind',
+    file: 'reference/http/dashboards.ts',
+    from: `      const refused = connectionRefusal(body.connectionId);
+      if (refused !== undefined) return errDone(refused);
+      const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId });`,
+    to: `      const refused = connectionRefusal(body.connectionId);
+      if (refused !== undefined) {
+        store.dashboards(who.value.account, { type: 'createDashboard', dashboardId: ctx.ids.uuid(), workspaceId: body.workspaceId, name: body.name, actor: who.value.actor, via: 'v1' });
+        return errDone(refused);
+      }
+      const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId });`,
+    only: ['errors.refused.changes-nothing'],
+  },
 ];

@@ -256,4 +256,21 @@ export const hubVariants: readonly Variant[] = [
     to: '',
     only: ['resources.user.name'],
   },
+  // Issue 34, the inventory "every error path of a page" (suites/hub/error-paths.test.ts).
+  {
+    name: "hub: a refused jwt on the application page with dashboardId shows 'Dashboard not found.'",
+    file: 'reference/hub/server.ts',
+    from: 'const page = viewer === undefined ? invalidToken : await open(viewer, req.params.id, query);',
+    to: "const page = viewer === undefined ? (query.dashboardId !== undefined ? { ...invalidToken, status: 404, text: 'Dashboard not found.' } : invalidToken) : await open(viewer, req.params.id, query);",
+    only: ['hub.errors.invalid-token-text'],
+  },
+  {
+    name: "hub: a dashboard of the viewer's account the token may not see shows 'Invalid or missing token.'",
+    file: 'reference/hub/page.ts',
+    from: `  const d = resolveFor(scope.state, id, scope.actor);
+  if (d === undefined) return notFound;`,
+    to: `  const d = resolveFor(scope.state, id, scope.actor);
+  if (d === undefined) return scope.state.dashboards[id] !== undefined ? invalidToken : notFound;`,
+    only: ['hub.errors.not-found-text'],
+  },
 ];
