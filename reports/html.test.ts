@@ -84,7 +84,7 @@ describe('renderHtml', () => {
     const page = renderHtml(hublessResults(run));
     expect(page).toContain('<tr><th>Hub</th><td>none (not tested)</td></tr>');
     expect(page).toContain(
-      '<tr><td>no --hub (the hub pages were not tested)</td><td class="n">1</td></tr>',
+      '<tr><td>part</td><td><code>part:hub</code></td><td>--hub URL (the hub pages were not tested) would run 1 test</td><td class="n">1</td></tr>',
     );
     expect(page).toContain('<span>1 test</span>');
     expect(html).toContain('<tr><th>Hub</th><td>http://127.0.0.1:4000/hub</td></tr>');
@@ -197,7 +197,9 @@ describe('renderHtml', () => {
       '<td class="answer"><span class="no">✗ departs</span><pre>answered 422</pre>',
     );
     expect(register).toContain('<code>POST /v1/x/{id}</code>');
-    expect(html).toContain('<tr><td>missing hook clock</td><td class="n">1</td></tr>');
+    expect(html).toContain(
+      '<tr><td>hook</td><td><code>hook:clock</code></td><td>the hook clock would run 1 test</td><td class="n">1</td></tr>',
+    );
     expect(html).toContain('<h2>State machines</h2>');
   });
 

@@ -623,9 +623,12 @@ function notRun(page: Page): string {
   const skipped = run.results.filter((r) => r.outcome === 'not-run');
   if (skipped.length === 0) return '<h2 class="not-run" id="not-run">Not run (0)</h2><p>None.</p>';
   const causes = run.notRunCauses
-    .map((c) => `<tr><td>${h(causeLabel(c, run.target))}</td><td class="n">${c.tests}</td></tr>`)
+    .map(
+      (c) =>
+        `<tr><td>${h(c.kind)}</td><td><code>${h(c.entry)}</code></td><td>${h(causeLabel(c, run.target))}</td><td class="n">${c.tests}</td></tr>`,
+    )
     .join('');
-  return `<h2 class="not-run" id="not-run">Not run (${skipped.length})</h2><p>What each missing capability cost (a test missing two hooks counts under each); the tests are in the table of all tests below, filtered by “not-run”.</p><table><thead><tr><th>Cause</th><th>tests</th></tr></thead><tbody>${causes}</tbody></table>`;
+  return `<h2 class="not-run" id="not-run">Not run (${skipped.length})</h2><p>What each entry the tests wait on would let run (a test waiting on two counts under each); the tests are in the table of all tests below, filtered by “not-run”.</p><table><thead><tr><th>Kind</th><th>Entry</th><th>What it would run</th><th>tests</th></tr></thead><tbody>${causes}</tbody></table>`;
 }
 
 function machines(run: Results): string {

@@ -1,56 +1,63 @@
 /**
- * Not-run tests counted by cause: how many tests each missing host hook cost, how many each
- * part the target's profile does not serve, and the other reasons as they were given.
+ * Not-run tests counted by what they wait on: the causes the harness gave each one as data
+ * (suites/harness/causes.ts), grouped by entry. Nothing here reads a reason's words.
  */
-import { NO_HUB_REASON } from '../suites/harness/target.ts';
+import type { NotRunCause as Cause, NotRunKind } from '../suites/harness/causes.ts';
 import type { NotRunCause, Result } from './schema.ts';
 
-const HOOKS = /lacks the host hooks? ([\w-]+(?:,\s*[\w-]+)*)/;
-const PARTS = /profile does not serve ([\w-]+(?:,\s*[\w-]+)*)/;
-/** suites/harness/given/accounts.ts: a test needing more accounts than a credentials file holds. */
-const NO_HOOK = /\bhas no ([\w-]+) hook\b/;
-
-/** The causes one not-run reason names; the harness words hooks and parts as matched here. */
-export function causesOf(reason: string): { kind: NotRunCause['kind']; name: string }[] {
-  const names = (match: RegExpExecArray | null) =>
-    (match?.[1] ?? '').split(/,\s*/).filter((n) => n !== '');
-  const hooks = [...names(HOOKS.exec(reason)), ...names(NO_HOOK.exec(reason))].map((name) => ({
-    kind: 'hook' as const,
-    name,
-  }));
-  const parts = names(PARTS.exec(reason)).map((name) => ({ kind: 'part' as const, name }));
-  // A run given no --hub leaves the hub part out of its profile: the cause is that part.
-  if (reason.includes(NO_HUB_REASON)) parts.push({ kind: 'part', name: 'hub' });
-  if (hooks.length + parts.length > 0) return [...parts, ...hooks];
-  const first = reason.split(/\r?\n/, 1)[0]?.trim() ?? '';
-  return [{ kind: 'other', name: first === '' ? 'not run' : first }];
-}
-
-const ORDER: Record<NotRunCause['kind'], number> = { part: 0, hook: 1, other: 2 };
+const ORDER: Record<NotRunKind, number> = {
+  part: 0,
+  hook: 1,
+  shape: 2,
+  follows: 3,
+  browser: 4,
+  'document-gap': 5,
+  other: 6,
+};
 
 /**
- * Tests counted under each cause they name (a test missing two hooks counts under each): parts
- * first, then hooks, then the other reasons, the costliest first in each. The run's report
- * counts the causes of its not-run results, doctor those it predicts.
+ * Tests counted under each entry they wait on (a test waiting on two counts under each, and
+ * `alone` under neither): by kind (parts, hooks, shapes, follows, browser, document gaps,
+ * other), the costliest first in each. The run's report counts the causes of its not-run
+ * results, doctor those it predicts.
  */
-export function tallyCauses(
-  perTest: Iterable<readonly Omit<NotRunCause, 'tests'>[]>,
-): NotRunCause[] {
+export function tallyCauses(perTest: Iterable<readonly Cause[]>): NotRunCause[] {
   const counts = new Map<string, NotRunCause>();
-  for (const causes of perTest)
-    for (const cause of causes) {
-      const key = `${cause.kind}\u0000${cause.name}`;
-      const found = counts.get(key);
-      if (found) found.tests += 1;
-      else counts.set(key, { ...cause, tests: 1 });
+  for (const causes of perTest) {
+    const entries = new Map(causes.map((c) => [`${c.kind}\u0000${c.entry}`, c]));
+    for (const [key, cause] of entries) {
+      const found = counts.get(key) ?? { kind: cause.kind, entry: cause.entry, tests: 0, alone: 0 };
+      counts.set(key, found);
+      found.tests += 1;
+      if (entries.size === 1) found.alone += 1;
     }
+  }
   return [...counts.values()].sort(
-    (a, b) => ORDER[a.kind] - ORDER[b.kind] || b.tests - a.tests || a.name.localeCompare(b.name),
+    (a, b) => ORDER[a.kind] - ORDER[b.kind] || b.tests - a.tests || a.entry.localeCompare(b.entry),
   );
 }
 
-export function countNotRun(results: readonly Pick<Result, 'outcome' | 'reason'>[]): NotRunCause[] {
-  return tallyCauses(
-    results.filter((r) => r.outcome === 'not-run').map((r) => causesOf(r.reason ?? 'not run')),
+/** A not-run result's causes; one given none (a run of an older eac) waits on `other`. */
+export function causesOfResult(result: Pick<Result, 'reason' | 'causes'>): Cause[] {
+  if (result.causes !== undefined && result.causes.length > 0) return result.causes;
+  return [{ kind: 'other', entry: firstLineOf(result.reason) }];
+}
+
+function firstLineOf(reason: string | undefined): string {
+  const first = (reason ?? '').split(/\r?\n/, 1)[0]?.trim() ?? '';
+  return first === '' ? 'not run' : first;
+}
+
+export function countNotRun(
+  results: readonly Pick<Result, 'outcome' | 'reason' | 'causes'>[],
+): NotRunCause[] {
+  return tallyCauses(results.filter((r) => r.outcome === 'not-run').map(causesOfResult));
+}
+
+/** Whether a result waits on the profile: an entry it does not state, a behaviour it does not follow. */
+export function waitsOnProfile(result: Pick<Result, 'outcome' | 'reason' | 'causes'>): boolean {
+  return (
+    result.outcome === 'not-run' &&
+    causesOfResult(result).some((c) => c.kind === 'shape' || c.kind === 'follows')
   );
 }

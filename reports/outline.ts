@@ -1,5 +1,6 @@
-/** Short phrases every renderer shares: coverage in one line, a not-run cause by name. */
+/** Short phrases every renderer shares: coverage in one line, what a not-run entry would run. */
 import type { NotRunCause, Results, RunTarget } from './schema.ts';
+import { plural } from './words.ts';
 
 /** Totals over the top-level rows (each clause counts once there). */
 export function coverageTotals(run: Pick<Results, 'coverage'>) {
@@ -30,19 +31,39 @@ export function coverageLine(run: Pick<Results, 'coverage'>): string {
 /** What the report says of a hub that was not given: no address, so nothing tested there. */
 export const NO_HUB_SHOWN = 'none (not tested)';
 
+function after(prefix: string, entry: string): string {
+  return entry.startsWith(prefix) ? entry.slice(prefix.length) : entry;
+}
+
 /**
- * A not-run cause in a few words. With the run's target: the hub part of a run given no hub
- * reads as the missing --hub it is, not as a part the target does not serve.
+ * What would let one entry's tests run, in a sentence: "stating shapes.embedToken would run
+ * 13 tests". With the run's target, the hub part of a run given no hub reads as the missing
+ * --hub it is. Tests that also wait on another entry are counted apart, since this one alone
+ * would not run them.
  */
 export function causeLabel(cause: NotRunCause, target?: Pick<RunTarget, 'hubUrl'>): string {
+  const name = (prefix: string) => after(prefix, cause.entry);
+  const would = (what: string) => {
+    const more = cause.tests - cause.alone;
+    const also = more > 0 ? `; ${plural(more, 'more test')} wait on it and another entry` : '';
+    return `${what} would run ${plural(cause.alone, 'test')}${also}`;
+  };
   switch (cause.kind) {
-    case 'hook':
-      return `missing hook ${cause.name}`;
     case 'part':
-      return cause.name === 'hub' && target !== undefined && target.hubUrl === undefined
-        ? 'no --hub (the hub pages were not tested)'
-        : `unserved part ${cause.name}`;
+      return name('part:') === 'hub' && target !== undefined && target.hubUrl === undefined
+        ? would('--hub URL (the hub pages were not tested)')
+        : would(`serving the part ${name('part:')}`);
+    case 'hook':
+      return would(`the hook ${name('hook:')}`);
+    case 'shape':
+      return would(`stating ${cause.entry}`);
+    case 'follows':
+      return would(`following ${name('follows:')}`);
+    case 'browser':
+      return would(`a browser for the hub pages (${name('browser:')} missing)`);
+    case 'document-gap':
+      return `${plural(cause.tests, 'test')} wait on the document: ${cause.entry}`;
     case 'other':
-      return cause.name;
+      return `${plural(cause.tests, 'test')}: ${cause.entry}`;
   }
 }

@@ -2,7 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { READABLE_VERSIONS, ResultsSchema, SCHEMA_VERSION, type Results } from './schema.ts';
+import { causesOfResult, countNotRun } from './not-run.ts';
+import {
+  READABLE_VERSIONS,
+  ResultsSchema,
+  SCHEMA_VERSION,
+  type Result,
+  type Results,
+} from './schema.ts';
 import { htmlContext, renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderSummary } from './summary-md.ts';
@@ -91,27 +98,39 @@ export async function renderReports(runDir: string, run: Results): Promise<void>
 
 /**
  * An older results.json as this version: before 5, a probe that broke while recording was a
- * probe holding an observation of kind probe-error; it is the probe-error it was.
+ * probe holding an observation of kind probe-error; it is the probe-error it was. Before 6, a
+ * not-run carried its cause only in the prose of its reason, which is not read: it waits on
+ * one cause of kind `other`, its reason's first line, and the causes are counted again.
  */
-function upgrade(data: Record<string, unknown>): Record<string, unknown> {
+function upgrade(data: Record<string, unknown>, version: number): Record<string, unknown> {
   const results = Array.isArray(data['results']) ? (data['results'] as unknown[]) : undefined;
   const summary = data['summary'];
   if (results === undefined || typeof summary !== 'object' || summary === null)
     return { ...data, schemaVersion: SCHEMA_VERSION };
   let broken = 0;
   const upgraded = results.map((r) => {
-    const result = r as { outcome?: unknown; observations?: { kind?: unknown }[] };
-    if (result.outcome !== 'probe' || !result.observations?.some((o) => o.kind === 'probe-error'))
+    const result = r as Partial<Result> & { observations?: { kind?: unknown }[] };
+    if (result.outcome === 'not-run' && version < 6)
+      return { ...result, causes: causesOfResult({ reason: result.reason }) };
+    if (
+      version >= 5 ||
+      result.outcome !== 'probe' ||
+      !result.observations?.some((o) => o.kind === 'probe-error')
+    )
       return r;
     broken += 1;
     return { ...result, outcome: 'probe-error' };
   });
-  const counts = summary as { probe?: number };
+  const counts = summary as { probe?: number; probeErrors?: number };
   return {
     ...data,
     schemaVersion: SCHEMA_VERSION,
     results: upgraded,
-    summary: { ...counts, probe: (counts.probe ?? 0) - broken, probeErrors: broken },
+    notRunCauses: countNotRun(upgraded as Result[]),
+    summary:
+      version >= 5
+        ? counts
+        : { ...counts, probe: (counts.probe ?? 0) - broken, probeErrors: broken },
   };
 }
 
@@ -138,7 +157,7 @@ export async function readResultsFile(file: string): Promise<Results> {
     );
   }
   // An older version's shape is a subset of this one: read it as this version.
-  if (version !== SCHEMA_VERSION) data = upgrade(data as Record<string, unknown>);
+  if (version !== SCHEMA_VERSION) data = upgrade(data as Record<string, unknown>, version);
   const parsed = ResultsSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues

@@ -3,6 +3,7 @@
  * Pure: the reporter gathers the raw facts, this module decides the outcome.
  */
 import { slug, type EacMeta, type Exchange } from '../suites/harness/meta.ts';
+import { causesOfResult } from './not-run.ts';
 import type { Outcome, Result, Summary } from './schema.ts';
 
 /** What the reporter reads off a finished vitest test case. */
@@ -165,6 +166,9 @@ export function toResult(raw: RawCase, context: ReplayContext): Unnamed | undefi
   };
   const reason = reasonOf(raw, outcome);
   if (reason !== undefined) result.reason = reason;
+  // A test skipped outside the harness gave no causes: its reason is the entry, of kind other.
+  if (outcome === 'not-run')
+    result.causes = causesOfResult({ causes: meta?.causes?.map((c) => ({ ...c })), reason });
   if (meta?.decision !== undefined && outcome !== 'pass') result.decision = meta.decision;
   // What a probe saw stays with it even when, held to the decision, it failed.
   const evidence = outcome === 'fail' || outcome === 'probe' || outcome === 'probe-error';

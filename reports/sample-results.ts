@@ -103,6 +103,7 @@ export function sampleResults(): Results {
       clauses: [clauseOf('must', 3)],
       outcome: 'not-run',
       reason: 'the target lacks the host hook clock',
+      causes: [{ kind: 'hook', entry: 'hook:clock' }],
       replay: 'npx eac run --seed 1 --only tokens',
     },
   ];
@@ -137,6 +138,6 @@ export function hublessResults(run: Results): Results {
     ...run,
     target,
     summary: { ...run.summary, total: 1 },
-    notRunCauses: [{ kind: 'part', name: 'hub', tests: 1 }],
+    notRunCauses: [{ kind: 'part', entry: 'part:hub', tests: 1, alone: 1 }],
   };
 }

@@ -4,20 +4,23 @@
  * (including section titles) without the catalogue at hand.
  */
 import { z } from 'zod';
+import { NOT_RUN_KINDS } from '../suites/harness/causes.ts';
 
 /**
  * Version of this shape. Bumped when a field is added or changes meaning, so that a reader
  * (`eac report`, `eac compare`) can tell an older run from a damaged one.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * Older versions this eac still reads: their shape is a subset of this one (3 added `gate`;
  * 4 added `target.image`, `shard` and `mergedFrom`; 5 added the outcome `probe-error`, which
  * before was a probe holding an observation of kind probe-error: report-files.ts reads such a
- * probe as the probe-error it was; 5 also added `gates` and `interrupted`).
+ * probe as the probe-error it was; 5 also added `gates` and `interrupted`; 6 added a not-run's
+ * `causes` and counts `notRunCauses` by entry: report-files.ts reads an older not-run's prose
+ * reason as one cause of kind `other`).
  */
-export const READABLE_VERSIONS: readonly number[] = [2, 3, 4, SCHEMA_VERSION];
+export const READABLE_VERSIONS: readonly number[] = [2, 3, 4, 5, SCHEMA_VERSION];
 
 /**
  * `probe-error`: a probe that broke before or while it recorded on a foreign target (it threw,
@@ -96,6 +99,13 @@ export const ObservationSchema = z.object({
 });
 export type ReportedObservation = z.infer<typeof ObservationSchema>;
 
+/** What one not-run test waits on (suites/harness/causes.ts). */
+export const CauseSchema = z.object({
+  kind: z.enum(NOT_RUN_KINDS),
+  /** The profile entry, hook, part or document point: `shapes.embedToken`, `hook:roles`. */
+  entry: z.string().min(1),
+});
+
 export const ResultSchema = z.object({
   /**
    * Stable across runs: `<area>/<explicit id>` for a test that declares one (its `id` option,
@@ -117,6 +127,8 @@ export const ResultSchema = z.object({
   outcome: OutcomeSchema,
   /** fail: first error message; not-run: why; probe: what the target did; probe-error: what broke. */
   reason: z.string().optional(),
+  /** not-run: what it waits on, as data; `notRunCauses` counts them by entry. */
+  causes: z.array(CauseSchema).optional(),
   /** probe: what the reference decided where the document is silent. */
   decision: z.string().optional(),
   /** probe (and a probe that failed on a departure): every observation, in order. */
@@ -288,12 +300,11 @@ export const RunProfileSchema = z.object({
 });
 export type RunProfile = z.infer<typeof RunProfileSchema>;
 
-/** How many tests did not run for one cause: a missing host hook, an unserved part, other. */
-export const NotRunCauseSchema = z.object({
-  kind: z.enum(['hook', 'part', 'other']),
-  /** The hook or part name; for `other`, the reason. */
-  name: z.string(),
+/** How many not-run tests wait on one entry (a test waiting on two counts under each). */
+export const NotRunCauseSchema = CauseSchema.extend({
   tests: z.number().int().positive(),
+  /** Of those, the tests that wait on this entry alone: what stating it would let run. */
+  alone: z.number().int().nonnegative(),
 });
 export type NotRunCause = z.infer<typeof NotRunCauseSchema>;
 
@@ -339,7 +350,7 @@ export const ResultsSchema = z
     coverage: z.array(CoverageRowSchema),
     gaps: z.array(CoverageGapSchema),
     register: z.array(RegisterEntrySchema),
-    /** Not-run tests counted by cause; a test lacking two hooks counts under each. */
+    /** Not-run tests counted by entry (reports/not-run.ts); a test lacking two hooks counts under each. */
     notRunCauses: z.array(NotRunCauseSchema),
     /** The transition tables of spec/machines the reference is written in. */
     machines: z.array(MachineSchema),

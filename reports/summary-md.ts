@@ -224,15 +224,13 @@ function notRun(run: Results): string[] {
   const lines = [`## Not run (${skipped.length})`, ''];
   if (skipped.length === 0) return [...lines, 'None.', ''];
   lines.push(
-    `What each missing capability cost (a test missing two hooks counts under each); ${FULL_REPORT} lists the tests.`,
+    `What each entry the tests wait on would let run (a test waiting on two counts under each); ${FULL_REPORT} lists the tests.`,
     '',
-    '| Cause | tests |',
-    '| --- | ---: |',
   );
   for (const cause of run.notRunCauses.slice(0, NOT_RUN_CAUSES))
-    lines.push(`| ${cell(firstLine(causeLabel(cause, run.target), 300))} | ${cause.tests} |`);
+    lines.push(`- ${cause.kind}: ${cell(causeLabel(cause, run.target))}`);
   const left = run.notRunCauses.length - NOT_RUN_CAUSES;
-  if (left > 0) lines.push('', `and ${left} more causes (${FULL_REPORT} lists them all).`);
+  if (left > 0) lines.push('', `and ${left} more entries (${FULL_REPORT} lists them all).`);
   return [...lines, ''];
 }
 

@@ -65,10 +65,12 @@ describe('eac doctor predicts the not-runs of a run', () => {
     expect(run.summary.notRun).toBe(predicted.notRun);
     expect(run.notRunCauses).toEqual(predicted.causes);
     // The hub's share of it, named as such at the top of the closing lines.
+    const hub = predicted.areas.find((a) => a.area === 'hub')?.tests;
     expect(predicted.causes).toContainEqual({
       kind: 'part',
-      name: 'hub',
-      tests: predicted.areas.find((a) => a.area === 'hub')?.tests,
+      entry: 'part:hub',
+      tests: hub,
+      alone: hub,
     });
     expect(stdout.text()).toMatch(/^\neac: hub pages not tested: no --hub \(\d+ tests not-run\)\n/);
     expect(

@@ -70,7 +70,7 @@ describe('eac doctor: a selection mostly not run', () => {
     tests: 1026,
     willRun: 14,
     notRun: 1012,
-    causes: [{ kind: 'hook', name: 'accounts', tests: 1012 }],
+    causes: [{ kind: 'hook', entry: 'hook:accounts', tests: 1012, alone: 1012 }],
     areas: [],
     fileErrors: [],
     problems: [],
@@ -81,7 +81,7 @@ describe('eac doctor: a selection mostly not run', () => {
     const lines = renderDoctor(report).split('\n');
     expect(lines[0]).toBe('eac doctor: ready, but only 14 of 1026 selected tests will run');
     expect(lines[1]).toBe(
-      '  warning: over half the selection (1012 of 1026 tests) will be not-run; see "not-run by cause" below',
+      '  warning: over half the selection (1012 of 1026 tests) will be not-run; see "not-run by entry" below',
     );
     const half = renderDoctor({ ...report, willRun: 513, notRun: 513 });
     expect(half.split('\n')[0]).toBe('eac doctor: ready');

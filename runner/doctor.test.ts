@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type RunningReference } from '../reference/server.ts';
+import { cause } from '../suites/harness/causes.ts';
 import type { DeclaredTest } from '../suites/harness/meta.ts';
 import type { Target } from '../suites/harness/target.ts';
 import { parseCommand } from './args.ts';
@@ -34,9 +35,10 @@ describe('eac doctor: the plan of a run', () => {
     const plan = planRun(tests, resolveOnly([], ['roles', 'chat']), target, () => false);
     expect(plan).toMatchObject({ tests: 4, willRun: 2, notRun: 2 });
     expect(plan.causes).toEqual([
-      { kind: 'part', name: 'chat', tests: 1 },
-      { kind: 'hook', name: 'clock', tests: 1 },
-      { kind: 'hook', name: 'snapshot', tests: 1 },
+      { kind: 'part', entry: 'part:chat', tests: 1, alone: 1 },
+      // One test lacks both: neither alone would let it run.
+      { kind: 'hook', entry: 'hook:clock', tests: 1, alone: 0 },
+      { kind: 'hook', entry: 'hook:snapshot', tests: 1, alone: 0 },
     ]);
     expect(plan.areas).toEqual([
       { area: 'chat', tests: 2, notRun: 1 },
@@ -54,7 +56,7 @@ describe('eac doctor: the plan of a run', () => {
       (h) => h === 'clock',
     );
     expect(byClause).toMatchObject({ tests: 1, notRun: 1 });
-    expect(byClause.causes).toEqual([{ kind: 'hook', name: 'snapshot', tests: 1 }]);
+    expect(byClause.causes).toEqual([{ kind: 'hook', entry: 'hook:snapshot', tests: 1, alone: 1 }]);
   });
 
   it('predicts the reliances the profile does not state, then what the set-up lacks', () => {
@@ -68,19 +70,12 @@ describe('eac doctor: the plan of a run', () => {
       { where: 'suites/hub/q.test.ts > http {hub.y}', declared: declared([], []) },
     ];
     const plan = planRun(more, resolveOnly([], ['roles', 'chat', 'hub']), target, () => false, {
-      browser: {
-        reason: 'no browser for the hub pages: none',
-        uses: (f) => f.endsWith('p.test.ts'),
-      },
+      browser: { cause: cause.browser('chromium'), uses: (f) => f.endsWith('p.test.ts') },
     });
     expect(plan).toMatchObject({ tests: 7, willRun: 3, notRun: 4 });
-    expect(plan.causes.filter((c) => c.kind === 'other')).toEqual([
-      { kind: 'other', name: 'no browser for the hub pages: none', tests: 1 },
-      {
-        kind: 'other',
-        name: "the target's profile does not state users.update.response-fields (follows)",
-        tests: 1,
-      },
+    expect(plan.causes.filter((c) => c.kind === 'follows' || c.kind === 'browser')).toEqual([
+      { kind: 'follows', entry: 'follows:users.update.response-fields', tests: 1, alone: 1 },
+      { kind: 'browser', entry: 'browser:chromium', tests: 1, alone: 1 },
     ]);
   });
 
@@ -117,11 +112,9 @@ describe('eac doctor against a reference without hooks, for real', () => {
     expect(report.problems).toEqual([]);
     expect(report.tests).toBeGreaterThan(0);
     expect(report.areas.map((a) => a.area)).toEqual(['protocol']);
-    expect(report.causes.find((c) => c.kind === 'hook' && c.name === 'accounts')?.tests).toBe(
-      report.notRun,
-    );
+    expect(report.causes.find((c) => c.entry === 'hook:accounts')?.tests).toBe(report.notRun);
     expect(renderDoctor(report)).toMatch(
-      /will be not-run for what they declare or the set-up lacks\n.*\n\s+\d+ {2}missing hook accounts/,
+      /will be not-run for what they declare or the set-up lacks\n.*\n\s+\d+ {2}the hook accounts would run/,
     );
   }, 180_000);
 });
@@ -158,7 +151,12 @@ describe('eac doctor and the hub', () => {
     expect(none.hub.state).toBe('none');
     expect(none.problems).toEqual([]);
     expect(none.untested).toEqual(['hub pages (no --hub)']);
-    expect(none.causes[0]).toEqual({ kind: 'part', name: 'hub', tests: none.tests });
+    expect(none.causes[0]).toEqual({
+      kind: 'part',
+      entry: 'part:hub',
+      tests: none.tests,
+      alone: none.tests,
+    });
     expect(renderDoctor(none)).toMatch(
       /^eac doctor: ready, but not everything will be tested: hub pages \(no --hub\)\n/,
     );

@@ -12,7 +12,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 import { expectedStrings } from '../fixtures/oracles/index.ts';
-import { unstatedReliances } from '../spec/reliance.ts';
+import { unstatedEntries, type UnstatedReliance } from '../spec/reliance.ts';
+import { cause, type NotRunCause as NotRunCauseOf } from '../suites/harness/causes.ts';
 import { ErrorEnvelope } from '../spec/schemas/common.ts';
 import { API } from '../suites/harness/paths.ts';
 import type { NotRunCause } from '../reports/schema.ts';
@@ -21,13 +22,7 @@ import type { Target } from '../suites/harness/target.ts';
 import type { CollectedTest } from './citations.ts';
 import { causeLabel } from '../reports/outline.ts';
 import { tallyCauses } from '../reports/not-run.ts';
-import {
-  browserMissing,
-  browserProblem,
-  BROWSER_HINT,
-  chromiumPath,
-  NO_BROWSER,
-} from '../suites/harness/browser-setup.ts';
+import { BROWSER_HINT, chromiumPath } from '../suites/harness/browser-setup.ts';
 import { installLine, missingPart, PARTS } from './parts.ts';
 import { planFile, type Selection } from './only.ts';
 import {
@@ -217,18 +212,10 @@ function errorCode(text: string): string {
   }
 }
 
-/**
- * The not-run reason of a hub test that finds no browser, as the broker and the harness word
- * it (suites/harness/browser-setup.ts, suites/harness/browser.ts); the same lookup of the path.
- */
-export function noBrowserReason(): string {
-  return `${NO_BROWSER}: ${browserProblem() ?? browserMissing()}`;
-}
-
 /** What the set-up lacks for tests that would otherwise run: a browser for some files. */
 export interface SetUpGaps {
-  /** The reason of the tests of `files` when no browser is found. */
-  readonly browser?: { readonly reason: string; readonly uses: (file: string) => boolean };
+  /** What the tests of the files `uses` names wait on when no browser is found. */
+  readonly browser?: { readonly cause: NotRunCauseOf; readonly uses: (file: string) => boolean };
 }
 
 /** The test's file and vitest name from `file > name` (see citations.ts). */
@@ -259,11 +246,11 @@ export function lacks(
   declared: DeclaredTest,
   target: Pick<Target, 'profile' | 'hooks' | 'credentials'>,
   provisioned: (hook: string) => boolean,
-): { parts: string[]; hooks: string[]; unstated: string[] } {
+): { parts: string[]; hooks: string[]; unstated: UnstatedReliance[] } {
   return {
     parts: declared.parts.filter((p) => !target.profile.serves.includes(p as never)),
     hooks: declared.needs.filter((h) => !target.hooks.includes(h) && !provisioned(h)),
-    unstated: unstatedReliances(target.profile, declared.relies),
+    unstated: unstatedEntries(target.profile, declared.relies),
   };
 }
 
@@ -276,14 +263,14 @@ function causesFor(
   missing: ReturnType<typeof lacks>,
   file: string,
   gaps: SetUpGaps,
-): Omit<NotRunCause, 'tests'>[] {
-  if (missing.parts.length > 0) return missing.parts.map((name) => ({ kind: 'part', name }));
-  if (missing.hooks.length > 0) return missing.hooks.map((name) => ({ kind: 'hook', name }));
+): NotRunCauseOf[] {
+  if (missing.parts.length > 0) return missing.parts.map(cause.part);
+  if (missing.hooks.length > 0) return missing.hooks.map(cause.hook);
   if (missing.unstated.length > 0)
-    return [
-      { kind: 'other', name: `the target's profile does not state ${missing.unstated.join(', ')}` },
-    ];
-  if (gaps.browser?.uses(file) === true) return [{ kind: 'other', name: gaps.browser.reason }];
+    return missing.unstated.map((u) =>
+      u.follows ? cause.follows(u.clause) : cause.shape(u.entry),
+    );
+  if (gaps.browser?.uses(file) === true) return [gaps.browser.cause];
   return [];
 }
 
@@ -295,7 +282,7 @@ export function planRun(
   provisioned: (hook: string) => boolean,
   gaps: SetUpGaps = {},
 ): Pick<DoctorReport, 'tests' | 'willRun' | 'notRun' | 'causes' | 'areas'> {
-  const perTest: Omit<NotRunCause, 'tests'>[][] = [];
+  const perTest: NotRunCauseOf[][] = [];
   const areas = new Map<string, { area: string; tests: number; notRun: number }>();
   let count = 0;
   for (const test of tests) {
@@ -337,7 +324,7 @@ export function renderDoctor(report: DoctorReport): string {
     `eac doctor: ${status}`,
     ...(mostlyNotRun
       ? [
-          `  warning: over half the selection (${report.notRun} of ${plural(report.tests, 'test')}) will be not-run; see "not-run by cause" below`,
+          `  warning: over half the selection (${report.notRun} of ${plural(report.tests, 'test')}) will be not-run; see "not-run by entry" below`,
         ]
       : []),
     `  target   ${report.target}${report.embedded ? ' (the embedded reference)' : ''}: reachable${report.implementation !== undefined ? `, announces ${report.implementation}` : ''}`,
@@ -363,7 +350,7 @@ export function renderDoctor(report: DoctorReport): string {
     `${plural(report.tests, 'test')} selected: ${report.willRun} will run, ${report.notRun} will be not-run for what they declare or the set-up lacks`,
   );
   if (report.causes.length > 0) {
-    lines.push('  not-run by cause:');
+    lines.push('  not-run by entry:');
     for (const cause of report.causes)
       lines.push(
         `    ${String(cause.tests).padStart(4)}  ${causeLabel(cause, report.hub.url === undefined ? {} : { hubUrl: report.hub.url })}`,
@@ -516,7 +503,12 @@ export async function doctor(
           problems.push(`EAC_REQUIRE_BROWSER=1 and ${lacking}: the hub tests will fail`);
         else {
           untested.push(`hub pages (${hint})`);
-          gaps = { browser: { reason: noBrowserReason(), uses: (file) => browserFiles.has(file) } };
+          gaps = {
+            browser: {
+              cause: cause.browser(driver !== undefined ? 'driver' : 'chromium'),
+              uses: (file) => browserFiles.has(file),
+            },
+          };
         }
       }
     }

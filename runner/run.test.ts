@@ -7,6 +7,8 @@ import { DOCUMENT_ONLY_PROFILE, type ResolvedTarget } from './target.ts';
 import { sampleResults } from '../reports/sample-results.ts';
 import type { Result } from '../reports/schema.ts';
 import { NO_HUB_REASON } from '../suites/harness/target.ts';
+import { cause, type NotRunCause } from '../suites/harness/causes.ts';
+import { countNotRun } from '../reports/not-run.ts';
 import { missingPart } from './parts.ts';
 import { PROJECT_ROOT } from './cli.ts';
 
@@ -27,23 +29,85 @@ describe('closingSummary', () => {
   it('states the profile, the coverage kinds and what each missing hook cost', () => {
     expect(text).toContain('profile reference default: serves identity, tenant-flow');
     expect(text).toMatch(/coverage: must\/observed 2 portable \+ 1 through a decision of \d+/);
-    expect(text).toMatch(/not-run by cause:\n\s+1 {2}missing hook clock/);
+    expect(text).toMatch(/not-run by entry:\n\s+1 {2}the hook clock would run 1 test/);
+  });
+});
+
+describe('closingSummary: not-runs by entry', () => {
+  const run = sampleResults();
+  const waiting = (n: number, reason: string, ...causes: NotRunCause[]): Result[] =>
+    Array.from({ length: n }, (_, i) => ({
+      ...(run.results[0] as Result),
+      id: `x/${causes.map((c) => c.entry).join('+')}-${i}`,
+      outcome: 'not-run',
+      reason,
+      causes,
+    }));
+  const results = [
+    ...run.results.filter((r) => r.outcome !== 'not-run'),
+    ...waiting(13, 'the profile names no embed-token members', cause.shape('shapes.embedToken')),
+    ...waiting(
+      13,
+      "the target's profile does not state tokens.embed-token.upserts (follows)",
+      cause.follows('tokens.embed-token.upserts'),
+    ),
+    ...waiting(23, 'the target lacks the host hook agent-grammar', cause.hook('agent-grammar')),
+    ...waiting(4, "the target's profile does not serve v2", cause.part('v2')),
+    ...waiting(
+      1,
+      'the target accepted the request',
+      cause.other(
+        'the target accepted, where the test meant to see a refusal, every one of the requests it sent, and so left this test nothing to check at all',
+      ),
+    ),
+  ];
+  const text = closingSummary(
+    {
+      ...run,
+      results,
+      summary: { ...run.summary, notRun: 54, total: run.summary.total + 53 },
+      notRunCauses: countNotRun(results),
+    },
+    'reports/runs/x',
+    undefined,
+  );
+
+  it('names what each entry would run', () => {
+    expect(text).toContain('      13  stating shapes.embedToken would run 13 tests\n');
+    expect(text).toContain('      13  following tokens.embed-token.upserts would run 13 tests\n');
+    expect(text).toContain('      23  the hook agent-grammar would run 23 tests\n');
+  });
+
+  it('wraps a long entry instead of cutting it', () => {
+    const lines = text.split('\n');
+    const from = lines.findIndex((l) => l.includes('1 test: the target accepted'));
+    const block = lines.slice(from, from + 2);
+    expect(block.join(' ').replace(/\s+/g, ' ')).toContain(
+      'and so left this test nothing to check at all',
+    );
+    for (const line of block) expect(line.length).toBeLessThanOrEqual(100);
+    expect(block[1]).toMatch(/^ {13}\S/);
+  });
+
+  it('counts as waiting on the profile only the shapes and follows it does not state', () => {
+    expect(text).toContain('26 not-run tests wait on the profile');
   });
 });
 
 describe('closingSummary when the hub pages were not tested', () => {
   const run = sampleResults();
-  const notRun = (reason: string, n: number): Result[] =>
+  const notRun = (reason: string, n: number, waitsOn: NotRunCause): Result[] =>
     Array.from({ length: n }, (_, i) => ({
       ...(run.results[0] as Result),
       id: `hub/t-${reason.length}-${i}`,
       area: 'hub',
       outcome: 'not-run',
       reason,
+      causes: [waitsOn],
     }));
 
   it('says so above the counts: no --hub', () => {
-    const hubless = notRun(NO_HUB_REASON, 3);
+    const hubless = notRun(NO_HUB_REASON, 3, cause.part('hub'));
     const { hubUrl: _hub, ...target } = run.target;
     void _hub;
     const text = closingSummary(
@@ -51,7 +115,7 @@ describe('closingSummary when the hub pages were not tested', () => {
         ...run,
         target,
         results: [...run.results, ...hubless],
-        notRunCauses: [{ kind: 'part', name: 'hub', tests: 3 }],
+        notRunCauses: [{ kind: 'part', entry: 'part:hub', tests: 3, alone: 3 }],
       },
       'reports/runs/x',
       undefined,
@@ -61,7 +125,7 @@ describe('closingSummary when the hub pages were not tested', () => {
     expect(lines[2]).toMatch(/^eac: \d+ pass, /);
     // A missing --hub is no shape a profile would state.
     expect(text).not.toMatch(/wait on the profile/);
-    expect(text).toContain('       3  no --hub (the hub pages were not tested)');
+    expect(text).toContain('       3  --hub URL (the hub pages were not tested) would run 3 tests');
   });
 
   it('says so above the counts: no browser, with one test counted as one', () => {
@@ -70,7 +134,11 @@ describe('closingSummary when the hub pages were not tested', () => {
         ...run,
         results: [
           ...run.results,
-          ...notRun('no browser for the hub pages: no browser at /usr/bin/chromium', 1),
+          ...notRun(
+            'no browser for the hub pages: no browser at /usr/bin/chromium',
+            1,
+            cause.browser('chromium'),
+          ),
         ],
       },
       'reports/runs/x',
@@ -86,7 +154,10 @@ describe('closingSummary when the hub pages were not tested', () => {
     const text = closingSummary(
       {
         ...run,
-        results: [...run.results, ...notRun(`no browser for the hub pages: ${driver}`, 2)],
+        results: [
+          ...run.results,
+          ...notRun(`no browser for the hub pages: ${driver}`, 2, cause.browser('driver')),
+        ],
       },
       'reports/runs/x',
       undefined,

@@ -37,8 +37,9 @@ import type { ImageOptions } from './container.ts';
 import type { LatitudeVary } from '../latitude/choice.ts';
 import type { TargetProfile } from '../spec/profile.ts';
 import { EacReporter } from './reporter.ts';
-import { NO_HUB_REASON } from '../suites/harness/target.ts';
-import { BROWSER_HINT, NO_BROWSER } from '../suites/harness/browser-setup.ts';
+import { cause } from '../suites/harness/causes.ts';
+import { BROWSER_HINT } from '../suites/harness/browser-setup.ts';
+import { causesOfResult, waitsOnProfile } from '../reports/not-run.ts';
 import { installLine, PARTS } from './parts.ts';
 import { WRITES_NOTHING } from './vitest-options.ts';
 import { checkGates, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
@@ -159,26 +160,50 @@ export function profileFacts(resolved: ResolvedTarget, file: string | undefined)
 
 /**
  * What heads the closing lines when the hub pages were not tested for a reason of the set-up:
- * no --hub (runner/target.ts), or no browser (suites/harness/browser.ts words it so).
+ * no --hub (the hub part of a run given none), or no browser driver or browser.
  */
-export function hubUntested(results: readonly Pick<Result, 'outcome' | 'reason'>[]): string[] {
-  const notRun = results.filter((r) => r.outcome === 'not-run');
+export function hubUntested(
+  results: readonly Pick<Result, 'outcome' | 'reason' | 'causes'>[],
+  target: Pick<RunTarget, 'hubUrl'>,
+): string[] {
+  const waiting = (entry: string) =>
+    results.filter(
+      (r) => r.outcome === 'not-run' && causesOfResult(r).some((c) => c.entry === entry),
+    ).length;
   const lines: string[] = [];
   const count = (n: number) => `${plural(n, 'test')} not-run`;
-  const noHub = notRun.filter((r) => (r.reason ?? '').includes(NO_HUB_REASON)).length;
+  const noHub = target.hubUrl === undefined ? waiting(cause.part('hub').entry) : 0;
   if (noHub > 0) lines.push(`eac: hub pages not tested: no --hub (${count(noHub)})`);
-  const noBrowser = notRun.filter((r) => (r.reason ?? '').startsWith(NO_BROWSER));
-  // No playwright-core (an optional part) words its reason as runner/parts.ts's missingPart.
-  const noDriver = noBrowser.filter((r) =>
-    (r.reason ?? '').includes(`${PARTS.browser.what} needs`),
-  );
-  if (noDriver.length > 0)
+  const noDriver = waiting(cause.browser('driver').entry);
+  if (noDriver > 0)
     lines.push(
-      `eac: hub pages not tested: no browser driver (${installLine(PARTS.browser.packages)}; ${count(noDriver.length)})`,
+      `eac: hub pages not tested: no browser driver (${installLine(PARTS.browser.packages)}; ${count(noDriver)})`,
     );
-  const noChromium = noBrowser.length - noDriver.length;
+  const noChromium =
+    waiting(cause.browser('chromium').entry) + waiting(cause.browser('setup').entry);
   if (noChromium > 0)
     lines.push(`eac: hub pages not tested: no browser (${BROWSER_HINT}; ${count(noChromium)})`);
+  return lines;
+}
+
+/**
+ * Text cut into lines of at most `width` characters at spaces (a word longer than that keeps
+ * its own line), the first after `first`, the rest after `rest`: nothing is cut off.
+ */
+export function wrapLines(text: string, first: string, rest: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = rest;
+      empty = true;
+    }
+    line += `${empty ? '' : ' '}${word}`;
+    empty = false;
+  }
+  lines.push(line);
   return lines;
 }
 
@@ -194,7 +219,7 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
           `eac: interrupted: a partial report of the ${plural(summary.total, 'test')} that ended before Ctrl-C; the others did not run and are not counted`,
         ]
       : []),
-    ...hubUntested(run.results),
+    ...hubUntested(run.results, run.target),
     `eac: ${summary.pass} pass, ${summary.fail} fail, ${summary.notRun} not-run, ${summary.probe} probe${summary.probeErrors > 0 ? `, ${summary.probeErrors} probe-error` : ''} (${plural(summary.total, 'test')})`,
     `     target ${target.baseUrl}${target.implementation !== undefined ? ` (${target.implementation})` : ''}, seed ${run.seed}`,
     ...(target.image !== undefined
@@ -207,19 +232,18 @@ export function closingSummary(run: Results, runDir: string, latest: string | un
     `     ${coverageLine(run)}`,
   ];
   if (run.notRunCauses.length > 0) {
-    lines.push('     not-run by cause:');
-    for (const cause of run.notRunCauses)
+    lines.push('     not-run by entry:');
+    for (const c of run.notRunCauses)
       lines.push(
-        `       ${String(cause.tests).padStart(4)}  ${firstLine(causeLabel(cause, run.target), 110)}`,
+        ...wrapLines(
+          causeLabel(c, run.target),
+          `       ${String(c.tests).padStart(4)}  `,
+          ' '.repeat(13),
+        ),
       );
   }
   // A foreign target is held to what its profile states; say what a profile would unlock.
-  const waitingOnProfile = run.results.filter(
-    (r) =>
-      r.outcome === 'not-run' &&
-      /\bprofile\b/.test(r.reason ?? '') &&
-      !(r.reason ?? '').includes(NO_HUB_REASON),
-  ).length;
+  const waitingOnProfile = run.results.filter(waitsOnProfile).length;
   if (waitingOnProfile > 0)
     lines.push(
       `     ${plural(waitingOnProfile, 'not-run test')} wait${waitingOnProfile === 1 ? 's' : ''} on the profile: a --profile stating ${waitingOnProfile === 1 ? 'its shape' : 'their shapes'} would let ${waitingOnProfile === 1 ? 'it' : 'them'} run (suites/INTERPRETING.md)`,

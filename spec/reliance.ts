@@ -63,18 +63,45 @@ function at(profile: unknown, path: string): unknown {
   return here;
 }
 
+/** A reliance the profile does not state: the clause, the entry that would state it. */
+export interface UnstatedReliance {
+  readonly clause: string;
+  /** The profile's dot path, or `follows` (the clause listed in the profile's `follows`). */
+  readonly entry: string;
+  /** True when the profile states it by listing the clause in `follows`. */
+  readonly follows: boolean;
+  /** `clause (entry)`, as a reason words it. */
+  readonly text: string;
+}
+
 /**
- * The profile entries a test's reliances need that this profile does not state, as
- * `clause (entry)` texts; empty when it states them all. A reliance with no row is reported too.
+ * The reliances of a test this profile does not state; empty when it states them all. A
+ * reliance with no row is reported too (entry `follows`: only a listing could state it).
  */
-export function unstatedReliances(profile: TargetProfile, relies: readonly string[]): string[] {
-  const missing: string[] = [];
+export function unstatedEntries(
+  profile: TargetProfile,
+  relies: readonly string[],
+): UnstatedReliance[] {
+  const missing: UnstatedReliance[] = [];
   for (const id of relies) {
     const entry = (RELIANCE as Record<string, string>)[id];
-    if (entry === undefined) missing.push(`${id} (no profile entry states it)`);
+    if (entry === undefined)
+      missing.push({
+        clause: id,
+        entry: 'follows',
+        follows: true,
+        text: `${id} (no profile entry states it)`,
+      });
     else if (entry === 'follows') {
-      if (!(profile.follows ?? []).includes(id)) missing.push(`${id} (follows)`);
-    } else if (at(profile, entry) === undefined) missing.push(`${id} (${entry})`);
+      if (!(profile.follows ?? []).includes(id))
+        missing.push({ clause: id, entry, follows: true, text: `${id} (follows)` });
+    } else if (at(profile, entry) === undefined)
+      missing.push({ clause: id, entry, follows: false, text: `${id} (${entry})` });
   }
   return missing;
+}
+
+/** The same, as `clause (entry)` texts. */
+export function unstatedReliances(profile: TargetProfile, relies: readonly string[]): string[] {
+  return unstatedEntries(profile, relies).map((u) => u.text);
 }

@@ -1,3 +1,4 @@
+import { cause } from './causes.ts';
 import type { Conformance } from './conformance.ts';
 
 /**
@@ -9,7 +10,10 @@ export function authorization(t: Conformance, secret: string): Record<string, st
   const jwt = secret.split('.').length === 3;
   const form = t.profile.shapes.authorizationHeader;
   if (!jwt && form === undefined)
-    t.notRun('the profile does not say how an API key travels in the authorization header');
+    t.notRun(
+      'the profile does not say how an API key travels in the authorization header',
+      cause.shape('shapes.authorizationHeader'),
+    );
   // A target taking both forms is sent the Bearer one (a latitude run sends the other too).
   return { authorization: jwt || form !== 'raw' ? `Bearer ${secret}` : secret };
 }

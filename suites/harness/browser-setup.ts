@@ -44,7 +44,7 @@ export const CHROMIUM_PATHS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chr
 export const chromiumPath = (): string =>
   process.env['EAC_CHROMIUM'] ?? CHROMIUM_PATHS.find((p) => existsSync(p)) ?? CHROMIUM_PATHS[1];
 
-/** How the not-run reason of a hub test without a browser begins (the runner counts by it). */
+/** How the not-run reason of a hub test without a browser begins (a person reads it; the runner counts its cause). */
 export const NO_BROWSER = 'no browser for the hub pages';
 
 /** How to get a browser, as every line that reports none words it. */
@@ -196,7 +196,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       };
       const problem = browserProblem();
       if (problem !== undefined) {
-        answer({ problem });
+        answer({ problem, missing: missingPart('browser') === undefined ? 'chromium' : 'driver' });
         return;
       }
       launched ??= launch();
@@ -206,6 +206,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
           launched = undefined;
           answer({
             problem: `the browser did not start: ${error instanceof Error ? error.message : String(error)}`,
+            missing: 'chromium',
           });
         },
       );

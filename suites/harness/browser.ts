@@ -19,6 +19,7 @@
  * so the next visit starts as a first-time visitor as before. Tests close a page before they
  * open one for another user, or the same address again.
  */
+import { cause, type BrowserGap } from './causes.ts';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { inject, onTestFinished } from 'vitest';
@@ -103,29 +104,43 @@ function broker(): string | undefined {
 }
 
 async function browserFor(t: Conformance): Promise<Browser> {
-  const refuse = (problem: string): never => {
+  const refuse = (problem: string, missing: BrowserGap): never => {
     if (REQUIRE()) throw new Error(`EAC_REQUIRE_BROWSER=1 and ${problem}`);
-    return t.notRun(`${NO_BROWSER}: ${problem}`);
+    return t.notRun(`${NO_BROWSER}: ${problem}`, cause.browser(missing));
   };
   const base = broker();
   if (base === undefined)
-    return refuse('the browser setup (suites/harness/browser-setup.ts) did not run');
+    return refuse('the browser setup (suites/harness/browser-setup.ts) did not run', 'setup');
   connected ??= connect(base);
   try {
     return await connected;
   } catch (error) {
     connected = undefined;
-    return refuse(error instanceof BrowserMissing ? error.message : String(error));
+    return error instanceof BrowserMissing
+      ? refuse(error.message, error.missing)
+      : refuse(String(error), 'chromium');
   }
 }
 
-class BrowserMissing extends Error {}
+class BrowserMissing extends Error {
+  constructor(
+    message: string,
+    readonly missing: BrowserGap,
+  ) {
+    super(message);
+  }
+}
 
 /** Asks the broker for the run's browser (it launches it once) and connects to it. */
 async function connect(base: string): Promise<Browser> {
   const res = await fetch(`${base}/browser`);
-  const answer = (await res.json()) as { wsEndpoint?: string; problem?: string };
-  if (answer.wsEndpoint === undefined) throw new BrowserMissing(answer.problem ?? 'unknown');
+  const answer = (await res.json()) as {
+    wsEndpoint?: string;
+    problem?: string;
+    missing?: BrowserGap;
+  };
+  if (answer.wsEndpoint === undefined)
+    throw new BrowserMissing(answer.problem ?? 'unknown', answer.missing ?? 'chromium');
   const { chromium } = await import('playwright-core');
   return chromium.connect(answer.wsEndpoint);
 }
@@ -155,7 +170,7 @@ export function embedderOrigin(t: Conformance): string {
   const base = broker();
   if (base === undefined) {
     if (REQUIRE()) throw new Error('EAC_REQUIRE_BROWSER=1 and the browser setup did not run');
-    return t.notRun(`${NO_BROWSER}: the browser setup did not run`);
+    return t.notRun(`${NO_BROWSER}: the browser setup did not run`, cause.browser('setup'));
   }
   return new URL(base).origin;
 }
@@ -163,7 +178,8 @@ export function embedderOrigin(t: Conformance): string {
 /** The hub section of the profile; not-run when the target's profile has none. */
 export function hubProfile(t: Conformance): HubProfile {
   const hub = t.profile.hub;
-  if (hub === undefined) return t.notRun("the target's profile has no hub section");
+  if (hub === undefined)
+    return t.notRun("the target's profile has no hub section", cause.shape('hub'));
   return hub;
 }
 
@@ -405,7 +421,11 @@ async function open(t: Conformance, pathAndQuery: string, newParent: boolean): P
     values?: Readonly<Record<string, string>>,
   ) => {
     const locator = profile.things[name];
-    if (locator === undefined) return t.notRun(`the profile's hub section names no "${name}"`);
+    if (locator === undefined)
+      return t.notRun(
+        `the profile's hub section names no "${name}"`,
+        cause.shape(`hub.things.${name}`),
+      );
     const accessibleName = locatorName(locator, values);
     return within.getByRole(locator.role as Parameters<Page['getByRole']>[0], {
       ...(accessibleName !== undefined ? { name: accessibleName, exact: true } : {}),

@@ -1,4 +1,5 @@
 import type { TokenClaimsShape } from '../../spec/profile.ts';
+import { cause } from './causes.ts';
 import type { z } from 'zod';
 import type { Conformance } from './conformance.ts';
 import { claimAt as readClaim, claimsOf } from './jwt.ts';
@@ -24,7 +25,10 @@ export function claimAt(
 ): unknown {
   const path = t.profile.shapes.tokenClaims?.[name];
   if (path === undefined)
-    t.notRun(`the target's profile names no token claim for ${name} (shapes.tokenClaims)`);
+    t.notRun(
+      `the target's profile names no token claim for ${name} (shapes.tokenClaims)`,
+      cause.shape(`shapes.tokenClaims.${name}`),
+    );
   const at = readClaim(claimsOf(token) ?? {}, path);
   // A claim left out can mean "none" (no role, say), where the caller says so.
   if (at === undefined && options.absentMeansNone !== true)
@@ -47,6 +51,8 @@ export function permissionsClaim(t: Conformance, token: string): Record<string, 
   if (form === 'other')
     t.notRun(
       "the target's permissions claim is in a form the profile cannot state (shapes.tokenClaims.permissionsForm: other)",
+      // No entry would let it run: the form is the target's, and the profile has no word for it.
+      cause.other('a permissions claim in a form the profile cannot state'),
     );
   const perm = claimAt(t, token, 'permissions');
   const granted = grantedNames(perm, form);

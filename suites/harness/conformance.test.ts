@@ -21,24 +21,40 @@ describe('the not-run decision of the harness', () => {
   });
 
   it('names --hub for a hub test on a target without one, whatever its profile says', () => {
-    expect(notRunReason(hubless, { parts: ['hub'] })).toBe(NO_HUB_REASON);
+    const hub = { reason: NO_HUB_REASON, causes: [{ kind: 'part', entry: 'part:hub' }] };
+    expect(notRunReason(hubless, { parts: ['hub'] })).toEqual(hub);
     expect(NO_HUB_REASON).toContain('--hub');
     const noHubPart = { ...hubless, profile: { ...everything, serves: ['identity' as const] } };
-    expect(notRunReason(noHubPart, { parts: ['hub'] })).toBe(NO_HUB_REASON);
+    expect(notRunReason(noHubPart, { parts: ['hub'] })).toEqual(hub);
   });
 
   it('names both causes when the hub and another part are missing', () => {
     const identityOnly = { ...hubless, profile: { ...everything, serves: ['identity' as const] } };
-    expect(notRunReason(identityOnly, { parts: ['hub', 'v1-dashboards'] })).toBe(
-      `the target's profile does not serve v1-dashboards; ${NO_HUB_REASON}`,
-    );
+    expect(notRunReason(identityOnly, { parts: ['hub', 'v1-dashboards'] })).toEqual({
+      reason: `the target's profile does not serve v1-dashboards; ${NO_HUB_REASON}`,
+      causes: [
+        { kind: 'part', entry: 'part:v1-dashboards' },
+        { kind: 'part', entry: 'part:hub' },
+      ],
+    });
   });
 
   it('leaves a test that does not touch the hub alone on a target without one', () => {
     expect(notRunReason(hubless, { parts: ['identity'], needs: ['accounts'] })).toBeUndefined();
-    expect(notRunReason(hubless, { needs: ['clock'] })).toBe(
-      'the target lacks the host hook clock',
-    );
+    expect(notRunReason(hubless, { needs: ['clock'] })).toEqual({
+      reason: 'the target lacks the host hook clock',
+      causes: [{ kind: 'hook', entry: 'hook:clock' }],
+    });
+  });
+
+  it('names the entry of each reliance the profile does not state, by kind', () => {
+    const bare = { ...withHub, profile: TargetProfile.parse({ serves: ['identity'] }) };
+    expect(
+      notRunReason(bare, { relies: ['tokens.claims', 'users.update.response-fields'] })?.causes,
+    ).toEqual([
+      { kind: 'shape', entry: 'shapes.tokenClaims' },
+      { kind: 'follows', entry: 'follows:users.update.response-fields' },
+    ]);
   });
 });
 

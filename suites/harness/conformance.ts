@@ -3,7 +3,8 @@ import { seededFaker } from './given/builders.ts';
 import { inject, test, type TestContext } from 'vitest';
 import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';
-import { unstatedReliances } from '../../spec/reliance.ts';
+import { unstatedEntries } from '../../spec/reliance.ts';
+import { cause, type NotRunCause } from './causes.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { Hooks, provisionedFor } from './hooks.ts';
 import { Http } from './http.ts';
@@ -38,8 +39,12 @@ export interface Conformance {
    * the counterexample and gives expected against actual (property.ts).
    */
   fc(numRuns?: number): PropertyOptions;
-  /** Ends the test as not-run, with the reason in the report; never as pass. */
-  notRun(reason: string): never;
+  /**
+   * Ends the test as not-run, never as pass: `reason` in a person's words, `causes` what it
+   * waits on as data (causes.ts), which the reports group by. Without causes the reason alone
+   * is the entry, of kind `other`: for a target's answer that left nothing to check.
+   */
+  notRun(reason: string, causes?: NotRunCause | readonly NotRunCause[]): never;
 }
 
 export interface Probe extends Conformance {
@@ -104,12 +109,12 @@ function available(target: Target, need: HookName): boolean {
  * that reaches for the hub of a target given without one (no `--hub`) ends not-run saying so,
  * rather than calling some other address.
  */
-export function testTarget(target: Target, notRun: (reason: string) => never): TestTarget {
+export function testTarget(target: Target, notRun: Conformance['notRun']): TestTarget {
   const { hubUrl, ...rest } = target;
   return {
     ...rest,
     get hubUrl(): string {
-      return hubUrl ?? notRun(NO_HUB_REASON);
+      return hubUrl ?? notRun(NO_HUB_REASON, cause.part('hub'));
     },
   };
 }
@@ -118,12 +123,12 @@ export function testTarget(target: Target, notRun: (reason: string) => never): T
  * Why a test cannot run on this target, in this order: parts it exercises that the target
  * lacks (the hub of a run given no `--hub` named as such), else host hooks it needs, else
  * open shapes its reading rests on that the profile does not state; undefined when it can run.
- * reports/not-run.ts counts the causes from these words.
+ * The reason is for a person, the causes are what the reports count.
  */
 export function notRunReason(
   target: Target,
   options: Pick<ConformanceOptions, 'parts' | 'needs' | 'relies'>,
-): string | undefined {
+): { reason: string; causes: NotRunCause[] } | undefined {
   const parts = options.parts ?? [];
   // A run told of no hub names --hub, whatever the profile says of the hub part.
   const hubless = target.hubUrl === undefined && parts.includes('hub');
@@ -131,17 +136,27 @@ export function notRunReason(
     (p) => !(hubless && p === 'hub') && !target.profile.serves.includes(p),
   );
   if (unserved.length > 0 || hubless)
-    return [
-      ...(unserved.length > 0
-        ? [`the target's profile does not serve ${unserved.join(', ')}`]
-        : []),
-      ...(hubless ? [NO_HUB_REASON] : []),
-    ].join('; ');
+    return {
+      reason: [
+        ...(unserved.length > 0
+          ? [`the target's profile does not serve ${unserved.join(', ')}`]
+          : []),
+        ...(hubless ? [NO_HUB_REASON] : []),
+      ].join('; '),
+      causes: [...unserved, ...(hubless ? ['hub'] : [])].map(cause.part),
+    };
   const missing = (options.needs ?? []).filter((h) => !available(target, h));
   if (missing.length > 0)
-    return `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
-  const unstated = unstatedReliances(target.profile, options.relies ?? []);
-  if (unstated.length > 0) return `the target's profile does not state ${unstated.join(', ')}`;
+    return {
+      reason: `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+      causes: missing.map(cause.hook),
+    };
+  const unstated = unstatedEntries(target.profile, options.relies ?? []);
+  if (unstated.length > 0)
+    return {
+      reason: `the target's profile does not state ${unstated.map((u) => u.text).join(', ')}`,
+      causes: unstated.map((u) => (u.follows ? cause.follows(u.clause) : cause.shape(u.entry))),
+    };
   return undefined;
 }
 
@@ -245,16 +260,20 @@ function register<C extends Conformance>(
         seed,
       };
       ctx.task.meta.eac = meta;
-      const notRun = (reason: string): never => {
+      const notRun: Conformance['notRun'] = (reason, causes): never => {
         meta.outcome = 'not-run';
         meta.reason = reason;
+        meta.causes =
+          causes === undefined
+            ? [cause.other(reason.split(/\r?\n/, 1)[0] ?? reason)]
+            : [causes].flat();
         ctx.skip(reason);
         throw new Error('unreachable: skip did not stop the test');
       };
       const seen = testTarget(target, notRun);
       const http = new Http(seen);
-      const reason = notRunReason(target, options);
-      if (reason !== undefined) notRun(reason);
+      const why = notRunReason(target, options);
+      if (why !== undefined) notRun(why.reason, why.causes);
       const faker = seededFaker(seed);
       const base: Conformance = {
         target: seen,

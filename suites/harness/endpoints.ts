@@ -1,4 +1,5 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
+import { cause } from './causes.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
 import { externalId, organizationName, personName, properties } from './given/builders.ts';
 import { z } from 'zod';
@@ -163,7 +164,11 @@ export function embedToken(
   user: { userId?: string; userRoleId?: string } = {},
 ): Request {
   const names = t.profile.shapes.embedToken;
-  if (names === undefined) t.notRun('the profile names no embed-token members (shapes.embedToken)');
+  if (names === undefined)
+    t.notRun(
+      'the profile names no embed-token members (shapes.embedToken)',
+      cause.shape('shapes.embedToken'),
+    );
   const organization: Record<string, unknown> = { [names.organization.externalId]: ext };
   if (names.organization.name !== undefined)
     organization[names.organization.name] = organizationName(t.faker);
@@ -171,7 +176,10 @@ export function embedToken(
   if (names.user.name !== undefined) person[names.user.name] = personName(t.faker);
   if (user.userId !== undefined) {
     if (names.user.id === undefined)
-      t.notRun('the profile names no member for the embed-token user id');
+      t.notRun(
+        'the profile names no member for the embed-token user id',
+        cause.shape('shapes.embedToken.user.id'),
+      );
     person[names.user.id] = user.userId;
   }
   // §4.8 names user.userRoleId itself.
@@ -198,11 +206,15 @@ export function embedAnswer(
   const data = expectSuccess(res, z.record(z.string(), z.unknown()), what);
   const name = t.profile.shapes.embedToken?.answer?.[member];
   if (name === undefined)
-    t.notRun(`the target's profile names no embed-token answer member for ${member} (§4.8)`);
+    t.notRun(
+      `the target's profile names no embed-token answer member for ${member} (§4.8)`,
+      cause.shape(`shapes.embedToken.answer.${member}`),
+    );
   const value = data[name];
   if (typeof value !== 'string')
     t.notRun(
       `the target's embed-token answer has no string ${name}, where its profile puts ${member}`,
+      cause.shape(`shapes.embedToken.answer.${member}`),
     );
   return value;
 }
@@ -223,7 +235,10 @@ export function registerTenant(
   for (const [concept, value] of Object.entries({ ...named, ...concepts })) {
     const name = names[concept as TenantConcept];
     if (name === undefined)
-      t.notRun(`the profile names no register-tenant field for ${concept} (shapes.registerTenant)`);
+      t.notRun(
+        `the profile names no register-tenant field for ${concept} (shapes.registerTenant)`,
+        cause.shape(`shapes.registerTenant.${concept}`),
+      );
     fields[name] = value;
   }
   return { endpoint: REGISTER_TENANT_EP, path: REGISTER_TENANT, fields };

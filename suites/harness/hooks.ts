@@ -1,4 +1,5 @@
 import type { ProjectUserRole } from '../../spec/schemas/role.ts';
+import { cause, type NotRunCause } from './causes.ts';
 import type {
   Account,
   ChartData,
@@ -58,7 +59,10 @@ export class Hooks {
   constructor(
     private readonly http: Http,
     private readonly target: Target,
-    private readonly notRun: (reason: string) => never,
+    private readonly notRun: (
+      reason: string,
+      causes?: NotRunCause | readonly NotRunCause[],
+    ) => never,
   ) {}
 
   private provisionedAccount(organizationId: string): StaticAccount | undefined {
@@ -67,7 +71,7 @@ export class Hooks {
 
   /** A test reaching for a hook the target lacks ends as not-run, naming the hook. */
   private need(hook: HookName): void {
-    if (!this.has(hook)) this.notRun(`the target lacks the host hook ${hook}`);
+    if (!this.has(hook)) this.notRun(`the target lacks the host hook ${hook}`, cause.hook(hook));
   }
 
   has(hook: HookName): boolean {
@@ -103,6 +107,7 @@ export class Hooks {
       if (member === undefined)
         this.notRun(
           'the target lacks the host hook members, and the credentials file lists no such member of the account',
+          cause.hook('members'),
         );
       return Promise.resolve({ organizationId, hubUserId: member.hubUserId ?? '' });
     }
@@ -162,7 +167,7 @@ export class Hooks {
         !this.rolesHandedOut.has(r.id) &&
         samePermissions(r.permissions, permissions),
     );
-    if (account === undefined || candidates.length === 0) this.notRun(missing);
+    if (account === undefined || candidates.length === 0) this.notRun(missing, cause.hook('roles'));
     const creds =
       account.orgBoundKey !== undefined
         ? { apiKey: account.orgBoundKey }
@@ -176,6 +181,7 @@ export class Hooks {
     if (role === undefined)
       this.notRun(
         `every pre-provisioned role with ${wanted} in project ${projectId} was changed or deleted by other tests`,
+        cause.hook('roles'),
       );
     this.rolesHandedOut.add(role.id);
     return role;
@@ -193,6 +199,7 @@ export class Hooks {
     if (projectId === undefined)
       this.notRun(
         'the target lacks the host hook projects, and the credentials file lists no further project of the account',
+        cause.hook('projects'),
       );
     this.projectsHandedOut.add(projectId);
     return { projectId, name: 'pre-provisioned project' };

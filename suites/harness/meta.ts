@@ -1,4 +1,5 @@
 import type {} from 'vitest';
+import type { NotRunCause } from './causes.ts';
 
 /**
  * What a conformance test records about itself, carried to the reporters in vitest's task meta.
@@ -71,6 +72,8 @@ export interface EacMeta {
   outcome?: 'not-run' | 'probe' | 'probe-error';
   /** Why a test did not run, or what a probe observed. */
   reason?: string;
+  /** For a not-run: what it waits on, as data (causes.ts); the reports group by entry. */
+  causes?: NotRunCause[];
   /** For probes: the reference's recorded decision, next to what the target did. */
   decision?: string;
   /** For probes: every observation, in order, with whether it matches the decision. */

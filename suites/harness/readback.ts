@@ -1,3 +1,4 @@
+import { cause } from './causes.ts';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { ListRolesResponse } from '../../spec/schemas/role.ts';
@@ -91,7 +92,11 @@ export async function storedUser(
   const { token } = expectSuccess(res, TokenOnly, what);
   const claims = claimsOf(token);
   if (claims === undefined)
-    t.notRun('the token is not a JWT, so the stored user cannot be read back');
+    t.notRun(
+      'the token is not a JWT, so the stored user cannot be read back',
+      // §5 rule 8 leaves a token's form open: nothing to state, nothing to change.
+      cause.other('tokens that are not JWTs'),
+    );
   return JSON.stringify(
     Object.entries(claims).filter(([k]) => !['iat', 'exp', 'nbf', 'jti'].includes(k)),
   );
@@ -113,6 +118,12 @@ export async function updateUser(
 }
 
 /**
+ * §4.6 shows none of the members of a user update's answer, and the profile has no entry for
+ * them: a test that needs one shown waits on the document.
+ */
+export const USER_UPDATE_ANSWER = '§4.6 user update answer';
+
+/**
  * Updates a user and returns the answer's data. §4.6 leaves those fields open, so a test
  * that needs `field` to be shown ends as not-run when the target does not show it. With only
  * the stored name sent, the update changes nothing and reads the user back.
@@ -126,7 +137,10 @@ export async function updateUserShowing(
 ): Promise<Record<string, unknown>> {
   const data = await updateUser(t, w, userId, fields);
   if (!(field in data))
-    t.notRun(`the target does not show ${field} in the user update answer (§4.6)`);
+    t.notRun(
+      `the target does not show ${field} in the user update answer (§4.6)`,
+      cause.documentGap(USER_UPDATE_ANSWER),
+    );
   return data;
 }
 
@@ -147,7 +161,10 @@ export async function userAsTokenShows(t: Conformance, w: World, userId: string)
   if (claims === undefined || paths.length === 0) {
     // The snapshot, where the target has one, still shows the user; only this read is lost.
     if (t.hooks.has('snapshot')) return 'not read: the profile names no token claims';
-    t.notRun('the profile names no token claims, so the stored user cannot be read back');
+    t.notRun(
+      'the profile names no token claims, so the stored user cannot be read back',
+      cause.shape('shapes.tokenClaims'),
+    );
   }
   return JSON.stringify(
     paths.map(([name, path]) => [

@@ -1,4 +1,5 @@
 import { fillEndpoint, type EndpointValues, type StatedEndpoint } from '../../spec/profile.ts';
+import { cause } from './causes.ts';
 import type { Conformance } from './conformance.ts';
 
 export { fillEndpoint, type EndpointValues };
@@ -16,6 +17,10 @@ export function statedEndpoint(
   values: EndpointValues,
 ): { method: string; path: string; used: ReadonlySet<string> } {
   const stated = t.profile.shapes.endpoints?.[name];
-  if (stated === undefined) t.notRun(`the profile names no path for ${name} (shapes.endpoints)`);
+  if (stated === undefined)
+    t.notRun(
+      `the profile names no path for ${name} (shapes.endpoints)`,
+      cause.shape(`shapes.endpoints.${name}`),
+    );
   return fillEndpoint(name, stated, values);
 }

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { cause } from '../causes.ts';
 import type { HookName } from '../../../spec/schemas/hooks.ts';
 import { ChatResult } from '../../../spec/schemas/chat.ts';
 import {
@@ -400,6 +401,7 @@ export async function chartAnswers(
   if (charted < least)
     t.notRun(
       `the agent answered ${charted} of ${questions.length} questions with a chart (asked twice each); the check needs ${least} (state questions it charts in chat.examples.charts)`,
+      cause.shape('chat.examples.charts'),
     );
   return out;
 }

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { cause } from '../causes.ts';
 import type { ClauseId } from '../../../spec/clauses/index.ts';
 import type { HookName } from '../../../spec/schemas/hooks.ts';
 import { z } from 'zod';
@@ -242,6 +243,7 @@ export async function layoutRead(
   if (route === undefined) {
     t.notRun(
       "reading a v1 dashboard's layout needs shapes.v1Dashboard.chartIds, the dashboard-charts host hook or shapes.endpoints.dashboardCharts",
+      cause.shape('shapes.endpoints.dashboardCharts'),
     );
   }
   const { method, path, used } = fillEndpoint('dashboardCharts', route, { dashboardId });
