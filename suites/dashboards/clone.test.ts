@@ -24,6 +24,7 @@ import {
   type DashboardsWorld,
 } from '../harness/given/dashboards.ts';
 import { APPEND, CLONE, REMOVE } from '../harness/paths.ts';
+import { cause } from '../harness/causes.ts';
 
 // §4.10: clone makes a deep copy of a v1 dashboard. Every test builds its own account with a
 // shared dashboard of three charts through the content hooks.
@@ -373,7 +374,10 @@ conformance(
   'clone with a hub-login JWT needs organizationId',
   async (t) => {
     await buildWorld(t);
-    t.notRun('the document does not show how a hub-login JWT is obtained or sent');
+    t.notRun(
+      'the document does not show how a hub-login JWT is obtained or sent',
+      cause.documentGap('auth.hub-jwt.organization-id-required'),
+    );
   },
   { needs: ['accounts'], parts },
 );
@@ -383,7 +387,10 @@ conformance(
   "clone with a guest's connection",
   async (t) => {
     await buildWorld(t);
-    t.notRun('the document shows no way to make a guest connection, and no hook makes one');
+    t.notRun(
+      'the document shows no way to make a guest connection, and no hook makes one',
+      cause.documentGap('dashboards.clone.connection-id'),
+    );
   },
   { needs: ['accounts'], parts },
 );

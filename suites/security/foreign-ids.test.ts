@@ -25,6 +25,7 @@ import {
   chartsPath,
   clonePath,
 } from '../harness/paths.ts';
+import { cause } from '../harness/causes.ts';
 
 // §5: a credential acts for its own account only. Account A's API key, aimed at account B's
 // v2 applications, dashboards and charts by their ids (every v2 endpoint that takes one, read
@@ -96,7 +97,11 @@ const ROWS: readonly ForeignRow[] = [
 
 function lookUp(t: Conformance, w: World, id: string): Promise<Reply> {
   const path = lookUpPath(t, id);
-  if (path === undefined) t.notRun('the profile names no path for the dashboard look-up');
+  if (path === undefined)
+    t.notRun(
+      'the profile names no path for the dashboard look-up',
+      cause.shape('shapes.endpoints.lookUpDashboard'),
+    );
   return v2Get(t, w, path, API_KEY);
 }
 

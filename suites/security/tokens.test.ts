@@ -19,6 +19,7 @@ import {
   type BearerRequest,
 } from './bearer-endpoints.ts';
 import { ATTACKS, JwksServer, type Genuine } from './forge.ts';
+import { cause } from '../harness/causes.ts';
 
 // §2.5, §5 rule 5: the only project-user tokens are those user-token and embed-token issue.
 // Every case shows first that the target takes the genuine token at the endpoint (2xx), then
@@ -105,7 +106,13 @@ async function setUp(
   let publishedKids: string[] = [];
   if (needsJwks) {
     const keys = await publishedKeys(t);
-    if (typeof keys === 'string') t.notRun(`${what} needs the target's JWKS: ${keys}`);
+    if (typeof keys === 'string')
+      t.notRun(
+        `${what} needs the target's JWKS: ${keys}`,
+        t.profile.shapes.jwks === undefined
+          ? cause.shape('shapes.jwks')
+          : cause.other("the target's JWKS could not be read"),
+      );
     publishedKids = keys.flatMap((k) => (typeof k.kid === 'string' ? [k.kid] : []));
     const kid = header['kid'];
     publicJwk = keys.find((k) => k.kid === kid) ?? (keys.length === 1 ? keys[0] : undefined);

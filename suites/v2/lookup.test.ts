@@ -18,6 +18,7 @@ import {
 } from '../harness/given/v2.ts';
 import { dashboardsPath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 
 // §4.16 last row: a look-up turns any v1 or v2 dashboard id into {applicationId, dashboardId}.
 // Its path is open: the profile states it (shapes.endpoints.lookUpDashboard).
@@ -27,7 +28,11 @@ const Found = z.object({ applicationId: z.string(), dashboardId: z.string() });
 
 async function lookUp(t: Conformance, w: World, id: string, as: As = API_KEY) {
   const path = lookUpPath(t, id);
-  if (path === undefined) t.notRun('the profile names no path for the dashboard look-up');
+  if (path === undefined)
+    t.notRun(
+      'the profile names no path for the dashboard look-up',
+      cause.shape('shapes.endpoints.lookUpDashboard'),
+    );
   const res = await v2Get(t, w, path, as);
   const parsed = z.object({ data: Found }).safeParse(res.body);
   if (!successStatus(res.status) || !parsed.success)

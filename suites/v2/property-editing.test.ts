@@ -43,6 +43,7 @@ import {
   type Dashboard,
   type Migrated,
 } from '../harness/given/v2.ts';
+import { cause } from '../harness/causes.ts';
 
 // Issue 7 property 11 (§2.2, §3 role row): for arbitrary sets of the twenty flags, a write
 // succeeds exactly when §2.2 allows it, observed on the writes themselves and never read from
@@ -247,7 +248,10 @@ conformance(
   "for arbitrary flag sets of a tenant's editing permissions, each v1 write succeeds exactly when §2.2 allows it, from the very next write after the tenant is registered again",
   async (t) => {
     if (t.profile.shapes.registerTenant?.permissions === undefined)
-      t.notRun('the profile names no register-tenant permissions field (shapes.registerTenant)');
+      t.notRun(
+        'the profile names no register-tenant permissions field (shapes.registerTenant)',
+        cause.shape('shapes.registerTenant.permissions'),
+      );
     const w = await dashboardsWorld(t, 3);
     const other = await sharedDashboard(t, w, 2);
     const hostView = layoutOf(await v1DashboardsOf(t, w, w.board.workspaceId));
