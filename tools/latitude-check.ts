@@ -3,9 +3,9 @@
  * must hold on every server the document allows, so the run must end with
  * - no fail and no probe-error;
  * - no not-run that the same tests did not also end with against the reference itself (the
- *   baseline run), unless its reason names a profile entry the printed profile leaves out on
- *   purpose (the key set under tokens.hs256), or the capability `agent-grammar` that the second
- *   chat agent (chat.second-agent) does not announce;
+ *   baseline run), unless it waits on a profile entry the printed profile leaves out on
+ *   purpose (the key set under tokens.hs256), or on the capability `agent-grammar` that the
+ *   second chat agent (chat.second-agent) does not announce;
  * - every chosen entry of the catalogue having changed at least one answer (latitude.json).
  *
  *   npx tsx tools/latitude-check.ts RUN [--baseline RUN]
@@ -15,7 +15,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RELIANCE, unstatedReliances } from '../spec/reliance.ts';
+import { RELIANCE, unstatedEntries } from '../spec/reliance.ts';
+import { causesOfResult } from '../reports/not-run.ts';
 import { TargetProfile } from '../spec/profile.ts';
 import { readRun } from '../reports/compare.ts';
 import { REFERENCE_PROFILE_FILE } from '../runner/target.ts';
@@ -58,21 +59,23 @@ try {
  */
 const printed = TargetProfile.safeParse(latitude.profile);
 const taken = printed.success
-  ? unstatedReliances(printed.data, Object.keys(RELIANCE)).filter(
-      (entry) => !unstatedReliances(reference, [entry.split(' ')[0] ?? '']).length,
+  ? unstatedEntries(printed.data, Object.keys(RELIANCE)).filter(
+      (u) => unstatedEntries(reference, [u.clause]).length === 0,
     )
   : [];
+/** The entries whose not-runs the printed profile explains (a cause's entry, or one under it). */
 const EXPLAINED = [
-  ...taken.map((entry) => new RegExp(`\\b${(entry.split(' ')[0] ?? '').replace(/\./g, '\\.')}\\b`)),
+  ...taken.map((u) => (u.follows ? `follows:${u.clause}` : u.entry)),
   ...(printed.success &&
   printed.data.shapes.jwks === undefined &&
   reference.shapes.jwks !== undefined
-    ? [/\bJWKS\b/]
+    ? ['shapes.jwks']
     : []),
   // The second chat agent reads no grammar the suites could predict and does not announce the
   // capability: the tests of our grammar's vocabulary end not-run naming it, as on any agent.
-  ...(latitude.chosen?.includes('chat.second-agent') === true ? [/\bagent-grammar\b/] : []),
+  ...(latitude.chosen?.includes('chat.second-agent') === true ? ['hook:agent-grammar'] : []),
 ];
+const explains = (entry: string) => EXPLAINED.some((e) => entry === e || entry.startsWith(`${e}.`));
 
 const baselineNotRun = new Set<string>();
 if (values.baseline !== undefined) {
@@ -82,7 +85,7 @@ if (values.baseline !== undefined) {
 const explained: string[] = [];
 for (const r of run.results.filter((x) => x.outcome === 'not-run')) {
   if (baselineNotRun.has(r.id)) continue;
-  if (EXPLAINED.some((re) => re.test(r.reason ?? ''))) {
+  if (causesOfResult(r).some((c) => explains(c.entry))) {
     explained.push(`${r.id}: ${r.reason ?? ''}`);
     continue;
   }
