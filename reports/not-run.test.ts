@@ -42,11 +42,11 @@ describe('not-run causes', () => {
     ]);
     expect(tally.map((c) => causeLabel(c, { hubUrl: 'http://hub' }))).toEqual([
       'serving the part v2 would run 1 test',
-      'the hook clock would run 1 test; 1 more test wait on it and another entry',
-      'the hook roles would run 0 tests; 1 more test wait on it and another entry',
+      'the hook clock would run 1 test, and 1 more with another entry',
+      'the hook roles would run 1 test with another entry',
       'stating shapes.embedToken would run 2 tests',
       'following tokens.embed-token.upserts would run 1 test',
-      '1 test: no refusal to check',
+      'no refusal to check',
     ]);
   });
 

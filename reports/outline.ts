@@ -39,14 +39,16 @@ function after(prefix: string, entry: string): string {
  * What would let one entry's tests run, in a sentence: "stating shapes.embedToken would run
  * 13 tests". With the run's target, the hub part of a run given no hub reads as the missing
  * --hub it is. Tests that also wait on another entry are counted apart, since this one alone
- * would not run them.
+ * would not run them. A document gap and another cause are named, not priced: no entry would
+ * run their tests.
  */
 export function causeLabel(cause: NotRunCause, target?: Pick<RunTarget, 'hubUrl'>): string {
   const name = (prefix: string) => after(prefix, cause.entry);
   const would = (what: string) => {
     const more = cause.tests - cause.alone;
-    const also = more > 0 ? `; ${plural(more, 'more test')} wait on it and another entry` : '';
-    return `${what} would run ${plural(cause.alone, 'test')}${also}`;
+    if (more === 0) return `${what} would run ${plural(cause.alone, 'test')}`;
+    if (cause.alone === 0) return `${what} would run ${plural(more, 'test')} with another entry`;
+    return `${what} would run ${plural(cause.alone, 'test')}, and ${more} more with another entry`;
   };
   switch (cause.kind) {
     case 'part':
@@ -62,8 +64,8 @@ export function causeLabel(cause: NotRunCause, target?: Pick<RunTarget, 'hubUrl'
     case 'browser':
       return would(`a browser for the hub pages (${name('browser:')} missing)`);
     case 'document-gap':
-      return `${plural(cause.tests, 'test')} wait on the document: ${cause.entry}`;
+      return `the document gives no way to observe ${cause.entry}`;
     case 'other':
-      return `${plural(cause.tests, 'test')}: ${cause.entry}`;
+      return cause.entry;
   }
 }
