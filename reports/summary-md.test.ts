@@ -29,7 +29,9 @@ describe('renderSummary', () => {
   it('says a run given no --hub tested no hub, and counts one test as one', () => {
     const text = renderSummary(hublessResults(run));
     expect(text).toContain('| Hub | none (not tested) |');
-    expect(text).toContain('- part: --hub URL (the hub pages were not tested) would run 1 test');
+    expect(text).toContain(
+      '- part, 1 test: --hub URL (the hub pages were not tested) would run 1 test',
+    );
     expect(text).toMatch(/\*\* \(1 test\)/);
     expect(md).toContain('| Hub | http://127.0.0.1:4000/hub |');
   });
@@ -102,7 +104,7 @@ describe('renderSummary', () => {
       `1 clause had an answer that departs from the reference’s decision: \`${clauseOf('unspecified', 0)}\``,
     );
     const notRun = between(md, '## Not run', '\n## Clause coverage');
-    expect(notRun).toContain('- hook: the hook clock would run 1 test');
+    expect(notRun).toContain('- hook, 1 test: the hook clock would run 1 test');
   });
 
   it('keeps hostile text from breaking the tables or injecting HTML', () => {

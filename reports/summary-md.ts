@@ -228,7 +228,9 @@ function notRun(run: Results): string[] {
     '',
   );
   for (const cause of run.notRunCauses.slice(0, NOT_RUN_CAUSES))
-    lines.push(`- ${cause.kind}: ${cell(causeLabel(cause, run.target))}`);
+    lines.push(
+      `- ${cause.kind}, ${plural(cause.tests, 'test')}: ${cell(causeLabel(cause, run.target))}`,
+    );
   const left = run.notRunCauses.length - NOT_RUN_CAUSES;
   if (left > 0) lines.push('', `and ${left} more entries (${FULL_REPORT} lists them all).`);
   return [...lines, ''];
