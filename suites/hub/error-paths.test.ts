@@ -185,6 +185,29 @@ conformance(
   },
 );
 
+// The same without the v2 read-backs: after finalize the v1 dashboard id (§4.17: the pages take
+// v1 ids too) opens for the viewer's project-user token and not for the tenant's JWT.
+conformance(
+  ['auth.hub.project-user-token-only', 'hub.errors.invalid-token-text'],
+  "a tenant JWT from before finalize shows 'Invalid or missing token.' on the dashboard page by its v1 id after finalize, where the viewer's token opens it",
+  async (t) => {
+    const w = await hubWorld(t);
+    const tenant = await tenantToken(t, w, {
+      addChart: true,
+      removeChart: true,
+      addDashboard: true,
+      drillDown: true,
+    });
+    await finalize(t, w);
+    const page: Pages = (jwt) => [
+      ['the dashboard page, v1 id', dashboardPath(w.board.dashboardId, { jwt })],
+    ];
+    await opensWith(t, page, w.viewer.token, w);
+    await refusedEverywhere(t, page, [['a tenant JWT after finalize', tenant]], w.board.name);
+  },
+  { timeout: HUB_TIMEOUT, parts: ['hub', 'tenant-flow'], needs: migrating, relies: TENANT_FIELDS },
+);
+
 conformance(
   ['hub.errors.not-found-text'],
   "ids the token may not see show 'Dashboard not found.', not the token text: another application's dashboard of the viewer's own account, and a good token of another account",
