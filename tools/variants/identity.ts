@@ -4,6 +4,22 @@ import type { Variant } from './variant.ts';
 /** Wrong variants of identity and access (§2–§5): machines and the HTTP glue. */
 export const identityVariants: readonly Variant[] = [
   {
+    name: 'embed-token looks the organization up by its externalId in lower case',
+    file: 'reference/http/tokens.ts',
+    from: 'organization: body.organization,',
+    to: 'organization: { ...body.organization, externalId: body.organization.externalId.toLowerCase() },',
+    only: ['resources.organization.external-id-resolves'],
+    kind: 'encoding',
+  },
+  {
+    name: 'register-user drops the spaces of an externalId before resolving it',
+    file: 'reference/http/users.ts',
+    from: ': { projectOrganizationId: body.projectOrganizationId }),',
+    to: ": { projectOrganizationId: body.projectOrganizationId.replace(/\\s+/g, '') }),",
+    only: ['resources.organization.external-id-resolves'],
+    kind: 'encoding',
+  },
+  {
     name: 'role update merges permissions instead of replacing them',
     file: 'spec/machines/identity.ts',
     from: 'permissions: c.permissions === undefined ? current.permissions : { ...c.permissions },',
