@@ -46,6 +46,7 @@ export const RELIANCE = {
   'v2.applications.list.before-finalize': 'follows',
   'v2.credentials.api-key-carrier': 'follows',
   'v2.dashboards.lookup-path': 'shapes.endpoints.lookUpDashboard',
+  'v2.no-organization.calls': 'follows',
   'v2.refusals.not-found': 'follows',
   'v2.shapes.beyond-named-fields': 'follows',
   'workspaces.list-item.fields': 'shapes.workspaceItem',

@@ -98,6 +98,15 @@ export const s4V2 = defineClauses([
       "404 NOT_FOUND (details.resource names it: 'application', 'dashboard' or 'chart'), after the credential checks; the application and dashboard of the path are looked up before the write checks, a source dashboard (append-charts sourceDashboardId) and a chart of the path after them, so a write refused by its flags or as a template edit (403, 409) is refused as such whatever source or chart it names; before finalize every application path is 404; removing a chart that is not on the layout is 404.",
   },
   {
+    id: 'v2.no-organization.calls',
+    section: '7',
+    level: 'unspecified',
+    summary:
+      "Which v2 calls beyond a write in the caller's own space refuse a project user without a project organization, and whether that refusal comes before the 409 of a template edit, is left open.",
+    decision:
+      'Every call under an application (listing its dashboards and every write, a template edit included, before the 409) and the look-up answer 403 PROJECT_USER_WITHOUT_ORGANIZATION; the application list answers as for any caller.',
+  },
+  {
     id: 'dashboards.v1-create.body',
     section: '4.16',
     level: 'observed',

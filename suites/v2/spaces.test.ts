@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/oracles/index.ts';
-import { conformance } from '../harness/conformance.ts';
+import { conformance, type Conformance } from '../harness/conformance.ts';
 import { roleUpdate } from '../harness/endpoints.ts';
 import { expectError, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -11,12 +11,14 @@ import {
   V2_SHAPES,
   dashboardsOf,
   entryOf,
+  lookUpPath,
   migratedWorld,
   needs,
   parts,
   projectUser,
   snapshot,
   v2Delete,
+  v2Get,
   v2Post,
   writtenDashboard,
   type As,
@@ -139,24 +141,71 @@ conformance(
   { needs, parts, relies: V2_KEY },
 );
 
+/**
+ * Every v2 call of §4.16 a project user with no project organization makes. `decided` marks the
+ * ones the document leaves open (decision v2.no-organization.calls: reads, the look-up, and edits
+ * of a template, where the 409 of §7 could come first); the others act in the user's own space,
+ * which such a user does not have (§2.4, §7), so they must answer 403.
+ */
+function noOrganizationCalls(t: Conformance, m: Migrated, as: As) {
+  const chart = m.template.chartIds?.[0] ?? '';
+  const lookUp = lookUpPath(t, m.template.id);
+  const calls: { name: string; decided: boolean; send: () => Promise<Reply> }[] = [
+    {
+      name: 'create',
+      decided: false,
+      send: () => v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Nowhere' }),
+    },
+    {
+      name: 'clone a template',
+      decided: false,
+      send: () => v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {}),
+    },
+    {
+      name: 'list the dashboards of an application',
+      decided: true,
+      send: () => v2Get(t, m.w, dashboardsPath(m.applicationId), as),
+    },
+    ...edits(m, as, m.template.id, chart).map((edit) => ({
+      name: `${edit.name} on a template`,
+      decided: true,
+      send: () => edit.send(t),
+    })),
+  ];
+  if (lookUp !== undefined) {
+    calls.push({
+      name: 'look up a dashboard',
+      decided: true,
+      send: () => v2Get(t, m.w, lookUp, as),
+    });
+  }
+  return calls;
+}
+
+/** Each call answers 403 PROJECT_USER_WITHOUT_ORGANIZATION and no dashboard changes. */
+async function refusedWithoutOrganization(t: Conformance, decided: boolean): Promise<void> {
+  const m = await migratedWorld(t);
+  const user = await projectUser(t, m.w, undefined, false);
+  const as = { token: user.token };
+  const before = snapshot(await dashboardsOf(t, m.w, m.applicationId));
+  for (const call of noOrganizationCalls(t, m, as).filter((c) => c.decided === decided)) {
+    expectError(await call.send(), documentedStatus(NO_ORGANIZATION), call.name, NO_ORGANIZATION);
+  }
+  expect(snapshot(await dashboardsOf(t, m.w, m.applicationId)), 'nothing changed').toBe(before);
+}
+
 conformance(
   ['errors.user-without-organization', 'resources.user.no-organization-no-v2-dashboards'],
   'a project user with no project organization gets 403 PROJECT_USER_WITHOUT_ORGANIZATION on v2 writes, and nothing is made',
-  async (t) => {
-    const m = await migratedWorld(t);
-    const user = await projectUser(t, m.w, undefined, false);
-    const as = { token: user.token };
-    const before = snapshot(await dashboardsOf(t, m.w, m.applicationId));
-    const writes: [string, () => Promise<Reply>][] = [
-      ['create', () => v2Post(t, m.w, dashboardsPath(m.applicationId), as, { name: 'Nowhere' })],
-      ['clone', () => v2Post(t, m.w, clonePath(m.applicationId, m.template.id), as, {})],
-    ];
-    for (const [name, send] of writes) {
-      expectError(await send(), documentedStatus(NO_ORGANIZATION), name, NO_ORGANIZATION);
-    }
-    expect(snapshot(await dashboardsOf(t, m.w, m.applicationId)), 'nothing was made').toBe(before);
-  },
+  (t) => refusedWithoutOrganization(t, false),
   { needs, parts, relies: V2_KEY },
+);
+
+conformance(
+  ['errors.user-without-organization', 'resources.user.no-organization-no-v2-dashboards'],
+  'a project user with no project organization gets 403 PROJECT_USER_WITHOUT_ORGANIZATION on every call under an application and on the look-up, and nothing changes',
+  (t) => refusedWithoutOrganization(t, true),
+  { needs, parts, relies: [...V2_KEY, 'v2.no-organization.calls'] },
 );
 
 conformance(

@@ -232,4 +232,21 @@ export const v2Variants: readonly Variant[] = [
     to: "            notFound(\n              '',",
     only: ['v2.refusals.not-found'],
   },
+  {
+    // Blind round 2's slip 31 on its sibling route: the look-up skips the no-organization check.
+    name: 'v2: the look-up answers a project user without a project organization',
+    decision: 'v2.no-organization.calls',
+    file: 'reference/http/v2.ts',
+    from: '      const refused = withoutOrganization(actor);',
+    to: '      const refused = undefined as Done<never> | undefined;',
+    only: ['v2'],
+  },
+  {
+    name: 'v2: the route check for a user without organization looks for undefined, not null',
+    decision: 'v2.no-organization.calls',
+    file: 'reference/http/v2.ts',
+    from: 'actor.projectOrganizationId !== null) return undefined;',
+    to: 'actor.projectOrganizationId !== undefined) return undefined;',
+    only: ['v2'],
+  },
 ];
