@@ -19,7 +19,7 @@ import { accountSnapshot } from './readback.ts';
  */
 export type Creds = {
   readonly apiKey?: string;
-  readonly organizationId?: string | number | readonly string[];
+  readonly organizationId?: string | number | null | readonly string[];
 };
 
 /** Where a request's credentials ride. */
@@ -42,7 +42,10 @@ export function send(t: Conformance, req: Request, carry: Carry): Promise<Reply>
   const hasBody = req.endpoint.carrier === 'body' || carry.body !== undefined;
   return t.http.call(req.endpoint.method, req.path, {
     ...(hasBody ? { body: { ...req.fields, ...carry.body } } : {}),
-    ...(carry.query === undefined ? {} : { query: carry.query }),
+    // A query has no null: such a parameter is left out.
+    ...(carry.query === undefined
+      ? {}
+      : { query: { ...carry.query, organizationId: carry.query.organizationId ?? undefined } }),
     ...(carry.header === undefined ? {} : { headers: { authorization: carry.header } }),
   });
 }

@@ -207,7 +207,46 @@ interface Acceptance {
   readonly label: string;
   readonly clauses: (ep: Endpoint) => ClauseId[];
   readonly needs?: readonly HookName[];
+  /** Unspecified clauses the cell leans on beyond the endpoint's own. */
+  readonly relies?: readonly ClauseId[];
+  readonly applies?: (ep: Endpoint) => boolean;
   readonly stage: (t: Conformance, row: Row) => Promise<Shot>;
+}
+
+/**
+ * An organizationId sent beside an organization-bound key (§5 rule 3 ignores any value). The
+ * document types the field as a UUID, so whether a value of another shape is still validated is
+ * open: those cells lean on the decision that it is not.
+ */
+interface IgnoredId {
+  readonly label: string;
+  readonly shapeOpen: boolean;
+  /** The value sent, or one made per run: a second account's organization UUID, a fresh UUID. */
+  readonly value: string | number | null | { readonly made: 'other-account' | 'random-uuid' };
+}
+
+const ignoredIds: readonly IgnoredId[] = [
+  {
+    label: 'another account\u2019s organizationId',
+    shapeOpen: false,
+    value: { made: 'other-account' },
+  },
+  { label: 'a UUID naming no organization', shapeOpen: false, value: { made: 'random-uuid' } },
+  { label: 'organizationId \u2018not-a-uuid\u2019', shapeOpen: true, value: 'not-a-uuid' },
+  { label: 'an empty organizationId', shapeOpen: true, value: '' },
+  { label: 'a number as organizationId', shapeOpen: true, value: 4711 },
+  { label: 'organizationId null', shapeOpen: true, value: null },
+];
+
+async function idOf(
+  t: Conformance,
+  form: IgnoredId,
+): Promise<{ id: string | number | null; bystander?: World }> {
+  const { value } = form;
+  if (typeof value !== 'object' || value === null) return { id: value };
+  if (value.made === 'random-uuid') return { id: t.faker.string.uuid() };
+  const other = await buildWorld(t);
+  return { id: other.account.organizationId, bystander: other };
 }
 
 const acceptances: readonly Acceptance[] = [
@@ -216,22 +255,27 @@ const acceptances: readonly Acceptance[] = [
     clauses: (ep) => [ep.carrierClause, 'auth.org-bound.organization-id-ignored'],
     stage: (t, row) => ownShot(t, row, (w) => inCarrier(row.ep, { apiKey: w.account.orgBoundKey })),
   },
-  {
-    label:
-      'an organization-bound key with another account\u2019s organizationId acts on its own account',
-    clauses: () => ['auth.org-bound.organization-id-ignored'],
+  // §5 rule 3, one cell per value form: every organizationId sent with the key is ignored.
+  ...ignoredIds.map((form): Acceptance => ({
+    label: `an organization-bound key with ${form.label} acts on its own account`,
+    clauses: () =>
+      form.shapeOpen
+        ? ['auth.org-bound.organization-id-ignored', 'auth.org-bound.organization-id-shape']
+        : ['auth.org-bound.organization-id-ignored'],
+    // A JSON null has no query form.
+    applies: (ep) => form.value !== null || ep.carrier === 'body',
+    ...(form.shapeOpen ? { relies: ['auth.org-bound.organization-id-shape'] } : {}),
     stage: async (t, row) => {
       const w = await buildWorld(t);
-      const other = await buildWorld(t);
-      const creds = { apiKey: w.account.orgBoundKey, organizationId: other.account.organizationId };
+      const { id, bystander } = await idOf(t, form);
       return {
         on: w,
         staged: await row.stage(t, w),
-        carry: inCarrier(row.ep, creds),
-        bystanders: [other],
+        carry: inCarrier(row.ep, { apiKey: w.account.orgBoundKey, organizationId: id }),
+        ...(bystander === undefined ? {} : { bystanders: [bystander] }),
       };
     },
-  },
+  })),
   {
     label: 'a user-scoped key with its own organizationId is accepted',
     clauses: (ep) => [
@@ -416,7 +460,7 @@ const refusals: readonly Refusal[] = [
 
 for (const row of rows) {
   const { ep } = row;
-  for (const col of acceptances) {
+  for (const col of acceptances.filter((a) => a.applies?.(ep) ?? true)) {
     conformance(
       col.clauses(ep),
       `${ep.name}: ${col.label}`,
@@ -440,7 +484,7 @@ for (const row of rows) {
       },
       {
         needs: needsOf(row, col.needs),
-        relies: [...ep.relies, ...(row.effectShown ? row.readsRely : [])],
+        relies: [...ep.relies, ...(row.effectShown ? row.readsRely : []), ...(col.relies ?? [])],
         parts: [ep.part],
       },
     );
