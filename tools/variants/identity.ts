@@ -14,8 +14,21 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'register-user drops the spaces of an externalId before resolving it',
     file: 'reference/http/users.ts',
-    from: ': { projectOrganizationId: body.projectOrganizationId }),',
-    to: ": { projectOrganizationId: body.projectOrganizationId.replace(/\\s+/g, '') }),",
+    // The tail of the register-user body (the update route's ends the same way).
+    from: [
+      '...(body.properties === undefined ? {} : { properties: body.properties }),',
+      '        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),',
+      '        ...(body.projectOrganizationId === undefined',
+      '          ? {}',
+      '          : { projectOrganizationId: body.projectOrganizationId }),',
+    ].join('\n'),
+    to: [
+      '...(body.properties === undefined ? {} : { properties: body.properties }),',
+      '        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),',
+      '        ...(body.projectOrganizationId === undefined',
+      '          ? {}',
+      "          : { projectOrganizationId: body.projectOrganizationId.replace(/\\s+/g, '') }),",
+    ].join('\n'),
     only: ['resources.organization.external-id-resolves'],
     kind: 'encoding',
   },
@@ -183,6 +196,31 @@ export const identityVariants: readonly Variant[] = [
     from: 'userId: done.value.user.id,',
     to: 'userId: body.userId ?? ctx.ids.uuid(),',
     only: ['users.register.user-id-generated'],
+  },
+  // §5 rule 3 per value form (blind slip 11's class): whatever organizationId rides with an
+  // organization-bound key, the call goes on in the key's own account.
+  {
+    name: 'org-bound: an organizationId naming no organization is refused',
+    file: 'reference/http/auth.ts',
+    from: '    const account = ctx.store.account(owner.organizationId);\n    if (account === undefined)\n',
+    to: "    const account = ctx.store.account(owner.organizationId);\n    if (account === undefined || (typeof organizationId === 'string' && /^[0-9a-f-]{36}$/i.test(organizationId) && ctx.store.account(organizationId.toLowerCase()) === undefined))\n",
+    only: ['auth.org-bound.organization-id-ignored'],
+  },
+  {
+    name: 'org-bound: the ignored organizationId is still validated in the query',
+    file: 'reference/http/route.ts',
+    from: "[spec.query, without(req.query, ignored), 'query'],",
+    to: "[spec.query, req.query, 'query'],",
+    only: ['auth.org-bound.organization-id-ignored'],
+    decision: 'auth.org-bound.organization-id-shape',
+  },
+  {
+    name: 'org-bound: an organizationId of JSON null is refused',
+    file: 'reference/http/route.ts',
+    from: "[spec.body, without(req.body, ignored), 'body'],",
+    to: "[spec.body, (req.body as Record<string, unknown> | undefined)?.['organizationId'] === null ? req.body : without(req.body, ignored), 'body'],",
+    only: ['auth.org-bound.organization-id-ignored'],
+    decision: 'auth.org-bound.organization-id-shape',
   },
   {
     name: 'default: an organization-bound key acts on the organizationId it is sent',
