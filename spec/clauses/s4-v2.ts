@@ -99,10 +99,10 @@ export const s4V2 = defineClauses([
   },
   {
     id: 'v2.no-organization.calls',
-    section: '7',
+    section: '4.16',
     level: 'unspecified',
     summary:
-      "Which v2 calls beyond a write in the caller's own space refuse a project user without a project organization, and whether that refusal comes before the 409 of a template edit, is left open.",
+      'Which other v2 calls refuse a project user without a project organization, and before or after a 409, is left open.',
     decision:
       'Every call under an application (listing its dashboards and every write, a template edit included, before the 409) and the look-up answer 403 PROJECT_USER_WITHOUT_ORGANIZATION; the application list answers as for any caller.',
   },
