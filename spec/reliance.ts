@@ -35,6 +35,7 @@ export const RELIANCE = {
   'hub.v1-component.page': 'hub.v1Component',
   'migration.chart-ids-kept': 'follows',
   'migration.tenant-users': 'follows',
+  'orgs.identifier.resolution-order': 'follows',
   'orgs.register.external-id-upsert': 'follows',
   'tenants.register.field-names': 'shapes.registerTenant',
   'tenants.register.identity': 'shapes.tenantIdentity',
