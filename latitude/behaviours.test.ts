@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bareKey, witnessed } from './behaviours.ts';
+import { bareKey, witnessed, witnessing } from './behaviours.ts';
 import type { Answer } from './transform.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -75,5 +75,71 @@ describe('auth.both-forms', () => {
     );
     expect(bareKey({ authorization: 'key-123' })).toBe(undefined);
     expect(bareKey({})).toBe(undefined);
+  });
+});
+
+describe('chat behaviour witnesses', () => {
+  const AGENT = '8d3c5a8e-1111-4222-8333-944455556666';
+  const chosen = ['chat.requests-answered', 'chat.version-carried', 'chat.sliding-window'] as const;
+  const stream = (events: object[]) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  function chatAnswer(body: object, status: number, text: string, type = 'text/event-stream') {
+    return {
+      request: {
+        method: 'POST',
+        url: `/v1/api/project-agents/${AGENT}/chat`,
+        headers: { authorization: 'Bearer t' },
+        body: Buffer.from(JSON.stringify(body)),
+        origin: 'api' as const,
+      },
+      status,
+      headers: { 'content-type': type },
+      body: Buffer.from(text),
+    };
+  }
+  const asked = (payload: object, messages: object[] = [{ role: 'user', content: 'q' }]) => ({
+    messages,
+    payload: { agent_id: AGENT, ...payload },
+  });
+  const TEXT = stream([{ type: 'text-start' }, { type: 'text-end' }]);
+
+  it('see a stream answering a body the decisions refuse, and nothing else', () => {
+    const see = witnessing(chosen);
+    expect(see(chatAnswer(asked({ agent_id: 'other' }), 200, TEXT))).toEqual([
+      'chat.requests-answered',
+    ]);
+    expect(see(chatAnswer(asked({}, []), 201, TEXT))).toEqual(['chat.requests-answered']);
+    expect(see(chatAnswer(asked({ agent_version: 0 }), 200, TEXT))).toEqual([
+      'chat.requests-answered',
+    ]);
+    expect(see(chatAnswer(asked({ agent_version: 2 }), 200, TEXT))).toEqual([]);
+    const refused = chatAnswer(asked({ agent_id: 'other' }), 400, '{}', 'application/json');
+    expect(see(refused)).toEqual([]);
+  });
+
+  it("see a thread's earlier pin answer a later message that pins none", () => {
+    const see = witnessing(chosen);
+    const v = (n: number) => stream([{ type: 'start', payload: { agentVersion: n } }]);
+    expect(see(chatAnswer({ ...asked({ agent_version: 1 }), thread_id: 'a' }, 200, v(1)))).toEqual(
+      [],
+    );
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'b' }, 200, v(1)))).toEqual([]);
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'a' }, 200, v(3)))).toEqual([]);
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'a' }, 200, v(1)))).toEqual([
+      'chat.version-carried',
+    ]);
+  });
+
+  it('see a refusal naming a sliding window', () => {
+    const see = witnessing(chosen);
+    const refusal = (window: string) =>
+      chatAnswer(
+        asked({}),
+        429,
+        JSON.stringify({ status: 'error', error: { message: 'm', details: { window } } }),
+        'application/json',
+      );
+    expect(see(refusal('sliding'))).toEqual(['chat.sliding-window']);
+    expect(see(refusal('fixed'))).toEqual([]);
+    expect(witnessing([])(refusal('sliding'))).toEqual([]);
   });
 });

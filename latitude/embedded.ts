@@ -80,6 +80,10 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
       },
     },
   }),
+  // Probes record these answers; no profile entry states them and no test relies on them.
+  'chat.requests-answered': (p) => p,
+  'chat.version-carried': (p) => p,
+  'chat.sliding-window': (p) => p,
 };
 
 /** The profile with the permissions claim in `form`, at `flatPath` unless nested under ctx. */

@@ -1,4 +1,5 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import { chatStreamTransforms } from './chat-stream.ts';
 import { errorsOther4xx, errorsReworded } from './errors.ts';
 import { hubTransforms } from './hub.ts';
 import {
@@ -35,6 +36,7 @@ const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
     ...hubTransforms,
     endpointsTemplated,
     ...openFormTransforms,
+    ...chatStreamTransforms,
   ].map((t) => [t.id, t]),
 );
 

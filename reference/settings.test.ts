@@ -12,6 +12,9 @@ describe('reference settings', () => {
       claims: 'flat',
       permissionsForm: 'object',
       agent: 'grammar',
+      chatRequests: 'refuse',
+      threadVersion: 'own',
+      chatWindow: 'fixed',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -34,6 +37,21 @@ describe('reference settings', () => {
       claims: 'nested',
       permissionsForm: 'object',
       agent: 'grammar',
+      chatRequests: 'refuse',
+      threadVersion: 'own',
+      chatWindow: 'fixed',
+    });
+    expect(settingsFor(['chat.requests-answered'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      chatRequests: 'answer',
+    });
+    expect(settingsFor(['chat.version-carried'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      threadVersion: 'carried',
+    });
+    expect(settingsFor(['chat.sliding-window'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      chatWindow: 'sliding',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');

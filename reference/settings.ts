@@ -37,6 +37,20 @@ export interface Settings {
    * (reference/chat/second-agent.ts), standing for a language model the suites cannot predict.
    */
   readonly agent: 'grammar' | 'second';
+  /**
+   * §4.15 leaves open the answer to a body that parsed but that the endpoint cannot take as
+   * asked: payload.agent_id not the path's, no message of role user, an agent_version the agent
+   * cannot have. `refuse`: a 400 or 404 before any stream (reference/chat/request.ts);
+   * `answer`: the path's agent answers, asks for a question, or answers as its latest version.
+   */
+  readonly chatRequests: 'refuse' | 'answer';
+  /**
+   * §4.15 again: whether a version pinned earlier in a thread holds for a later message that
+   * pins none. `own`: each message its own pin, else the latest; `carried`: the thread's last pin.
+   */
+  readonly threadVersion: 'own' | 'carried';
+  /** §8 leaves the kind of the per-minute chat window open: `fixed` to the clock minute, or `sliding`. */
+  readonly chatWindow: 'fixed' | 'sliding';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -45,6 +59,9 @@ export const DEFAULT_SETTINGS: Settings = {
   claims: 'flat',
   permissionsForm: 'object',
   agent: 'grammar',
+  chatRequests: 'refuse',
+  threadVersion: 'own',
+  chatWindow: 'fixed',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -60,6 +77,9 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'claims.permissions-array': { permissionsForm: 'array' },
   'claims.permissions-string': { permissionsForm: 'string' },
   'chat.second-agent': { agent: 'second' },
+  'chat.requests-answered': { chatRequests: 'answer' },
+  'chat.version-carried': { threadVersion: 'carried' },
+  'chat.sliding-window': { chatWindow: 'sliding' },
 };
 
 /**
