@@ -143,3 +143,48 @@ describe('chat behaviour witnesses', () => {
     expect(witnessing([])(refusal('sliding'))).toEqual([]);
   });
 });
+
+describe('hub behaviour witnesses', () => {
+  const chosen = [
+    'hub.dashboard-redirect',
+    'hub.no-scheduled-reports',
+    'hub.unloadable-line-only',
+  ] as const;
+  function hub(url: string, status: number, html: string, headers: Record<string, string> = {}) {
+    return {
+      request: { method: 'GET', url, headers: {}, body: Buffer.alloc(0), origin: 'hub' as const },
+      status,
+      headers: { 'content-type': 'text/html', ...headers },
+      body: Buffer.from(html),
+    };
+  }
+  const see = witnessing(chosen);
+
+  it('see the dashboard page redirect to the application page with dashboardId', () => {
+    const to = { location: '/share/application/a?jwt=x&dashboardId=d' };
+    expect(see(hub('/share/dashboard/d?jwt=x', 302, '', to))).toEqual(['hub.dashboard-redirect']);
+    expect(see(hub('/share/application/a?jwt=x', 302, '', to))).toEqual([]);
+    expect(see(hub('/share/dashboard/d?jwt=x', 200, '<main></main>'))).toEqual([]);
+  });
+
+  it('see a granted Schedule report withheld, in any form of the permissions', () => {
+    const page = (payload: object, html: string) =>
+      hub(`/share/dashboard/d?jwt=${jwt({ alg: 'ES256' }, payload)}`, 200, html);
+    const granted = { perm: { enableScheduleReport: true } };
+    expect(see(page(granted, '<main></main>'))).toEqual(['hub.no-scheduled-reports']);
+    expect(see(page({ scope: 'enableScheduleReport' }, '<main></main>'))).toEqual([
+      'hub.no-scheduled-reports',
+    ]);
+    expect(see(page(granted, '<button>Schedule report</button>'))).toEqual([]);
+    expect(see(page({ perm: { enableScheduleReport: false } }, '<main></main>'))).toEqual([]);
+  });
+
+  it('see a status line with no table after it', () => {
+    expect(see(hub('/share/dashboard/d', 200, '<p role="status">no SQL</p></figure>'))).toEqual([
+      'hub.unloadable-line-only',
+    ]);
+    expect(see(hub('/share/dashboard/d', 200, '<p role="status">x</p><table></table>'))).toEqual(
+      [],
+    );
+  });
+});

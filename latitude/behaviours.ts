@@ -198,11 +198,51 @@ function slidingRefusal(answer: Answer): boolean {
   return (error?.['details'] as Body | undefined)?.['window'] === 'sliding';
 }
 
+/** `hub.dashboard-redirect`: the dashboard page answered by a redirection to an application page. */
+function dashboardRedirected(answer: Answer): boolean {
+  const path = answer.request.url.split('?')[0] ?? '';
+  return (
+    answer.request.origin === 'hub' &&
+    /^\/share\/dashboard\/[^/]+$/.test(path) &&
+    answer.status >= 300 &&
+    answer.status < 400 &&
+    /\/share\/application\/[^/?]+\?(?:.*&)?dashboardId=/.test(answer.headers['location'] ?? '')
+  );
+}
+
+/**
+ * `hub.no-scheduled-reports`: a page shown to a user whose token grants enableScheduleReport
+ * (in any form a token may write it) without the Schedule report control.
+ */
+function scheduleWithheld(answer: Answer): boolean {
+  if (answer.request.origin !== 'hub' || answer.status !== 200) return false;
+  const jwt = new URLSearchParams(answer.request.url.split('?')[1] ?? '').get('jwt') ?? '';
+  const payload = JSON.stringify(tokensIn(Buffer.from(jwt))[0]?.payload ?? {});
+  const granted =
+    payload.includes('enableScheduleReport') && !payload.includes('"enableScheduleReport":false');
+  return granted && !answer.body.toString('utf8').includes('Schedule report');
+}
+
+/**
+ * `hub.unloadable-line-only`: a page whose chart says why it has no rows (the reference's
+ * status line) with no table after it.
+ */
+function lineOnly(answer: Answer): boolean {
+  if (answer.request.origin !== 'hub' || answer.status !== 200) return false;
+  return /<p role="status">[^<]*<\/p>(?!<table>)/.test(answer.body.toString('utf8'));
+}
+
 /** The behaviour entries an answer shows, of those chosen, with what a run must remember. */
 export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => FreedomId[] {
   const carried = carriedVersions();
   return (answer) => {
     const seen = witnessed(answer, chosen);
+    if (chosen.includes('hub.dashboard-redirect') && dashboardRedirected(answer))
+      seen.push('hub.dashboard-redirect');
+    if (chosen.includes('hub.no-scheduled-reports') && scheduleWithheld(answer))
+      seen.push('hub.no-scheduled-reports');
+    if (chosen.includes('hub.unloadable-line-only') && lineOnly(answer))
+      seen.push('hub.unloadable-line-only');
     const chat = CHAT_AGENT.test(answer.request.url.split('?')[0] ?? '');
     if (!chat) return seen;
     if (chosen.includes('chat.requests-answered') && answeredAsIs(answer))

@@ -84,6 +84,16 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'chat.requests-answered': (p) => p,
   'chat.version-carried': (p) => p,
   'chat.sliding-window': (p) => p,
+  // The dashboard alone, by redirection: the decision that the page shows the application's
+  // navigation no longer holds.
+  'hub.dashboard-redirect': (p) => ({
+    ...p,
+    follows: (p.follows ?? []).filter((id) => id !== 'hub.dashboard.navigation'),
+  }),
+  // Probed only.
+  'hub.unloadable-line-only': (p) => p,
+  'hub.no-scheduled-reports': (p) =>
+    p.hub === undefined ? p : { ...p, hub: { ...p.hub, scheduledReports: 'none' } },
 };
 
 /** The profile with the permissions claim in `form`, at `flatPath` unless nested under ctx. */

@@ -1,6 +1,7 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
 import { chatStreamTransforms } from './chat-stream.ts';
 import { errorsOther4xx, errorsReworded } from './errors.ts';
+import { hubOpenTransforms } from './hub-open.ts';
 import { hubTransforms } from './hub.ts';
 import {
   arraysReordered,
@@ -37,6 +38,7 @@ const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
     endpointsTemplated,
     ...openFormTransforms,
     ...chatStreamTransforms,
+    ...hubOpenTransforms,
   ].map((t) => [t.id, t]),
 );
 

@@ -15,6 +15,9 @@ describe('reference settings', () => {
       chatRequests: 'refuse',
       threadVersion: 'own',
       chatWindow: 'fixed',
+      dashboardPage: 'in-place',
+      scheduledReports: 'all',
+      unloadableChart: 'empty-table',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -40,6 +43,9 @@ describe('reference settings', () => {
       chatRequests: 'refuse',
       threadVersion: 'own',
       chatWindow: 'fixed',
+      dashboardPage: 'in-place',
+      scheduledReports: 'all',
+      unloadableChart: 'empty-table',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,
@@ -52,6 +58,15 @@ describe('reference settings', () => {
     expect(settingsFor(['chat.sliding-window'])).toEqual({
       ...DEFAULT_SETTINGS,
       chatWindow: 'sliding',
+    });
+    expect(settingsFor(['hub.dashboard-redirect', 'hub.no-scheduled-reports'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      dashboardPage: 'redirect',
+      scheduledReports: 'none',
+    });
+    expect(settingsFor(['hub.unloadable-line-only'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      unloadableChart: 'line',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');

@@ -51,6 +51,20 @@ export interface Settings {
   readonly threadVersion: 'own' | 'carried';
   /** §8 leaves the kind of the per-minute chat window open: `fixed` to the clock minute, or `sliding`. */
   readonly chatWindow: 'fixed' | 'sliding';
+  /**
+   * §4.17 leaves open how the dashboard page opens its application. `in-place`: the page is the
+   * application with its navigation, this dashboard shown; `redirect`: it answers 302 to the
+   * application page with `dashboardId`, which shows the dashboard alone.
+   */
+  readonly dashboardPage: 'in-place' | 'redirect';
+  /** §2.2 enableScheduleReport needs the organization's feature: `all` have it, or `none`. */
+  readonly scheduledReports: 'all' | 'none';
+  /**
+   * §2.6 and §4.17 leave open what stands for the rows of a chart saved without its
+   * sqlOverride: `empty-table`, a table of its fields with no row beside a line saying why;
+   * `line`, that line alone.
+   */
+  readonly unloadableChart: 'empty-table' | 'line';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -62,6 +76,9 @@ export const DEFAULT_SETTINGS: Settings = {
   chatRequests: 'refuse',
   threadVersion: 'own',
   chatWindow: 'fixed',
+  dashboardPage: 'in-place',
+  scheduledReports: 'all',
+  unloadableChart: 'empty-table',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -80,6 +97,9 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'chat.requests-answered': { chatRequests: 'answer' },
   'chat.version-carried': { threadVersion: 'carried' },
   'chat.sliding-window': { chatWindow: 'sliding' },
+  'hub.dashboard-redirect': { dashboardPage: 'redirect' },
+  'hub.no-scheduled-reports': { scheduledReports: 'none' },
+  'hub.unloadable-line-only': { unloadableChart: 'line' },
 };
 
 /**

@@ -491,6 +491,53 @@ export const LATITUDE = [
     description:
       'Counts the 180 chat requests of §8 over a sliding minute (the 60 s before each request) instead of the clock minute; Retry-After gives the seconds until the oldest counted request leaves the window.',
   },
+  {
+    id: 'hub.dashboard-redirect',
+    kind: 'behaviour',
+    clauses: ['hub.dashboard.page', 'hub.dashboard.navigation'],
+    varies: ['partial.hub.dashboard-page', 'hub.dashboard.navigation'],
+    description:
+      'Opens the dashboard page by redirection: a 302 to the application page of the dashboard with dashboardId (its other query parameters kept), which shows the dashboard alone; the printed profile no longer follows hub.dashboard.navigation.',
+  },
+  {
+    id: 'hub.no-scheduled-reports',
+    kind: 'behaviour',
+    clauses: ['hub.schedule-report.organization'],
+    varies: ['hub.schedule-report.organization'],
+    description:
+      'Has no organization with scheduled reports: the Schedule report control never shows, whatever enableScheduleReport says; the printed profile states hub.scheduledReports none.',
+  },
+  {
+    id: 'hub.errors-ok',
+    kind: 'form',
+    clauses: ['hub.errors.status'],
+    varies: ['hub.errors.status'],
+    description: "Serves the hub's two error pages (their §4.17 texts) with 200.",
+  },
+  {
+    id: 'hub.posts-anywhere',
+    kind: 'form',
+    clauses: ['hub.events.target-origin'],
+    varies: ['hub.events.target-origin'],
+    description:
+      "Posts a page's messages to its parent whatever its origin ('*') when no parentOrigin (or none that is an origin) is given; a parentOrigin given still names the only receiver.",
+  },
+  {
+    id: 'hub.db-auth-token-kept',
+    kind: 'form',
+    clauses: ['hub.query.db-auth-token-use'],
+    varies: ['hub.query.db-auth-token-use'],
+    description:
+      'Keeps the dbAuthToken a page is given in the page (a meta element of its head), as a page that sends it with its queries to the customer database would.',
+  },
+  {
+    id: 'hub.unloadable-line-only',
+    kind: 'behaviour',
+    clauses: ['hub.chart.unloadable'],
+    varies: ['hub.chart.unloadable'],
+    description:
+      'Shows, for a chart saved without its sqlOverride, only the line saying why it has no rows: no table, no column heads.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

@@ -39,6 +39,24 @@ function send(reply: FastifyReply, status: number, html: string, nonce: string):
     .send(html);
 }
 
+/** To the application page with `dashboardId`, the other query parameters as they came. */
+function redirect(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  to: Extract<Page, { kind: 'redirect' }>,
+): FastifyReply {
+  const at = req.url.indexOf('?');
+  const search = new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1));
+  search.set('dashboardId', to.dashboardId);
+  return reply
+    .code(302)
+    .headers({
+      location: `/share/application/${to.applicationId}?${search.toString()}`,
+      'cache-control': 'no-store',
+    })
+    .send();
+}
+
 function queryOf(req: FastifyRequest): PageQuery {
   const at = req.url.indexOf('?');
   return readQuery(new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1)));
@@ -59,6 +77,7 @@ export function hubApp(ctx: ReferenceContext, options: { logger: boolean }): Fas
       const page = viewer === undefined ? invalidToken : await open(viewer, req.params.id, query);
       if (page.kind === 'error')
         return send(reply, page.status, renderMessage(page.text, nonce), nonce);
+      if (page.kind === 'redirect') return redirect(req, reply, page);
       return send(
         reply,
         200,
