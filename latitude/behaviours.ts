@@ -232,6 +232,23 @@ function lineOnly(answer: Answer): boolean {
   return /<p role="status">[^<]*<\/p>(?!<table>)/.test(answer.body.toString('utf8'));
 }
 
+/** `hub.filter-text`: a page given a filter_* value that is not JSON shows its input holding it. */
+function textFilterSet(answer: Answer): boolean {
+  if (answer.request.origin !== 'hub' || answer.status !== 200) return false;
+  const query = new URLSearchParams(answer.request.url.split('?')[1] ?? '');
+  const html = answer.body.toString('utf8');
+  for (const [name, value] of query) {
+    if (!name.startsWith('filter_') || value === '') continue;
+    try {
+      JSON.parse(value);
+    } catch {
+      const escaped = value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+      if (html.includes(`name="${name}" value="${escaped}"`)) return true;
+    }
+  }
+  return false;
+}
+
 /** The behaviour entries an answer shows, of those chosen, with what a run must remember. */
 export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => FreedomId[] {
   const carried = carriedVersions();
@@ -241,6 +258,7 @@ export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => Fr
       seen.push('hub.dashboard-redirect');
     if (chosen.includes('hub.no-scheduled-reports') && scheduleWithheld(answer))
       seen.push('hub.no-scheduled-reports');
+    if (chosen.includes('hub.filter-text') && textFilterSet(answer)) seen.push('hub.filter-text');
     if (chosen.includes('hub.unloadable-line-only') && lineOnly(answer))
       seen.push('hub.unloadable-line-only');
     const chat = CHAT_AGENT.test(answer.request.url.split('?')[0] ?? '');

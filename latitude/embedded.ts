@@ -92,6 +92,11 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   }),
   // Probed only.
   'hub.unloadable-line-only': (p) => p,
+  // A value that is not JSON sets a filter: the decision no longer holds whole.
+  'hub.filter-text': (p) => ({
+    ...p,
+    follows: (p.follows ?? []).filter((id) => id !== 'hub.filters.values'),
+  }),
   'hub.no-scheduled-reports': (p) =>
     p.hub === undefined ? p : { ...p, hub: { ...p.hub, scheduledReports: 'none' } },
 };

@@ -18,6 +18,7 @@ describe('reference settings', () => {
       dashboardPage: 'in-place',
       scheduledReports: 'all',
       unloadableChart: 'empty-table',
+      filterText: 'nothing',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -46,6 +47,7 @@ describe('reference settings', () => {
       dashboardPage: 'in-place',
       scheduledReports: 'all',
       unloadableChart: 'empty-table',
+      filterText: 'nothing',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,

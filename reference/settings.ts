@@ -65,6 +65,8 @@ export interface Settings {
    * `line`, that line alone.
    */
   readonly unloadableChart: 'empty-table' | 'line';
+  /** §4.17 leaves open what a `filter_*` value that is not JSON sets: `nothing`, or the `text`. */
+  readonly filterText: 'nothing' | 'text';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -79,6 +81,7 @@ export const DEFAULT_SETTINGS: Settings = {
   dashboardPage: 'in-place',
   scheduledReports: 'all',
   unloadableChart: 'empty-table',
+  filterText: 'nothing',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -100,6 +103,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'hub.dashboard-redirect': { dashboardPage: 'redirect' },
   'hub.no-scheduled-reports': { scheduledReports: 'none' },
   'hub.unloadable-line-only': { unloadableChart: 'line' },
+  'hub.filter-text': { filterText: 'text' },
 };
 
 /**

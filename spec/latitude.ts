@@ -538,6 +538,14 @@ export const LATITUDE = [
     description:
       'Shows, for a chart saved without its sqlOverride, only the line saying why it has no rows: no table, no column heads.',
   },
+  {
+    id: 'hub.filter-text',
+    kind: 'behaviour',
+    clauses: ['hub.filters.values'],
+    varies: ['hub.filters.values'],
+    description:
+      'Takes a filter_<controlKey> value that is not JSON as the text itself (a string the column must equal) instead of setting nothing; the printed profile no longer follows hub.filters.values.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

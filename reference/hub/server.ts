@@ -57,9 +57,12 @@ function redirect(
     .send();
 }
 
-function queryOf(req: FastifyRequest): PageQuery {
+function queryOf(req: FastifyRequest, ctx: ReferenceContext): PageQuery {
   const at = req.url.indexOf('?');
-  return readQuery(new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1)));
+  return readQuery(
+    new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1)),
+    ctx.settings.filterText,
+  );
 }
 
 type Open = (viewer: Viewer, id: string, query: PageQuery) => Promise<Page>;
@@ -71,7 +74,7 @@ export function hubApp(ctx: ReferenceContext, options: { logger: boolean }): Fas
     (open: Open) =>
     async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
       const nonce = randomBytes(16).toString('base64');
-      const query = queryOf(req);
+      const query = queryOf(req, ctx);
       const viewer = await viewerOf(ctx, query.jwt);
       // §4.17: a missing or bad jwt is told before anything about the id.
       const page = viewer === undefined ? invalidToken : await open(viewer, req.params.id, query);
