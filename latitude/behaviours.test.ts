@@ -188,3 +188,25 @@ describe('hub behaviour witnesses', () => {
     );
   });
 });
+
+describe('hub.filter-text witness', () => {
+  const page = (query: string, html: string) => ({
+    request: {
+      method: 'GET',
+      url: `/share/dashboard/d?jwt=x&${query}`,
+      headers: {},
+      body: Buffer.alloc(0),
+      origin: 'hub' as const,
+    },
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: Buffer.from(html),
+  });
+  const see = witnessing(['hub.filter-text']);
+  it('sees an input holding a value that is not JSON, and nothing for a JSON one', () => {
+    const input = (v: string) => `<input id="f" name="filter_channel" value="${v}">`;
+    expect(see(page('filter_channel=store', input('store')))).toEqual(['hub.filter-text']);
+    expect(see(page('filter_channel=store', input('')))).toEqual([]);
+    expect(see(page('filter_channel=%22store%22', input('store')))).toEqual([]);
+  });
+});
