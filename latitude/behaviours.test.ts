@@ -210,3 +210,28 @@ describe('hub.filter-text witness', () => {
     expect(see(page('filter_channel=%22store%22', input('store')))).toEqual([]);
   });
 });
+
+describe('hub.v1-component-dashboard-page witness', () => {
+  const see = witnessing(['hub.v1-component-dashboard-page']);
+  const moved = (from: string, location: string) => ({
+    request: {
+      method: 'GET',
+      url: from,
+      headers: {},
+      body: Buffer.alloc(0),
+      origin: 'hub' as const,
+    },
+    status: 302,
+    headers: { location },
+    body: Buffer.alloc(0),
+  });
+  it('sees an application page sent to another application, not to itself', () => {
+    expect(see(moved('/share/application/v1?jwt=x', '/share/application/v2?jwt=x'))).toEqual([
+      'hub.v1-component-dashboard-page',
+    ]);
+    expect(see(moved('/share/application/a?jwt=x', '/share/application/a?jwt=x&b=1'))).toEqual([]);
+    expect(see(moved('/share/dashboard/d?jwt=x', '/share/application/a?dashboardId=d'))).toEqual(
+      [],
+    );
+  });
+});

@@ -232,6 +232,20 @@ function lineOnly(answer: Answer): boolean {
   return /<p role="status">[^<]*<\/p>(?!<table>)/.test(answer.body.toString('utf8'));
 }
 
+/** `hub.v1-component-dashboard-page`: an application page sending its viewer to another one. */
+function applicationMoved(answer: Answer): boolean {
+  const from = /^\/share\/application\/([^/?]+)$/.exec(answer.request.url.split('?')[0] ?? '');
+  const to = /^\/share\/application\/([^/?]+)/.exec(answer.headers['location'] ?? '');
+  return (
+    answer.request.origin === 'hub' &&
+    answer.status >= 300 &&
+    answer.status < 400 &&
+    from !== null &&
+    to !== null &&
+    from[1]!.toLowerCase() !== to[1]!.toLowerCase()
+  );
+}
+
 /** `hub.filter-text`: a page given a filter_* value that is not JSON shows its input holding it. */
 function textFilterSet(answer: Answer): boolean {
   if (answer.request.origin !== 'hub' || answer.status !== 200) return false;
@@ -258,6 +272,8 @@ export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => Fr
       seen.push('hub.dashboard-redirect');
     if (chosen.includes('hub.no-scheduled-reports') && scheduleWithheld(answer))
       seen.push('hub.no-scheduled-reports');
+    if (chosen.includes('hub.v1-component-dashboard-page') && applicationMoved(answer))
+      seen.push('hub.v1-component-dashboard-page');
     if (chosen.includes('hub.filter-text') && textFilterSet(answer)) seen.push('hub.filter-text');
     if (chosen.includes('hub.unloadable-line-only') && lineOnly(answer))
       seen.push('hub.unloadable-line-only');

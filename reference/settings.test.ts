@@ -19,6 +19,7 @@ describe('reference settings', () => {
       scheduledReports: 'all',
       unloadableChart: 'empty-table',
       filterText: 'nothing',
+      v1Component: 'dashboard-and-application-pages',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -48,6 +49,7 @@ describe('reference settings', () => {
       scheduledReports: 'all',
       unloadableChart: 'empty-table',
       filterText: 'nothing',
+      v1Component: 'dashboard-and-application-pages',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,

@@ -67,6 +67,12 @@ export interface Settings {
   readonly unloadableChart: 'empty-table' | 'line';
   /** §4.17 leaves open what a `filter_*` value that is not JSON sets: `nothing`, or the `text`. */
   readonly filterText: 'nothing' | 'text';
+  /**
+   * §9 leaves open which page is the v1 dashboard component after finalize.
+   * `dashboard-and-application-pages`: both, by their v1 ids, frozen; `dashboard-page`: the
+   * dashboard page only, a v1 workspace id sending the application page to the v2 application.
+   */
+  readonly v1Component: 'dashboard-and-application-pages' | 'dashboard-page';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -82,6 +88,7 @@ export const DEFAULT_SETTINGS: Settings = {
   scheduledReports: 'all',
   unloadableChart: 'empty-table',
   filterText: 'nothing',
+  v1Component: 'dashboard-and-application-pages',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -104,6 +111,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'hub.no-scheduled-reports': { scheduledReports: 'none' },
   'hub.unloadable-line-only': { unloadableChart: 'line' },
   'hub.filter-text': { filterText: 'text' },
+  'hub.v1-component-dashboard-page': { v1Component: 'dashboard-page' },
 };
 
 /**

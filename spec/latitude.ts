@@ -546,6 +546,14 @@ export const LATITUDE = [
     description:
       'Takes a filter_<controlKey> value that is not JSON as the text itself (a string the column must equal) instead of setting nothing; the printed profile no longer follows hub.filters.values.',
   },
+  {
+    id: 'hub.v1-component-dashboard-page',
+    kind: 'behaviour',
+    clauses: ['hub.v1-component.page'],
+    varies: ['hub.v1-component.page'],
+    description:
+      'Keeps the v1 component after finalize on the dashboard page only: the application page by a v1 workspace id redirects to the v2 application it became, live; the printed profile states hub.v1Component dashboard-page.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

@@ -75,8 +75,11 @@ type Finalized = Extract<MigrationState, { readonly phase: 'after' }>;
 export type Page =
   | { readonly kind: 'error'; readonly status: 401 | 404; readonly text: string }
   | { readonly kind: 'view'; readonly view: PageView }
-  /** The application page with `dashboardId`, where the dashboard page sends its viewer. */
-  | { readonly kind: 'redirect'; readonly applicationId: string; readonly dashboardId: string };
+  /**
+   * Another application page where this one sends its viewer: the dashboard page to its
+   * application with `dashboardId`, or a v1 workspace id to the v2 application it became.
+   */
+  | { readonly kind: 'redirect'; readonly applicationId: string; readonly dashboardId?: string };
 
 const notFound: Page = { kind: 'error', status: 404, text: NOT_FOUND_TEXT };
 export const invalidToken: Page = { kind: 'error', status: 401, text: INVALID_TOKEN_TEXT };
@@ -262,8 +265,13 @@ export async function applicationPage(
   const { migration } = viewer.account;
   let scope: Scope | undefined;
   if (migration.phase === 'after') {
+    const became = migration.applicationOf[id];
     if (migration.applications[id] !== undefined) scope = liveScope(viewer);
-    else if (migration.applicationOf[id] !== undefined) scope = frozenScope(viewer, migration);
+    // A server whose v1 component is the dashboard page only sends a v1 workspace id to the v2
+    // application it became, live (settings v1Component).
+    else if (became !== undefined && ctx.settings.v1Component === 'dashboard-page')
+      return { kind: 'redirect', applicationId: became };
+    else if (became !== undefined) scope = frozenScope(viewer, migration);
   } else if (viewer.account.dashboards.workspaces[id] !== undefined) {
     scope = liveScope(viewer);
   }
@@ -305,8 +313,9 @@ export async function dashboardPage(
   const d = resolveFor(scope.state, id, scope.actor);
   if (d === undefined) return notFound;
   // Decision hub.dashboard.navigation opens the application in place; a server may send the
-  // viewer to the application page with dashboardId instead, the dashboard alone (§4.17).
-  if (ctx.settings.dashboardPage === 'redirect')
+  // viewer to the application page with dashboardId instead, the dashboard alone (§4.17). The
+  // v1 component (a v1 id after finalize) stays at its own address, whichever page it is on.
+  if (ctx.settings.dashboardPage === 'redirect' && !scope.frozen)
     return { kind: 'redirect', applicationId: d.workspaceId, dashboardId: id };
   const shown = dashboardsFor(scope.state, d.workspaceId, scope.actor);
   return view(ctx, viewer, scope, d.workspaceId, shown.length > 0 ? shown : [d], d, true, query);

@@ -39,7 +39,7 @@ function send(reply: FastifyReply, status: number, html: string, nonce: string):
     .send(html);
 }
 
-/** To the application page with `dashboardId`, the other query parameters as they came. */
+/** To another application page (with `dashboardId` when set), the query as it came. */
 function redirect(
   req: FastifyRequest,
   reply: FastifyReply,
@@ -47,7 +47,7 @@ function redirect(
 ): FastifyReply {
   const at = req.url.indexOf('?');
   const search = new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1));
-  search.set('dashboardId', to.dashboardId);
+  if (to.dashboardId !== undefined) search.set('dashboardId', to.dashboardId);
   return reply
     .code(302)
     .headers({

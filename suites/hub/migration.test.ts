@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { hubProfile, openHub } from '../harness/browser.ts';
-import { conformance } from '../harness/conformance.ts';
+import { conformance, probe } from '../harness/conformance.ts';
 import { TENANT_FIELDS, tenantToken, v1Post } from '../harness/given/dashboards.ts';
 import {
   API_KEY,
@@ -80,6 +80,40 @@ conformance(
         );
         await view.close();
       }),
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: migrating, relies: V2_KEY },
+);
+
+probe(
+  ['hub.v1-component.page'],
+  'after finalize, what the application page by the v1 workspace id shows of a chart the v2 dashboard lost',
+  async (t) => {
+    const w = await hubWorld(t);
+    const { applicationId, v2Id } = await migrated(t, w);
+    const chartId = w.board.charts[0]?.chartId ?? '';
+    const res = await v2Delete(t, w, chartPath(applicationId, v2Id, chartId), API_KEY);
+    if (!successStatus(res.status)) return t.notRun(`the v2 removal answered ${res.status}`);
+    const view = await openHub(
+      t,
+      applicationPath(w.board.workspaceId, {
+        jwt: w.viewer.token,
+        dashboardId: w.board.dashboardId,
+      }),
+    );
+    await view.settled(400, 10_000);
+    const charts = await view.thing('chart', { title: w.board.chartTitle }).count();
+    const board = await view.frame.getByText(w.board.name, { exact: true }).count();
+    const notFound = await view.frame.getByText('Dashboard not found.', { exact: true }).count();
+    t.observe(
+      charts === 1
+        ? 'the v1 component: the chart as finalize froze it'
+        : notFound > 0
+          ? 'Dashboard not found.'
+          : board > 0
+            ? 'the live v2 dashboard, without the chart'
+            : 'neither the dashboard nor the not-found text',
+      charts === 1,
     );
   },
   { timeout: HUB_TIMEOUT, parts, needs: migrating, relies: V2_KEY },
