@@ -235,3 +235,23 @@ describe('hub.v1-component-dashboard-page witness', () => {
     );
   });
 });
+
+describe('hub.drill-sampled witness', () => {
+  const page = (html: string) => ({
+    request: {
+      method: 'GET',
+      url: '/share/dashboard/d?drillChart=c&drillValue=%22Anvil%22',
+      headers: {},
+      body: Buffer.alloc(0),
+      origin: 'hub' as const,
+    },
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: Buffer.from(html),
+  });
+  it("sees the rows behind a sampled chart's point said to set the sample aside", () => {
+    const said = '<p>3 rows (read-only). Every row is shown; the chart itself reads a sample.</p>';
+    expect(witnessing(['hub.drill-sampled'])(page(said))).toEqual(['hub.drill-sampled']);
+    expect(witnessing(['hub.drill-sampled'])(page('<p>3 rows (read-only).</p>'))).toEqual([]);
+  });
+});

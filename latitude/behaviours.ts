@@ -232,6 +232,9 @@ function lineOnly(answer: Answer): boolean {
   return /<p role="status">[^<]*<\/p>(?!<table>)/.test(answer.body.toString('utf8'));
 }
 
+/** `hub.drill-sampled`: what the reference says beside the rows of a sampled chart's point. */
+const SAMPLE_SET_ASIDE = 'the chart itself reads a sample';
+
 /** `hub.v1-component-dashboard-page`: an application page sending its viewer to another one. */
 function applicationMoved(answer: Answer): boolean {
   const from = /^\/share\/application\/([^/?]+)$/.exec(answer.request.url.split('?')[0] ?? '');
@@ -272,6 +275,13 @@ export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => Fr
       seen.push('hub.dashboard-redirect');
     if (chosen.includes('hub.no-scheduled-reports') && scheduleWithheld(answer))
       seen.push('hub.no-scheduled-reports');
+    if (
+      chosen.includes('hub.drill-sampled') &&
+      answer.request.origin === 'hub' &&
+      answer.status === 200 &&
+      answer.body.toString('utf8').includes(SAMPLE_SET_ASIDE)
+    )
+      seen.push('hub.drill-sampled');
     if (chosen.includes('hub.v1-component-dashboard-page') && applicationMoved(answer))
       seen.push('hub.v1-component-dashboard-page');
     if (chosen.includes('hub.filter-text') && textFilterSet(answer)) seen.push('hub.filter-text');

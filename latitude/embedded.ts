@@ -97,6 +97,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     ...p,
     follows: (p.follows ?? []).filter((id) => id !== 'hub.filters.values'),
   }),
+  // Probed only.
+  'hub.drill-sampled': (p) => p,
   'hub.v1-component-dashboard-page': (p) =>
     p.hub === undefined ? p : { ...p, hub: { ...p.hub, v1Component: 'dashboard-page' } },
   'hub.no-scheduled-reports': (p) =>

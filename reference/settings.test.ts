@@ -20,6 +20,7 @@ describe('reference settings', () => {
       unloadableChart: 'empty-table',
       filterText: 'nothing',
       v1Component: 'dashboard-and-application-pages',
+      drillSampled: 'refuse',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -50,6 +51,7 @@ describe('reference settings', () => {
       unloadableChart: 'empty-table',
       filterText: 'nothing',
       v1Component: 'dashboard-and-application-pages',
+      drillSampled: 'refuse',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,

@@ -73,6 +73,12 @@ export interface Settings {
    * dashboard page only, a v1 workspace id sending the application page to the v2 application.
    */
   readonly v1Component: 'dashboard-and-application-pages' | 'dashboard-page';
+  /**
+   * §4.17 leaves open which charts can be drilled into. `refuse`: a chart sampling its table is
+   * not (decision hub.drill-down.single-table); `every-row`: its point shows every row behind
+   * it, the sample set aside.
+   */
+  readonly drillSampled: 'refuse' | 'every-row';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -89,6 +95,7 @@ export const DEFAULT_SETTINGS: Settings = {
   unloadableChart: 'empty-table',
   filterText: 'nothing',
   v1Component: 'dashboard-and-application-pages',
+  drillSampled: 'refuse',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -112,6 +119,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'hub.unloadable-line-only': { unloadableChart: 'line' },
   'hub.filter-text': { filterText: 'text' },
   'hub.v1-component-dashboard-page': { v1Component: 'dashboard-page' },
+  'hub.drill-sampled': { drillSampled: 'every-row' },
 };
 
 /**

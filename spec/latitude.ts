@@ -554,6 +554,14 @@ export const LATITUDE = [
     description:
       'Keeps the v1 component after finalize on the dashboard page only: the application page by a v1 workspace id redirects to the v2 application it became, live; the printed profile states hub.v1Component dashboard-page.',
   },
+  {
+    id: 'hub.drill-sampled',
+    kind: 'behaviour',
+    clauses: ['hub.drill-down.single-table'],
+    varies: ['hub.drill-down.single-table'],
+    description:
+      'Drills into the points of a chart that samples its table (TABLESAMPLE, USING SAMPLE): every row behind the point, the sample set aside and said so beside the rows.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

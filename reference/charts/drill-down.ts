@@ -10,7 +10,14 @@ export const DRILL_LIMIT = 100;
 
 export type DrillRows =
   /** The first rows behind the point (at most the limit) and how many there are in all. */
-  | { kind: 'rows'; columns: string[]; rows: Record<string, unknown>[]; total: number }
+  | {
+      kind: 'rows';
+      columns: string[];
+      rows: Record<string, unknown>[];
+      total: number;
+      /** Every row behind the point of a chart that samples its table (settings drillSampled). */
+      sampleSetAside?: true;
+    }
   /** The chart's SQL is not a single-table query drill-down can read (decision hub.drill-down.single-table). */
   | { kind: 'unavailable'; reason: string }
   | { kind: 'error'; error: SpecError };
@@ -33,12 +40,18 @@ export interface DrillInput {
  * page's controlled filters; the point's value is one more bound parameter.
  */
 export async function drillDownRows(
-  ctx: Pick<ReferenceContext, 'store'>,
+  ctx: Pick<ReferenceContext, 'store' | 'settings'>,
   input: DrillInput & { organizationId: string; chartId: string },
 ): Promise<DrillRows> {
   const source = chartSource(ctx, input.organizationId, input.chartId);
   if (!source.ok) return { kind: 'error', error: source.error };
-  return drillQuery(ctx.store.data, source.connection, source.sql, input);
+  return drillQuery(
+    ctx.store.data,
+    source.connection,
+    source.sql,
+    input,
+    ctx.settings.drillSampled,
+  );
 }
 
 /** The same on a connection and a chart's SQL (drillDownRows; unit tests). */
@@ -47,6 +60,7 @@ export async function drillQuery(
   connection: DataConnection,
   chartSql: string,
   input: DrillInput,
+  sampled: 'refuse' | 'every-row' = 'refuse',
 ): Promise<DrillRows> {
   const bound = bindUserPlaceholders(stripTrailingSemicolons(chartSql), input.properties);
   if (!bound.ok) return { kind: 'error', error: bound.error };
@@ -58,7 +72,7 @@ export async function drillQuery(
   const template = await data.parseTree(
     drillTemplateSql({ hasWhere: hasWhere(chart), nullPoint: point === undefined, param }),
   );
-  const plan = drillTree(chart, template, input.dimension, tables);
+  const plan = drillTree(chart, template, input.dimension, tables, sampled);
   if (!plan.ok) return { kind: 'unavailable', reason: plan.reason };
   const sql = await data.treeSql(plan.tree);
   if (sql === undefined)
@@ -81,6 +95,7 @@ export async function drillQuery(
     columns: rows.value.columns,
     rows: rows.value.rows,
     total: Number(counted.value.rows[0]?.['n'] ?? 0),
+    ...(plan.sampleSetAside ? { sampleSetAside: true as const } : {}),
   };
 }
 

@@ -210,6 +210,22 @@ function storeWith(over: Partial<Pick<DataStore, 'parseTree' | 'treeSql' | 'quer
 const anyQuery: DataStore['queryBound'] = () =>
   Promise.resolve({ ok: true, value: { columns: ['id', 'n'], rows: [{ id: 1, n: 1 }] } });
 
+describe('drill-down of a chart that samples its table', () => {
+  const point = { dimension: 'product', value: 'Anvil', properties: north };
+  it.each([
+    'SELECT product, SUM(amount) AS total FROM sales TABLESAMPLE 50% GROUP BY 1',
+    'SELECT product, SUM(amount) AS total FROM sales GROUP BY 1 USING SAMPLE 50%',
+  ])(
+    'is refused by the decision, every row by a server that sets the sample aside: %s',
+    async (sql) => {
+      expect((await drillQuery(data, sales, sql, point)).kind).toBe('unavailable');
+      const every = await drillQuery(data, sales, sql, point, 'every-row');
+      expect(ids(every)).toEqual([1, 2, 4]);
+      expect(every.kind === 'rows' && every.sampleSetAside).toBe(true);
+    },
+  );
+});
+
 describe('drill-down when a step fails', () => {
   const BY_PRODUCT = 'SELECT product, SUM(amount) AS total FROM sales GROUP BY product ORDER BY 2';
   const point = { dimension: 'product', value: 'Anvil', properties: north };

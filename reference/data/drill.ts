@@ -11,7 +11,8 @@
  * SAMPLE) can be drilled; any other chart says drill-down is not available for it.
  */
 
-export type DrillPlan = { ok: true; tree: unknown } | { ok: false; reason: string };
+export type DrillPlan =
+  { ok: true; tree: unknown; sampleSetAside: boolean } | { ok: false; reason: string };
 
 /** Names the rewrite template uses for the parts it splices in. */
 export const POINT_PLACEHOLDER = '__eac_drill_point';
@@ -145,6 +146,11 @@ export function drillTree(
   template: unknown,
   dimension: string,
   allowedTables: readonly string[],
+  /**
+   * A chart that samples its table (decision hub.drill-down.single-table: not drilled), or
+   * drilled into every row behind the point, the sample set aside (settings drillSampled).
+   */
+  sampled: 'refuse' | 'every-row' = 'refuse',
 ): DrillPlan {
   const parsed = selectNode(chart);
   if (!parsed.ok) return parsed;
@@ -164,7 +170,8 @@ export function drillTree(
   const other = holds(node, NOT_SINGLE_TABLE);
   if (other !== undefined)
     return { ok: false, reason: `its SQL holds a ${other.toLowerCase().replaceAll('_', ' ')}` };
-  if (node['qualify'] != null || node['sample'] != null || from['sample'] != null)
+  const samples = node['sample'] != null || from['sample'] != null;
+  if (node['qualify'] != null || (samples && sampled === 'refuse'))
     return { ok: false, reason: 'its SQL uses QUALIFY or SAMPLE' };
   const expr = dimensionExpression(node, dimension);
   if (expr === undefined)
@@ -175,7 +182,7 @@ export function drillTree(
   const shape = selectNode(template);
   if (!shape.ok) return { ok: false, reason: 'the drill-down template cannot be read' };
   const where = node['where_clause'];
-  let target: Json = { ...shape.node, from_table: from };
+  let target: Json = { ...shape.node, from_table: samples ? { ...from, sample: null } : from };
   target = replaceColumn(target, POINT_PLACEHOLDER, { ...expr, alias: '' }) as Json;
   if (isObject(where)) target = replaceColumn(target, WHERE_PLACEHOLDER, where) as Json;
   const paramMap = (of: Json): unknown[] =>
@@ -187,5 +194,6 @@ export function drillTree(
       error: false,
       statements: [{ ...shape.statement, node: target, named_param_map: params }],
     },
+    sampleSetAside: samples,
   };
 }

@@ -152,6 +152,9 @@ function drillDown(
   return `${buttons}${chart.drill === undefined ? '' : drillRegion(chart.drill, region)}`;
 }
 
+/** Said beside the rows behind a point of a chart that samples its table (drillSampled). */
+const SAMPLE_SET_ASIDE = 'Every row behind the point is shown; the chart itself reads a sample.';
+
 function drillRegion(drill: DrillView, id: string): string {
   const name = `${NAMES.drillRows} ${shown(drill.value ?? null)}`;
   const open = `<div id="${id}" role="region" aria-label="${attr(name)}" tabindex="-1" data-drilled>`;
@@ -163,7 +166,8 @@ function drillRegion(drill: DrillView, id: string): string {
     rows.rows.length < rows.total
       ? `Showing the first ${String(rows.rows.length)} of ${String(rows.total)} rows (read-only).`
       : `${String(rows.total)} ${rows.total === 1 ? 'row' : 'rows'} (read-only).`;
-  return `${open}<p>${text(count)}</p>${tableOf(rows.columns, rows.rows, name)}</div>`;
+  const sample = rows.sampleSetAside === true ? ` ${SAMPLE_SET_ASIDE}` : '';
+  return `${open}<p>${text(`${count}${sample}`)}</p>${tableOf(rows.columns, rows.rows, name)}</div>`;
 }
 
 /** A chart of the page: `chartIndex` in its dashboard, the page's `dashboardIndex`th. */
