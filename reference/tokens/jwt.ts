@@ -14,7 +14,7 @@ import type { Expiration } from '../../spec/schemas/common.ts';
 import { issueLifetime, tokenState } from '../../spec/machines/token.ts';
 import { laidOut, type ClaimsLayout, type EacClaims, type PermissionsForm } from './claims.ts';
 
-/** Decision T3: who signs and for whom. */
+/** Decision tokens.claims: who signs and for whom. */
 export const ISSUER = 'eac-reference';
 export const AUDIENCE = 'embedded-analytics';
 const ES256 = 'ES256';
@@ -88,7 +88,10 @@ export class TokenService {
     return this.publicJwk === undefined ? undefined : { keys: [this.publicJwk] };
   }
 
-  /** Signs a token whose lifetime starts at `now` on the account clock (decision T1). */
+  /**
+   * Signs a token whose lifetime starts at `now` on the account clock (decision
+   * tokens.issue-time.whole-seconds).
+   */
   async issue(
     subject: string,
     claims: EacClaims,
@@ -128,7 +131,8 @@ export class TokenService {
 
   /**
    * Checks the signature with jose, then issuer, audience and lifetime here, so that the
-   * lifetime rule is the token machine's own (decision T2: valid while now < exp).
+   * lifetime rule is the token machine's own (decision tokens.validity.exp-exclusive: valid while
+   * now < exp).
    */
   async verify(token: string, now: number): Promise<Verified> {
     const invalid = {

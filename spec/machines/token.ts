@@ -11,7 +11,8 @@ import {
 
 /**
  * Token lifetime (§2.5, §4.7, §5 rule 5). Issue time is the account clock truncated to whole
- * seconds (decision T1), so `exp` and `expiresAt` name the same instant exactly.
+ * seconds (decision tokens.issue-time.whole-seconds), so `exp` and `expiresAt` name the same
+ * instant exactly.
  */
 export interface Lifetime {
   /** Issue time, seconds since the epoch. */
@@ -71,7 +72,10 @@ function lifetimeAt(now: Instant, expiration: Expiration): Lifetime {
   return { iat, exp, expiresAt: new Date(exp * 1000).toISOString() };
 }
 
-/** Decision T2: accepted while now is before exp; refused at exp and after. */
+/**
+ * Decision tokens.validity.exp-exclusive: accepted while now is before exp; refused at exp and
+ * after.
+ */
 function phaseAt(exp: number, now: Instant): 'valid' | 'expired' {
   return now < exp * 1000 ? 'valid' : 'expired';
 }

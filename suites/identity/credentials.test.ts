@@ -182,8 +182,8 @@ const answers = (status: number, code: string, reason?: string) => (res: Reply) 
   refusedAs(res, status, code, reason === undefined ? {} : { reason });
 
 /**
- * Decision C1: refused as misplaced, and the message names the place the endpoint reads
- * (the part before "not as", which names where the key was found instead).
+ * Decision auth.api-key.misplaced: refused as misplaced, and the message names the place the
+ * endpoint reads (the part before "not as", which names where the key was found instead).
  */
 const misplaced = (res: Reply, ep: Endpoint) =>
   answers(401, 'UNAUTHORIZED', 'api-key-misplaced')(res) &&

@@ -222,7 +222,8 @@ class RegisterOrganization implements fc.AsyncCommand<Model, Real> {
       name: this.name,
       externalId: this.externalId,
     });
-    // Decision O2 (an externalId names one organization of a project) only binds the reference.
+    // Decision orgs.register.external-id-upsert (an externalId names one organization of a project)
+    // only binds the reference.
     if (m.decisions) {
       const held = Object.values(m.state.organizations).find(
         (o) => o.projectId === w.projectId && o.externalId === this.externalId,

@@ -26,8 +26,8 @@ import {
 import { cause } from '../harness/causes.ts';
 
 // §2.4, §4.5, §4.6 and the user rows of §3. §4.6 leaves the update answer's fields open:
-// a test that reads the stored user from it relies on that decision (users.update.response-
-// fields) and ends not-run where the target does not show the field.
+// a test that reads the stored user from it relies on that decision
+// (users.update.response-fields) and ends not-run where the target does not show the field.
 const needs = ['accounts', 'projects'] as const;
 const SHOWN = 'users.update.response-fields';
 const Registered = RegisterUserResponse.shape.data;
