@@ -11,6 +11,7 @@ import { conformance, type Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
 import { tokenFor } from '../harness/given/chat.ts';
 import type { Reply } from '../harness/http.ts';
+import { describeAnswer } from '../harness/expect.ts';
 import {
   replyShown,
   rowSet,
@@ -25,7 +26,9 @@ import { updateUser } from '../harness/readback.ts';
 // so what a user gets from a chart is the same whatever other users of the organization read
 // or changed before, whichever of the user's tokens asks, while other users read the same
 // charts at the same time, and in whatever order the user reads. No value is computed here:
-// each viewer's reads taken alone are the baseline. The properties span the value classes
+// the baseline is each user's reads taken alone, of copies of the charts nobody else reads
+// (the same rows under another table alias: a chart's rows are its sqlOverride's, §2.6), so
+// that a cache of the first reader's rows cannot hide in it. The properties span the value classes
 // (numbers 0 included, booleans false included, the empty string, null, no key), so the
 // relation also holds where the document leaves the answer open (null, no key).
 
@@ -62,11 +65,15 @@ function propertiesOf(k: number): Record<string, unknown> {
   return props;
 }
 
-/** One table and one chart per class, two rows per value, item names unique to the run. */
-async function classCharts(t: Conformance, w: World) {
+/**
+ * One table per class, two rows per value, item names unique to the run; per table a shared
+ * chart, and `copies` more charts of the same rows under another alias each (the private
+ * copies a baseline is read from).
+ */
+async function classCharts(t: Conformance, w: World, copies: number) {
   const tag = t.faker.string.alpha({ length: 6, casing: 'lower' });
   const ws = await createWorkspace(t, w, { dashboardName: `Metamorphic ${tag}` });
-  const charts: { key: string; chartId: string }[] = [];
+  const charts: { key: string; chartId: string; copies: string[] }[] = [];
   for (const c of CLASSES) {
     const table = `mm_${c.key}_${tag}`;
     await t.hooks.createConnection(w.account.organizationId, {
@@ -83,15 +90,21 @@ async function classCharts(t: Conformance, w: World) {
       },
       rowFilters: [{ column: 'v', property: c.key }],
     });
-    const title = `Items by ${c.key}`;
-    const chart = await createChart(t, w, ws.dashboardId, title, {
-      title,
-      type: 'table',
-      dimensions: [{ name: 'item', field: 'item', label: 'Item', format: '' }],
-      measures: [],
-      sqlOverride: `SELECT item FROM ${table} ORDER BY item`,
-    });
-    charts.push({ key: c.key, chartId: chart.chartId });
+    const chart = async (alias: string) => {
+      const title = `Items by ${c.key} (${alias})`;
+      const made = await createChart(t, w, ws.dashboardId, title, {
+        title,
+        type: 'table',
+        dimensions: [{ name: 'item', field: 'item', label: 'Item', format: '' }],
+        measures: [],
+        sqlOverride: `SELECT ${alias}.item FROM ${table} AS ${alias} ORDER BY ${alias}.item`,
+      });
+      return made.chartId;
+    };
+    const chartId = await chart('shared');
+    const own: string[] = [];
+    for (let k = 0; k < copies; k++) own.push(await chart(`own${k}`));
+    charts.push({ key: c.key, chartId, copies: own });
   }
   return charts;
 }
@@ -121,7 +134,7 @@ conformance(
   "a user's rows from a saved chart do not depend on other users' reads and updates before or at the same time, on which of its tokens asks, nor on the order of its reads",
   async (t) => {
     const w = await buildWorld(t);
-    const charts = await classCharts(t, w);
+    const charts = await classCharts(t, w, 4);
     // Three users of one project organization and one of another; the first has two tokens.
     const same = await registerOrganization(t, w);
     const other = await registerOrganization(t, w);
@@ -150,56 +163,51 @@ conformance(
     const org = w.account.organizationId;
     const read = (token: string, chartId: string) => t.hooks.chartData(org, chartId, token);
 
-    // The baseline: each user's reads alone, one after the other, first token.
+    // The baseline: each user reads, with its first token, a copy of each chart that nobody
+    // else reads, before anyone reads the shared charts.
     const baseline = new Map<string, string>();
-    for (const v of viewers.filter((x) => x.name === x.user))
+    for (const [k, v] of viewers.filter((x) => x.name === x.user).entries())
       for (const c of charts)
-        baseline.set(`${v.user} ${c.key}`, shown(await read(v.token, c.chartId)));
+        baseline.set(`${v.user} ${c.key}`, shown(await read(v.token, c.copies[k] ?? '')));
 
+    // Steps name who does what, so that a counterexample reads as it is.
     type Step =
-      | { readonly kind: 'read'; readonly viewer: number; readonly chart: number }
-      | { readonly kind: 'noise-read'; readonly chart: number }
-      | { readonly kind: 'noise-update'; readonly k: number };
+      | { readonly read: string; readonly by: string }
+      | { readonly update: 'user 4'; readonly to: number };
+    const byName = new Map(viewers.map((v) => [v.name, v]));
+    const byKey = new Map(charts.map((c) => [c.key, c]));
     const steps: Step[] = [
-      ...viewers.flatMap((_, viewer) =>
-        charts.map((_c, chart): Step => ({ kind: 'read', viewer, chart })),
-      ),
-      ...charts.map((_c, chart): Step => ({ kind: 'noise-read', chart })),
-      ...[0, 2, 3].map((k): Step => ({ kind: 'noise-update', k })),
+      ...viewers.flatMap((v) => charts.map((c): Step => ({ read: c.key, by: v.name }))),
+      ...charts.map((c): Step => ({ read: c.key, by: 'user 4' })),
+      ...[0, 2, 3].map((to): Step => ({ update: 'user 4', to })),
     ];
     const text = (s: Step) =>
-      s.kind === 'read'
-        ? `${viewers[s.viewer]?.name ?? '?'} reads ${charts[s.chart]?.key ?? '?'}`
-        : s.kind === 'noise-read'
-          ? `user 4 reads ${charts[s.chart]?.key ?? '?'}`
-          : `user 4 takes the properties of user ${s.k}`;
+      'update' in s ? `user 4 takes the properties of user ${s.to}` : `${s.by} reads ${s.read}`;
 
     await fc.assert(
       fc.asyncProperty(schedules(steps), async (batches) => {
         const done = await runSchedule(batches, async (s) => {
-          if (s.kind === 'noise-update') {
-            await updateUser(t, w, noisy.userId, { name: 'Noisy', properties: propertiesOf(s.k) });
+          if ('update' in s) {
+            await updateUser(t, w, noisy.userId, { name: 'Noisy', properties: propertiesOf(s.to) });
             noisyToken = await tokenFor(t, w, noisy.userId);
             return undefined;
           }
-          const chart = charts[s.chart];
-          if (chart === undefined) return undefined;
-          if (s.kind === 'noise-read') {
-            expect((await read(noisyToken, chart.chartId)).status, 'a read of user 4').toBeLessThan(
-              500,
-            );
+          const chartId = byKey.get(s.read)?.chartId ?? '';
+          const viewer = byName.get(s.by);
+          if (viewer === undefined) {
+            const res = await read(noisyToken, chartId);
+            expect(res.status, `a read of user 4: ${describeAnswer(res)}`).toBeLessThan(500);
             return undefined;
           }
-          return shown(await read(viewers[s.viewer]?.token ?? '', chart.chartId));
+          return shown(await read(viewer.token, chartId));
         });
         for (const [s, seen] of done) {
-          if (s.kind !== 'read') continue;
-          const v = viewers[s.viewer];
-          const c = charts[s.chart];
+          const user = 'by' in s ? byName.get(s.by)?.user : undefined;
+          if ('update' in s || user === undefined) continue;
           expect(
             seen,
-            `${text(s)} in the schedule "${scheduleText(batches, text)}": not what ${v?.user ?? '?'} got alone (properties ${JSON.stringify(propertiesOf(Number(v?.user.slice(5))))})`,
-          ).toBe(baseline.get(`${v?.user ?? '?'} ${c?.key ?? '?'}`));
+            `${text(s)} in the schedule "${scheduleText(batches, text)}": not what ${user} got alone (properties ${JSON.stringify(propertiesOf(Number(user.slice(5))))})`,
+          ).toBe(baseline.get(`${user} ${s.read}`));
         }
       }),
       t.fc(12),
