@@ -27,6 +27,7 @@ import {
   schedules,
 } from '../harness/metamorphic.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { cause } from '../harness/causes.ts';
 
 // Metamorphic relations of the chat (issue 34). The document gives no rows to expect from a
 // question, but the rows a user gets rest on that user's properties (§1, §2.4), the token
@@ -276,7 +277,11 @@ conformance(
       for (const _ of bases) copies.push(await save());
       charts.push({ question, chartId, copies });
     }
-    if (charts.length === 0) t.notRun('the agent answered neither question with a chart');
+    if (charts.length === 0)
+      t.notRun(
+        'the agent answered neither question with a chart',
+        cause.other('the agent answered with no chart'),
+      );
     const read = async (token: string, chartId: string) => {
       const res = await t.hooks.chartData(org, chartId, token);
       const rows = (res.body as { data?: { rows?: unknown } } | undefined)?.data?.rows;

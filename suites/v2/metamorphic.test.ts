@@ -24,6 +24,7 @@ import type { Reply } from '../harness/http.ts';
 import { replyShown, runSchedule, scheduleText, schedules } from '../harness/metamorphic.ts';
 import { chartsPath, clonePath, dashboardsPath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 import { z } from 'zod';
 
 // Metamorphic relations of the v2 lists and the look-up (issue 34): with a project-user token,
@@ -83,7 +84,10 @@ conformance(
     const lookUp = (id: string) => {
       const path = lookUpPath(t, id);
       if (path === undefined)
-        return t.notRun('the profile names no path for the dashboard look-up');
+        return t.notRun(
+          'the profile names no path for the dashboard look-up',
+          cause.shape('shapes.endpoints.lookUpDashboard'),
+        );
       return path;
     };
     const org = await registerOrganization(t, m.w);
