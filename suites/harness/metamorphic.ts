@@ -34,13 +34,16 @@ export function replyShown(res: Reply): string {
 }
 
 /**
- * Schedules of some of `steps` (two at least, each at most once) in any order, cut into
- * batches of one to `width` steps; a batch's steps are sent at the same time.
+ * Schedules of some of `steps` (two at least, `most` at most, each step once at most) in any
+ * order, cut into batches of one to `width` steps; a batch's steps are sent at the same time.
  */
-export function schedules<T>(steps: readonly T[], width = 4): fc.Arbitrary<T[][]> {
+export function schedules<T>(steps: readonly T[], width = 4, most = 12): fc.Arbitrary<T[][]> {
   return fc
     .tuple(
-      fc.shuffledSubarray([...steps], { minLength: Math.min(2, steps.length) }),
+      fc.shuffledSubarray([...steps], {
+        minLength: Math.min(2, steps.length),
+        maxLength: Math.min(most, steps.length),
+      }),
       fc.array(fc.integer({ min: 1, max: width }), {
         minLength: steps.length,
         maxLength: steps.length,
