@@ -149,7 +149,8 @@ conformance(
       ),
       ...['B', 'C'].flatMap((by) => Object.keys(writes).map((does): Step => ({ by, does }))),
     ];
-    const text = (s: Step) => ('reads' in s ? `${s.by} reads ${s.reads}` : `${s.by} ${s.does}`);
+    const text = (s: Step) =>
+      'reads' in s ? `${s.by} reads ${s.reads}` : `${s.by} ${s.does} and reads its list`;
     await fc.assert(
       fc.asyncProperty(schedules(steps), async (batches) => {
         const done = await runSchedule(batches, async (s) => {
@@ -158,6 +159,8 @@ conformance(
           expect(res?.status ?? 0, `${text(s)}: ${res?.text.slice(0, 200) ?? ''}`).toBeLessThan(
             500,
           );
+          // As a client does, the writer then reads its list back.
+          await reads.list(s.by);
           return undefined;
         });
         for (const [s, seen] of done) {
