@@ -9,6 +9,7 @@ import {
   chatWorld,
   isEventStream,
   parts,
+  tokenFor,
   userOf,
   type ChatAnswer,
   type ChatUser,
@@ -88,6 +89,29 @@ conformance(
     expectLimited(await once(t, w, limited), `request ${LIMIT + 1} of the limited user`);
     expectAccepted([await once(t, w, neighbour)], 'another user of the same organization');
     expectAccepted([await once(t, w, userOf(w, 1, 0))], 'a user of another project organization');
+  },
+  { needs, parts, timeout: 60_000 },
+);
+
+conformance(
+  ['limits.chat.rate'],
+  "the window is the user's, not its token's: 180 requests spread over three of the user's tokens fill it, and a fourth token is refused",
+  async (t) => {
+    const w = await chatWorld(t);
+    const user = userOf(w, 0, 0);
+    const tokens = [user.token];
+    for (const expiration of ['2h', '24h', '7d'])
+      tokens.push(await tokenFor(t, w, user.userId, expiration));
+    await freezeInMinute(t, w, 0);
+    for (const [i, token] of tokens.slice(0, 3).entries())
+      expectAccepted(
+        await burst(t, w, { ...user, token }, LIMIT / 3),
+        `requests ${(i * LIMIT) / 3 + 1} to ${((i + 1) * LIMIT) / 3}, with token ${i + 1} of the user`,
+      );
+    expectLimited(
+      await once(t, w, { ...user, token: tokens[3] ?? '' }),
+      `request ${LIMIT + 1} of the minute, with a fourth token of the same user`,
+    );
   },
   { needs, parts, timeout: 60_000 },
 );
