@@ -84,6 +84,8 @@ export interface Tally {
   world: number;
   /** Commands drawn whose precondition failed on the model as it then stood. */
   left: number;
+  /** The model's refusals by code (`refused` where it names none). */
+  readonly codes: Record<string, number>;
 }
 
 /** `area: N runs × M commands`, the line each model test prints and names itself with. */
@@ -144,6 +146,10 @@ async function runCommand<M, R>(
   } else {
     const verdict = command.verdict(m, r);
     tally.sent += 1;
+    if (verdict.kind === 'refused') {
+      const code = verdict.code ?? 'refused';
+      tally.codes[code] = (tally.codes[code] ?? 0) + 1;
+    }
     const res = await command.call(m, r);
     if (await judge(t, res, verdict, command.label)) tally.allowed += 1;
     else tally.refused += 1;
@@ -158,7 +164,7 @@ async function runCommand<M, R>(
  * the failing one; the harness adds the seed and the replay line.
  */
 export async function modelRuns<M, R>(t: Conformance, area: ModelArea<M, R>): Promise<Tally> {
-  const tally: Tally = { runs: 0, sent: 0, allowed: 0, refused: 0, world: 0, left: 0 };
+  const tally: Tally = { runs: 0, sent: 0, allowed: 0, refused: 0, world: 0, left: 0, codes: {} };
   const trail: string[] = [];
   const { runs, commands } = area.budget;
   // Exactly `commands` commands per run, drawn by fast-check from the test's seed; one whose
@@ -188,7 +194,7 @@ export async function modelRuns<M, R>(t: Conformance, area: ModelArea<M, R>): Pr
   }
   // The budget and what it bought, for whoever runs the file with vitest's own output.
   console.info(
-    `model run ${budgetLine(area.area, area.budget)}: ${tally.runs} runs, ${tally.sent} calls (${tally.allowed} allowed, ${tally.refused} refused as the model refused), ${tally.world} world changes, ${tally.left} left out by their precondition`,
+    `model run ${budgetLine(area.area, area.budget)}: ${tally.runs} runs, ${tally.sent} calls (${tally.allowed} allowed, ${tally.refused} refused as the model refused: ${JSON.stringify(tally.codes)}), ${tally.world} world changes, ${tally.left} left out by their precondition`,
   );
   return tally;
 }
