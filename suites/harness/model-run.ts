@@ -56,7 +56,18 @@ export interface WorldCommand<M, R> {
   readonly act: (m: M, r: R) => Promise<void>;
 }
 
-export type ModelCommand<M, R> = CallCommand<M, R> | WorldCommand<M, R>;
+/**
+ * A command that looks at the target other than by one call (a hub page in a browser) and
+ * compares what it sees with the model itself.
+ */
+export interface LookCommand<M, R> {
+  readonly kind: 'look';
+  readonly label: string;
+  readonly pre: (m: Readonly<M>) => boolean;
+  readonly look: (m: M, r: R) => Promise<void>;
+}
+
+export type ModelCommand<M, R> = CallCommand<M, R> | WorldCommand<M, R> | LookCommand<M, R>;
 
 /** Runs and commands per area: a fixed budget, printed with the results. */
 export interface Budget {
@@ -82,6 +93,7 @@ export interface Tally {
   allowed: number;
   refused: number;
   world: number;
+  looks: number;
   /** Commands drawn whose precondition failed on the model as it then stood. */
   left: number;
   /** The model's refusals by code (`refused` where it names none). */
@@ -143,6 +155,9 @@ async function runCommand<M, R>(
   if (command.kind === 'world') {
     tally.world += 1;
     await command.act(m, r);
+  } else if (command.kind === 'look') {
+    tally.looks += 1;
+    await command.look(m, r);
   } else {
     const verdict = command.verdict(m, r);
     tally.sent += 1;
@@ -164,7 +179,16 @@ async function runCommand<M, R>(
  * the failing one; the harness adds the seed and the replay line.
  */
 export async function modelRuns<M, R>(t: Conformance, area: ModelArea<M, R>): Promise<Tally> {
-  const tally: Tally = { runs: 0, sent: 0, allowed: 0, refused: 0, world: 0, left: 0, codes: {} };
+  const tally: Tally = {
+    runs: 0,
+    sent: 0,
+    allowed: 0,
+    refused: 0,
+    world: 0,
+    looks: 0,
+    left: 0,
+    codes: {},
+  };
   const trail: string[] = [];
   const { runs, commands } = area.budget;
   // Exactly `commands` commands per run, drawn by fast-check from the test's seed; one whose
@@ -194,7 +218,7 @@ export async function modelRuns<M, R>(t: Conformance, area: ModelArea<M, R>): Pr
   }
   // The budget and what it bought, for whoever runs the file with vitest's own output.
   console.info(
-    `model run ${budgetLine(area.area, area.budget)}: ${tally.runs} runs, ${tally.sent} calls (${tally.allowed} allowed, ${tally.refused} refused as the model refused: ${JSON.stringify(tally.codes)}), ${tally.world} world changes, ${tally.left} left out by their precondition`,
+    `model run ${budgetLine(area.area, area.budget)}: ${tally.runs} runs, ${tally.sent} calls (${tally.allowed} allowed, ${tally.refused} refused as the model refused: ${JSON.stringify(tally.codes)}), ${tally.world} world changes, ${tally.looks} looks, ${tally.left} left out by their precondition`,
   );
   return tally;
 }

@@ -657,7 +657,7 @@ async function accountWorld(t: Conformance, a: number, made: { n: number }): Pro
   ]);
   for (const c of build) {
     if (c.kind === 'world') await c.act(model, real);
-    else {
+    else if (c.kind === 'call') {
       const verdict = c.verdict(model, real);
       const res = await c.call(model, real);
       if (verdict.kind !== 'allowed' || res.status !== 200)
