@@ -147,11 +147,13 @@ async function runCommand<M, R>(
   m: M,
   r: R,
   tally: Tally,
+  trail: string[],
 ): Promise<void> {
   if (!command.pre(m)) {
     tally.left += 1;
     return;
   }
+  trail.push(command.label);
   if (command.kind === 'world') {
     tally.world += 1;
     await command.act(m, r);
@@ -202,12 +204,10 @@ export async function modelRuns<M, R>(t: Conformance, area: ModelArea<M, R>): Pr
       fc.asyncProperty(sequence, async (cmds) => {
         tally.runs += 1;
         trail.length = 0;
+        trail.push('(building the world)');
         const { model, real } = await area.world(t);
         await area.inStep?.(model, real, 'building the world');
-        for (const command of cmds) {
-          trail.push(command.label);
-          await runCommand(t, area, command, model, real, tally);
-        }
+        for (const command of cmds) await runCommand(t, area, command, model, real, tally, trail);
       }),
       t.fc(runs),
     );

@@ -143,7 +143,7 @@ function machineVerdict(
   acct: Account,
   command: IdentityCommand,
   refs: readonly (Ref | null | undefined)[],
-  then: (res: Reply, next: IdentityState) => void,
+  then: (res: Reply, next: IdentityState) => Promise<void> | void,
   status = 200,
 ): Verdict {
   const applied = applyIdentity(acct.state, command, Date.now());
@@ -156,9 +156,7 @@ function machineVerdict(
   return {
     kind: 'allowed',
     status,
-    then: (res) => {
-      then(res, applied.state);
-    },
+    then: (res) => then(res, applied.state),
   };
 }
 
@@ -208,6 +206,32 @@ function expectTokenInStep(
     expect(wrong, `${what}: the effective permissions of the role the user holds now`).toEqual([]);
   }
 }
+
+/**
+ * After a change, what the document lets us see of the users it may reach: a fresh token for
+ * each (§4.7: built from the stored user; §3: a role's change reaches the next token),
+ * compared with the model. At most three, to bound the cost.
+ */
+async function observeUsers(
+  t: Conformance,
+  acct: Account,
+  userIds: readonly string[],
+  what: string,
+): Promise<void> {
+  const w = acct.projects[0] as World;
+  for (const userId of userIds.slice(0, 3)) {
+    const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId });
+    const said = `${what}: a fresh token of user ${userId}`;
+    const { token } = expectSuccess(res, Token, said);
+    expectTokenInStep(t, acct, userId, token, said);
+    acct.tokens[userId]?.push(token);
+  }
+}
+
+const holders = (state: IdentityState, roleId: string) =>
+  Object.values(state.users)
+    .filter((u) => u.userRoleId === roleId)
+    .map((u) => u.id);
 
 const RoleAnswer = ProjectUserRole;
 const Registered = z.object({ userId: Uuid, message: z.string() });
@@ -266,7 +290,7 @@ const updateRoleCmd = (
   kind: 'call',
   label: `PUT ${where(a, p)} role(${r.from}#${r.index}) ${JSON.stringify({ name, permissions })}`,
   pre: (m) => aimable(m, r, roleRef(m, a, p, r)),
-  verdict: (m) => {
+  verdict: (m, { t }) => {
     const acct = accountAt(m, a);
     const roleId = roleRef(m, a, p, r) ?? '';
     const projectId = (acct.projects[p] as World).projectId;
@@ -280,7 +304,7 @@ const updateRoleCmd = (
         ...(permissions === undefined ? {} : { permissions }),
       },
       [r],
-      (res, next) => {
+      async (res, next) => {
         acct.state = next;
         const shown = expectSuccess(res, RoleAnswer, 'the role update answer (§4.1)');
         const held = next.roles[roleId];
@@ -299,6 +323,7 @@ const updateRoleCmd = (
           permissions: held?.permissions,
           project_id: projectId,
         });
+        await observeUsers(t, acct, holders(next, roleId), 'after the role update');
       },
     );
   },
@@ -316,19 +341,22 @@ const deleteRoleCmd = (a: number, p: number, r: Ref): Cmd => ({
   kind: 'call',
   label: `DELETE ${where(a, p)} role(${r.from}#${r.index})`,
   pre: (m) => aimable(m, r, roleRef(m, a, p, r)),
-  verdict: (m) => {
+  verdict: (m, { t }) => {
     const acct = accountAt(m, a);
     const roleId = roleRef(m, a, p, r) ?? '';
     return machineVerdict(
       acct,
       { type: 'deleteRole', projectId: (acct.projects[p] as World).projectId, roleId },
       [r],
-      (res, next) => {
+      async (res, next) => {
         expectSuccess(res, Deleted, 'the role delete answer (§4.3)');
+        const held = holders(acct.state, roleId);
         acct.state = next;
         const live = acct.roles[p] ?? [];
         live.splice(live.indexOf(roleId), 1);
         acct.gone[p]?.push(roleId);
+        // §3: its users are left with no role, from their next token on.
+        await observeUsers(t, acct, held, 'after the role delete');
       },
     );
   },
@@ -409,7 +437,7 @@ const registerUserCmd = (
         organization,
         organization === null ? undefined : organizationRef(m, a, p, organization, byExternalId),
       ),
-    verdict: (m) => {
+    verdict: (m, { t }) => {
       m.made += 1;
       name = `user ${m.made}`;
       const acct = accountAt(m, a);
@@ -433,11 +461,12 @@ const registerUserCmd = (
       return {
         kind: 'allowed',
         status: 200,
-        then: (res) => {
+        then: async (res) => {
           const { userId } = expectSuccess(res, Registered, 'the register-user answer (§4.5)');
           step(acct, { type: 'registerUser', projectId, userId, name, properties, ...fields(m) });
           acct.users[p]?.push(userId);
           acct.tokens[userId] = [];
+          await observeUsers(t, acct, [userId], 'after registering the user');
         },
       };
     },
@@ -481,7 +510,7 @@ const updateUserCmd = (
       aimable(m, role, role === null || role === undefined ? undefined : roleRef(m, a, p, role)) &&
       // Leaving a field out keeps it only by our decision (users.update.absent-fields-unchanged).
       (m.absentKept || (role !== undefined && properties !== undefined)),
-    verdict: (m) => {
+    verdict: (m, { t }) => {
       const acct = accountAt(m, a);
       const { userId, ...fields } = body(m);
       const projectId = (acct.projects[p] as World).projectId;
@@ -489,9 +518,10 @@ const updateUserCmd = (
         acct,
         { type: 'updateUser', projectId, userId, ...fields },
         [u, role],
-        (res, next) => {
+        async (res, next) => {
           expectSuccess(res, z.record(z.string(), z.unknown()), 'the user update answer (§4.6)');
           acct.state = next;
+          await observeUsers(t, acct, [userId], 'after the user update');
         },
       );
     },
