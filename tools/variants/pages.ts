@@ -38,6 +38,7 @@ export const ID_CELLS: readonly (readonly [PageKind, IdPath])[] = [
   ['dashboard', "another user's own dashboard"],
   ['application', 'an unknown id'],
   ['application', "another account's id"],
+  ['application+dashboardId', 'an unknown id'],
   ['application+dashboardId', "another account's id"],
   ['application+dashboardId', "another application's dashboard"],
   ['application+dashboardId', "another user's own dashboard"],
