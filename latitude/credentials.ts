@@ -216,3 +216,85 @@ export const credentialsRefusedOtherwise: Transform = {
     };
   },
 };
+
+const ANY_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every UUID string anywhere in a JSON value, in lower case. */
+function uuidsIn(value: unknown, into: Set<string>): void {
+  if (typeof value === 'string') {
+    if (ANY_UUID.test(value)) into.add(value.toLowerCase());
+  } else if (Array.isArray(value)) for (const v of value) uuidsIn(v, into);
+  else if (isObject(value)) for (const v of Object.values(value)) uuidsIn(v, into);
+}
+
+/** Where a refused request names the thing of each kind the reference did not find. */
+const PATH_AFTER: Readonly<Record<string, string>> = {
+  project: 'projects',
+  role: 'user-roles',
+  user: 'users',
+};
+
+function namedId(request: Answer['request'], resource: string, field: unknown): unknown {
+  if (typeof field === 'string')
+    return bodyObjectOf(request)?.[field] ?? queryOf(request).get(field) ?? undefined;
+  const segments = pathOfUrl(request.url).split('/');
+  const at = segments.indexOf(PATH_AFTER[resource] ?? '');
+  return at < 0 ? undefined : segments[at + 1];
+}
+
+const ROLE_DELETE = /^\/v1\/api\/projects\/[^/]+\/user-roles\/([^/]+)\/?$/;
+
+/**
+ * `isolation.forbidden`: a server that tells a project, role or user of another account from
+ * one that does not exist, and answers the first 403 (auth.isolation.other-account; the
+ * reference answers 404 to both). The proxy knows what exists from what the run's answers
+ * (hooks included) have shown, less the roles deleted since: a 404 for such an id becomes 403.
+ */
+export function isolationForbidden(): Transform {
+  const shown = new Set<string>();
+  return {
+    id: 'isolation.forbidden',
+    observe(answer) {
+      if (answer.status < 200 || answer.status > 299) return;
+      const deleted =
+        answer.request.method.toUpperCase() === 'DELETE'
+          ? ROLE_DELETE.exec(pathOfUrl(answer.request.url))?.[1]
+          : undefined;
+      if (deleted !== undefined) {
+        shown.delete(deleted.toLowerCase());
+        return;
+      }
+      try {
+        uuidsIn(JSON.parse(answer.body.toString('utf8')), shown);
+      } catch {
+        // Not JSON: it shows no ids.
+      }
+    },
+    apply(answer) {
+      const found = errorOf(answer);
+      if (found === undefined || answer.status !== 404 || found.error['code'] !== 'NOT_FOUND')
+        return undefined;
+      const details = found.error['details'];
+      const resource = isObject(details) ? details['resource'] : undefined;
+      if (typeof resource !== 'string' || PATH_AFTER[resource] === undefined) return undefined;
+      const id = namedId(
+        answer.request,
+        resource,
+        isObject(details) ? details['field'] : undefined,
+      );
+      if (typeof id !== 'string' || !shown.has(id.toLowerCase())) return undefined;
+      return withJson(
+        answer,
+        {
+          ...found.envelope,
+          error: {
+            message: `That ${resource} is not yours to use.`,
+            code: 'FORBIDDEN',
+            details: { resource },
+          },
+        },
+        403,
+      );
+    },
+  };
+}

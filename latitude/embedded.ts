@@ -38,6 +38,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     return { ...p, shapes };
   },
   'auth.both-forms': (p) => ({ ...p, shapes: { ...p.shapes, authorizationHeader: 'both' } }),
+  // The profile states nothing of a token's last instant nor of its exp.
+  'tokens.through-expires-at': (p) => p,
   // The nested layout: the user in `uid`, the rest under `ctx`.
   'claims.layout': (p) => ({
     ...p,

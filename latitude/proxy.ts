@@ -270,6 +270,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         headers: relayable(relayed.headers),
         body: Buffer.from(await relayed.body.arrayBuffer()),
       };
+      for (const t of transforms) t.observe?.(answer);
       if (!isHook) for (const id of witnessed(answer, chosen)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   credentialsReadAnywhere,
   credentialsRefusedOtherwise,
+  isolationForbidden,
   organizationIdValidated,
 } from './credentials.ts';
 import { depthOf, limitsTighter, TIGHTER } from './limits.ts';
@@ -307,5 +308,67 @@ describe('limits.tighter', () => {
     expect(limits.before?.(chat)).toBe(undefined);
     now = TIGHTER.windowMs;
     expect(limits.before?.(req())).toBe(undefined);
+  });
+});
+
+describe('isolation.forbidden', () => {
+  const ROLE = '7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+  const USER = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+  const notFound = (method: string, url: string, details: unknown, body?: unknown) => ({
+    ...answerOf(method, url, 404, {
+      status: 'error',
+      error: { message: 'none', code: 'NOT_FOUND', details },
+    }),
+    request: requestOf(method, url, body),
+  });
+
+  it('answers 403 for an id the run has shown to exist, 404 for one it has not', () => {
+    const t = isolationForbidden();
+    t.observe?.(answerOf('POST', '/__eac/roles', 201, { status: 'success', data: { id: ROLE } }));
+    t.observe?.(answerOf('POST', '/x', 200, { status: 'success', data: { userId: USER } }));
+    const role = t.apply(
+      notFound('PUT', `/v1/api/projects/${ORG}/user-roles/${ROLE}`, { resource: 'role' }),
+      fixedRandom(),
+    );
+    expect(role?.status).toBe(403);
+    const user = t.apply(
+      notFound(
+        'POST',
+        '/v1/api/projects/user-token',
+        { resource: 'user', field: 'userId' },
+        {
+          userId: USER.toUpperCase(),
+        },
+      ),
+      fixedRandom(),
+    );
+    expect(user?.status).toBe(403);
+    const none = notFound('PUT', `/v1/api/projects/${ORG}/user-roles/${ORG}`, { resource: 'role' });
+    expect(t.apply(none, fixedRandom())).toBe(undefined);
+  });
+
+  it('forgets a role once deleted, and leaves other resources alone', () => {
+    const t = isolationForbidden();
+    t.observe?.(answerOf('POST', '/__eac/roles', 201, { status: 'success', data: { id: ROLE } }));
+    t.observe?.(
+      answerOf('DELETE', `/v1/api/projects/${ORG}/user-roles/${ROLE}?apiKey=k`, 200, {
+        status: 'success',
+        data: { message: 'gone' },
+      }),
+    );
+    const role = notFound('PUT', `/v1/api/projects/${ORG}/user-roles/${ROLE}`, {
+      resource: 'role',
+    });
+    expect(t.apply(role, fixedRandom())).toBe(undefined);
+    t.observe?.(answerOf('POST', '/x', 200, { status: 'success', data: { id: ROLE } }));
+    const board = notFound(
+      'POST',
+      '/v1/api/dashboard/clone',
+      { resource: 'dashboard' },
+      {
+        sourceDashboardId: ROLE,
+      },
+    );
+    expect(t.apply(board, fixedRandom())).toBe(undefined);
   });
 });

@@ -3,6 +3,7 @@ import { errorsOther4xx, errorsReworded } from './errors.ts';
 import {
   credentialsReadAnywhere,
   credentialsRefusedOtherwise,
+  isolationForbidden,
   organizationIdValidated,
 } from './credentials.ts';
 import { hubTransforms } from './hub.ts';
@@ -56,7 +57,10 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     ...openFormTransforms,
   ]
     .map((t): [FreedomId, () => Transform] => [t.id, () => t])
-    .concat([['limits.tighter', () => limitsTighter()]]),
+    .concat([
+      ['isolation.forbidden', () => isolationForbidden()],
+      ['limits.tighter', () => limitsTighter()],
+    ]),
 );
 
 const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').map((f) => f.id);

@@ -46,6 +46,11 @@ export interface Transform {
    * order; an answer made here goes through every chosen `apply` as the target's own would.
    */
   before?(request: Answer['request']): Before | undefined;
+  /**
+   * Sees every answer the target gives, hook answers included, before any `apply`: for a
+   * transform that keeps what one run has shown (what exists, what was deleted).
+   */
+  observe?(answer: Answer): void;
   /** The profile stating the shapes this transform produces, from the one before it. */
   restate?(profile: TargetProfile): TargetProfile;
 }

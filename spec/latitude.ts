@@ -159,6 +159,14 @@ export const LATITUDE = [
       'Validates organizationId as the UUID §5 types it whatever the key: any other value, in the body or the query, is a 400 validation error before anything is read; the printed profile no longer follows auth.org-bound.organization-id-shape.',
   },
   {
+    id: 'isolation.forbidden',
+    kind: 'form',
+    clauses: ['auth.isolation.other-account', 'errors.not-found.status'],
+    varies: ['auth.isolation.other-account'],
+    description:
+      "Tells another account's project, role or user from one that does not exist, and answers the first 403 FORBIDDEN.",
+  },
+  {
     id: 'errors.statuses-otherwise',
     kind: 'form',
     clauses: [
@@ -214,6 +222,14 @@ export const LATITUDE = [
     ],
     description:
       'Sets limits of its own, tighter than the reference: bodies of 256 KiB (413), JSON 32 levels deep (400), request line and headers of 8 KiB (431), and 2000 requests a minute per credential on every endpoint but chat (429), announced in RateLimit headers on each answer.',
+  },
+  {
+    id: 'tokens.through-expires-at',
+    kind: 'behaviour',
+    clauses: ['tokens.validity.exp-exclusive', 'tokens.jwt.exp-matches-expires-at'],
+    varies: ['tokens.validity.exp-exclusive', 'tokens.jwt.exp-matches-expires-at'],
+    description:
+      'Still accepts a token at the instant of its expiresAt (refused a second later), so its exp claim names the second after expiresAt.',
   },
   {
     id: 'errors.reworded',
