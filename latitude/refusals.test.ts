@@ -8,6 +8,7 @@ import {
 import { depthOf, limitsTighter, TIGHTER } from './limits.ts';
 import {
   bodiesPrototypeKeysDropped,
+  bodiesUnknownFieldsRefused,
   errorsStatusesOtherwise,
   idsLowerCaseOnly,
   migrationReplacementInMessage,
@@ -370,5 +371,32 @@ describe('isolation.forbidden', () => {
       },
     );
     expect(t.apply(board, fixedRandom())).toBe(undefined);
+  });
+});
+
+describe('bodies.unknown-fields-refused', () => {
+  it('refuses a member the call does not read, naming each', () => {
+    const req = requestOf('POST', '/v1/api/projects/register-organization', {
+      apiKey: KEY,
+      projectId: ORG,
+      name: 'n',
+      colour: 'teal',
+    });
+    const out = refused(bodiesUnknownFieldsRefused.before?.(req));
+    expect(out?.status).toBe(400);
+    const issues = errorOfAnswer(out)?.details?.['issues'] as { path: string[] }[];
+    expect(issues.map((i) => i.path.join('.'))).toEqual(['body.colour']);
+  });
+
+  it('lets the members it reads through, and calls it does not know', () => {
+    const ok = requestOf('POST', '/v1/api/projects/register-organization', {
+      apiKey: KEY,
+      organizationId: ORG,
+      projectId: ORG,
+      name: 'n',
+      properties: { anything: 1 },
+    });
+    expect(bodiesUnknownFieldsRefused.before?.(ok)).toBe(undefined);
+    expect(bodiesUnknownFieldsRefused.before?.(requestOf('POST', '/x', { a: 1 }))).toBe(undefined);
   });
 });

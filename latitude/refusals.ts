@@ -1,3 +1,4 @@
+import * as S from '../spec/schemas/index.ts';
 import { errorOf, isObject, withJson, type JsonObject } from './answer.ts';
 import { bodyObjectOf, pathOfUrl, queryOf, refusal, withBody } from './request.ts';
 import type { Transform } from './transform.ts';
@@ -202,5 +203,60 @@ export const bodiesPrototypeKeysDropped: Transform = {
     const cleaned = JSON.stringify(withoutPrototypeKeys(value));
     if (cleaned === JSON.stringify(value)) return undefined;
     return { request: withBody(request, JSON.parse(cleaned)) };
+  },
+};
+
+/** The members each call's body is read for, as the reference's schemas name them. */
+const BODY_FIELDS: readonly (readonly [RegExp, ReadonlySet<string>])[] = (
+  [
+    ['PUT /v1/api/projects/[^/]+/user-roles/[^/]+', S.UpdateRoleBody],
+    ['POST /v1/api/projects/register-organization', S.RegisterOrganizationBody],
+    ['POST /v1/api/projects/register-user', S.RegisterUserBody],
+    ['PUT /v1/api/projects/[^/]+/users/[^/]+', S.UpdateUserBody],
+    ['POST /v1/api/projects/user-token', S.UserTokenBody],
+    ['POST /v1/api/projects/embed-token', S.EmbedTokenBody],
+    ['POST /v1/api/tenant/register-tenant', S.RegisterTenantBody],
+    ['POST /v1/api/dashboard/clone', S.CloneDashboardBody],
+    ['POST /v1/api/dashboard/append-charts-from', S.AppendChartsFromBody],
+    ['POST /v1/api/dashboard/remove-charts', S.RemoveChartsBody],
+    ['POST /v1/api/dashboard/create', S.V1CreateDashboardBody],
+    ['POST /v1/api/dashboard/add-charts', S.V1AddChartsBody],
+    ['POST /v1/api/chart/save-from-chat', S.SaveFromChatBody],
+    ['POST /v1/api/project-agents/[^/]+/chat', S.ChatBody],
+    ['POST /v2/api/applications/[^/]+/dashboards', S.V2CreateDashboardBody],
+    ['POST /v2/api/applications/[^/]+/dashboards/[^/]+/clone', S.V2CloneBody],
+    ['POST /v2/api/applications/[^/]+/dashboards/[^/]+/charts', S.V2AddChartsBody],
+    ['POST /v2/api/applications/[^/]+/dashboards/[^/]+/append-charts', S.V2AppendChartsBody],
+  ] as const
+).map(([call, schema]) => [new RegExp(`^${call}/?$`), new Set(Object.keys(schema.shape))]);
+
+/**
+ * `bodies.unknown-fields-refused`: a server that refuses a body member it does not read (at the
+ * top of the body of the calls above) with a 400 naming each, before anything is read, where
+ * the reference ignores it (errors.unknown-fields).
+ */
+export const bodiesUnknownFieldsRefused: Transform = {
+  id: 'bodies.unknown-fields-refused',
+  apply: () => undefined,
+  before(request) {
+    const call = `${request.method.toUpperCase()} ${pathOfUrl(request.url)}`;
+    const fields = BODY_FIELDS.find(([re]) => re.test(call))?.[1];
+    const body = bodyObjectOf(request);
+    if (fields === undefined || body === undefined) return undefined;
+    const unknown = Object.keys(body).filter((name) => !fields.has(name));
+    if (unknown.length === 0) return undefined;
+    return {
+      answer: refusal(400, {
+        message: `Unknown member${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`,
+        code: 'VALIDATION_ERROR',
+        details: {
+          issues: unknown.map((name) => ({
+            path: ['body', name],
+            message: 'Unrecognized key',
+            code: 'unrecognized_keys',
+          })),
+        },
+      }),
+    };
   },
 };

@@ -20,6 +20,7 @@ import { limitsTighter } from './limits.ts';
 import { openFormTransforms } from './open-forms.ts';
 import {
   bodiesPrototypeKeysDropped,
+  bodiesUnknownFieldsRefused,
   errorsStatusesOtherwise,
   idsLowerCaseOnly,
   migrationReplacementInMessage,
@@ -39,6 +40,7 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     migrationReplacementInMessage,
     idsLowerCaseOnly,
     bodiesPrototypeKeysDropped,
+    bodiesUnknownFieldsRefused,
     statusCreated,
     membersExtra,
     v1RecordMinimal,

@@ -210,6 +210,14 @@ export const LATITUDE = [
       'Drops members named __proto__, and prototype inside constructor, from a JSON body without a word and reads the rest.',
   },
   {
+    id: 'bodies.unknown-fields-refused',
+    kind: 'form',
+    clauses: ['errors.unknown-fields'],
+    varies: ['errors.unknown-fields'],
+    description:
+      'Refuses a body member it does not read, at the top of the body, with a 400 validation error naming each, before anything is read.',
+  },
+  {
     id: 'limits.tighter',
     kind: 'form',
     clauses: ['limits.body-size', 'limits.body-depth', 'limits.header-size', 'limits.other-rates'],
