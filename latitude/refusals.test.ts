@@ -9,6 +9,7 @@ import { depthOf, limitsTighter, TIGHTER } from './limits.ts';
 import {
   bodiesPrototypeKeysDropped,
   bodiesUnknownFieldsRefused,
+  errorsShapeBeforeCredentials,
   errorsStatusesOtherwise,
   idsLowerCaseOnly,
   migrationReplacementInMessage,
@@ -398,5 +399,30 @@ describe('bodies.unknown-fields-refused', () => {
     });
     expect(bodiesUnknownFieldsRefused.before?.(ok)).toBe(undefined);
     expect(bodiesUnknownFieldsRefused.before?.(requestOf('POST', '/x', { a: 1 }))).toBe(undefined);
+  });
+});
+
+describe('errors.shape-before-credentials', () => {
+  it('refuses a body its schema refuses, whatever the credentials', () => {
+    for (const apiKey of [KEY, undefined, 42]) {
+      const req = requestOf('POST', '/v1/api/projects/register-organization', {
+        apiKey,
+        projectId: 'nope',
+      });
+      const out = refused(errorsShapeBeforeCredentials.before?.(req));
+      expect(out?.status).toBe(400);
+      const issues = errorOfAnswer(out)?.details?.['issues'] as { path: string[] }[];
+      expect(issues.map((i) => i.path.join('.'))).toContain('body.projectId');
+    }
+  });
+
+  it('leaves a good body to the target, any organizationId aside', () => {
+    const req = requestOf('POST', '/v1/api/projects/register-organization', {
+      apiKey: 'not-a-key',
+      organizationId: 'not-a-uuid',
+      projectId: ORG,
+      name: 'n',
+    });
+    expect(errorsShapeBeforeCredentials.before?.(req)).toBe(undefined);
   });
 });

@@ -1,7 +1,8 @@
+import type { z } from 'zod';
 import * as S from '../spec/schemas/index.ts';
 import { errorOf, isObject, withJson, type JsonObject } from './answer.ts';
 import { bodyObjectOf, pathOfUrl, queryOf, refusal, withBody } from './request.ts';
-import type { Transform } from './transform.ts';
+import type { Answer, Transform } from './transform.ts';
 
 // Refusals of §7 whose status, code or reading the document leaves open, taken otherwise by the
 // proxy for its target (spec/latitude.ts).
@@ -206,8 +207,8 @@ export const bodiesPrototypeKeysDropped: Transform = {
   },
 };
 
-/** The members each call's body is read for, as the reference's schemas name them. */
-const BODY_FIELDS: readonly (readonly [RegExp, ReadonlySet<string>])[] = (
+/** The schema of each call's body, as the reference reads it. */
+const BODY_SCHEMAS: readonly (readonly [RegExp, z.ZodType & { shape: object }])[] = (
   [
     ['PUT /v1/api/projects/[^/]+/user-roles/[^/]+', S.UpdateRoleBody],
     ['POST /v1/api/projects/register-organization', S.RegisterOrganizationBody],
@@ -228,7 +229,12 @@ const BODY_FIELDS: readonly (readonly [RegExp, ReadonlySet<string>])[] = (
     ['POST /v2/api/applications/[^/]+/dashboards/[^/]+/charts', S.V2AddChartsBody],
     ['POST /v2/api/applications/[^/]+/dashboards/[^/]+/append-charts', S.V2AppendChartsBody],
   ] as const
-).map(([call, schema]) => [new RegExp(`^${call}/?$`), new Set(Object.keys(schema.shape))]);
+).map(([call, schema]) => [new RegExp(`^${call}/?$`), schema]);
+
+const schemaOf = (request: Answer['request']) => {
+  const call = `${request.method.toUpperCase()} ${pathOfUrl(request.url)}`;
+  return BODY_SCHEMAS.find(([re]) => re.test(call))?.[1];
+};
 
 /**
  * `bodies.unknown-fields-refused`: a server that refuses a body member it does not read (at the
@@ -239,11 +245,10 @@ export const bodiesUnknownFieldsRefused: Transform = {
   id: 'bodies.unknown-fields-refused',
   apply: () => undefined,
   before(request) {
-    const call = `${request.method.toUpperCase()} ${pathOfUrl(request.url)}`;
-    const fields = BODY_FIELDS.find(([re]) => re.test(call))?.[1];
+    const schema = schemaOf(request);
     const body = bodyObjectOf(request);
-    if (fields === undefined || body === undefined) return undefined;
-    const unknown = Object.keys(body).filter((name) => !fields.has(name));
+    if (schema === undefined || body === undefined) return undefined;
+    const unknown = Object.keys(body).filter((name) => !(name in schema.shape));
     if (unknown.length === 0) return undefined;
     return {
       answer: refusal(400, {
@@ -254,6 +259,41 @@ export const bodiesUnknownFieldsRefused: Transform = {
             path: ['body', name],
             message: 'Unrecognized key',
             code: 'unrecognized_keys',
+          })),
+        },
+      }),
+    };
+  },
+};
+
+/**
+ * `errors.shape-before-credentials`: a server that reads a body's shape before its credentials:
+ * a JSON body its call's schema refuses (the credentials left aside: any apiKey string, and no
+ * organizationId, which an organization-bound key makes meaningless) is a 400 whatever the
+ * credentials, where the reference answers bad credentials first (errors.order.credentials-first).
+ */
+export const errorsShapeBeforeCredentials: Transform = {
+  id: 'errors.shape-before-credentials',
+  apply: () => undefined,
+  before(request) {
+    const schema = schemaOf(request);
+    const body = bodyObjectOf(request);
+    if (schema === undefined || body === undefined) return undefined;
+    const { organizationId: _aside, ...rest } = body;
+    const read = schema.safeParse({
+      ...rest,
+      apiKey: typeof rest['apiKey'] === 'string' ? rest['apiKey'] : 'credentials-read-later',
+    });
+    if (read.success) return undefined;
+    return {
+      answer: refusal(400, {
+        message: 'The request body is not valid.',
+        code: 'VALIDATION_ERROR',
+        details: {
+          issues: read.error.issues.map((i) => ({
+            path: ['body', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+            message: i.message,
+            code: i.code,
           })),
         },
       }),

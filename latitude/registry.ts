@@ -21,6 +21,7 @@ import { openFormTransforms } from './open-forms.ts';
 import {
   bodiesPrototypeKeysDropped,
   bodiesUnknownFieldsRefused,
+  errorsShapeBeforeCredentials,
   errorsStatusesOtherwise,
   idsLowerCaseOnly,
   migrationReplacementInMessage,
@@ -41,6 +42,7 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     idsLowerCaseOnly,
     bodiesPrototypeKeysDropped,
     bodiesUnknownFieldsRefused,
+    errorsShapeBeforeCredentials,
     statusCreated,
     membersExtra,
     v1RecordMinimal,

@@ -218,6 +218,14 @@ export const LATITUDE = [
       'Refuses a body member it does not read, at the top of the body, with a 400 validation error naming each, before anything is read.',
   },
   {
+    id: 'errors.shape-before-credentials',
+    kind: 'form',
+    clauses: ['errors.order.credentials-first'],
+    varies: ['errors.order.credentials-first'],
+    description:
+      "Reads a body's shape before its credentials: a body its call's schema refuses is a 400 validation error whatever the credentials.",
+  },
+  {
     id: 'limits.tighter',
     kind: 'form',
     clauses: ['limits.body-size', 'limits.body-depth', 'limits.header-size', 'limits.other-rates'],
