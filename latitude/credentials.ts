@@ -237,6 +237,12 @@ const PATH_AFTER: Readonly<Record<string, string>> = {
 function namedId(request: Answer['request'], resource: string, field: unknown): unknown {
   if (typeof field === 'string')
     return bodyObjectOf(request)?.[field] ?? queryOf(request).get(field) ?? undefined;
+  // A project named in the body or the query (register-user, embed-token) has no field named.
+  const named =
+    resource === 'project'
+      ? (bodyObjectOf(request)?.['projectId'] ?? queryOf(request).get('projectId') ?? undefined)
+      : undefined;
+  if (named !== undefined) return named;
   const segments = pathOfUrl(request.url).split('/');
   const at = segments.indexOf(PATH_AFTER[resource] ?? '');
   return at < 0 ? undefined : segments[at + 1];

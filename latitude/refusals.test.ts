@@ -316,6 +316,7 @@ describe('limits.tighter', () => {
 describe('isolation.forbidden', () => {
   const ROLE = '7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
   const USER = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+  const UNSEEN = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
   const notFound = (method: string, url: string, details: unknown, body?: unknown) => ({
     ...answerOf(method, url, 404, {
       status: 'error',
@@ -345,7 +346,17 @@ describe('isolation.forbidden', () => {
       fixedRandom(),
     );
     expect(user?.status).toBe(403);
-    const none = notFound('PUT', `/v1/api/projects/${ORG}/user-roles/${ORG}`, { resource: 'role' });
+    t.observe?.(
+      answerOf('POST', '/__eac/projects', 201, { status: 'success', data: { projectId: ORG } }),
+    );
+    const project = t.apply(
+      notFound('POST', '/v1/api/projects/embed-token', { resource: 'project' }, { projectId: ORG }),
+      fixedRandom(),
+    );
+    expect(project?.status).toBe(403);
+    const none = notFound('PUT', `/v1/api/projects/${ORG}/user-roles/${UNSEEN}`, {
+      resource: 'role',
+    });
     expect(t.apply(none, fixedRandom())).toBe(undefined);
   });
 
