@@ -86,6 +86,24 @@ function permissionsWritten(payload: Record<string, unknown>, form: 'array' | 's
   return candidates.some((v) => (form === 'array' ? Array.isArray(v) : typeof v === 'string'));
 }
 
+/**
+ * `tokens.through-expires-at`: an answer issuing a token whose exp names another second than
+ * the expiresAt beside it.
+ */
+function expBeyondExpiresAt(body: Buffer): boolean {
+  let data: unknown;
+  try {
+    data = (JSON.parse(body.toString('utf8')) as { data?: unknown }).data;
+  } catch {
+    return false;
+  }
+  if (typeof data !== 'object' || data === null) return false;
+  const { token, expiresAt } = data as { token?: unknown; expiresAt?: unknown };
+  if (typeof token !== 'string' || typeof expiresAt !== 'string') return false;
+  const exp = decoded(token.split('.')[1] ?? '')?.['exp'];
+  return typeof exp === 'number' && exp * 1000 !== Date.parse(expiresAt);
+}
+
 /** The behaviour entries an answer shows, of those chosen. */
 export function witnessed(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
   const seen: FreedomId[] = [];
@@ -108,6 +126,8 @@ export function witnessed(answer: Answer, chosen: readonly FreedomId[]): Freedom
   }
   if (chosen.includes('chat.second-agent') && ok && CHAT.test(path) && secondAgentAnswered(answer))
     seen.push('chat.second-agent');
+  if (chosen.includes('tokens.through-expires-at') && ok && expBeyondExpiresAt(answer.body))
+    seen.push('tokens.through-expires-at');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }

@@ -37,6 +37,13 @@ export interface Settings {
    * (reference/chat/second-agent.ts), standing for a language model the suites cannot predict.
    */
   readonly agent: 'grammar' | 'second';
+  /**
+   * §5 rule 5 gives a token's duration, not whether it still works at the instant of its
+   * expiresAt, nor (rule 8) whether exp names that instant. `at-expires-at`: refused from
+   * expiresAt on, exp equal to it; `through-expires-at`: accepted at expiresAt, exp the second
+   * after (spec/machines/token.ts, TokenEnd).
+   */
+  readonly tokenEnd: 'at-expires-at' | 'through-expires-at';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -45,6 +52,7 @@ export const DEFAULT_SETTINGS: Settings = {
   claims: 'flat',
   permissionsForm: 'object',
   agent: 'grammar',
+  tokenEnd: 'at-expires-at',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -60,6 +68,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'claims.permissions-array': { permissionsForm: 'array' },
   'claims.permissions-string': { permissionsForm: 'string' },
   'chat.second-agent': { agent: 'second' },
+  'tokens.through-expires-at': { tokenEnd: 'through-expires-at' },
 };
 
 /**

@@ -11,7 +11,7 @@ import {
 } from 'jose';
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { Expiration } from '../../spec/schemas/common.ts';
-import { issueLifetime, tokenState } from '../../spec/machines/token.ts';
+import { issueLifetime, tokenState, type TokenEnd } from '../../spec/machines/token.ts';
 import { laidOut, type ClaimsLayout, type EacClaims, type PermissionsForm } from './claims.ts';
 
 /** Decision tokens.claims: who signs and for whom. */
@@ -48,6 +48,7 @@ export class TokenService {
     private readonly kid: string,
     private readonly layout: ClaimsLayout,
     private readonly permissionsForm: PermissionsForm,
+    private readonly end: TokenEnd,
   ) {}
 
   /**
@@ -62,9 +63,16 @@ export class TokenService {
       seed?: number;
       layout?: ClaimsLayout;
       permissionsForm?: PermissionsForm;
+      end?: TokenEnd;
     } = {},
   ): Promise<TokenService> {
-    const { signing = ES256, seed = 0, layout = 'flat', permissionsForm = 'object' } = options;
+    const {
+      signing = ES256,
+      seed = 0,
+      layout = 'flat',
+      permissionsForm = 'object',
+      end = 'at-expires-at',
+    } = options;
     if (signing === HS256) {
       const secret = createHash('sha256')
         .update(`eac-reference-secret:${String(seed)}`)
@@ -76,11 +84,11 @@ export class TokenService {
         false,
         ['sign', 'verify'],
       );
-      return new TokenService(HS256, key, key, undefined, kid, layout, permissionsForm);
+      return new TokenService(HS256, key, key, undefined, kid, layout, permissionsForm, end);
     }
     const { privateKey, publicKey } = await generateKeyPair(ES256);
     const jwk = { ...(await exportJWK(publicKey)), kid, alg: ES256, use: 'sig' };
-    return new TokenService(ES256, privateKey, publicKey, jwk, kid, layout, permissionsForm);
+    return new TokenService(ES256, privateKey, publicKey, jwk, kid, layout, permissionsForm, end);
   }
 
   /** The JSON Web Key Set of the public key, or undefined when tokens are signed with a secret. */
@@ -99,7 +107,7 @@ export class TokenService {
     now: number,
     expiration?: Expiration,
   ): Promise<Issued> {
-    const life = issueLifetime(now, expiration);
+    const life = issueLifetime(now, expiration, this.end);
     const token = await new SignJWT({
       ...laidOut(claims, subject, this.layout, this.permissionsForm),
     })
