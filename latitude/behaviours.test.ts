@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bareKey, witnessed } from './behaviours.ts';
+import { bareKey, witnessed, witnessing } from './behaviours.ts';
 import type { Answer } from './transform.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -90,5 +90,138 @@ describe('auth.both-forms', () => {
     );
     expect(bareKey({ authorization: 'key-123' })).toBe(undefined);
     expect(bareKey({})).toBe(undefined);
+  });
+});
+
+describe('chat behaviour witnesses', () => {
+  const AGENT = '8d3c5a8e-1111-4222-8333-944455556666';
+  const chosen = ['chat.requests-answered', 'chat.version-carried', 'chat.sliding-window'] as const;
+  const stream = (events: object[]) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  function chatAnswer(body: object, status: number, text: string, type = 'text/event-stream') {
+    return {
+      request: {
+        method: 'POST',
+        url: `/v1/api/project-agents/${AGENT}/chat`,
+        headers: { authorization: 'Bearer t' },
+        body: Buffer.from(JSON.stringify(body)),
+        origin: 'api' as const,
+      },
+      status,
+      headers: { 'content-type': type },
+      body: Buffer.from(text),
+    };
+  }
+  const asked = (payload: object, messages: object[] = [{ role: 'user', content: 'q' }]) => ({
+    messages,
+    payload: { agent_id: AGENT, ...payload },
+  });
+  const TEXT = stream([{ type: 'text-start' }, { type: 'text-end' }]);
+
+  it('see a stream answering a body the decisions refuse, and nothing else', () => {
+    const see = witnessing(chosen);
+    expect(see(chatAnswer(asked({ agent_id: 'other' }), 200, TEXT))).toEqual([
+      'chat.requests-answered',
+    ]);
+    expect(see(chatAnswer(asked({}, []), 201, TEXT))).toEqual(['chat.requests-answered']);
+    expect(see(chatAnswer(asked({ agent_version: 0 }), 200, TEXT))).toEqual([
+      'chat.requests-answered',
+    ]);
+    expect(see(chatAnswer(asked({ agent_version: 2 }), 200, TEXT))).toEqual([]);
+    const refused = chatAnswer(asked({ agent_id: 'other' }), 400, '{}', 'application/json');
+    expect(see(refused)).toEqual([]);
+  });
+
+  it("see a thread's earlier pin answer a later message that pins none", () => {
+    const see = witnessing(chosen);
+    const v = (n: number) => stream([{ type: 'start', payload: { agentVersion: n } }]);
+    expect(see(chatAnswer({ ...asked({ agent_version: 1 }), thread_id: 'a' }, 200, v(1)))).toEqual(
+      [],
+    );
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'b' }, 200, v(1)))).toEqual([]);
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'a' }, 200, v(3)))).toEqual([]);
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'a' }, 200, v(1)))).toEqual([
+      'chat.version-carried',
+    ]);
+  });
+
+  it('see a refusal naming a sliding window', () => {
+    const see = witnessing(chosen);
+    const refusal = (window: string) =>
+      chatAnswer(
+        asked({}),
+        429,
+        JSON.stringify({ status: 'error', error: { message: 'm', details: { window } } }),
+        'application/json',
+      );
+    expect(see(refusal('sliding'))).toEqual(['chat.sliding-window']);
+    expect(see(refusal('fixed'))).toEqual([]);
+    expect(witnessing([])(refusal('sliding'))).toEqual([]);
+  });
+});
+
+describe('hub behaviour witnesses', () => {
+  const chosen = [
+    'hub.dashboard-redirect',
+    'hub.no-scheduled-reports',
+    'hub.unloadable-line-only',
+  ] as const;
+  function hub(url: string, status: number, html: string, headers: Record<string, string> = {}) {
+    return {
+      request: { method: 'GET', url, headers: {}, body: Buffer.alloc(0), origin: 'hub' as const },
+      status,
+      headers: { 'content-type': 'text/html', ...headers },
+      body: Buffer.from(html),
+    };
+  }
+  const see = witnessing(chosen);
+
+  it('see the dashboard page redirect to the application page with dashboardId', () => {
+    const to = { location: '/share/application/a?jwt=x&dashboardId=d' };
+    expect(see(hub('/share/dashboard/d?jwt=x', 302, '', to))).toEqual(['hub.dashboard-redirect']);
+    expect(see(hub('/share/application/a?jwt=x', 302, '', to))).toEqual([]);
+    expect(see(hub('/share/dashboard/d?jwt=x', 200, '<main></main>'))).toEqual([]);
+  });
+
+  it('see a granted Schedule report withheld, in any form of the permissions', () => {
+    const page = (payload: object, html: string) =>
+      hub(`/share/dashboard/d?jwt=${jwt({ alg: 'ES256' }, payload)}`, 200, html);
+    const granted = { perm: { enableScheduleReport: true } };
+    expect(see(page(granted, '<main></main>'))).toEqual(['hub.no-scheduled-reports']);
+    expect(see(page({ scope: 'enableScheduleReport' }, '<main></main>'))).toEqual([
+      'hub.no-scheduled-reports',
+    ]);
+    expect(see(page(granted, '<button>Schedule report</button>'))).toEqual([]);
+    expect(see(page({ perm: { enableScheduleReport: false } }, '<main></main>'))).toEqual([]);
+  });
+
+  it('see a status line with no table after it', () => {
+    expect(see(hub('/share/dashboard/d', 200, '<p role="status">no SQL</p></figure>'))).toEqual([
+      'hub.unloadable-line-only',
+    ]);
+    expect(see(hub('/share/dashboard/d', 200, '<p role="status">x</p><table></table>'))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('hub.filter-text witness', () => {
+  const page = (query: string, html: string) => ({
+    request: {
+      method: 'GET',
+      url: `/share/dashboard/d?jwt=x&${query}`,
+      headers: {},
+      body: Buffer.alloc(0),
+      origin: 'hub' as const,
+    },
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: Buffer.from(html),
+  });
+  const see = witnessing(['hub.filter-text']);
+  it('sees an input holding a value that is not JSON, and nothing for a JSON one', () => {
+    const input = (v: string) => `<input id="f" name="filter_channel" value="${v}">`;
+    expect(see(page('filter_channel=store', input('store')))).toEqual(['hub.filter-text']);
+    expect(see(page('filter_channel=store', input('')))).toEqual([]);
+    expect(see(page('filter_channel=%22store%22', input('store')))).toEqual([]);
   });
 });

@@ -134,6 +134,165 @@ export function witnessed(answer: Answer, chosen: readonly FreedomId[]): Freedom
   return seen;
 }
 
+type Body = Record<string, unknown>;
+
+/** The JSON object of a body, if it is one. */
+function jsonOf(body: Buffer): Body | undefined {
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Body)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isStream = (answer: Answer) =>
+  answer.status >= 200 &&
+  answer.status < 300 &&
+  (answer.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+
+const CHAT_AGENT = /^\/v1\/api\/project-agents\/([^/]+)\/chat$/;
+
+/**
+ * `chat.requests-answered`: a stream answering a chat body the reference's decisions refuse:
+ * payload.agent_id not the path's, no message of role user, an agent_version no version can be.
+ */
+function answeredAsIs(answer: Answer): boolean {
+  const agentId = CHAT_AGENT.exec(answer.request.url.split('?')[0] ?? '')?.[1];
+  const body = jsonOf(answer.request.body);
+  if (agentId === undefined || body === undefined || !isStream(answer)) return false;
+  const payload = body['payload'] as Body | undefined;
+  const messages = body['messages'];
+  const version = payload?.['agent_version'];
+  return (
+    (typeof payload?.['agent_id'] === 'string' &&
+      payload['agent_id'].toLowerCase() !== decodeURIComponent(agentId).toLowerCase()) ||
+    (Array.isArray(messages) && !messages.some((m) => (m as Body | null)?.['role'] === 'user')) ||
+    (typeof version === 'number' && !(Number.isSafeInteger(version) && version >= 1))
+  );
+}
+
+/** The versions a stream reports: payload.agentVersion of any event, or payload.agent.version. */
+function reportedVersions(answer: Answer): number[] {
+  const out: number[] = [];
+  for (const line of answer.body.toString('utf8').split(/\r\n|\r|\n/)) {
+    if (!line.startsWith('data: ')) continue;
+    const event = jsonOf(Buffer.from(line.slice('data: '.length)));
+    const payload = event?.['payload'] as Body | undefined;
+    const agent = payload?.['agent'] as Body | undefined;
+    for (const v of [payload?.['agentVersion'], agent?.['version']])
+      if (typeof v === 'number') out.push(v);
+  }
+  return out;
+}
+
+/**
+ * `chat.version-carried`, which only a thread shows: the proxy remembers, for one run, the last
+ * version each thread (by token and thread_id) pinned; a stream answering a later message that
+ * pins none with that version witnesses it.
+ */
+export function carriedVersions(): (answer: Answer) => boolean {
+  const pins = new Map<string, number>();
+  return (answer) => {
+    if (!CHAT_AGENT.test(answer.request.url.split('?')[0] ?? '') || !isStream(answer)) return false;
+    const body = jsonOf(answer.request.body);
+    const thread = body?.['thread_id'];
+    if (typeof thread !== 'string') return false;
+    const key = `${answer.request.headers['authorization'] ?? ''}\u0000${thread}`;
+    const pinned = (body?.['payload'] as Body | undefined)?.['agent_version'];
+    if (typeof pinned === 'number') {
+      pins.set(key, pinned);
+      return false;
+    }
+    const carried = pins.get(key);
+    return carried !== undefined && reportedVersions(answer).includes(carried);
+  };
+}
+
+/** `chat.sliding-window`: a chat refused over §8's limit, its details naming a sliding window. */
+function slidingRefusal(answer: Answer): boolean {
+  if (answer.status !== 429) return false;
+  const error = jsonOf(answer.body)?.['error'] as Body | undefined;
+  return (error?.['details'] as Body | undefined)?.['window'] === 'sliding';
+}
+
+/** `hub.dashboard-redirect`: the dashboard page answered by a redirection to an application page. */
+function dashboardRedirected(answer: Answer): boolean {
+  const path = answer.request.url.split('?')[0] ?? '';
+  return (
+    answer.request.origin === 'hub' &&
+    /^\/share\/dashboard\/[^/]+$/.test(path) &&
+    answer.status >= 300 &&
+    answer.status < 400 &&
+    /\/share\/application\/[^/?]+\?(?:.*&)?dashboardId=/.test(answer.headers['location'] ?? '')
+  );
+}
+
+/**
+ * `hub.no-scheduled-reports`: a page shown to a user whose token grants enableScheduleReport
+ * (in any form a token may write it) without the Schedule report control.
+ */
+function scheduleWithheld(answer: Answer): boolean {
+  if (answer.request.origin !== 'hub' || answer.status !== 200) return false;
+  const jwt = new URLSearchParams(answer.request.url.split('?')[1] ?? '').get('jwt') ?? '';
+  const payload = JSON.stringify(tokensIn(Buffer.from(jwt))[0]?.payload ?? {});
+  const granted =
+    payload.includes('enableScheduleReport') && !payload.includes('"enableScheduleReport":false');
+  return granted && !answer.body.toString('utf8').includes('Schedule report');
+}
+
+/**
+ * `hub.unloadable-line-only`: a page whose chart says why it has no rows (the reference's
+ * status line) with no table after it.
+ */
+function lineOnly(answer: Answer): boolean {
+  if (answer.request.origin !== 'hub' || answer.status !== 200) return false;
+  return /<p role="status">[^<]*<\/p>(?!<table>)/.test(answer.body.toString('utf8'));
+}
+
+/** `hub.filter-text`: a page given a filter_* value that is not JSON shows its input holding it. */
+function textFilterSet(answer: Answer): boolean {
+  if (answer.request.origin !== 'hub' || answer.status !== 200) return false;
+  const query = new URLSearchParams(answer.request.url.split('?')[1] ?? '');
+  const html = answer.body.toString('utf8');
+  for (const [name, value] of query) {
+    if (!name.startsWith('filter_') || value === '') continue;
+    try {
+      JSON.parse(value);
+    } catch {
+      const escaped = value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+      if (html.includes(`name="${name}" value="${escaped}"`)) return true;
+    }
+  }
+  return false;
+}
+
+/** The behaviour entries an answer shows, of those chosen, with what a run must remember. */
+export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => FreedomId[] {
+  const carried = carriedVersions();
+  return (answer) => {
+    const seen = witnessed(answer, chosen);
+    if (chosen.includes('hub.dashboard-redirect') && dashboardRedirected(answer))
+      seen.push('hub.dashboard-redirect');
+    if (chosen.includes('hub.no-scheduled-reports') && scheduleWithheld(answer))
+      seen.push('hub.no-scheduled-reports');
+    if (chosen.includes('hub.filter-text') && textFilterSet(answer)) seen.push('hub.filter-text');
+    if (chosen.includes('hub.unloadable-line-only') && lineOnly(answer))
+      seen.push('hub.unloadable-line-only');
+    const chat = CHAT_AGENT.test(answer.request.url.split('?')[0] ?? '');
+    if (!chat) return seen;
+    if (chosen.includes('chat.requests-answered') && answeredAsIs(answer))
+      seen.push('chat.requests-answered');
+    if (chosen.includes('chat.version-carried') && carried(answer))
+      seen.push('chat.version-carried');
+    if (chosen.includes('chat.sliding-window') && slidingRefusal(answer))
+      seen.push('chat.sliding-window');
+    return seen;
+  };
+}
+
 const looksLikeJwt = (value: string) => /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
 
 /**

@@ -85,6 +85,25 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
       },
     },
   }),
+  // Probes record these answers; no profile entry states them and no test relies on them.
+  'chat.requests-answered': (p) => p,
+  'chat.version-carried': (p) => p,
+  'chat.sliding-window': (p) => p,
+  // The dashboard alone, by redirection: the decision that the page shows the application's
+  // navigation no longer holds.
+  'hub.dashboard-redirect': (p) => ({
+    ...p,
+    follows: (p.follows ?? []).filter((id) => id !== 'hub.dashboard.navigation'),
+  }),
+  // Probed only.
+  'hub.unloadable-line-only': (p) => p,
+  // A value that is not JSON sets a filter: the decision no longer holds whole.
+  'hub.filter-text': (p) => ({
+    ...p,
+    follows: (p.follows ?? []).filter((id) => id !== 'hub.filters.values'),
+  }),
+  'hub.no-scheduled-reports': (p) =>
+    p.hub === undefined ? p : { ...p, hub: { ...p.hub, scheduledReports: 'none' } },
 };
 
 /** The profile with the permissions claim in `form`, at `flatPath` unless nested under ctx. */

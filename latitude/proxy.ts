@@ -8,7 +8,7 @@ import { chosenIds, type LatitudeVary } from './choice.ts';
 import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.ts';
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
-import { bareKey, witnessed } from './behaviours.ts';
+import { bareKey, witnessing } from './behaviours.ts';
 import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
 
@@ -166,6 +166,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         ? options.hooks.replace(/\/+$/, '')
         : joinUrl(options.target, hooksPath ?? '');
   let sequence = 0;
+  const witness = witnessing(chosen);
 
   const transform = (answer: Answer, random: () => number, list: readonly Transform[]) => {
     let current = answer;
@@ -271,7 +272,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         body: Buffer.from(await relayed.body.arrayBuffer()),
       };
       for (const t of transforms) t.observe?.(answer);
-      if (!isHook) for (const id of witnessed(answer, chosen)) counts[id] += 1;
+      if (!isHook) for (const id of witness(answer)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);
     };

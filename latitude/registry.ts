@@ -1,4 +1,5 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import { chatStreamTransforms } from './chat-stream.ts';
 import { errorsOther4xx, errorsReworded } from './errors.ts';
 import {
   credentialsReadAnywhere,
@@ -6,6 +7,7 @@ import {
   isolationForbidden,
   organizationIdValidated,
 } from './credentials.ts';
+import { hubOpenTransforms } from './hub-open.ts';
 import { hubTransforms } from './hub.ts';
 import {
   arraysReordered,
@@ -59,6 +61,8 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     ...hubTransforms,
     endpointsTemplated,
     ...openFormTransforms,
+    ...chatStreamTransforms,
+    ...hubOpenTransforms,
   ]
     .map((t): [FreedomId, () => Transform] => [t.id, () => t])
     .concat([

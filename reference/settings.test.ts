@@ -12,6 +12,13 @@ describe('reference settings', () => {
       claims: 'flat',
       permissionsForm: 'object',
       agent: 'grammar',
+      chatRequests: 'refuse',
+      threadVersion: 'own',
+      chatWindow: 'fixed',
+      dashboardPage: 'in-place',
+      scheduledReports: 'all',
+      unloadableChart: 'empty-table',
+      filterText: 'nothing',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -34,6 +41,34 @@ describe('reference settings', () => {
       claims: 'nested',
       permissionsForm: 'object',
       agent: 'grammar',
+      chatRequests: 'refuse',
+      threadVersion: 'own',
+      chatWindow: 'fixed',
+      dashboardPage: 'in-place',
+      scheduledReports: 'all',
+      unloadableChart: 'empty-table',
+      filterText: 'nothing',
+    });
+    expect(settingsFor(['chat.requests-answered'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      chatRequests: 'answer',
+    });
+    expect(settingsFor(['chat.version-carried'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      threadVersion: 'carried',
+    });
+    expect(settingsFor(['chat.sliding-window'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      chatWindow: 'sliding',
+    });
+    expect(settingsFor(['hub.dashboard-redirect', 'hub.no-scheduled-reports'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      dashboardPage: 'redirect',
+      scheduledReports: 'none',
+    });
+    expect(settingsFor(['hub.unloadable-line-only'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      unloadableChart: 'line',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');

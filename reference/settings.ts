@@ -44,6 +44,36 @@ export interface Settings {
    * after (spec/machines/token.ts, TokenEnd).
    */
   readonly tokenEnd: 'at-expires-at' | 'through-expires-at';
+  /**
+   * §4.15 leaves open the answer to a body that parsed but that the endpoint cannot take as
+   * asked: payload.agent_id not the path's, no message of role user, an agent_version the agent
+   * cannot have. `refuse`: a 400 or 404 before any stream (reference/chat/request.ts);
+   * `answer`: the path's agent answers, asks for a question, or answers as its latest version.
+   */
+  readonly chatRequests: 'refuse' | 'answer';
+  /**
+   * §4.15 again: whether a version pinned earlier in a thread holds for a later message that
+   * pins none. `own`: each message its own pin, else the latest; `carried`: the thread's last pin.
+   */
+  readonly threadVersion: 'own' | 'carried';
+  /** §8 leaves the kind of the per-minute chat window open: `fixed` to the clock minute, or `sliding`. */
+  readonly chatWindow: 'fixed' | 'sliding';
+  /**
+   * §4.17 leaves open how the dashboard page opens its application. `in-place`: the page is the
+   * application with its navigation, this dashboard shown; `redirect`: it answers 302 to the
+   * application page with `dashboardId`, which shows the dashboard alone.
+   */
+  readonly dashboardPage: 'in-place' | 'redirect';
+  /** §2.2 enableScheduleReport needs the organization's feature: `all` have it, or `none`. */
+  readonly scheduledReports: 'all' | 'none';
+  /**
+   * §2.6 and §4.17 leave open what stands for the rows of a chart saved without its
+   * sqlOverride: `empty-table`, a table of its fields with no row beside a line saying why;
+   * `line`, that line alone.
+   */
+  readonly unloadableChart: 'empty-table' | 'line';
+  /** §4.17 leaves open what a `filter_*` value that is not JSON sets: `nothing`, or the `text`. */
+  readonly filterText: 'nothing' | 'text';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -53,6 +83,13 @@ export const DEFAULT_SETTINGS: Settings = {
   permissionsForm: 'object',
   agent: 'grammar',
   tokenEnd: 'at-expires-at',
+  chatRequests: 'refuse',
+  threadVersion: 'own',
+  chatWindow: 'fixed',
+  dashboardPage: 'in-place',
+  scheduledReports: 'all',
+  unloadableChart: 'empty-table',
+  filterText: 'nothing',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -69,6 +106,13 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'claims.permissions-string': { permissionsForm: 'string' },
   'chat.second-agent': { agent: 'second' },
   'tokens.through-expires-at': { tokenEnd: 'through-expires-at' },
+  'chat.requests-answered': { chatRequests: 'answer' },
+  'chat.version-carried': { threadVersion: 'carried' },
+  'chat.sliding-window': { chatWindow: 'sliding' },
+  'hub.dashboard-redirect': { dashboardPage: 'redirect' },
+  'hub.no-scheduled-reports': { scheduledReports: 'none' },
+  'hub.unloadable-line-only': { unloadableChart: 'line' },
+  'hub.filter-text': { filterText: 'text' },
 };
 
 /**

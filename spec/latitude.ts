@@ -251,7 +251,14 @@ export const LATITUDE = [
     id: 'errors.reworded',
     kind: 'form',
     clauses: ['errors.codes.full-list', 'errors.envelope.message-required'],
-    varies: ['not-shown.error-codes', 'errors.codes.full-list', 'partial.form.error-text'],
+    varies: [
+      'not-shown.error-codes',
+      'errors.codes.full-list',
+      'partial.form.error-text',
+      // The chat refusals whose answer is open: another code than RATE_LIMITED and NOT_FOUND.
+      'limits.chat.rate-exceeded',
+      'chat.agent.unknown',
+    ],
     description:
       "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
   },
@@ -270,6 +277,8 @@ export const LATITUDE = [
       'errors.not-found.status',
       'errors.unauthorized.status',
       'errors.forbidden.status',
+      // An unknown agent answered 400, not 404.
+      'chat.agent.unknown',
     ],
     description:
       "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400, 401 and 403 swapped); §4.1's 400 and §7's table keep theirs.",
@@ -531,6 +540,141 @@ export const LATITUDE = [
     varies: ['partial.http.headers'],
     description:
       'Adds response headers many servers send (a request id, x-powered-by, server-timing, cache-control where none is set) to every answer.',
+  },
+  // The chat stream inside its events, the chat requests the document leaves open, and §8's
+  // window.
+  {
+    id: 'sse.members-extra',
+    kind: 'form',
+    clauses: [
+      'events.stream.type-field',
+      'events.tool-call',
+      'events.tool-result',
+      'chat.result.fields',
+    ],
+    varies: ['partial.members.events', 'partial.members.chat-result'],
+    description:
+      'Adds members to every event object (an id, a role), to the tool and text-delta payloads (a state, a message id) and to the chat result (follow-up suggestions, a data source), its chartConfig left as it came.',
+  },
+  {
+    id: 'sse.rows-reordered',
+    kind: 'form',
+    clauses: ['chat.result.chart-data-rows', 'charts.config.order-by'],
+    varies: ['partial.order.chart-data'],
+    description:
+      'Charts of its agent set no order where the order was for presentation only: a chat result whose SQL ends in an ORDER BY with no LIMIT comes with no orderBy, that line gone from its SQL, and its rows rotated so that each moves.',
+  },
+  {
+    id: 'sse.unanswered-call',
+    kind: 'form',
+    clauses: ['events.tool-call.answered'],
+    varies: ['events.tool-call.answered', 'partial.sse.sequence'],
+    description:
+      'Begins a tool of its own (searchDocumentation) before the first named event of every stream, and never answers it with a tool-result.',
+  },
+  {
+    id: 'sse.text-outside',
+    kind: 'form',
+    clauses: ['events.text.bracketing'],
+    varies: ['events.text.bracketing', 'partial.sse.text-messages'],
+    description:
+      'Sends a text-delta outside any message: a few words before the first text-start of every stream.',
+  },
+  {
+    id: 'status.chat-stream',
+    kind: 'form',
+    clauses: ['chat.stream.content-type'],
+    varies: ['partial.status.chat-stream'],
+    description: 'Answers every chat stream with 201 instead of 200, the event stream unchanged.',
+  },
+  {
+    id: 'chat.requests-answered',
+    kind: 'behaviour',
+    clauses: [
+      'chat.body.agent-id-mismatch',
+      'chat.body.no-user-message',
+      'chat.body.agent-version-not-a-version',
+      'chat.agent.unknown-version',
+    ],
+    varies: [
+      'chat.body.agent-id-mismatch',
+      'chat.body.no-user-message',
+      'chat.body.agent-version-not-a-version',
+      'chat.agent.unknown-version',
+    ],
+    description:
+      'Answers with a stream the chat bodies the reference refuses where §4.15 leaves the answer open: the path names the agent whatever payload.agent_id says, a history with no message of role user is met with a text asking for a question, and an agent_version the agent cannot have (0, negative, fractional, or one it lacks) lets its latest version answer.',
+  },
+  {
+    id: 'chat.version-carried',
+    kind: 'behaviour',
+    clauses: ['chat.thread.agent-version-carry'],
+    varies: ['chat.thread.agent-version-carry'],
+    description:
+      'Lets the last version a thread pinned answer its later messages that pin none (a message pinning one still gets it).',
+  },
+  {
+    id: 'chat.sliding-window',
+    kind: 'behaviour',
+    clauses: ['limits.chat.window-kind'],
+    varies: ['limits.chat.window-kind'],
+    description:
+      'Counts the 180 chat requests of §8 over a sliding minute (the 60 s before each request) instead of the clock minute; Retry-After gives the seconds until the oldest counted request leaves the window.',
+  },
+  {
+    id: 'hub.dashboard-redirect',
+    kind: 'behaviour',
+    clauses: ['hub.dashboard.page', 'hub.dashboard.navigation'],
+    varies: ['partial.hub.dashboard-page', 'hub.dashboard.navigation'],
+    description:
+      'Opens the dashboard page by redirection: a 302 to the application page of the dashboard with dashboardId (its other query parameters kept), which shows the dashboard alone; the printed profile no longer follows hub.dashboard.navigation.',
+  },
+  {
+    id: 'hub.no-scheduled-reports',
+    kind: 'behaviour',
+    clauses: ['hub.schedule-report.organization'],
+    varies: ['hub.schedule-report.organization'],
+    description:
+      'Has no organization with scheduled reports: the Schedule report control never shows, whatever enableScheduleReport says; the printed profile states hub.scheduledReports none.',
+  },
+  {
+    id: 'hub.errors-ok',
+    kind: 'form',
+    clauses: ['hub.errors.status'],
+    varies: ['hub.errors.status'],
+    description: "Serves the hub's two error pages (their §4.17 texts) with 200.",
+  },
+  {
+    id: 'hub.posts-anywhere',
+    kind: 'form',
+    clauses: ['hub.events.target-origin'],
+    varies: ['hub.events.target-origin'],
+    description:
+      "Posts a page's messages to its parent whatever its origin ('*') when no parentOrigin (or none that is an origin) is given; a parentOrigin given still names the only receiver.",
+  },
+  {
+    id: 'hub.db-auth-token-kept',
+    kind: 'form',
+    clauses: ['hub.query.db-auth-token-use'],
+    varies: ['hub.query.db-auth-token-use'],
+    description:
+      'Keeps the dbAuthToken a page is given in the page (a meta element of its head), as a page that sends it with its queries to the customer database would.',
+  },
+  {
+    id: 'hub.unloadable-line-only',
+    kind: 'behaviour',
+    clauses: ['hub.chart.unloadable'],
+    varies: ['hub.chart.unloadable'],
+    description:
+      'Shows, for a chart saved without its sqlOverride, only the line saying why it has no rows: no table, no column heads.',
+  },
+  {
+    id: 'hub.filter-text',
+    kind: 'behaviour',
+    clauses: ['hub.filters.values'],
+    varies: ['hub.filters.values'],
+    description:
+      'Takes a filter_<controlKey> value that is not JSON as the text itself (a string the column must equal) instead of setting nothing; the printed profile no longer follows hub.filters.values.',
   },
 ] as const satisfies readonly Freedom[];
 
