@@ -88,6 +88,21 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Relays a request to the target and buffers its whole answer. */
+async function relay(base: string, sent: Answer['request']): Promise<Answer> {
+  const relayed = await request(joinUrl(base, sent.url), {
+    method: sent.method as 'GET',
+    headers: sent.headers,
+    ...(sent.body.length > 0 ? { body: sent.body } : {}),
+  });
+  return {
+    request: sent,
+    status: relayed.statusCode,
+    headers: relayable(relayed.headers),
+    body: Buffer.from(await relayed.body.arrayBuffer()),
+  };
+}
+
 /** Writes the answer out: in its pieces, each flushed on its own, or in one write. */
 async function write(res: ServerResponse, answer: Answer, method: string): Promise<void> {
   res.statusCode = answer.status;
@@ -241,17 +256,19 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         headers = bare;
         counts['auth.both-forms'] += 1;
       }
-      const relayed = await request(joinUrl(base, relayUrl), {
-        method: method as 'GET',
-        headers,
-        ...(body.length > 0 ? { body } : {}),
-      });
-      const answer: Answer = {
-        request: { method, url: relayUrl, headers, body, origin },
-        status: relayed.statusCode,
-        headers: relayable(relayed.headers),
-        body: Buffer.from(await relayed.body.arrayBuffer()),
-      };
+      let sent: Answer['request'] = { method, url: relayUrl, headers, body, origin };
+      let own: Answer | undefined;
+      for (const t of isHook || origin !== 'api' ? [] : transforms) {
+        const taken = t.before?.(sent);
+        if (taken === undefined) continue;
+        counts[t.id] += 1;
+        if ('answer' in taken) {
+          own = taken.answer;
+          break;
+        }
+        sent = taken.request;
+      }
+      const answer: Answer = own ?? (await relay(base, sent));
       if (!isHook) for (const id of witnessed(answer, chosen)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);

@@ -33,6 +33,59 @@ export interface Freedom {
 }
 
 export const LATITUDE = [
+  // §2.3 and §4.1–§4.6: what the identity calls accept and do where the document is silent.
+  {
+    id: 'register.name-optional',
+    kind: 'form',
+    clauses: ['orgs.register.required-fields', 'users.register.required-fields'],
+    varies: [
+      'not-shown.register-required-fields',
+      'orgs.register.required-fields',
+      'users.register.required-fields',
+    ],
+    description:
+      'Takes a register-organization or register-user without a name: the organization is named after its externalId (else "Unnamed organization"), the user gets an empty display name.',
+  },
+  {
+    id: 'register.ids-other',
+    kind: 'form',
+    clauses: ['orgs.register.external-id-upsert', 'users.register.user-id-reuse'],
+    varies: ['orgs.register.external-id-upsert', 'users.register.user-id-reuse'],
+    description:
+      'Refuses (409 CONFLICT) a register-organization naming an externalId the project already holds, and takes a register-user naming a userId the project holds as an update of what it sends (properties left out are kept); the printed profile does not follow orgs.register.external-id-upsert.',
+  },
+  {
+    id: 'orgs.external-id-other',
+    kind: 'form',
+    clauses: ['orgs.identifier.resolution-order', 'orgs.register.external-id-echo'],
+    varies: ['orgs.identifier.resolution-order', 'orgs.register.external-id-echo'],
+    description:
+      "Takes an externalId equal to another organization's UUID (the UUID keeps naming its own organization), and answers a handle of its own making (org-…) when no externalId was sent, which later calls resolve; the printed profile does not follow orgs.identifier.resolution-order.",
+  },
+  {
+    id: 'users.update.other-reading',
+    kind: 'form',
+    clauses: [
+      'users.update.payload-and-properties',
+      'users.update.absent-fields-unchanged',
+      'users.update.organization-external-id',
+    ],
+    varies: [
+      'users.update.payload-and-properties',
+      'users.update.absent-fields-unchanged',
+      'users.update.organization-external-id',
+    ],
+    description:
+      'Reads a user update as a whole replacement: properties wins over payload when both come, a left-out userRoleId or projectOrganizationId means none, and projectOrganizationId takes only a UUID (400 VALIDATION_ERROR otherwise); the printed profile does not follow users.update.absent-fields-unchanged.',
+  },
+  {
+    id: 'roles.quiet-writes',
+    kind: 'form',
+    clauses: ['roles.delete.twice', 'roles.update.empty-body', 'roles.timestamps.update-refreshes'],
+    varies: ['roles.delete.twice', 'roles.update.empty-body', 'roles.timestamps.update-refreshes'],
+    description:
+      'Answers a role write that has nothing to do as done: a second delete of a role answers 200 with its message, an update with neither name nor permissions answers the role as stored, its updated_at not moved.',
+  },
   {
     id: 'status.created',
     kind: 'form',
@@ -121,7 +174,17 @@ export const LATITUDE = [
     id: 'errors.reworded',
     kind: 'form',
     clauses: ['errors.codes.full-list', 'errors.envelope.message-required'],
-    varies: ['not-shown.error-codes', 'errors.codes.full-list', 'partial.form.error-text'],
+    varies: [
+      'not-shown.error-codes',
+      'errors.codes.full-list',
+      'partial.form.error-text',
+      // The refusals whose whole answer the catalogue leaves open: another code and message.
+      'roles.update.unknown-role',
+      'roles.list.unknown-project',
+      'tokens.user-token.unknown-user',
+      'users.register.unknown-references',
+      'users.register.user-id-conflict',
+    ],
     description:
       "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
   },
@@ -140,6 +203,11 @@ export const LATITUDE = [
       'errors.not-found.status',
       'errors.unauthorized.status',
       'errors.forbidden.status',
+      // The refusals whose whole answer the catalogue leaves open: 400 for their 404.
+      'roles.update.unknown-role',
+      'roles.list.unknown-project',
+      'tokens.user-token.unknown-user',
+      'users.register.unknown-references',
     ],
     description:
       "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400, 401 and 403 swapped); §4.1's 400 and §7's table keep theirs.",
