@@ -238,3 +238,21 @@ describe('roles.quiet-writes', () => {
     expect(t.before?.(requestOf('PUT', role, { apiKey: 'k', name: 'x' }))).toBeUndefined();
   });
 });
+
+describe('every identity transform', () => {
+  it('leaves a body nested past any identity call alone (the target answers it)', () => {
+    const deep = `{"projectId":"${P}","properties":${'{"a":'.repeat(4500)}1${'}'.repeat(4500)}}`;
+    for (const make of identityTransforms) {
+      const t = make();
+      for (const [method, url] of [
+        ['POST', '/v1/api/projects/register-user'],
+        ['POST', '/v1/api/projects/register-organization'],
+        ['PUT', `/v1/api/projects/${P}/users/${U}`],
+      ] as const)
+        expect(
+          t.before?.({ ...requestOf(method, url), body: Buffer.from(deep) }),
+          `${t.id} ${method} ${url}`,
+        ).toBeUndefined();
+    }
+  });
+});

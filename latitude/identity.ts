@@ -22,9 +22,30 @@ const MARK = 'x-latitude-identity';
 const pathOf = (url: string) => url.split('?')[0] ?? '';
 const queryOf = (url: string) => url.split('?')[1] ?? '';
 
-/** The request's body as a JSON object, when it is one. */
+/** Whether JSON text nests deeper than `limit` (strings skipped): no identity call's body does. */
+function nestsDeeper(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (++depth > limit) return true;
+    } else if (c === '}' || c === ']') depth--;
+  }
+  return false;
+}
+
+/**
+ * The request's body as a JSON object, when it is one. A body nested past any identity call's
+ * is left to the target (what it answers to such a body is no freedom of these entries).
+ */
 function bodyOf(request: Relayed): JsonObject | undefined {
   if (request.body.length === 0) return undefined;
+  if (nestsDeeper(request.body.toString('utf8'), 64)) return undefined;
   try {
     const value: unknown = JSON.parse(request.body.toString('utf8'));
     return isObject(value) ? value : undefined;

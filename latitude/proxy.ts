@@ -8,7 +8,7 @@ import { chosenIds, type LatitudeVary } from './choice.ts';
 import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.ts';
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
-import { bareKey, witnessed } from './behaviours.ts';
+import { bareKey, newMemory, witnessed } from './behaviours.ts';
 import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
 
@@ -181,6 +181,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         ? options.hooks.replace(/\/+$/, '')
         : joinUrl(options.target, hooksPath ?? '');
   let sequence = 0;
+  const memory = newMemory();
 
   const transform = (answer: Answer, random: () => number, list: readonly Transform[]) => {
     let current = answer;
@@ -259,7 +260,13 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       let sent: Answer['request'] = { method, url: relayUrl, headers, body, origin };
       let own: Answer | undefined;
       for (const t of isHook || origin !== 'api' ? [] : transforms) {
-        const taken = t.before?.(sent);
+        let taken: ReturnType<NonNullable<Transform['before']>>;
+        try {
+          taken = t.before?.(sent);
+        } catch {
+          // A request a transform cannot read is none of its freedom: relayed as it is.
+          taken = undefined;
+        }
         if (taken === undefined) continue;
         counts[t.id] += 1;
         if ('answer' in taken) {
@@ -269,7 +276,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         sent = taken.request;
       }
       const answer: Answer = own ?? (await relay(base, sent));
-      if (!isHook) for (const id of witnessed(answer, chosen)) counts[id] += 1;
+      if (!isHook) for (const id of witnessed(answer, chosen, memory)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);
     };
