@@ -12,6 +12,8 @@ describe('reference settings', () => {
       claims: 'flat',
       permissionsForm: 'object',
       agent: 'grammar',
+      tokenReads: 'issue-time',
+      noRolePermissions: 'empty-role',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -24,6 +26,11 @@ describe('reference settings', () => {
     expect(settingsFor(['tokens.hs256'])).toEqual({ ...DEFAULT_SETTINGS, signing: 'HS256' });
     expect(settingsFor(['claims.layout'])).toEqual({ ...DEFAULT_SETTINGS, claims: 'nested' });
     expect(settingsFor(['chat.second-agent'])).toEqual({ ...DEFAULT_SETTINGS, agent: 'second' });
+    expect(settingsFor(['tokens.live-user'])).toEqual({ ...DEFAULT_SETTINGS, tokenReads: 'live' });
+    expect(settingsFor(['permissions.no-role-nothing'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      noRolePermissions: 'nothing',
+    });
     // The reference reads both forms of a header key already (decision auth.header.format).
     expect(settingsFor(['auth.both-forms'])).toEqual(DEFAULT_SETTINGS);
     expect(
@@ -34,6 +41,8 @@ describe('reference settings', () => {
       claims: 'nested',
       permissionsForm: 'object',
       agent: 'grammar',
+      tokenReads: 'issue-time',
+      noRolePermissions: 'empty-role',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');

@@ -1,4 +1,5 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import type { NoRolePermissions } from '../spec/machines/permissions.ts';
 
 /**
  * What the reference decides where the document leaves a choice that changes behaviour, not
@@ -37,6 +38,18 @@ export interface Settings {
    * (reference/chat/second-agent.ts), standing for a language model the suites cannot predict.
    */
   readonly agent: 'grammar' | 'second';
+  /**
+   * §4.7 and §3 leave open what a token issued before a user or role change stands for.
+   * `issue-time`: what its claims carried when it was issued (decisions
+   * tokens.user-token.properties-after-update, states.role.issued-token-unchanged); `live`: the
+   * user as stored now, its properties, organization and role's permissions.
+   */
+  readonly tokenReads: 'issue-time' | 'live';
+  /**
+   * §2.2 leaves open what a user with no role may do beside viewing. `empty-role`: what an
+   * empty role gives (canSetDefaultDashboard and canEditChartFromSession on); `nothing`: no flag.
+   */
+  readonly noRolePermissions: NoRolePermissions;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -45,6 +58,8 @@ export const DEFAULT_SETTINGS: Settings = {
   claims: 'flat',
   permissionsForm: 'object',
   agent: 'grammar',
+  tokenReads: 'issue-time',
+  noRolePermissions: 'empty-role',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -60,6 +75,8 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'claims.permissions-array': { permissionsForm: 'array' },
   'claims.permissions-string': { permissionsForm: 'string' },
   'chat.second-agent': { agent: 'second' },
+  'tokens.live-user': { tokenReads: 'live' },
+  'permissions.no-role-nothing': { noRolePermissions: 'nothing' },
 };
 
 /**

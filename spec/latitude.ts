@@ -79,6 +79,22 @@ export const LATITUDE = [
       'Reads a user update as a whole replacement: properties wins over payload when both come, a left-out userRoleId or projectOrganizationId means none, and projectOrganizationId takes only a UUID (400 VALIDATION_ERROR otherwise); the printed profile does not follow users.update.absent-fields-unchanged.',
   },
   {
+    id: 'tokens.live-user',
+    kind: 'behaviour',
+    clauses: ['tokens.user-token.properties-after-update', 'states.role.issued-token-unchanged'],
+    varies: ['tokens.user-token.properties-after-update'],
+    description:
+      'Reads the user a token stands for as stored now: a token issued before a properties, organization or role change reaches the rows of the new properties, and hub pages show the new role.',
+  },
+  {
+    id: 'permissions.no-role-nothing',
+    kind: 'behaviour',
+    clauses: ['permissions.effective.no-role'],
+    varies: ['permissions.effective.no-role'],
+    description:
+      'Gives a user with no role no permission at all (not even canSetDefaultDashboard or canEditChartFromSession, on for an empty role), in its tokens and on hub pages.',
+  },
+  {
     id: 'roles.quiet-writes',
     kind: 'form',
     clauses: ['roles.delete.twice', 'roles.update.empty-body', 'roles.timestamps.update-refreshes'],
@@ -184,6 +200,7 @@ export const LATITUDE = [
       'tokens.user-token.unknown-user',
       'users.register.unknown-references',
       'users.register.user-id-conflict',
+      'resources.properties.missing-property',
     ],
     description:
       "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
@@ -208,6 +225,8 @@ export const LATITUDE = [
       'roles.list.unknown-project',
       'tokens.user-token.unknown-user',
       'users.register.unknown-references',
+      // 401 for the 403 refusing a user without a property a row filter reads.
+      'resources.properties.missing-property',
     ],
     description:
       "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400, 401 and 403 swapped); §4.1's 400 and §7's table keep theirs.",
@@ -355,7 +374,13 @@ export const LATITUDE = [
     id: 'claims.permissions-array',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
-    varies: ['not-shown.jwt-contents', 'tokens.claims', 'partial.form.permissions-claim'],
+    varies: [
+      'not-shown.jwt-contents',
+      'tokens.claims',
+      'partial.form.permissions-claim',
+      // An editing flag a view-only role leaves unset is not written (no name, not false).
+      'permissions.effective.non-editing-role',
+    ],
     description:
       'Writes the permissions in a project-user token as an array of the granted flag names, under a namespaced claim (https://eac.example/permissions) in the flat layout; the printed profile states the form and a JSON pointer.',
     excludes: ['claims.permissions-string'],
@@ -364,7 +389,13 @@ export const LATITUDE = [
     id: 'claims.permissions-string',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
-    varies: ['not-shown.jwt-contents', 'tokens.claims', 'partial.form.permissions-claim'],
+    varies: [
+      'not-shown.jwt-contents',
+      'tokens.claims',
+      'partial.form.permissions-claim',
+      // An editing flag a view-only role leaves unset is not written (no name, not false).
+      'permissions.effective.non-editing-role',
+    ],
     description:
       'Writes the permissions in a project-user token as the granted flag names separated by spaces (scope in the flat layout), stated in the printed profile; set aside when claims.permissions-array is taken.',
   },
