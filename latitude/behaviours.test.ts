@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bareKey, newMemory, witnessed } from './behaviours.ts';
+import { bareKey, newMemory, witnessed, witnessedInHooks } from './behaviours.ts';
 import type { Answer } from './transform.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -76,6 +76,17 @@ describe('behaviour witnesses', () => {
       { rol: 'r', perm: { addChart: false } },
     ])
       expect(witnessed(token(something), chosen), JSON.stringify(something)).toEqual([]);
+  });
+
+  it('see, in a hook answer, chart rows refused for their recursive SQL', () => {
+    const refused = answer('POST', '/__eac/accounts/o/charts/c/data', 400, {
+      status: 'error',
+      error: { message: 'the SQL was refused: recursive queries are not allowed' },
+    });
+    expect(witnessedInHooks(refused, ['sql.no-recursion'])).toEqual(['sql.no-recursion']);
+    expect(witnessedInHooks(refused, ['tokens.hs256'])).toEqual([]);
+    const other = answer('POST', '/__eac/accounts/o/charts/c/data', 400, { status: 'error' });
+    expect(witnessedInHooks(other, ['sql.no-recursion'])).toEqual([]);
   });
 
   it('see claims laid out under ctx', () => {

@@ -164,6 +164,19 @@ function staleTokenAnswered(answer: Answer, path: string, memory: Memory): boole
   return stored !== undefined && stored !== canonical(props);
 }
 
+/**
+ * The behaviour entries a hook answer shows, of those chosen: only where the suites read what
+ * the target does through a hook alone. `sql.no-recursion`: the rows of a saved chart (the
+ * `chartData` hook) refused for their recursive SQL, in the reference's words.
+ */
+export function witnessedInHooks(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
+  const refused =
+    chosen.includes('sql.no-recursion') &&
+    answer.status >= 400 &&
+    answer.body.toString('utf8').includes('recursive queries are not allowed');
+  return refused ? ['sql.no-recursion'] : [];
+}
+
 /** The behaviour entries an answer shows, of those chosen. */
 export function witnessed(
   answer: Answer,

@@ -62,6 +62,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'tokens.live-user': (p) => p,
   // A user with no role may do nothing: the profile states no permission of it.
   'permissions.no-role-nothing': (p) => p,
+  // Recursive SQL refused: the profile states nothing of which SQL runs.
+  'sql.no-recursion': (p) => p,
   // The second agent (reference/chat/second-agent.ts): where it reports the answering version,
   // and example questions in its own words over the sales table the chat tests load.
   'chat.second-agent': (p) => ({

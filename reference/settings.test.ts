@@ -14,6 +14,7 @@ describe('reference settings', () => {
       agent: 'grammar',
       tokenReads: 'issue-time',
       noRolePermissions: 'empty-role',
+      recursiveSql: 'allowed',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -27,6 +28,10 @@ describe('reference settings', () => {
     expect(settingsFor(['claims.layout'])).toEqual({ ...DEFAULT_SETTINGS, claims: 'nested' });
     expect(settingsFor(['chat.second-agent'])).toEqual({ ...DEFAULT_SETTINGS, agent: 'second' });
     expect(settingsFor(['tokens.live-user'])).toEqual({ ...DEFAULT_SETTINGS, tokenReads: 'live' });
+    expect(settingsFor(['sql.no-recursion'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      recursiveSql: 'refused',
+    });
     expect(settingsFor(['permissions.no-role-nothing'])).toEqual({
       ...DEFAULT_SETTINGS,
       noRolePermissions: 'nothing',
@@ -43,6 +48,7 @@ describe('reference settings', () => {
       agent: 'grammar',
       tokenReads: 'issue-time',
       noRolePermissions: 'empty-role',
+      recursiveSql: 'allowed',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');

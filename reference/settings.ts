@@ -50,6 +50,12 @@ export interface Settings {
    * empty role gives (canSetDefaultDashboard and canEditChartFromSession on); `nothing`: no flag.
    */
   readonly noRolePermissions: NoRolePermissions;
+  /**
+   * §1 leaves open which SQL a chart or the agent may run. `allowed`: a recursive common table
+   * expression runs like any read-only SELECT (stopped after 5 s); `refused`: refused before
+   * it runs (sql-refused).
+   */
+  readonly recursiveSql: 'allowed' | 'refused';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -60,6 +66,7 @@ export const DEFAULT_SETTINGS: Settings = {
   agent: 'grammar',
   tokenReads: 'issue-time',
   noRolePermissions: 'empty-role',
+  recursiveSql: 'allowed',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -77,6 +84,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'chat.second-agent': { agent: 'second' },
   'tokens.live-user': { tokenReads: 'live' },
   'permissions.no-role-nothing': { noRolePermissions: 'nothing' },
+  'sql.no-recursion': { recursiveSql: 'refused' },
 };
 
 /**

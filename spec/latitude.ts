@@ -82,7 +82,7 @@ export const LATITUDE = [
     id: 'tokens.live-user',
     kind: 'behaviour',
     clauses: ['tokens.user-token.properties-after-update', 'states.role.issued-token-unchanged'],
-    varies: ['tokens.user-token.properties-after-update'],
+    varies: ['tokens.user-token.properties-after-update', 'states.role.issued-token-unchanged'],
     description:
       'Reads the user a token stands for as stored now: a token issued before a properties, organization or role change reaches the rows of the new properties, and hub pages show the new role.',
   },
@@ -93,6 +93,14 @@ export const LATITUDE = [
     varies: ['permissions.effective.no-role'],
     description:
       'Gives a user with no role no permission at all (not even canSetDefaultDashboard or canEditChartFromSession, on for an empty role), in its tokens and on hub pages.',
+  },
+  {
+    id: 'sql.no-recursion',
+    kind: 'behaviour',
+    clauses: ['resources.data.read-only-sql'],
+    varies: ['resources.data.read-only-sql'],
+    description:
+      'Refuses SQL holding a recursive common table expression (400 VALIDATION_ERROR, sql-refused) before it runs, in saved charts and the agent alike.',
   },
   {
     id: 'roles.quiet-writes',
