@@ -89,6 +89,18 @@ describe('behaviour witnesses', () => {
     expect(witnessedInHooks(other, ['sql.no-recursion'])).toEqual([]);
   });
 
+  it('see, in a hook answer, chart rows holding a boolean property as text', () => {
+    const rows = (vip: unknown) =>
+      answer('POST', '/__eac/accounts/o/charts/c/data', 200, {
+        status: 'success',
+        data: { rows: [{ product: 'Anvil', vip, total: 3 }] },
+      });
+    const chosen = ['properties.bound-as-text'] as const;
+    expect(witnessedInHooks(rows('true'), chosen)).toEqual(chosen);
+    expect(witnessedInHooks(rows(true), chosen)).toEqual([]);
+    expect(witnessedInHooks(rows('true'), ['sql.no-recursion'])).toEqual([]);
+  });
+
   it('see claims laid out under ctx', () => {
     const nested = jwt({ alg: 'ES256' }, { sub: 'u', uid: 'u', ctx: { permissions: {} } });
     const flat = jwt({ alg: 'ES256' }, { sub: 'u', perm: {} });

@@ -167,15 +167,30 @@ function staleTokenAnswered(answer: Answer, path: string, memory: Memory): boole
 /**
  * The behaviour entries a hook answer shows, of those chosen: only where the suites read what
  * the target does through a hook alone. `sql.no-recursion`: the rows of a saved chart (the
- * `chartData` hook) refused for their recursive SQL, in the reference's words.
+ * `chartData` hook) refused for their recursive SQL, in the reference's words;
+ * `properties.bound-as-text`: chart rows holding a boolean property as the text true or false
+ * (the seeded tables hold no such text).
  */
 export function witnessedInHooks(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
-  const refused =
+  const seen: FreedomId[] = [];
+  const text = answer.body.toString('utf8');
+  if (
     chosen.includes('sql.no-recursion') &&
     answer.status >= 400 &&
-    answer.body.toString('utf8').includes('recursive queries are not allowed');
-  return refused ? ['sql.no-recursion'] : [];
+    text.includes('recursive queries are not allowed')
+  )
+    seen.push('sql.no-recursion');
+  if (
+    chosen.includes('properties.bound-as-text') &&
+    answer.status === 200 &&
+    BOOLEAN_TEXT.test(text)
+  )
+    seen.push('properties.bound-as-text');
+  return seen;
 }
+
+/** A JSON member whose value is the text of a boolean. */
+const BOOLEAN_TEXT = /"[^"]*":"(true|false)"/;
 
 /** The behaviour entries an answer shows, of those chosen. */
 export function witnessed(

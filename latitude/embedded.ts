@@ -64,6 +64,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'permissions.no-role-nothing': (p) => p,
   // Recursive SQL refused: the profile states nothing of which SQL runs.
   'sql.no-recursion': (p) => p,
+  // Property values bound as text: nothing the profile states.
+  'properties.bound-as-text': (p) => p,
   // The second agent (reference/chat/second-agent.ts): where it reports the answering version,
   // and example questions in its own words over the sales table the chat tests load.
   'chat.second-agent': (p) => ({

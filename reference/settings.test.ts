@@ -15,6 +15,7 @@ describe('reference settings', () => {
       tokenReads: 'issue-time',
       noRolePermissions: 'empty-role',
       recursiveSql: 'allowed',
+      propertyBinding: 'typed',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -28,6 +29,10 @@ describe('reference settings', () => {
     expect(settingsFor(['claims.layout'])).toEqual({ ...DEFAULT_SETTINGS, claims: 'nested' });
     expect(settingsFor(['chat.second-agent'])).toEqual({ ...DEFAULT_SETTINGS, agent: 'second' });
     expect(settingsFor(['tokens.live-user'])).toEqual({ ...DEFAULT_SETTINGS, tokenReads: 'live' });
+    expect(settingsFor(['properties.bound-as-text'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      propertyBinding: 'text',
+    });
     expect(settingsFor(['sql.no-recursion'])).toEqual({
       ...DEFAULT_SETTINGS,
       recursiveSql: 'refused',
@@ -49,6 +54,7 @@ describe('reference settings', () => {
       tokenReads: 'issue-time',
       noRolePermissions: 'empty-role',
       recursiveSql: 'allowed',
+      propertyBinding: 'typed',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');

@@ -56,6 +56,12 @@ export interface Settings {
    * it runs (sql-refused).
    */
   readonly recursiveSql: 'allowed' | 'refused';
+  /**
+   * §1 leaves open how a `{{user.<key>}}` value reaches the SQL. `typed`: a bare one is bound as
+   * the value it is (a boolean as a boolean), one inside a string literal as text; `text`:
+   * every one is bound as text.
+   */
+  readonly propertyBinding: 'typed' | 'text';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -67,6 +73,7 @@ export const DEFAULT_SETTINGS: Settings = {
   tokenReads: 'issue-time',
   noRolePermissions: 'empty-role',
   recursiveSql: 'allowed',
+  propertyBinding: 'typed',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -85,6 +92,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'tokens.live-user': { tokenReads: 'live' },
   'permissions.no-role-nothing': { noRolePermissions: 'nothing' },
   'sql.no-recursion': { recursiveSql: 'refused' },
+  'properties.bound-as-text': { propertyBinding: 'text' },
 };
 
 /**

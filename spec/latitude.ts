@@ -103,6 +103,14 @@ export const LATITUDE = [
       'Refuses SQL holding a recursive common table expression (400 VALIDATION_ERROR, sql-refused) before it runs, in saved charts and the agent alike.',
   },
   {
+    id: 'properties.bound-as-text',
+    kind: 'behaviour',
+    clauses: ['resources.properties.bound-not-spliced'],
+    varies: ['resources.properties.bound-not-spliced'],
+    description:
+      'Binds every {{user.<key>}} value as text, a bare one too (a boolean property reaches the SQL as the text true), never spliced into it.',
+  },
+  {
     id: 'roles.quiet-writes',
     kind: 'form',
     clauses: ['roles.delete.twice', 'roles.update.empty-body', 'roles.timestamps.update-refreshes'],

@@ -78,11 +78,28 @@ export class DataStore {
   /**
    * `rows`: the size of the seeded orders (unit tests use a small one). `recursion`: whether a
    * recursive common table expression may run (decision resources.data.read-only-sql: it may),
-   * or is refused before it runs.
+   * or is refused before it runs. `binding`: how a bare `{{user.<key>}}` is bound (bindUser).
    */
   constructor(
-    private readonly options: { rows?: number; recursion?: 'allowed' | 'refused' } = {},
+    private readonly options: {
+      rows?: number;
+      recursion?: 'allowed' | 'refused';
+      binding?: 'typed' | 'text';
+    } = {},
   ) {}
+
+  /**
+   * A chart's SQL with its `{{user.<key>}}` bound from the user's properties (decision
+   * resources.properties.bound-not-spliced: a bare one as it is; `binding: 'text'`, as text).
+   */
+  bindUser(sql: string, properties: Readonly<Record<string, unknown>>) {
+    return bindUserPlaceholders(
+      stripTrailingSemicolons(sql),
+      properties,
+      1,
+      this.options.binding ?? 'typed',
+    );
+  }
 
   private db(): Promise<DuckDBInstance> {
     this.instance ??= DuckDBInstance.create(':memory:', {
@@ -238,7 +255,7 @@ export class DataStore {
     properties: Readonly<Record<string, unknown>>,
     filters: readonly ValueFilter[] = [],
   ): Promise<Done<QueryRows>> {
-    const bound = bindUserPlaceholders(stripTrailingSemicolons(sql), properties);
+    const bound = this.bindUser(sql, properties);
     if (!bound.ok) return bound;
     return this.guarded(connection, bound.value, properties, filters);
   }
