@@ -81,6 +81,7 @@ export type Command =
       readonly out?: string;
     }
   | { readonly kind: 'init'; readonly options: InitOptions }
+  | { readonly kind: 'discover'; readonly options: DiscoverCommandOptions }
   /** Help or the version: the text to print on stdout, exit 0. */
   | { readonly kind: 'help'; readonly text: string };
 
@@ -417,6 +418,39 @@ function buildDiff(values: Values, positionals: readonly string[]): Command {
   return { kind: 'diff', base, next, json: values['json'] === true, ...defined({ out }) };
 }
 
+/** `eac profile discover`: where to look and where the draft goes. */
+export interface DiscoverCommandOptions {
+  readonly target: string;
+  readonly hub?: string;
+  readonly hooks?: string;
+  readonly out: string;
+  readonly seed?: number;
+}
+
+function buildDiscover(values: Values): Command {
+  const target = nonEmpty('profile discover', '--target', str(values['target']));
+  const out = nonEmpty('profile discover', '--out', str(values['out']));
+  if (target === undefined || out === undefined)
+    throw new UsageError(
+      'eac profile discover: give --target URL and --out FILE (and --hooks URL, without which only routes can be watched)',
+    );
+  const seed = str(values['seed']);
+  return {
+    kind: 'discover',
+    options: {
+      target,
+      out,
+      ...defined({
+        hub: nonEmpty('profile discover', '--hub', str(values['hub'])),
+        hooks: nonEmpty('profile discover', '--hooks', str(values['hooks'])),
+      }),
+      ...(seed === undefined
+        ? {}
+        : { seed: integer('profile discover', '--seed', seed, 0xffffffff) }),
+    },
+  };
+}
+
 function buildInit(values: Values): Command {
   const given = defined({
     target: nonEmpty('init', '--target', str(values['target'])),
@@ -746,6 +780,26 @@ function program(
       ),
     )
     .action((values: Values) => done(buildInit(values)));
+
+  eac
+    .command('profile')
+    .description("work with a target's profile")
+    .command('discover')
+    .description(
+      'write a draft profile by watching a target: the parts that answer, token claims, key set, header forms, embed-token members, the chat version report; prints what it could not decide',
+    )
+    .option('--target <url>', 'base URL of the implementation')
+    .option('--hub <url>', 'origin of its embedded pages')
+    .option('--hooks <url>', "base URL of the target's host hooks (worlds are built through them)")
+    .option('--out <file>', 'where the draft goes (JSON)')
+    .option('--seed <n>', 'seed for the names and values sent')
+    .addHelpText(
+      'after',
+      examples(
+        'eac profile discover --target http://localhost:8080 --hooks http://localhost:8080/__eac --out profile.json',
+      ),
+    )
+    .action((values: Values) => done(buildDiscover(values)));
 
   return eac;
 }

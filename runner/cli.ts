@@ -28,6 +28,20 @@ async function execute(command: Command): Promise<number> {
         terminal?.close();
       }
     }
+    case 'discover': {
+      const { discover, renderDiscovery } = await import('./discover.ts');
+      const { out, ...options } = command.options;
+      const found = await discover(options);
+      // The schema beside the draft, for an editor's completion and checks.
+      const schema = path.relative(
+        path.dirname(path.resolve(out)),
+        path.join(PROJECT_ROOT, 'spec', 'profile.schema.json'),
+      );
+      const draft = { $schema: schema, ...found.profile };
+      await writeFile(out, `${JSON.stringify(draft, null, 2)}\n`);
+      process.stdout.write(renderDiscovery(found, out));
+      return 0;
+    }
     case 'run': {
       const { defaultPlace, runCommand } = await import('./run.ts');
       return runCommand(command.options, defaultPlace(PROJECT_ROOT), {

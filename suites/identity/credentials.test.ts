@@ -28,6 +28,7 @@ import type { Endpoint, Request } from '../harness/endpoints.ts';
 import type { Reply } from '../harness/http.ts';
 import { organizationExists, roleList, userAsTokenShows, userExists } from '../harness/readback.ts';
 import { describeAnswer, expectClientError, expectSuccess, refusedAs } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 
 // §5: the credential rules, checked on every identity endpoint of §4.1–§4.9. Each endpoint is
 // a row of the endpoint table; every column below is generated once per row (STYLE 14).
@@ -550,6 +551,7 @@ for (const row of rows) {
         if (shot.staged.reads.length === 0 && !t.hooks.has('snapshot'))
           t.notRun(
             `no API call reads back what ${ep.name} changes, and the target has no snapshot hook`,
+            cause.hook('snapshot'),
           );
         const res = await sendWatched(
           t,
@@ -559,7 +561,10 @@ for (const row of rows) {
           `${ep.name} refused for ${label}`,
         );
         if (res.status < 400)
-          t.notRun(`the target accepted the request (${res.status}); there is no refusal to check`);
+          t.notRun(
+            `the target accepted the request (${res.status}); there is no refusal to check`,
+            cause.other('the target accepted the request'),
+          );
       },
       { needs: needsOf(row), relies: [...ep.relies, ...row.readsRely], parts: [ep.part] },
     );

@@ -25,6 +25,7 @@ import {
   SAVE_FROM_CHAT,
 } from '../harness/paths.ts';
 import { organizationExists, storedUser, userExists } from '../harness/readback.ts';
+import { cause } from '../harness/causes.ts';
 
 // Inputs a fuzzer finds: bodies nested thousands of levels deep, requests the HTTP parser
 // refuses, member names that mean "prototype" to JavaScript, ids in upper case. §7 wants every
@@ -127,7 +128,10 @@ const deepCases: readonly DeepCase[] = [
       const idName = names?.user.id;
       const propertiesName = names?.user.properties;
       if (names === undefined || idName === undefined || propertiesName === undefined)
-        return t.notRun('the profile names no embed-token members for the user id and properties');
+        return t.notRun(
+          'the profile names no embed-token members for the user id and properties',
+          cause.shape('shapes.embedToken.user'),
+        );
       const userId = t.faker.string.uuid();
       const ext = externalId(t.faker);
       const state = async () =>
@@ -204,6 +208,7 @@ conformance(
     if (name === undefined || columns === undefined || metadata === undefined)
       return t.notRun(
         'the profile names no register-tenant fields for the display name, columns and metadata',
+        cause.shape('shapes.registerTenant'),
       );
     const w = await buildWorld(t);
     // A display name too (§4.9 lists it among the concepts), so that a refusal can only be
