@@ -149,6 +149,22 @@ describe('startLatitude', () => {
     expect(await page.text()).toBe('<main>hub</main>');
   });
 
+  it('answers a request a transform refuses itself, relaying nothing', async () => {
+    const p = await proxy(['users.update.other-reading', 'errors.other-4xx']);
+    const path = '/v1/api/projects/11111111-2222-4333-8444-555555555555/users/a';
+    const res = await fetch(`${p.url}${path}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'n', projectOrganizationId: 'acme' }),
+    });
+    // The stub has no such route (it would answer 404); the proxy's own refusal is rewritten
+    // by the transforms after it like any answer (400 as 422).
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    expect(p.counts()['users.update.other-reading']).toBe(1);
+    expect(p.counts()['errors.other-4xx']).toBe(1);
+  });
+
   it('answers the capabilities itself and relays other hooks untouched', async () => {
     const p = await proxy('all');
     expect(p.hooksUrl).toBe(`${p.url}/__eac`);

@@ -30,6 +30,7 @@ import {
 } from './refusals.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
+import { identityTransforms } from './identity.ts';
 import type { Transform } from './transform.ts';
 import { bodyChunked, contentTypeCharset, framingEmptyBody } from './wire.ts';
 
@@ -71,17 +72,25 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     ]),
 );
 
+/**
+ * The transforms that keep what they learn for one run (the ids a run registered, the roles it
+ * deleted): a fresh one for every proxy.
+ */
+const STATEFUL: ReadonlyMap<FreedomId, () => Transform> = new Map(
+  identityTransforms.map((make) => [make().id, make]),
+);
+
 const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').map((f) => f.id);
 
 /** The form entries of `chosen` the proxy carries out, in catalogue order. */
 export function formTransforms(chosen: readonly FreedomId[]): Transform[] {
   return FORMS.filter((id) => chosen.includes(id)).flatMap((id) => {
-    const make = ALL.get(id);
+    const make = ALL.get(id) ?? STATEFUL.get(id);
     return make === undefined ? [] : [make()];
   });
 }
 
 /** Form entries of the catalogue with no transform yet (chosen in vain). */
 export function unimplementedForms(): FreedomId[] {
-  return FORMS.filter((id) => !ALL.has(id));
+  return FORMS.filter((id) => !ALL.has(id) && !STATEFUL.has(id));
 }

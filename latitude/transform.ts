@@ -26,13 +26,27 @@ export interface Answer {
   readonly pieces?: readonly Buffer[];
 }
 
-/** What a transform's `before` makes of a request. */
+/** A request the proxy is about to relay. */
+export type Relayed = Answer['request'];
+
+/**
+ * What a transform makes of a request before it is relayed: the request rewritten (relayed in
+ * its place), or answered by the proxy itself and never relayed (a refused request reaches no
+ * target, so it changes nothing); an answer names its request or stands for the one it was given.
+ */
 export type Before =
-  { readonly request: Answer['request'] } | { readonly answer: Omit<Answer, 'request'> };
+  | { readonly request: Relayed }
+  | { readonly answer: Omit<Answer, 'request'> & { readonly request?: Relayed } };
 
 /** One entry of the latitude catalogue (spec/latitude.ts) as the proxy carries it out. */
 export interface Transform {
   readonly id: FreedomId;
+  /**
+   * Takes an API request (hooks never) before it is relayed, for a freedom in what a server
+   * accepts: undefined leaves it as it is. Transforms take it in catalogue order; the first
+   * answer ends the walk, and every transform's `apply` then rewrites that answer as any other.
+   */
+  before?(request: Relayed): Before | undefined;
   /**
    * Rewrites one relayed answer into another form the document allows; undefined when this
    * answer is not one the freedom concerns or nothing changed. `random` is seeded per answer.

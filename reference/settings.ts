@@ -1,4 +1,5 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import type { NoRolePermissions } from '../spec/machines/permissions.ts';
 
 /**
  * What the reference decides where the document leaves a choice that changes behaviour, not
@@ -74,6 +75,30 @@ export interface Settings {
   readonly unloadableChart: 'empty-table' | 'line';
   /** §4.17 leaves open what a `filter_*` value that is not JSON sets: `nothing`, or the `text`. */
   readonly filterText: 'nothing' | 'text';
+  /**
+   * §4.7 and §3 leave open what a token issued before a user or role change stands for.
+   * `issue-time`: what its claims carried when it was issued (decisions
+   * tokens.user-token.properties-after-update, states.role.issued-token-unchanged); `live`: the
+   * user as stored now, its properties, organization and role's permissions.
+   */
+  readonly tokenReads: 'issue-time' | 'live';
+  /**
+   * §2.2 leaves open what a user with no role may do beside viewing. `empty-role`: what an
+   * empty role gives (canSetDefaultDashboard and canEditChartFromSession on); `nothing`: no flag.
+   */
+  readonly noRolePermissions: NoRolePermissions;
+  /**
+   * §1 leaves open which SQL a chart or the agent may run. `allowed`: a recursive common table
+   * expression runs like any read-only SELECT (stopped after 5 s); `refused`: refused before
+   * it runs (sql-refused).
+   */
+  readonly recursiveSql: 'allowed' | 'refused';
+  /**
+   * §1 leaves open how a `{{user.<key>}}` value reaches the SQL. `typed`: a bare one is bound as
+   * the value it is (a boolean as a boolean), one inside a string literal as text; `text`:
+   * every one is bound as text.
+   */
+  readonly propertyBinding: 'typed' | 'text';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -90,6 +115,10 @@ export const DEFAULT_SETTINGS: Settings = {
   scheduledReports: 'all',
   unloadableChart: 'empty-table',
   filterText: 'nothing',
+  tokenReads: 'issue-time',
+  noRolePermissions: 'empty-role',
+  recursiveSql: 'allowed',
+  propertyBinding: 'typed',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -113,6 +142,10 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'hub.no-scheduled-reports': { scheduledReports: 'none' },
   'hub.unloadable-line-only': { unloadableChart: 'line' },
   'hub.filter-text': { filterText: 'text' },
+  'tokens.live-user': { tokenReads: 'live' },
+  'permissions.no-role-nothing': { noRolePermissions: 'nothing' },
+  'sql.no-recursion': { recursiveSql: 'refused' },
+  'properties.bound-as-text': { propertyBinding: 'text' },
 };
 
 /**

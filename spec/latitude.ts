@@ -33,6 +33,91 @@ export interface Freedom {
 }
 
 export const LATITUDE = [
+  // §2.3 and §4.1–§4.6: what the identity calls accept and do where the document is silent.
+  {
+    id: 'register.name-optional',
+    kind: 'form',
+    clauses: ['orgs.register.required-fields', 'users.register.required-fields'],
+    varies: [
+      'not-shown.register-required-fields',
+      'orgs.register.required-fields',
+      'users.register.required-fields',
+    ],
+    description:
+      'Takes a register-organization or register-user without a name: the organization is named after its externalId (else "Unnamed organization"), the user gets an empty display name.',
+  },
+  {
+    id: 'register.ids-other',
+    kind: 'form',
+    clauses: ['orgs.register.external-id-upsert', 'users.register.user-id-reuse'],
+    varies: ['orgs.register.external-id-upsert', 'users.register.user-id-reuse'],
+    description:
+      'Refuses (409 CONFLICT) a register-organization naming an externalId the project already holds, and takes a register-user naming a userId the project holds as an update of what it sends (properties left out are kept); the printed profile does not follow orgs.register.external-id-upsert.',
+  },
+  {
+    id: 'orgs.external-id-other',
+    kind: 'form',
+    clauses: ['orgs.identifier.resolution-order', 'orgs.register.external-id-echo'],
+    varies: ['orgs.identifier.resolution-order', 'orgs.register.external-id-echo'],
+    description:
+      "Takes an externalId equal to another organization's UUID (the UUID keeps naming its own organization), and answers a handle of its own making (org-…) when no externalId was sent, which later calls resolve; the printed profile does not follow orgs.identifier.resolution-order.",
+  },
+  {
+    id: 'users.update.other-reading',
+    kind: 'form',
+    clauses: [
+      'users.update.payload-and-properties',
+      'users.update.absent-fields-unchanged',
+      'users.update.organization-external-id',
+    ],
+    varies: [
+      'users.update.payload-and-properties',
+      'users.update.absent-fields-unchanged',
+      'users.update.organization-external-id',
+    ],
+    description:
+      'Reads a user update as a whole replacement: properties wins over payload when both come, a left-out userRoleId or projectOrganizationId means none, and projectOrganizationId takes only a UUID (400 VALIDATION_ERROR otherwise); the printed profile does not follow users.update.absent-fields-unchanged.',
+  },
+  {
+    id: 'tokens.live-user',
+    kind: 'behaviour',
+    clauses: ['tokens.user-token.properties-after-update', 'states.role.issued-token-unchanged'],
+    varies: ['tokens.user-token.properties-after-update', 'states.role.issued-token-unchanged'],
+    description:
+      'Reads the user a token stands for as stored now: a token issued before a properties, organization or role change reaches the rows of the new properties, and hub pages show the new role.',
+  },
+  {
+    id: 'permissions.no-role-nothing',
+    kind: 'behaviour',
+    clauses: ['permissions.effective.no-role'],
+    varies: ['permissions.effective.no-role'],
+    description:
+      'Gives a user with no role no permission at all (not even canSetDefaultDashboard or canEditChartFromSession, on for an empty role), in its tokens and on hub pages.',
+  },
+  {
+    id: 'sql.no-recursion',
+    kind: 'behaviour',
+    clauses: ['resources.data.read-only-sql'],
+    varies: ['resources.data.read-only-sql'],
+    description:
+      'Refuses SQL holding a recursive common table expression (400 VALIDATION_ERROR, sql-refused) before it runs, in saved charts and the agent alike.',
+  },
+  {
+    id: 'properties.bound-as-text',
+    kind: 'behaviour',
+    clauses: ['resources.properties.bound-not-spliced'],
+    varies: ['resources.properties.bound-not-spliced'],
+    description:
+      'Binds every {{user.<key>}} value as text, a bare one too (a boolean property reaches the SQL as the text true), never spliced into it.',
+  },
+  {
+    id: 'roles.quiet-writes',
+    kind: 'form',
+    clauses: ['roles.delete.twice', 'roles.update.empty-body', 'roles.timestamps.update-refreshes'],
+    varies: ['roles.delete.twice', 'roles.update.empty-body', 'roles.timestamps.update-refreshes'],
+    description:
+      'Answers a role write that has nothing to do as done: a second delete of a role answers 200 with its message, an update with neither name nor permissions answers the role as stored, its updated_at not moved.',
+  },
   {
     id: 'status.created',
     kind: 'form',
@@ -258,6 +343,13 @@ export const LATITUDE = [
       // The chat refusals whose answer is open: another code than RATE_LIMITED and NOT_FOUND.
       'limits.chat.rate-exceeded',
       'chat.agent.unknown',
+      // The refusals whose whole answer the catalogue leaves open: another code and message.
+      'roles.update.unknown-role',
+      'roles.list.unknown-project',
+      'tokens.user-token.unknown-user',
+      'users.register.unknown-references',
+      'users.register.user-id-conflict',
+      'resources.properties.missing-property',
     ],
     description:
       "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
@@ -279,6 +371,13 @@ export const LATITUDE = [
       'errors.forbidden.status',
       // An unknown agent answered 400, not 404.
       'chat.agent.unknown',
+      // The refusals whose whole answer the catalogue leaves open: 400 for their 404.
+      'roles.update.unknown-role',
+      'roles.list.unknown-project',
+      'tokens.user-token.unknown-user',
+      'users.register.unknown-references',
+      // 401 for the 403 refusing a user without a property a row filter reads.
+      'resources.properties.missing-property',
     ],
     description:
       "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400, 401 and 403 swapped); §4.1's 400 and §7's table keep theirs.",
@@ -426,7 +525,13 @@ export const LATITUDE = [
     id: 'claims.permissions-array',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
-    varies: ['not-shown.jwt-contents', 'tokens.claims', 'partial.form.permissions-claim'],
+    varies: [
+      'not-shown.jwt-contents',
+      'tokens.claims',
+      'partial.form.permissions-claim',
+      // An editing flag a view-only role leaves unset is not written (no name, not false).
+      'permissions.effective.non-editing-role',
+    ],
     description:
       'Writes the permissions in a project-user token as an array of the granted flag names, under a namespaced claim (https://eac.example/permissions) in the flat layout; the printed profile states the form and a JSON pointer.',
     excludes: ['claims.permissions-string'],
@@ -435,7 +540,13 @@ export const LATITUDE = [
     id: 'claims.permissions-string',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
-    varies: ['not-shown.jwt-contents', 'tokens.claims', 'partial.form.permissions-claim'],
+    varies: [
+      'not-shown.jwt-contents',
+      'tokens.claims',
+      'partial.form.permissions-claim',
+      // An editing flag a view-only role leaves unset is not written (no name, not false).
+      'permissions.effective.non-editing-role',
+    ],
     description:
       'Writes the permissions in a project-user token as the granted flag names separated by spaces (scope in the flat layout), stated in the printed profile; set aside when claims.permissions-array is taken.',
   },

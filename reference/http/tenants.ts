@@ -37,7 +37,7 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
         const user = account.identity.users[userId];
         if (user === undefined) return errDone(unexpected());
         subject = userId;
-        claims = projectUserClaims(account.identity, user);
+        claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);
       }
       const issued = await ctx.tokens.issue(
         subject,

@@ -23,7 +23,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
           }),
         );
       }
-      const claims = projectUserClaims(account.identity, user);
+      const claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);
       return okDone(
         await ctx.tokens.issue(
           user.id,
@@ -54,7 +54,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       if (!done.ok) return done;
       if (done.value.kind !== 'signIn') return errDone(unexpected());
       const { user, organization } = done.value;
-      const claims = projectUserClaims(account.identity, user);
+      const claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);
       const issued = await ctx.tokens.issue(
         user.id,
         claims,

@@ -4,6 +4,7 @@ import { roleOf, tenantById } from '../../spec/machines/identity.ts';
 import { errDone, okDone, type Done } from '../done.ts';
 import { projectUserFacts, type EacClaims } from '../tokens/claims.ts';
 import { TokenService } from '../tokens/jwt.ts';
+import type { Settings } from '../settings.ts';
 import type { AccountRecord, Store } from './store.ts';
 
 /** Who presented which credential (reference/http/auth.ts finds them, §5). */
@@ -123,7 +124,11 @@ const unauthorized = (reason: AuthReason, message: string) =>
  * API key, a tenant token, an expired or forged one is refused (401) before anything runs.
  */
 export async function projectUserOf(
-  ctx: { readonly store: Store; readonly tokens: TokenService },
+  ctx: {
+    readonly store: Store;
+    readonly tokens: TokenService;
+    readonly settings: Pick<Settings, 'tokenReads'>;
+  },
   token: string | undefined,
 ): Promise<Done<ProjectUserCaller>> {
   if (token === undefined || token === '')
@@ -154,9 +159,11 @@ export async function projectUserOf(
       ok: false,
       error: unauthorized('invalid-token', 'the token\u2019s user no longer exists'),
     };
+  // Decision T3 reads what the token carried at issue; a server taking `live` reads the user.
   const facts = projectUserFacts(verified.claims);
-  const props = facts.properties;
-  const pog = facts.projectOrganization;
+  const live = ctx.settings.tokenReads === 'live';
+  const props = live ? user.properties : facts.properties;
+  const pog = live ? user.projectOrganizationId : facts.projectOrganization;
   return {
     ok: true,
     value: {

@@ -1,4 +1,4 @@
-import { effectivePermissions } from '../../spec/machines/permissions.ts';
+import { effectivePermissions, type NoRolePermissions } from '../../spec/machines/permissions.ts';
 import {
   roleOf,
   type IdentityState,
@@ -39,7 +39,11 @@ const FLAT_PERMISSIONS: Readonly<Record<PermissionsForm, string>> = {
  * project-user token carries what the user is at issue time (§4.7: built from the stored data), so
  * role and property changes reach the user at the next token (§3).
  */
-export function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {
+export function projectUserClaims(
+  identity: IdentityState,
+  user: UserRecord,
+  noRole: NoRolePermissions = 'empty-role',
+): EacClaims {
   const role = roleOf(identity, user);
   return {
     kind: 'project-user',
@@ -47,7 +51,7 @@ export function projectUserClaims(identity: IdentityState, user: UserRecord): Ea
     prj: user.projectId,
     pog: user.projectOrganizationId,
     rol: user.userRoleId,
-    perm: effectivePermissions(role?.permissions ?? null),
+    perm: effectivePermissions(role?.permissions ?? null, noRole),
     props: user.properties,
     name: user.name,
   };

@@ -17,6 +17,8 @@ const needs = ['accounts', 'projects'] as const;
  * users.update.response-fields (§4.6).
  */
 const SHOWN: ClauseId = 'users.update.response-fields';
+/** ... and, the update sending only the name, on absent fields leaving it unchanged (U5). */
+const UNCHANGED: ClauseId = 'users.update.absent-fields-unchanged';
 /** §2.3 leaves open how an identifier that could be a UUID is matched. */
 const UUID_OR_EXTERNAL: ClauseId = 'orgs.identifier.resolution-order';
 const EMBED_RELIES: readonly ClauseId[] = [
@@ -73,7 +75,7 @@ function registersUnder(forms: readonly Form[], title: string, relies: readonly 
       }
       expect(wrong, 'each externalId names the organization registered with it').toEqual([]);
     },
-    { needs, relies: [SHOWN, ...relies], timeout: 60_000 },
+    { needs, relies: [SHOWN, UNCHANGED, ...relies], timeout: 60_000 },
   );
 }
 

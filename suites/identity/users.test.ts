@@ -414,7 +414,8 @@ conformance(
       properties: props,
     });
     // §4.6 leaves the update answer's fields open: a name-only update (which changes nothing
-    // else) shows the stored user where the target shows it at all.
+    // else where absent fields stay as they are, U5) shows the stored user where the target
+    // shows it at all.
     const data = await updateUserShowing(t, w, user.userId, { name: user.body.name }, 'properties');
     const expected = {
       id: user.userId,
@@ -432,5 +433,5 @@ conformance(
       expect(data[field], `the stored ${field}`).toEqual(value);
     }
   },
-  { needs: [...needs, 'roles'], relies: [SHOWN] },
+  { needs: [...needs, 'roles'], relies: [SHOWN, 'users.update.absent-fields-unchanged'] },
 );
