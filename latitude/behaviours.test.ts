@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bareKey, witnessed, witnessing } from './behaviours.ts';
+import { bareKey, newMemory, witnessed, witnessedInHooks, witnessing } from './behaviours.ts';
 import type { Answer } from './transform.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -28,6 +28,92 @@ describe('behaviour witnesses', () => {
       'tokens.hs256',
     ]);
     expect(witnessed(token(hs), ['claims.layout'])).toEqual([]);
+  });
+
+  it('see an exp a second after the expiresAt beside it', () => {
+    const end = Date.parse('2026-01-01T01:00:00Z') / 1000;
+    const issued = (exp: number) =>
+      answer('POST', '/v1/api/projects/user-token', 200, {
+        status: 'success',
+        data: {
+          token: jwt({ alg: 'ES256' }, { sub: 'u', exp }),
+          expiresAt: '2026-01-01T01:00:00.000Z',
+        },
+      });
+    const chosen = ['tokens.through-expires-at'] as const;
+    expect(witnessed(issued(end + 1), chosen)).toEqual(['tokens.through-expires-at']);
+    expect(witnessed(issued(end), chosen)).toEqual([]);
+  });
+
+  it('see a chat answered to a token whose properties a later update replaced', () => {
+    const memory = newMemory();
+    const chosen = ['tokens.live-user'] as const;
+    const update = {
+      ...answer('PUT', '/v1/api/projects/p/users/U1', 200, { status: 'success', data: {} }),
+    };
+    const sent = {
+      ...update.request,
+      body: Buffer.from('{"name":"n","properties":{"b":2,"a":1}}'),
+    };
+    expect(witnessed({ ...update, request: sent }, chosen, memory)).toEqual([]);
+    const chat = (payload: object) => {
+      const a = answer('POST', '/v1/api/project-agents/x/chat', 200, {});
+      const headers = { authorization: `Bearer ${jwt({ alg: 'ES256' }, payload)}` };
+      return { ...a, request: { ...a.request, headers } };
+    };
+    expect(witnessed(chat({ sub: 'u1', props: { a: 0 } }), chosen, memory)).toEqual([
+      'tokens.live-user',
+    ]);
+    // A token issued after the update carries what is stored: nothing to see.
+    expect(witnessed(chat({ sub: 'u1', props: { a: 1, b: 2 } }), chosen, memory)).toEqual([]);
+    expect(witnessed(chat({ uid: 'u1', ctx: { properties: { a: 0 } } }), chosen, memory)).toEqual([
+      'tokens.live-user',
+    ]);
+    expect(witnessed(chat({ sub: 'u2', props: {} }), chosen, memory)).toEqual([]);
+  });
+
+  it('see a token of a user with no role that grants nothing, in any form', () => {
+    const chosen = ['permissions.no-role-nothing'] as const;
+    const token = (payload: object) =>
+      answer('POST', '/v1/api/projects/user-token', 200, {
+        data: { token: jwt({ alg: 'ES256' }, { kind: 'project-user', ...payload }) },
+      });
+    for (const nothing of [
+      { rol: null, perm: { addChart: false, canSetDefaultDashboard: false } },
+      { rol: null, 'https://eac.example/permissions': [] },
+      { rol: null, scope: '' },
+      { uid: 'u', ctx: { role: null, permissions: [] } },
+    ])
+      expect(witnessed(token(nothing), chosen), JSON.stringify(nothing)).toEqual(chosen);
+    for (const something of [
+      { rol: null, perm: { canSetDefaultDashboard: true } },
+      { rol: null, scope: 'canSetDefaultDashboard' },
+      { rol: 'r', perm: { addChart: false } },
+    ])
+      expect(witnessed(token(something), chosen), JSON.stringify(something)).toEqual([]);
+  });
+
+  it('see, in a hook answer, chart rows refused for their recursive SQL', () => {
+    const refused = answer('POST', '/__eac/accounts/o/charts/c/data', 400, {
+      status: 'error',
+      error: { message: 'the SQL was refused: recursive queries are not allowed' },
+    });
+    expect(witnessedInHooks(refused, ['sql.no-recursion'])).toEqual(['sql.no-recursion']);
+    expect(witnessedInHooks(refused, ['tokens.hs256'])).toEqual([]);
+    const other = answer('POST', '/__eac/accounts/o/charts/c/data', 400, { status: 'error' });
+    expect(witnessedInHooks(other, ['sql.no-recursion'])).toEqual([]);
+  });
+
+  it('see, in a hook answer, chart rows holding a boolean property as text', () => {
+    const rows = (vip: unknown) =>
+      answer('POST', '/__eac/accounts/o/charts/c/data', 200, {
+        status: 'success',
+        data: { rows: [{ product: 'Anvil', vip, total: 3 }] },
+      });
+    const chosen = ['properties.bound-as-text'] as const;
+    expect(witnessedInHooks(rows('true'), chosen)).toEqual(chosen);
+    expect(witnessedInHooks(rows(true), chosen)).toEqual([]);
+    expect(witnessedInHooks(rows('true'), ['sql.no-recursion'])).toEqual([]);
   });
 
   it('see claims laid out under ctx', () => {

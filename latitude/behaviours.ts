@@ -61,6 +61,7 @@ const JWKS = /\/jwks(\.json)?$/;
 
 /** The entries witnessed in the tokens an answer carries. */
 const TOKEN_ENTRIES: ReadonlySet<FreedomId> = new Set([
+  'permissions.no-role-nothing',
   'tokens.hs256',
   'claims.layout',
   'claims.permissions-array',
@@ -86,8 +87,135 @@ function permissionsWritten(payload: Record<string, unknown>, form: 'array' | 's
   return candidates.some((v) => (form === 'array' ? Array.isArray(v) : typeof v === 'string'));
 }
 
+/**
+ * `tokens.through-expires-at`: an answer issuing a token whose exp names another second than
+ * the expiresAt beside it.
+ */
+function expBeyondExpiresAt(body: Buffer): boolean {
+  let data: unknown;
+  try {
+    data = (JSON.parse(body.toString('utf8')) as { data?: unknown }).data;
+  } catch {
+    return false;
+  }
+  if (typeof data !== 'object' || data === null) return false;
+  const { token, expiresAt } = data as { token?: unknown; expiresAt?: unknown };
+  if (typeof token !== 'string' || typeof expiresAt !== 'string') return false;
+  const exp = decoded(token.split('.')[1] ?? '')?.['exp'];
+  return typeof exp === 'number' && exp * 1000 !== Date.parse(expiresAt);
+}
+
+/**
+ * `permissions.no-role-nothing`: a project-user token of a user with no role whose permissions
+ * grant nothing, in whichever form and layout they are written.
+ */
+function noRoleGrantsNothing(payload: Record<string, unknown>): boolean {
+  if (payload['kind'] !== 'project-user') return false;
+  const ctx = payload['ctx'];
+  const nested =
+    typeof ctx === 'object' && ctx !== null ? (ctx as Record<string, unknown>) : undefined;
+  const role = nested === undefined ? payload['rol'] : nested['role'];
+  if (role !== null) return false;
+  const written =
+    nested?.['permissions'] ??
+    payload['perm'] ??
+    payload['https://eac.example/permissions'] ??
+    payload['scope'];
+  if (Array.isArray(written)) return written.length === 0;
+  if (typeof written === 'string') return written.trim() === '';
+  return (
+    typeof written === 'object' &&
+    written !== null &&
+    Object.values(written).every((v) => v === false)
+  );
+}
+
+/** What one run's answers have shown so far, for the witnesses that compare answers. */
+export interface Memory {
+  /** Per user id, the properties a user update last stored (as canonical JSON). */
+  readonly stored: Map<string, string>;
+}
+
+export const newMemory = (): Memory => ({ stored: new Map() });
+
+const USER_UPDATE = /^\/v1\/api\/projects\/[^/]+\/users\/([^/]+)$/;
+
+/** JSON with every object's members in name order, to compare two values. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * `tokens.live-user`: a chat answered to a token whose properties are no longer its user's (a
+ * user update stored others since it was issued), which the target then reads as stored now.
+ * Remembers the properties each successful user update stores.
+ */
+function staleTokenAnswered(answer: Answer, path: string, memory: Memory): boolean {
+  const ok = answer.status >= 200 && answer.status < 300;
+  const update = USER_UPDATE.exec(path);
+  if (update !== null && ok && answer.request.method === 'PUT') {
+    try {
+      const body = JSON.parse(answer.request.body.toString('utf8')) as Record<string, unknown>;
+      const props = body['properties'] ?? body['payload'];
+      if (props !== undefined)
+        memory.stored.set(decodeURIComponent(update[1] ?? '').toLowerCase(), canonical(props));
+    } catch {
+      // Not a JSON body: nothing stored.
+    }
+    return false;
+  }
+  if (!ok || !CHAT.test(path)) return false;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(answer.request.headers['authorization'] ?? '')?.[1];
+  const payload = decoded(bearer?.split('.')[1] ?? '');
+  if (payload === undefined) return false;
+  const ctx = payload['ctx'];
+  const nested = typeof ctx === 'object' && ctx !== null;
+  const user = nested ? payload['uid'] : payload['sub'];
+  const props = nested ? (ctx as Record<string, unknown>)['properties'] : payload['props'];
+  const stored = typeof user === 'string' ? memory.stored.get(user.toLowerCase()) : undefined;
+  return stored !== undefined && stored !== canonical(props);
+}
+
+/**
+ * The behaviour entries a hook answer shows, of those chosen: only where the suites read what
+ * the target does through a hook alone. `sql.no-recursion`: the rows of a saved chart (the
+ * `chartData` hook) refused for their recursive SQL, in the reference's words;
+ * `properties.bound-as-text`: chart rows holding a boolean property as the text true or false
+ * (the seeded tables hold no such text).
+ */
+export function witnessedInHooks(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
+  const seen: FreedomId[] = [];
+  const text = answer.body.toString('utf8');
+  if (
+    chosen.includes('sql.no-recursion') &&
+    answer.status >= 400 &&
+    text.includes('recursive queries are not allowed')
+  )
+    seen.push('sql.no-recursion');
+  if (
+    chosen.includes('properties.bound-as-text') &&
+    answer.status === 200 &&
+    BOOLEAN_TEXT.test(text)
+  )
+    seen.push('properties.bound-as-text');
+  return seen;
+}
+
+/** A JSON member whose value is the text of a boolean. */
+const BOOLEAN_TEXT = /"[^"]*":"(true|false)"/;
+
 /** The behaviour entries an answer shows, of those chosen. */
-export function witnessed(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
+export function witnessed(
+  answer: Answer,
+  chosen: readonly FreedomId[],
+  memory: Memory = newMemory(),
+): FreedomId[] {
   const seen: FreedomId[] = [];
   const path = answer.request.url.split('?')[0] ?? '';
   const ok = answer.status >= 200 && answer.status < 300;
@@ -108,6 +236,15 @@ export function witnessed(answer: Answer, chosen: readonly FreedomId[]): Freedom
   }
   if (chosen.includes('chat.second-agent') && ok && CHAT.test(path) && secondAgentAnswered(answer))
     seen.push('chat.second-agent');
+  if (chosen.includes('tokens.through-expires-at') && ok && expBeyondExpiresAt(answer.body))
+    seen.push('tokens.through-expires-at');
+  if (
+    chosen.includes('permissions.no-role-nothing') &&
+    tokens.some((t) => noRoleGrantsNothing(t.payload))
+  )
+    seen.push('permissions.no-role-nothing');
+  if (chosen.includes('tokens.live-user') && staleTokenAnswered(answer, path, memory))
+    seen.push('tokens.live-user');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }
@@ -269,8 +406,9 @@ function textFilterSet(answer: Answer): boolean {
 /** The behaviour entries an answer shows, of those chosen, with what a run must remember. */
 export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => FreedomId[] {
   const carried = carriedVersions();
+  const memory = newMemory();
   return (answer) => {
-    const seen = witnessed(answer, chosen);
+    const seen = witnessed(answer, chosen, memory);
     if (chosen.includes('hub.dashboard-redirect') && dashboardRedirected(answer))
       seen.push('hub.dashboard-redirect');
     if (chosen.includes('hub.no-scheduled-reports') && scheduleWithheld(answer))

@@ -21,6 +21,11 @@ describe('reference settings', () => {
       filterText: 'nothing',
       v1Component: 'dashboard-and-application-pages',
       drillSampled: 'refuse',
+      tokenEnd: 'at-expires-at',
+      tokenReads: 'issue-time',
+      noRolePermissions: 'empty-role',
+      recursiveSql: 'allowed',
+      propertyBinding: 'typed',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -33,6 +38,19 @@ describe('reference settings', () => {
     expect(settingsFor(['tokens.hs256'])).toEqual({ ...DEFAULT_SETTINGS, signing: 'HS256' });
     expect(settingsFor(['claims.layout'])).toEqual({ ...DEFAULT_SETTINGS, claims: 'nested' });
     expect(settingsFor(['chat.second-agent'])).toEqual({ ...DEFAULT_SETTINGS, agent: 'second' });
+    expect(settingsFor(['tokens.live-user'])).toEqual({ ...DEFAULT_SETTINGS, tokenReads: 'live' });
+    expect(settingsFor(['properties.bound-as-text'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      propertyBinding: 'text',
+    });
+    expect(settingsFor(['sql.no-recursion'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      recursiveSql: 'refused',
+    });
+    expect(settingsFor(['permissions.no-role-nothing'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      noRolePermissions: 'nothing',
+    });
     // The reference reads both forms of a header key already (decision auth.header.format).
     expect(settingsFor(['auth.both-forms'])).toEqual(DEFAULT_SETTINGS);
     expect(
@@ -52,6 +70,11 @@ describe('reference settings', () => {
       filterText: 'nothing',
       v1Component: 'dashboard-and-application-pages',
       drillSampled: 'refuse',
+      tokenEnd: 'at-expires-at',
+      tokenReads: 'issue-time',
+      noRolePermissions: 'empty-role',
+      recursiveSql: 'allowed',
+      propertyBinding: 'typed',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,
@@ -73,6 +96,10 @@ describe('reference settings', () => {
     expect(settingsFor(['hub.unloadable-line-only'])).toEqual({
       ...DEFAULT_SETTINGS,
       unloadableChart: 'line',
+      tokenReads: 'issue-time',
+      noRolePermissions: 'empty-role',
+      recursiveSql: 'allowed',
+      propertyBinding: 'typed',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');
