@@ -21,6 +21,7 @@ import {
   parts,
   HUB_TIMEOUT,
 } from '../harness/given/hub.ts';
+import { cause } from '../harness/causes.ts';
 
 // §2.2 names controls; what clicking one opens is our decision (hub.controls.placement),
 // except for AI insights, whose chat sidebar §2.2 names. What a filter change posts and
@@ -132,7 +133,10 @@ probe(
   async (t) => {
     const field = hubProfile(t).paramsMessage?.field;
     if (field === undefined)
-      return t.notRun("the profile's hub section names no paramsMessage (its filters' member)");
+      return t.notRun(
+        "the profile's hub section names no paramsMessage (its filters' member)",
+        cause.shape('hub.paramsMessage'),
+      );
     const w = await hubWorld(t, { moreControls: [PRODUCT] });
     const parentOrigin = embedderOrigin(t);
     const view = await openEmbedded(
@@ -161,6 +165,35 @@ probe(
     );
   },
   { timeout: HUB_TIMEOUT, parts, needs },
+);
+
+probe(
+  ['hub.filters.values'],
+  'a filter_ value that is not JSON: what the filter bar holds and which rows the chart shows',
+  async (t) => {
+    const w = await hubWorld(t, { data: true });
+    // A bare word, as a hand-written address would carry it: not a JSON text.
+    const view = await openHub(
+      t,
+      dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, filter_channel: 'store' }),
+    );
+    await dashboardShown(view, w);
+    const input = view.thingIn(view.thing('filterBar'), 'filterInput', { label: CHANNEL.label });
+    const held = (await input.count()) === 1 ? await input.inputValue() : '(no input)';
+    const chart = view.thing('chart', { title: w.board.chartTitle });
+    const rows = JSON.stringify(await view.rows(chart, 'chart', 'the chart').read());
+    const shown =
+      rows === JSON.stringify(expectedTotals('north'))
+        ? 'every channel'
+        : rows === JSON.stringify(expectedTotals('north', 'store'))
+          ? 'the store channel only'
+          : `other rows ${rows}`;
+    t.observe(
+      `the filter input holds ${JSON.stringify(held)}; the chart shows ${shown}`,
+      held === '' && shown === 'every channel',
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: needsData },
 );
 
 probe(

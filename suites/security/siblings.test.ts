@@ -23,6 +23,7 @@ import {
   updateUserShowing,
   userAsTokenShows,
 } from '../harness/readback.ts';
+import { cause } from '../harness/causes.ts';
 
 // Worlds with siblings of every kind (issue 6 part 9): two projects in one account, two
 // project organizations per project, two users per organization, two roles per project that
@@ -70,7 +71,10 @@ conformance(
   async (t) => {
     const paths = t.profile.shapes.tokenClaims ?? {};
     if (paths.role === undefined && paths.projectOrganization === undefined)
-      t.notRun('the profile names no role or project-organization claim (§5 rule 8)');
+      t.notRun(
+        'the profile names no role or project-organization claim (§5 rule 8)',
+        cause.shape('shapes.tokenClaims.role'),
+      );
     const rich = await buildRichWorld(t, SHAPE);
     const wrong: string[] = [];
     for (const project of rich.projects) {
@@ -124,7 +128,12 @@ conformance(
       }
     }
   },
-  { needs: ['accounts', 'projects'], timeout: 60_000 },
+  {
+    needs: ['accounts', 'projects'],
+    // The organization is read back from an update that sends only the name (§4.6 U4, U5).
+    relies: ['users.update.response-fields', 'users.update.absent-fields-unchanged'],
+    timeout: 60_000,
+  },
 );
 
 // The same worlds, now trespassing: a request that names project P (path or projectId) with
@@ -248,7 +257,10 @@ conformance(
   async (t) => {
     const path =
       t.profile.shapes.tokenClaims?.projectOrganization ??
-      t.notRun('the profile names no project-organization claim (tokenClaims.projectOrganization)');
+      t.notRun(
+        'the profile names no project-organization claim (tokenClaims.projectOrganization)',
+        cause.shape('shapes.tokenClaims.projectOrganization'),
+      );
     const rich = await buildRichWorld(t, {
       projects: 1,
       organizationsPerProject: 2,
