@@ -185,9 +185,9 @@ const askCmd = (ask: Ask, questions: () => readonly string[]): Cmd => {
           code: 'RATE_LIMITED',
           why: `request ${win.sure + 1} of this user's minute (§8)`,
         };
+      // §4.15 shows the stream's media type, no status: any 2xx (expectStream reads it).
       return {
         kind: 'allowed',
-        status: 200,
         then: () => {
           win.sure += 1;
           if (answer === undefined) throw new Error('no answer read');
@@ -242,7 +242,6 @@ const burstCmd = (a: number, u: number): Cmd => {
       win.maybe += count;
       return {
         kind: 'allowed',
-        status: 200,
         then: () => {
           for (const [i, e] of earlier.entries()) expectStream(e, `burst request ${i + 1}`);
           win.sure += count;
