@@ -51,6 +51,7 @@ import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 // Against the reference, the model's refusals of our decisions (a version the agent lacks,
 // another account's agent) are drawn too.
 
+// Of the commands, at most one burst to the §8 limit in the whole test (180 requests).
 const BUDGET: Budget = { runs: 2, commands: 16 };
 const LIMIT = 180;
 const TOKENS = 2;
@@ -79,8 +80,11 @@ interface Model {
   readonly decisions: boolean;
   /** A chart answer of the last chat, to be saved: its account and result. */
   lastChart: { readonly a: number; readonly result: ChatResult } | undefined;
-  /** A burst to the limit runs at most once per run: it costs 180 requests. */
-  burst: boolean;
+  /**
+   * Bursts to the limit left in the whole test: each costs 180 requests, and the chat area's
+   * other files burst too, so one is the budget (shared by the runs).
+   */
+  readonly bursts: { left: number };
   /** The profile follows our reading of save-from-chat's required fields. */
   readonly saves: boolean;
   /** The target has the chart-data hook, to load a saved chart's rows. */
@@ -181,9 +185,9 @@ const askCmd = (ask: Ask, questions: () => readonly string[]): Cmd => {
           code: 'RATE_LIMITED',
           why: `request ${win.sure + 1} of this user's minute (§8)`,
         };
+      // §4.15 shows the stream's media type, no status: any 2xx (expectStream reads it).
       return {
         kind: 'allowed',
-        status: 200,
         then: () => {
           win.sure += 1;
           if (answer === undefined) throw new Error('no answer read');
@@ -230,15 +234,14 @@ const burstCmd = (a: number, u: number): Cmd => {
   return {
     kind: 'call',
     label: `burst: account#${a} user#${u} chats up to the limit of its minute`,
-    pre: (m) => !m.burst && windowAt(accountAt(m, a), u).maybe < LIMIT,
+    pre: (m) => m.bursts.left > 0 && windowAt(accountAt(m, a), u).maybe < LIMIT,
     verdict: (m) => {
       const win = windowAt(accountAt(m, a), u);
-      m.burst = true;
+      m.bursts.left -= 1;
       count = LIMIT - win.maybe;
       win.maybe += count;
       return {
         kind: 'allowed',
-        status: 200,
         then: () => {
           for (const [i, e] of earlier.entries()) expectStream(e, `burst request ${i + 1}`);
           win.sure += count;
@@ -413,7 +416,7 @@ conformance(
     'security.data.rows-of-the-user',
     'security.data.other-organization',
   ],
-  `model runs over chat: threads, agent versions, rate windows on the account's clock, chart rows (${budgetLine('chat', BUDGET)})`,
+  `model runs over chat: threads, agent versions, rate windows on the account's clock, chart rows (${budgetLine('chat', BUDGET)}, one burst to the limit)`,
   async (t) => {
     let pool: readonly string[] = [];
     const questions = () => pool;
@@ -430,6 +433,7 @@ conformance(
         q: fc.nat({ max: 7 }),
       })
       .map((x) => askCmd(x, questions));
+    const bursts = { left: 1 };
     await modelRuns<Model, Real>(t, {
       area: 'chat',
       budget: BUDGET,
@@ -451,7 +455,7 @@ conformance(
             accounts,
             decisions: t.target.checkDecisions,
             lastChart: undefined,
-            burst: false,
+            bursts,
             // Saving leans on our reading of which save fields are required.
             saves: states(t, 'charts.save-from-chat.required-fields'),
             chartData: t.hooks.has('chart-data'),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { expectedEffective } from '../../fixtures/oracles/index.ts';
+import { expectedEffective, isEditingFlag } from '../../fixtures/oracles/index.ts';
 import {
   applyIdentity,
   emptyIdentity,
@@ -200,7 +200,10 @@ function expectTokenInStep(
     ).toEqual(user.properties);
   if (shape.permissions !== undefined && shape.permissionsForm !== 'other') {
     const claim = permissionsClaim(t, token);
+    // §2.2 rule 2: a user with no role is view-only; its other flags are open
+    // (permissions.effective.no-role), so only the editing ones are compared then.
     const wrong = Object.entries(expectedEffective(role?.permissions ?? null))
+      .filter(([flag]) => role !== undefined || isEditingFlag(flag))
       .filter(([flag, on]) => (claim[flag] === true) !== on)
       .map(([flag, on]) => `${flag} should be ${on ? 'on' : 'off'}`);
     expect(wrong, `${what}: the effective permissions of the role the user holds now`).toEqual([]);
