@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bareKey, witnessed } from './behaviours.ts';
+import { bareKey, newMemory, witnessed, witnessedInHooks, witnessing } from './behaviours.ts';
 import type { Answer } from './transform.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -28,6 +28,92 @@ describe('behaviour witnesses', () => {
       'tokens.hs256',
     ]);
     expect(witnessed(token(hs), ['claims.layout'])).toEqual([]);
+  });
+
+  it('see an exp a second after the expiresAt beside it', () => {
+    const end = Date.parse('2026-01-01T01:00:00Z') / 1000;
+    const issued = (exp: number) =>
+      answer('POST', '/v1/api/projects/user-token', 200, {
+        status: 'success',
+        data: {
+          token: jwt({ alg: 'ES256' }, { sub: 'u', exp }),
+          expiresAt: '2026-01-01T01:00:00.000Z',
+        },
+      });
+    const chosen = ['tokens.through-expires-at'] as const;
+    expect(witnessed(issued(end + 1), chosen)).toEqual(['tokens.through-expires-at']);
+    expect(witnessed(issued(end), chosen)).toEqual([]);
+  });
+
+  it('see a chat answered to a token whose properties a later update replaced', () => {
+    const memory = newMemory();
+    const chosen = ['tokens.live-user'] as const;
+    const update = {
+      ...answer('PUT', '/v1/api/projects/p/users/U1', 200, { status: 'success', data: {} }),
+    };
+    const sent = {
+      ...update.request,
+      body: Buffer.from('{"name":"n","properties":{"b":2,"a":1}}'),
+    };
+    expect(witnessed({ ...update, request: sent }, chosen, memory)).toEqual([]);
+    const chat = (payload: object) => {
+      const a = answer('POST', '/v1/api/project-agents/x/chat', 200, {});
+      const headers = { authorization: `Bearer ${jwt({ alg: 'ES256' }, payload)}` };
+      return { ...a, request: { ...a.request, headers } };
+    };
+    expect(witnessed(chat({ sub: 'u1', props: { a: 0 } }), chosen, memory)).toEqual([
+      'tokens.live-user',
+    ]);
+    // A token issued after the update carries what is stored: nothing to see.
+    expect(witnessed(chat({ sub: 'u1', props: { a: 1, b: 2 } }), chosen, memory)).toEqual([]);
+    expect(witnessed(chat({ uid: 'u1', ctx: { properties: { a: 0 } } }), chosen, memory)).toEqual([
+      'tokens.live-user',
+    ]);
+    expect(witnessed(chat({ sub: 'u2', props: {} }), chosen, memory)).toEqual([]);
+  });
+
+  it('see a token of a user with no role that grants nothing, in any form', () => {
+    const chosen = ['permissions.no-role-nothing'] as const;
+    const token = (payload: object) =>
+      answer('POST', '/v1/api/projects/user-token', 200, {
+        data: { token: jwt({ alg: 'ES256' }, { kind: 'project-user', ...payload }) },
+      });
+    for (const nothing of [
+      { rol: null, perm: { addChart: false, canSetDefaultDashboard: false } },
+      { rol: null, 'https://eac.example/permissions': [] },
+      { rol: null, scope: '' },
+      { uid: 'u', ctx: { role: null, permissions: [] } },
+    ])
+      expect(witnessed(token(nothing), chosen), JSON.stringify(nothing)).toEqual(chosen);
+    for (const something of [
+      { rol: null, perm: { canSetDefaultDashboard: true } },
+      { rol: null, scope: 'canSetDefaultDashboard' },
+      { rol: 'r', perm: { addChart: false } },
+    ])
+      expect(witnessed(token(something), chosen), JSON.stringify(something)).toEqual([]);
+  });
+
+  it('see, in a hook answer, chart rows refused for their recursive SQL', () => {
+    const refused = answer('POST', '/__eac/accounts/o/charts/c/data', 400, {
+      status: 'error',
+      error: { message: 'the SQL was refused: recursive queries are not allowed' },
+    });
+    expect(witnessedInHooks(refused, ['sql.no-recursion'])).toEqual(['sql.no-recursion']);
+    expect(witnessedInHooks(refused, ['tokens.hs256'])).toEqual([]);
+    const other = answer('POST', '/__eac/accounts/o/charts/c/data', 400, { status: 'error' });
+    expect(witnessedInHooks(other, ['sql.no-recursion'])).toEqual([]);
+  });
+
+  it('see, in a hook answer, chart rows holding a boolean property as text', () => {
+    const rows = (vip: unknown) =>
+      answer('POST', '/__eac/accounts/o/charts/c/data', 200, {
+        status: 'success',
+        data: { rows: [{ product: 'Anvil', vip, total: 3 }] },
+      });
+    const chosen = ['properties.bound-as-text'] as const;
+    expect(witnessedInHooks(rows('true'), chosen)).toEqual(chosen);
+    expect(witnessedInHooks(rows(true), chosen)).toEqual([]);
+    expect(witnessedInHooks(rows('true'), ['sql.no-recursion'])).toEqual([]);
   });
 
   it('see claims laid out under ctx', () => {
@@ -75,5 +161,138 @@ describe('auth.both-forms', () => {
     );
     expect(bareKey({ authorization: 'key-123' })).toBe(undefined);
     expect(bareKey({})).toBe(undefined);
+  });
+});
+
+describe('chat behaviour witnesses', () => {
+  const AGENT = '8d3c5a8e-1111-4222-8333-944455556666';
+  const chosen = ['chat.requests-answered', 'chat.version-carried', 'chat.sliding-window'] as const;
+  const stream = (events: object[]) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  function chatAnswer(body: object, status: number, text: string, type = 'text/event-stream') {
+    return {
+      request: {
+        method: 'POST',
+        url: `/v1/api/project-agents/${AGENT}/chat`,
+        headers: { authorization: 'Bearer t' },
+        body: Buffer.from(JSON.stringify(body)),
+        origin: 'api' as const,
+      },
+      status,
+      headers: { 'content-type': type },
+      body: Buffer.from(text),
+    };
+  }
+  const asked = (payload: object, messages: object[] = [{ role: 'user', content: 'q' }]) => ({
+    messages,
+    payload: { agent_id: AGENT, ...payload },
+  });
+  const TEXT = stream([{ type: 'text-start' }, { type: 'text-end' }]);
+
+  it('see a stream answering a body the decisions refuse, and nothing else', () => {
+    const see = witnessing(chosen);
+    expect(see(chatAnswer(asked({ agent_id: 'other' }), 200, TEXT))).toEqual([
+      'chat.requests-answered',
+    ]);
+    expect(see(chatAnswer(asked({}, []), 201, TEXT))).toEqual(['chat.requests-answered']);
+    expect(see(chatAnswer(asked({ agent_version: 0 }), 200, TEXT))).toEqual([
+      'chat.requests-answered',
+    ]);
+    expect(see(chatAnswer(asked({ agent_version: 2 }), 200, TEXT))).toEqual([]);
+    const refused = chatAnswer(asked({ agent_id: 'other' }), 400, '{}', 'application/json');
+    expect(see(refused)).toEqual([]);
+  });
+
+  it("see a thread's earlier pin answer a later message that pins none", () => {
+    const see = witnessing(chosen);
+    const v = (n: number) => stream([{ type: 'start', payload: { agentVersion: n } }]);
+    expect(see(chatAnswer({ ...asked({ agent_version: 1 }), thread_id: 'a' }, 200, v(1)))).toEqual(
+      [],
+    );
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'b' }, 200, v(1)))).toEqual([]);
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'a' }, 200, v(3)))).toEqual([]);
+    expect(see(chatAnswer({ ...asked({}), thread_id: 'a' }, 200, v(1)))).toEqual([
+      'chat.version-carried',
+    ]);
+  });
+
+  it('see a refusal naming a sliding window', () => {
+    const see = witnessing(chosen);
+    const refusal = (window: string) =>
+      chatAnswer(
+        asked({}),
+        429,
+        JSON.stringify({ status: 'error', error: { message: 'm', details: { window } } }),
+        'application/json',
+      );
+    expect(see(refusal('sliding'))).toEqual(['chat.sliding-window']);
+    expect(see(refusal('fixed'))).toEqual([]);
+    expect(witnessing([])(refusal('sliding'))).toEqual([]);
+  });
+});
+
+describe('hub behaviour witnesses', () => {
+  const chosen = [
+    'hub.dashboard-redirect',
+    'hub.no-scheduled-reports',
+    'hub.unloadable-line-only',
+  ] as const;
+  function hub(url: string, status: number, html: string, headers: Record<string, string> = {}) {
+    return {
+      request: { method: 'GET', url, headers: {}, body: Buffer.alloc(0), origin: 'hub' as const },
+      status,
+      headers: { 'content-type': 'text/html', ...headers },
+      body: Buffer.from(html),
+    };
+  }
+  const see = witnessing(chosen);
+
+  it('see the dashboard page redirect to the application page with dashboardId', () => {
+    const to = { location: '/share/application/a?jwt=x&dashboardId=d' };
+    expect(see(hub('/share/dashboard/d?jwt=x', 302, '', to))).toEqual(['hub.dashboard-redirect']);
+    expect(see(hub('/share/application/a?jwt=x', 302, '', to))).toEqual([]);
+    expect(see(hub('/share/dashboard/d?jwt=x', 200, '<main></main>'))).toEqual([]);
+  });
+
+  it('see a granted Schedule report withheld, in any form of the permissions', () => {
+    const page = (payload: object, html: string) =>
+      hub(`/share/dashboard/d?jwt=${jwt({ alg: 'ES256' }, payload)}`, 200, html);
+    const granted = { perm: { enableScheduleReport: true } };
+    expect(see(page(granted, '<main></main>'))).toEqual(['hub.no-scheduled-reports']);
+    expect(see(page({ scope: 'enableScheduleReport' }, '<main></main>'))).toEqual([
+      'hub.no-scheduled-reports',
+    ]);
+    expect(see(page(granted, '<button>Schedule report</button>'))).toEqual([]);
+    expect(see(page({ perm: { enableScheduleReport: false } }, '<main></main>'))).toEqual([]);
+  });
+
+  it('see a status line with no table after it', () => {
+    expect(see(hub('/share/dashboard/d', 200, '<p role="status">no SQL</p></figure>'))).toEqual([
+      'hub.unloadable-line-only',
+    ]);
+    expect(see(hub('/share/dashboard/d', 200, '<p role="status">x</p><table></table>'))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('hub.filter-text witness', () => {
+  const page = (query: string, html: string) => ({
+    request: {
+      method: 'GET',
+      url: `/share/dashboard/d?jwt=x&${query}`,
+      headers: {},
+      body: Buffer.alloc(0),
+      origin: 'hub' as const,
+    },
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: Buffer.from(html),
+  });
+  const see = witnessing(['hub.filter-text']);
+  it('sees an input holding a value that is not JSON, and nothing for a JSON one', () => {
+    const input = (v: string) => `<input id="f" name="filter_channel" value="${v}">`;
+    expect(see(page('filter_channel=store', input('store')))).toEqual(['hub.filter-text']);
+    expect(see(page('filter_channel=store', input('')))).toEqual([]);
+    expect(see(page('filter_channel=%22store%22', input('store')))).toEqual([]);
   });
 });

@@ -38,6 +38,11 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     return { ...p, shapes };
   },
   'auth.both-forms': (p) => ({ ...p, shapes: { ...p.shapes, authorizationHeader: 'both' } }),
+  // exp no longer names the end of a token's life (it is the second after expiresAt).
+  'tokens.through-expires-at': (p) => ({
+    ...p,
+    follows: (p.follows ?? []).filter((id) => id !== 'tokens.jwt.exp-matches-expires-at'),
+  }),
   // The nested layout: the user in `uid`, the rest under `ctx`.
   'claims.layout': (p) => ({
     ...p,
@@ -58,6 +63,14 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'claims.permissions-array': (p) =>
     permissionsIn(p, 'array', '/https:~1~1eac.example~1permissions'),
   'claims.permissions-string': (p) => permissionsIn(p, 'string', 'scope'),
+  // The user a token stands for, read as stored now: nothing the profile states changes.
+  'tokens.live-user': (p) => p,
+  // A user with no role may do nothing: the profile states no permission of it.
+  'permissions.no-role-nothing': (p) => p,
+  // Recursive SQL refused: the profile states nothing of which SQL runs.
+  'sql.no-recursion': (p) => p,
+  // Property values bound as text: nothing the profile states.
+  'properties.bound-as-text': (p) => p,
   // The second agent (reference/chat/second-agent.ts): where it reports the answering version,
   // and example questions in its own words over the sales table the chat tests load.
   'chat.second-agent': (p) => ({
@@ -80,6 +93,25 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
       },
     },
   }),
+  // Probes record these answers; no profile entry states them and no test relies on them.
+  'chat.requests-answered': (p) => p,
+  'chat.version-carried': (p) => p,
+  'chat.sliding-window': (p) => p,
+  // The dashboard alone, by redirection: the decision that the page shows the application's
+  // navigation no longer holds.
+  'hub.dashboard-redirect': (p) => ({
+    ...p,
+    follows: (p.follows ?? []).filter((id) => id !== 'hub.dashboard.navigation'),
+  }),
+  // Probed only.
+  'hub.unloadable-line-only': (p) => p,
+  // A value that is not JSON sets a filter: the decision no longer holds whole.
+  'hub.filter-text': (p) => ({
+    ...p,
+    follows: (p.follows ?? []).filter((id) => id !== 'hub.filters.values'),
+  }),
+  'hub.no-scheduled-reports': (p) =>
+    p.hub === undefined ? p : { ...p, hub: { ...p.hub, scheduledReports: 'none' } },
 };
 
 /** The profile with the permissions claim in `form`, at `flatPath` unless nested under ctx. */

@@ -283,6 +283,7 @@ const VIEW: PageView = {
   dashboards: [OVERVIEW, BOARD],
   activeDashboardId: BOARD.dashboardId,
   frozen: false,
+  scheduledReports: true,
 };
 
 const NONCE = 'bm9uY2Utb2YtdGhlLXRlc3Q=';

@@ -283,7 +283,7 @@ function prefixOf(random: () => number): string {
 }
 
 /** The answer with a new body; pieces a transform before cut are cut again as many. */
-function withBody(answer: Answer, html: string, random: () => number): Answer | undefined {
+export function withBody(answer: Answer, html: string, random: () => number): Answer | undefined {
   const body = Buffer.from(html, 'utf-8');
   if (body.equals(answer.body)) return undefined;
   const { pieces, ...rest } = answer;

@@ -97,6 +97,31 @@ afterAll(async () => {
 });
 
 describe('startLatitude', () => {
+  it('relays a request as a transform rewrote it, and answers one it refuses without the target', async () => {
+    let seen = 0;
+    api.on('request', () => (seen += 1));
+    const p = await proxy(['bodies.prototype-keys-dropped', 'limits.tighter']);
+    const echo = await fetch(`${p.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":{"__proto__":{"x":1},"b":2}}',
+    });
+    expect(await echo.json()).toMatchObject({ data: { body: '{"a":{"b":2}}' } });
+    expect(seen).toBe(1);
+    const big = await fetch(`${p.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blob: 'x'.repeat(300 * 1024) }),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({
+      status: 'error',
+      error: { code: 'REQUEST_TOO_LARGE' },
+    });
+    expect(seen).toBe(1);
+    expect(p.counts()['bodies.prototype-keys-dropped']).toBe(1);
+  });
+
   it('relays requests with their body and headers, and rewrites the answer', async () => {
     const p = await proxy(['status.created']);
     const echo = await fetch(`${p.url}/echo?q=1`, {
@@ -122,6 +147,22 @@ describe('startLatitude', () => {
     expect(counts.data['members.extra']).toBe(0);
     const page = await fetch(`${p.hubUrl}/share/page`);
     expect(await page.text()).toBe('<main>hub</main>');
+  });
+
+  it('answers a request a transform refuses itself, relaying nothing', async () => {
+    const p = await proxy(['users.update.other-reading', 'errors.other-4xx']);
+    const path = '/v1/api/projects/11111111-2222-4333-8444-555555555555/users/a';
+    const res = await fetch(`${p.url}${path}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'n', projectOrganizationId: 'acme' }),
+    });
+    // The stub has no such route (it would answer 404); the proxy's own refusal is rewritten
+    // by the transforms after it like any answer (400 as 422).
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    expect(p.counts()['users.update.other-reading']).toBe(1);
+    expect(p.counts()['errors.other-4xx']).toBe(1);
   });
 
   it('answers the capabilities itself and relays other hooks untouched', async () => {

@@ -8,7 +8,7 @@ import { chosenIds, type LatitudeVary } from './choice.ts';
 import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.ts';
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
-import { bareKey, witnessed } from './behaviours.ts';
+import { bareKey, witnessedInHooks, witnessing } from './behaviours.ts';
 import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
 
@@ -86,6 +86,21 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
   return Buffer.concat(chunks);
+}
+
+/** Relays a request to the target and buffers its whole answer. */
+async function relay(base: string, sent: Answer['request']): Promise<Answer> {
+  const relayed = await request(joinUrl(base, sent.url), {
+    method: sent.method as 'GET',
+    headers: sent.headers,
+    ...(sent.body.length > 0 ? { body: sent.body } : {}),
+  });
+  return {
+    request: sent,
+    status: relayed.statusCode,
+    headers: relayable(relayed.headers),
+    body: Buffer.from(await relayed.body.arrayBuffer()),
+  };
 }
 
 /** Writes the answer out: in its pieces, each flushed on its own, or in one write. */
@@ -166,6 +181,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         ? options.hooks.replace(/\/+$/, '')
         : joinUrl(options.target, hooksPath ?? '');
   let sequence = 0;
+  const witness = witnessing(chosen);
 
   const transform = (answer: Answer, random: () => number, list: readonly Transform[]) => {
     let current = answer;
@@ -241,18 +257,28 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         headers = bare;
         counts['auth.both-forms'] += 1;
       }
-      const relayed = await request(joinUrl(base, relayUrl), {
-        method: method as 'GET',
-        headers,
-        ...(body.length > 0 ? { body } : {}),
-      });
-      const answer: Answer = {
-        request: { method, url: relayUrl, headers, body, origin },
-        status: relayed.statusCode,
-        headers: relayable(relayed.headers),
-        body: Buffer.from(await relayed.body.arrayBuffer()),
-      };
-      if (!isHook) for (const id of witnessed(answer, chosen)) counts[id] += 1;
+      let sent: Answer['request'] = { method, url: relayUrl, headers, body, origin };
+      let own: Answer | undefined;
+      for (const t of isHook || origin !== 'api' ? [] : transforms) {
+        let taken: ReturnType<NonNullable<Transform['before']>>;
+        try {
+          taken = t.before?.(sent);
+        } catch {
+          // A request a transform cannot read is none of its freedom: relayed as it is.
+          taken = undefined;
+        }
+        if (taken === undefined) continue;
+        counts[t.id] += 1;
+        if ('answer' in taken) {
+          own = { request: sent, ...taken.answer };
+          break;
+        }
+        sent = taken.request;
+      }
+      const answer: Answer = own ?? (await relay(base, sent));
+      for (const t of transforms) t.observe?.(answer);
+      if (!isHook) for (const id of witness(answer)) counts[id] += 1;
+      else for (const id of witnessedInHooks(answer, chosen)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);
     };

@@ -1,5 +1,13 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import { chatStreamTransforms } from './chat-stream.ts';
 import { errorsOther4xx, errorsReworded } from './errors.ts';
+import {
+  credentialsReadAnywhere,
+  credentialsRefusedOtherwise,
+  isolationForbidden,
+  organizationIdValidated,
+} from './credentials.ts';
+import { hubOpenTransforms } from './hub-open.ts';
 import { hubTransforms } from './hub.ts';
 import {
   arraysReordered,
@@ -10,15 +18,34 @@ import {
   v1RecordMinimal,
   workspacesRenamed,
 } from './json.ts';
+import { limitsTighter } from './limits.ts';
 import { openFormTransforms } from './open-forms.ts';
+import {
+  bodiesPrototypeKeysDropped,
+  bodiesUnknownFieldsRefused,
+  errorsShapeBeforeCredentials,
+  errorsStatusesOtherwise,
+  idsLowerCaseOnly,
+  migrationReplacementInMessage,
+} from './refusals.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
+import { identityTransforms } from './identity.ts';
 import type { Transform } from './transform.ts';
 import { bodyChunked, contentTypeCharset, framingEmptyBody } from './wire.ts';
 
-/** Every form transform the proxy can carry out, by catalogue id. */
-const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
+/** Every form transform the proxy can carry out, by catalogue id (a stateful one made anew). */
+const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
   [
+    credentialsRefusedOtherwise,
+    credentialsReadAnywhere,
+    organizationIdValidated,
+    errorsStatusesOtherwise,
+    migrationReplacementInMessage,
+    idsLowerCaseOnly,
+    bodiesPrototypeKeysDropped,
+    bodiesUnknownFieldsRefused,
+    errorsShapeBeforeCredentials,
     statusCreated,
     membersExtra,
     v1RecordMinimal,
@@ -35,7 +62,22 @@ const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
     ...hubTransforms,
     endpointsTemplated,
     ...openFormTransforms,
-  ].map((t) => [t.id, t]),
+    ...chatStreamTransforms,
+    ...hubOpenTransforms,
+  ]
+    .map((t): [FreedomId, () => Transform] => [t.id, () => t])
+    .concat([
+      ['isolation.forbidden', () => isolationForbidden()],
+      ['limits.tighter', () => limitsTighter()],
+    ]),
+);
+
+/**
+ * The transforms that keep what they learn for one run (the ids a run registered, the roles it
+ * deleted): a fresh one for every proxy.
+ */
+const STATEFUL: ReadonlyMap<FreedomId, () => Transform> = new Map(
+  identityTransforms.map((make) => [make().id, make]),
 );
 
 const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').map((f) => f.id);
@@ -43,12 +85,12 @@ const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').ma
 /** The form entries of `chosen` the proxy carries out, in catalogue order. */
 export function formTransforms(chosen: readonly FreedomId[]): Transform[] {
   return FORMS.filter((id) => chosen.includes(id)).flatMap((id) => {
-    const t = ALL.get(id);
-    return t === undefined ? [] : [t];
+    const make = ALL.get(id) ?? STATEFUL.get(id);
+    return make === undefined ? [] : [make()];
   });
 }
 
 /** Form entries of the catalogue with no transform yet (chosen in vain). */
 export function unimplementedForms(): FreedomId[] {
-  return FORMS.filter((id) => !ALL.has(id));
+  return FORMS.filter((id) => !ALL.has(id) && !STATEFUL.has(id));
 }

@@ -24,7 +24,7 @@ export function isChatStream(answer: Answer): boolean {
   );
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -44,7 +44,7 @@ interface Stream {
 }
 
 /** One §6 event: the data line at `blocks[block].lines[line]`, with its parsed object. */
-interface Event {
+export interface Event {
   readonly block: number;
   readonly line: number;
   readonly json: Json;
@@ -79,7 +79,7 @@ export function writeStream(stream: Stream): Buffer {
   return Buffer.from(text, 'utf-8');
 }
 
-function eventsOf(stream: Stream): Event[] {
+export function eventsOf(stream: Stream): Event[] {
   const out: Event[] = [];
   stream.blocks.forEach((b, block) =>
     b.lines.forEach((text, line) => {
@@ -97,17 +97,17 @@ function eventsOf(stream: Stream): Event[] {
   return out;
 }
 
-const dataLine = (event: Json) => `${PREFIX}${JSON.stringify(event)}`;
+export const dataLine = (event: Json) => `${PREFIX}${JSON.stringify(event)}`;
 
 /** Blocks of one event each, ready to be spliced between blocks. */
-const eventBlocks = (events: readonly Json[]): Block[] =>
+export const eventBlocks = (events: readonly Json[]): Block[] =>
   events.map((e) => ({ lines: [dataLine(e)], terminated: true }));
 
 /**
  * Inserts blocks after block `at` (-1: before the first). A block left without its blank line
  * (a stream whose last line ends it) gets one, so the insertion cannot join its message.
  */
-function insertAfter(stream: Stream, at: number, blocks: readonly Block[]): void {
+export function insertAfter(stream: Stream, at: number, blocks: readonly Block[]): void {
   if (blocks.length === 0) return;
   const before = stream.blocks[at];
   if (before !== undefined && !before.terminated) {
@@ -125,7 +125,7 @@ interface TextMessage {
 }
 
 /** Text messages at the outer level (a message begun inside another is left alone). */
-function messagesOf(events: readonly Event[]): TextMessage[] {
+export function messagesOf(events: readonly Event[]): TextMessage[] {
   const out: TextMessage[] = [];
   let start = -1;
   let deltas: number[] = [];
@@ -176,7 +176,7 @@ function piecesAt(body: Buffer, cuts: ReadonlySet<number>): Buffer[] {
  * pieces is cut again into as many, so the order the proxy applies the entries in does not
  * undo sse.rechunked.
  */
-function withStream(answer: Answer, stream: Stream, random: () => number): Answer {
+export function withStream(answer: Answer, stream: Stream, random: () => number): Answer {
   const body = writeStream(stream);
   const { pieces, ...rest } = answer;
   const headers = { ...answer.headers };

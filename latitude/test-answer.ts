@@ -17,7 +17,7 @@ export function answerOf(
 }
 
 /** The JSON body of a transformed answer. */
-export const bodyOf = (answer: Answer | undefined): unknown =>
+export const bodyOf = (answer: Pick<Answer, 'body'> | undefined): unknown =>
   answer === undefined ? undefined : (JSON.parse(answer.body.toString('utf8')) as unknown);
 
 /** A fixed sequence for the `random` argument. */

@@ -49,12 +49,16 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
   const seed = options.seed ?? randomInt(2 ** 31);
   const ids = seededIds(seed);
   const ctx: ReferenceContext = {
-    store: new Store(ids),
+    store: new Store(ids, Date.now, {
+      recursion: settings.recursiveSql,
+      binding: settings.propertyBinding,
+    }),
     tokens: await TokenService.create(`eac-${ids.hex(4)}`, {
       signing: settings.signing,
       seed,
       layout: settings.claims,
       permissionsForm: settings.permissionsForm,
+      end: settings.tokenEnd,
     }),
     ids,
     settings,

@@ -12,6 +12,17 @@ describe('reference settings', () => {
       claims: 'flat',
       permissionsForm: 'object',
       agent: 'grammar',
+      chatRequests: 'refuse',
+      threadVersion: 'own',
+      chatWindow: 'fixed',
+      dashboardPage: 'in-place',
+      scheduledReports: 'all',
+      unloadableChart: 'empty-table',
+      filterText: 'nothing',
+      tokenReads: 'issue-time',
+      noRolePermissions: 'empty-role',
+      recursiveSql: 'allowed',
+      propertyBinding: 'typed',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -24,6 +35,19 @@ describe('reference settings', () => {
     expect(settingsFor(['tokens.hs256'])).toEqual({ ...DEFAULT_SETTINGS, signing: 'HS256' });
     expect(settingsFor(['claims.layout'])).toEqual({ ...DEFAULT_SETTINGS, claims: 'nested' });
     expect(settingsFor(['chat.second-agent'])).toEqual({ ...DEFAULT_SETTINGS, agent: 'second' });
+    expect(settingsFor(['tokens.live-user'])).toEqual({ ...DEFAULT_SETTINGS, tokenReads: 'live' });
+    expect(settingsFor(['properties.bound-as-text'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      propertyBinding: 'text',
+    });
+    expect(settingsFor(['sql.no-recursion'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      recursiveSql: 'refused',
+    });
+    expect(settingsFor(['permissions.no-role-nothing'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      noRolePermissions: 'nothing',
+    });
     // The reference reads both forms of a header key already (decision auth.header.format).
     expect(settingsFor(['auth.both-forms'])).toEqual(DEFAULT_SETTINGS);
     expect(
@@ -34,6 +58,38 @@ describe('reference settings', () => {
       claims: 'nested',
       permissionsForm: 'object',
       agent: 'grammar',
+      chatRequests: 'refuse',
+      threadVersion: 'own',
+      chatWindow: 'fixed',
+      dashboardPage: 'in-place',
+      scheduledReports: 'all',
+      unloadableChart: 'empty-table',
+      filterText: 'nothing',
+    });
+    expect(settingsFor(['chat.requests-answered'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      chatRequests: 'answer',
+    });
+    expect(settingsFor(['chat.version-carried'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      threadVersion: 'carried',
+    });
+    expect(settingsFor(['chat.sliding-window'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      chatWindow: 'sliding',
+    });
+    expect(settingsFor(['hub.dashboard-redirect', 'hub.no-scheduled-reports'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      dashboardPage: 'redirect',
+      scheduledReports: 'none',
+    });
+    expect(settingsFor(['hub.unloadable-line-only'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      unloadableChart: 'line',
+      tokenReads: 'issue-time',
+      noRolePermissions: 'empty-role',
+      recursiveSql: 'allowed',
+      propertyBinding: 'typed',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');

@@ -1,4 +1,5 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import type { NoRolePermissions } from '../spec/machines/permissions.ts';
 
 /**
  * What the reference decides where the document leaves a choice that changes behaviour, not
@@ -37,6 +38,67 @@ export interface Settings {
    * (reference/chat/second-agent.ts), standing for a language model the suites cannot predict.
    */
   readonly agent: 'grammar' | 'second';
+  /**
+   * §5 rule 5 gives a token's duration, not whether it still works at the instant of its
+   * expiresAt, nor (rule 8) whether exp names that instant. `at-expires-at`: refused from
+   * expiresAt on, exp equal to it; `through-expires-at`: accepted at expiresAt, exp the second
+   * after (spec/machines/token.ts, TokenEnd).
+   */
+  readonly tokenEnd: 'at-expires-at' | 'through-expires-at';
+  /**
+   * §4.15 leaves open the answer to a body that parsed but that the endpoint cannot take as
+   * asked: payload.agent_id not the path's, no message of role user, an agent_version the agent
+   * cannot have. `refuse`: a 400 or 404 before any stream (reference/chat/request.ts);
+   * `answer`: the path's agent answers, asks for a question, or answers as its latest version.
+   */
+  readonly chatRequests: 'refuse' | 'answer';
+  /**
+   * §4.15 again: whether a version pinned earlier in a thread holds for a later message that
+   * pins none. `own`: each message its own pin, else the latest; `carried`: the thread's last pin.
+   */
+  readonly threadVersion: 'own' | 'carried';
+  /** §8 leaves the kind of the per-minute chat window open: `fixed` to the clock minute, or `sliding`. */
+  readonly chatWindow: 'fixed' | 'sliding';
+  /**
+   * §4.17 leaves open how the dashboard page opens its application. `in-place`: the page is the
+   * application with its navigation, this dashboard shown; `redirect`: it answers 302 to the
+   * application page with `dashboardId`, which shows the dashboard alone.
+   */
+  readonly dashboardPage: 'in-place' | 'redirect';
+  /** §2.2 enableScheduleReport needs the organization's feature: `all` have it, or `none`. */
+  readonly scheduledReports: 'all' | 'none';
+  /**
+   * §2.6 and §4.17 leave open what stands for the rows of a chart saved without its
+   * sqlOverride: `empty-table`, a table of its fields with no row beside a line saying why;
+   * `line`, that line alone.
+   */
+  readonly unloadableChart: 'empty-table' | 'line';
+  /** §4.17 leaves open what a `filter_*` value that is not JSON sets: `nothing`, or the `text`. */
+  readonly filterText: 'nothing' | 'text';
+  /**
+   * §4.7 and §3 leave open what a token issued before a user or role change stands for.
+   * `issue-time`: what its claims carried when it was issued (decisions
+   * tokens.user-token.properties-after-update, states.role.issued-token-unchanged); `live`: the
+   * user as stored now, its properties, organization and role's permissions.
+   */
+  readonly tokenReads: 'issue-time' | 'live';
+  /**
+   * §2.2 leaves open what a user with no role may do beside viewing. `empty-role`: what an
+   * empty role gives (canSetDefaultDashboard and canEditChartFromSession on); `nothing`: no flag.
+   */
+  readonly noRolePermissions: NoRolePermissions;
+  /**
+   * §1 leaves open which SQL a chart or the agent may run. `allowed`: a recursive common table
+   * expression runs like any read-only SELECT (stopped after 5 s); `refused`: refused before
+   * it runs (sql-refused).
+   */
+  readonly recursiveSql: 'allowed' | 'refused';
+  /**
+   * §1 leaves open how a `{{user.<key>}}` value reaches the SQL. `typed`: a bare one is bound as
+   * the value it is (a boolean as a boolean), one inside a string literal as text; `text`:
+   * every one is bound as text.
+   */
+  readonly propertyBinding: 'typed' | 'text';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -45,6 +107,18 @@ export const DEFAULT_SETTINGS: Settings = {
   claims: 'flat',
   permissionsForm: 'object',
   agent: 'grammar',
+  tokenEnd: 'at-expires-at',
+  chatRequests: 'refuse',
+  threadVersion: 'own',
+  chatWindow: 'fixed',
+  dashboardPage: 'in-place',
+  scheduledReports: 'all',
+  unloadableChart: 'empty-table',
+  filterText: 'nothing',
+  tokenReads: 'issue-time',
+  noRolePermissions: 'empty-role',
+  recursiveSql: 'allowed',
+  propertyBinding: 'typed',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -60,6 +134,18 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'claims.permissions-array': { permissionsForm: 'array' },
   'claims.permissions-string': { permissionsForm: 'string' },
   'chat.second-agent': { agent: 'second' },
+  'tokens.through-expires-at': { tokenEnd: 'through-expires-at' },
+  'chat.requests-answered': { chatRequests: 'answer' },
+  'chat.version-carried': { threadVersion: 'carried' },
+  'chat.sliding-window': { chatWindow: 'sliding' },
+  'hub.dashboard-redirect': { dashboardPage: 'redirect' },
+  'hub.no-scheduled-reports': { scheduledReports: 'none' },
+  'hub.unloadable-line-only': { unloadableChart: 'line' },
+  'hub.filter-text': { filterText: 'text' },
+  'tokens.live-user': { tokenReads: 'live' },
+  'permissions.no-role-nothing': { noRolePermissions: 'nothing' },
+  'sql.no-recursion': { recursiveSql: 'refused' },
+  'properties.bound-as-text': { propertyBinding: 'text' },
 };
 
 /**

@@ -2,7 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommand, UsageError, type Command } from './args.ts';
+import { parseCommand, type Command } from './args.ts';
+import { UsageError } from './usage.ts';
 import { colourOn, paint } from './colour.ts';
 import { plural } from '../reports/words.ts';
 

@@ -33,6 +33,91 @@ export interface Freedom {
 }
 
 export const LATITUDE = [
+  // §2.3 and §4.1–§4.6: what the identity calls accept and do where the document is silent.
+  {
+    id: 'register.name-optional',
+    kind: 'form',
+    clauses: ['orgs.register.required-fields', 'users.register.required-fields'],
+    varies: [
+      'not-shown.register-required-fields',
+      'orgs.register.required-fields',
+      'users.register.required-fields',
+    ],
+    description:
+      'Takes a register-organization or register-user without a name: the organization is named after its externalId (else "Unnamed organization"), the user gets an empty display name.',
+  },
+  {
+    id: 'register.ids-other',
+    kind: 'form',
+    clauses: ['orgs.register.external-id-upsert', 'users.register.user-id-reuse'],
+    varies: ['orgs.register.external-id-upsert', 'users.register.user-id-reuse'],
+    description:
+      'Refuses (409 CONFLICT) a register-organization naming an externalId the project already holds, and takes a register-user naming a userId the project holds as an update of what it sends (properties left out are kept); the printed profile does not follow orgs.register.external-id-upsert.',
+  },
+  {
+    id: 'orgs.external-id-other',
+    kind: 'form',
+    clauses: ['orgs.identifier.resolution-order', 'orgs.register.external-id-echo'],
+    varies: ['orgs.identifier.resolution-order', 'orgs.register.external-id-echo'],
+    description:
+      "Takes an externalId equal to another organization's UUID (the UUID keeps naming its own organization), and answers a handle of its own making (org-…) when no externalId was sent, which later calls resolve; the printed profile does not follow orgs.identifier.resolution-order.",
+  },
+  {
+    id: 'users.update.other-reading',
+    kind: 'form',
+    clauses: [
+      'users.update.payload-and-properties',
+      'users.update.absent-fields-unchanged',
+      'users.update.organization-external-id',
+    ],
+    varies: [
+      'users.update.payload-and-properties',
+      'users.update.absent-fields-unchanged',
+      'users.update.organization-external-id',
+    ],
+    description:
+      'Reads a user update as a whole replacement: properties wins over payload when both come, a left-out userRoleId or projectOrganizationId means none, and projectOrganizationId takes only a UUID (400 VALIDATION_ERROR otherwise); the printed profile does not follow users.update.absent-fields-unchanged.',
+  },
+  {
+    id: 'tokens.live-user',
+    kind: 'behaviour',
+    clauses: ['tokens.user-token.properties-after-update', 'states.role.issued-token-unchanged'],
+    varies: ['tokens.user-token.properties-after-update', 'states.role.issued-token-unchanged'],
+    description:
+      'Reads the user a token stands for as stored now: a token issued before a properties, organization or role change reaches the rows of the new properties, and hub pages show the new role.',
+  },
+  {
+    id: 'permissions.no-role-nothing',
+    kind: 'behaviour',
+    clauses: ['permissions.effective.no-role'],
+    varies: ['permissions.effective.no-role'],
+    description:
+      'Gives a user with no role no permission at all (not even canSetDefaultDashboard or canEditChartFromSession, on for an empty role), in its tokens and on hub pages.',
+  },
+  {
+    id: 'sql.no-recursion',
+    kind: 'behaviour',
+    clauses: ['resources.data.read-only-sql'],
+    varies: ['resources.data.read-only-sql'],
+    description:
+      'Refuses SQL holding a recursive common table expression (400 VALIDATION_ERROR, sql-refused) before it runs, in saved charts and the agent alike.',
+  },
+  {
+    id: 'properties.bound-as-text',
+    kind: 'behaviour',
+    clauses: ['resources.properties.bound-not-spliced'],
+    varies: ['resources.properties.bound-not-spliced'],
+    description:
+      'Binds every {{user.<key>}} value as text, a bare one too (a boolean property reaches the SQL as the text true), never spliced into it.',
+  },
+  {
+    id: 'roles.quiet-writes',
+    kind: 'form',
+    clauses: ['roles.delete.twice', 'roles.update.empty-body', 'roles.timestamps.update-refreshes'],
+    varies: ['roles.delete.twice', 'roles.update.empty-body', 'roles.timestamps.update-refreshes'],
+    description:
+      'Answers a role write that has nothing to do as done: a second delete of a role answers 200 with its message, an update with neither name nor permissions answers the role as stored, its updated_at not moved.',
+  },
   {
     id: 'status.created',
     kind: 'form',
@@ -117,11 +202,155 @@ export const LATITUDE = [
     description:
       'Reorders every array whose order the document leaves open so that every element of an array of two or more moves.',
   },
+  // Refusals and limits of §5, §7 and §8 taken otherwise (issue 33). Kept before
+  // errors.reworded: these tell conditions apart by the reference's codes and reasons.
+  {
+    id: 'credentials.refused-otherwise',
+    kind: 'form',
+    clauses: [
+      'auth.credentials.missing',
+      'auth.api-key.unknown',
+      'auth.api-key.misplaced',
+      'auth.user-scoped.missing-organization-id',
+      'auth.user-scoped.not-member',
+      'auth.token.invalid',
+      'errors.unauthorized.status',
+    ],
+    varies: [
+      'auth.credentials.missing',
+      'auth.api-key.unknown',
+      'auth.api-key.misplaced',
+      'auth.user-scoped.missing-organization-id',
+      'auth.user-scoped.not-member',
+      'auth.token.invalid',
+    ],
+    description:
+      'Answers each credential refusal otherwise: no credential 401 with WWW-Authenticate and no reason, an unknown key 403, a misplaced key 400, a user-scoped key without organizationId a 400 validation error, a non-member 404 (the organization undisclosed), an invalid token 403, an expired one 401 with its own code.',
+  },
+  {
+    id: 'credentials.read-anywhere',
+    kind: 'form',
+    clauses: ['auth.api-key.misplaced', 'auth.identity.carriers-only'],
+    varies: ['auth.api-key.misplaced', 'auth.identity.carriers-only'],
+    description:
+      'Reads an API key wherever the client put it on the identity calls and list-workspaces: in the other place (the query of a POST or PUT, the body of a DELETE) or in an authorization header, when the §5 carrier holds none.',
+  },
+  {
+    id: 'organization-id.validated',
+    kind: 'form',
+    clauses: ['auth.org-bound.organization-id-shape'],
+    varies: ['auth.org-bound.organization-id-shape'],
+    description:
+      'Validates organizationId as the UUID §5 types it whatever the key: any other value, in the body or the query, is a 400 validation error before anything is read; the printed profile no longer follows auth.org-bound.organization-id-shape.',
+  },
+  {
+    id: 'isolation.forbidden',
+    kind: 'form',
+    clauses: ['auth.isolation.other-account', 'errors.not-found.status'],
+    varies: ['auth.isolation.other-account'],
+    description:
+      "Tells another account's project, role or user from one that does not exist, and answers the first 403 FORBIDDEN.",
+  },
+  {
+    id: 'errors.statuses-otherwise',
+    kind: 'form',
+    clauses: [
+      'errors.malformed-json',
+      'errors.route-not-found',
+      'errors.conflict.status',
+      'errors.payload-too-large',
+      'errors.unsupported-media-type',
+    ],
+    varies: [
+      'errors.malformed-json',
+      'errors.route-not-found',
+      'errors.conflict.status',
+      'errors.payload-too-large',
+      'errors.unsupported-media-type',
+    ],
+    description:
+      'Answers other statuses where §7 gives none: a body that is no JSON 422, a clash with stored data 422, an oversized body 400, a body of another media type 400, an unknown path 404 NOT_FOUND, and a known path with another method 405 with Allow.',
+  },
+  {
+    id: 'migration.replacement-in-message',
+    kind: 'form',
+    clauses: ['errors.migrated-to-v2.details', 'errors.migrated-to-v2.names-endpoint'],
+    varies: ['errors.migrated-to-v2.details'],
+    description: "Names a v1 write's v2 replacement in the 410's message alone, with no details.",
+  },
+  {
+    id: 'ids.lower-case-only',
+    kind: 'form',
+    clauses: ['errors.validation.uuid-case'],
+    varies: ['errors.validation.uuid-case'],
+    description:
+      'Reads UUIDs only in lower case: an id written in upper case in the path, the query or a body member typed as a UUID is a 400 validation error (externalIds are matched as written).',
+  },
+  {
+    id: 'bodies.prototype-keys-dropped',
+    kind: 'form',
+    clauses: ['errors.validation.prototype-keys'],
+    varies: ['errors.validation.prototype-keys'],
+    description:
+      'Drops members named __proto__, and prototype inside constructor, from a JSON body without a word and reads the rest.',
+  },
+  {
+    id: 'bodies.unknown-fields-refused',
+    kind: 'form',
+    clauses: ['errors.unknown-fields'],
+    varies: ['errors.unknown-fields'],
+    description:
+      'Refuses a body member it does not read, at the top of the body, with a 400 validation error naming each, before anything is read.',
+  },
+  {
+    id: 'errors.shape-before-credentials',
+    kind: 'form',
+    clauses: ['errors.order.credentials-first'],
+    varies: ['errors.order.credentials-first'],
+    description:
+      "Reads a body's shape before its credentials: a body its call's schema refuses is a 400 validation error whatever the credentials.",
+  },
+  {
+    id: 'limits.tighter',
+    kind: 'form',
+    clauses: ['limits.body-size', 'limits.body-depth', 'limits.header-size', 'limits.other-rates'],
+    varies: [
+      'not-shown.other-limits',
+      'limits.body-size',
+      'limits.body-depth',
+      'limits.header-size',
+      'limits.other-rates',
+    ],
+    description:
+      'Sets limits of its own, tighter than the reference: bodies of 256 KiB (413), JSON 32 levels deep (400), request line and headers of 8 KiB (431), and 2000 requests a minute per credential on every endpoint but chat (429), announced in RateLimit headers on each answer.',
+  },
+  {
+    id: 'tokens.through-expires-at',
+    kind: 'behaviour',
+    clauses: ['tokens.validity.exp-exclusive', 'tokens.jwt.exp-matches-expires-at'],
+    varies: ['tokens.validity.exp-exclusive', 'tokens.jwt.exp-matches-expires-at'],
+    description:
+      'Still accepts a token at the instant of its expiresAt (refused a second later), so its exp claim names the second after expiresAt.',
+  },
   {
     id: 'errors.reworded',
     kind: 'form',
     clauses: ['errors.codes.full-list', 'errors.envelope.message-required'],
-    varies: ['not-shown.error-codes', 'errors.codes.full-list', 'partial.form.error-text'],
+    varies: [
+      'not-shown.error-codes',
+      'errors.codes.full-list',
+      'partial.form.error-text',
+      // The chat refusals whose answer is open: another code than RATE_LIMITED and NOT_FOUND.
+      'limits.chat.rate-exceeded',
+      'chat.agent.unknown',
+      // The refusals whose whole answer the catalogue leaves open: another code and message.
+      'roles.update.unknown-role',
+      'roles.list.unknown-project',
+      'tokens.user-token.unknown-user',
+      'users.register.unknown-references',
+      'users.register.user-id-conflict',
+      'resources.properties.missing-property',
+    ],
     description:
       "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
   },
@@ -140,6 +369,15 @@ export const LATITUDE = [
       'errors.not-found.status',
       'errors.unauthorized.status',
       'errors.forbidden.status',
+      // An unknown agent answered 400, not 404.
+      'chat.agent.unknown',
+      // The refusals whose whole answer the catalogue leaves open: 400 for their 404.
+      'roles.update.unknown-role',
+      'roles.list.unknown-project',
+      'tokens.user-token.unknown-user',
+      'users.register.unknown-references',
+      // 401 for the 403 refusing a user without a property a row filter reads.
+      'resources.properties.missing-property',
     ],
     description:
       "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400, 401 and 403 swapped); §4.1's 400 and §7's table keep theirs.",
@@ -287,7 +525,13 @@ export const LATITUDE = [
     id: 'claims.permissions-array',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
-    varies: ['not-shown.jwt-contents', 'tokens.claims', 'partial.form.permissions-claim'],
+    varies: [
+      'not-shown.jwt-contents',
+      'tokens.claims',
+      'partial.form.permissions-claim',
+      // An editing flag a view-only role leaves unset is not written (no name, not false).
+      'permissions.effective.non-editing-role',
+    ],
     description:
       'Writes the permissions in a project-user token as an array of the granted flag names, under a namespaced claim (https://eac.example/permissions) in the flat layout; the printed profile states the form and a JSON pointer.',
     excludes: ['claims.permissions-string'],
@@ -296,7 +540,13 @@ export const LATITUDE = [
     id: 'claims.permissions-string',
     kind: 'behaviour',
     clauses: ['tokens.claims'],
-    varies: ['not-shown.jwt-contents', 'tokens.claims', 'partial.form.permissions-claim'],
+    varies: [
+      'not-shown.jwt-contents',
+      'tokens.claims',
+      'partial.form.permissions-claim',
+      // An editing flag a view-only role leaves unset is not written (no name, not false).
+      'permissions.effective.non-editing-role',
+    ],
     description:
       'Writes the permissions in a project-user token as the granted flag names separated by spaces (scope in the flat layout), stated in the printed profile; set aside when claims.permissions-array is taken.',
   },
@@ -401,6 +651,141 @@ export const LATITUDE = [
     varies: ['partial.http.headers'],
     description:
       'Adds response headers many servers send (a request id, x-powered-by, server-timing, cache-control where none is set) to every answer.',
+  },
+  // The chat stream inside its events, the chat requests the document leaves open, and §8's
+  // window.
+  {
+    id: 'sse.members-extra',
+    kind: 'form',
+    clauses: [
+      'events.stream.type-field',
+      'events.tool-call',
+      'events.tool-result',
+      'chat.result.fields',
+    ],
+    varies: ['partial.members.events', 'partial.members.chat-result'],
+    description:
+      'Adds members to every event object (an id, a role), to the tool and text-delta payloads (a state, a message id) and to the chat result (follow-up suggestions, a data source), its chartConfig left as it came.',
+  },
+  {
+    id: 'sse.rows-reordered',
+    kind: 'form',
+    clauses: ['chat.result.chart-data-rows', 'charts.config.order-by'],
+    varies: ['partial.order.chart-data'],
+    description:
+      'Charts of its agent set no order where the order was for presentation only: a chat result whose SQL ends in an ORDER BY with no LIMIT comes with no orderBy, that line gone from its SQL, and its rows rotated so that each moves.',
+  },
+  {
+    id: 'sse.unanswered-call',
+    kind: 'form',
+    clauses: ['events.tool-call.answered'],
+    varies: ['events.tool-call.answered', 'partial.sse.sequence'],
+    description:
+      'Begins a tool of its own (searchDocumentation) before the first named event of every stream, and never answers it with a tool-result.',
+  },
+  {
+    id: 'sse.text-outside',
+    kind: 'form',
+    clauses: ['events.text.bracketing'],
+    varies: ['events.text.bracketing', 'partial.sse.text-messages'],
+    description:
+      'Sends a text-delta outside any message: a few words before the first text-start of every stream.',
+  },
+  {
+    id: 'status.chat-stream',
+    kind: 'form',
+    clauses: ['chat.stream.content-type'],
+    varies: ['partial.status.chat-stream'],
+    description: 'Answers every chat stream with 201 instead of 200, the event stream unchanged.',
+  },
+  {
+    id: 'chat.requests-answered',
+    kind: 'behaviour',
+    clauses: [
+      'chat.body.agent-id-mismatch',
+      'chat.body.no-user-message',
+      'chat.body.agent-version-not-a-version',
+      'chat.agent.unknown-version',
+    ],
+    varies: [
+      'chat.body.agent-id-mismatch',
+      'chat.body.no-user-message',
+      'chat.body.agent-version-not-a-version',
+      'chat.agent.unknown-version',
+    ],
+    description:
+      'Answers with a stream the chat bodies the reference refuses where §4.15 leaves the answer open: the path names the agent whatever payload.agent_id says, a history with no message of role user is met with a text asking for a question, and an agent_version the agent cannot have (0, negative, fractional, or one it lacks) lets its latest version answer.',
+  },
+  {
+    id: 'chat.version-carried',
+    kind: 'behaviour',
+    clauses: ['chat.thread.agent-version-carry'],
+    varies: ['chat.thread.agent-version-carry'],
+    description:
+      'Lets the last version a thread pinned answer its later messages that pin none (a message pinning one still gets it).',
+  },
+  {
+    id: 'chat.sliding-window',
+    kind: 'behaviour',
+    clauses: ['limits.chat.window-kind'],
+    varies: ['limits.chat.window-kind'],
+    description:
+      'Counts the 180 chat requests of §8 over a sliding minute (the 60 s before each request) instead of the clock minute; Retry-After gives the seconds until the oldest counted request leaves the window.',
+  },
+  {
+    id: 'hub.dashboard-redirect',
+    kind: 'behaviour',
+    clauses: ['hub.dashboard.page', 'hub.dashboard.navigation'],
+    varies: ['partial.hub.dashboard-page', 'hub.dashboard.navigation'],
+    description:
+      'Opens the dashboard page by redirection: a 302 to the application page of the dashboard with dashboardId (its other query parameters kept), which shows the dashboard alone; the printed profile no longer follows hub.dashboard.navigation.',
+  },
+  {
+    id: 'hub.no-scheduled-reports',
+    kind: 'behaviour',
+    clauses: ['hub.schedule-report.organization'],
+    varies: ['hub.schedule-report.organization'],
+    description:
+      'Has no organization with scheduled reports: the Schedule report control never shows, whatever enableScheduleReport says; the printed profile states hub.scheduledReports none.',
+  },
+  {
+    id: 'hub.errors-ok',
+    kind: 'form',
+    clauses: ['hub.errors.status'],
+    varies: ['hub.errors.status'],
+    description: "Serves the hub's two error pages (their §4.17 texts) with 200.",
+  },
+  {
+    id: 'hub.posts-anywhere',
+    kind: 'form',
+    clauses: ['hub.events.target-origin'],
+    varies: ['hub.events.target-origin'],
+    description:
+      "Posts a page's messages to its parent whatever its origin ('*') when no parentOrigin (or none that is an origin) is given; a parentOrigin given still names the only receiver.",
+  },
+  {
+    id: 'hub.db-auth-token-kept',
+    kind: 'form',
+    clauses: ['hub.query.db-auth-token-use'],
+    varies: ['hub.query.db-auth-token-use'],
+    description:
+      'Keeps the dbAuthToken a page is given in the page (a meta element of its head), as a page that sends it with its queries to the customer database would.',
+  },
+  {
+    id: 'hub.unloadable-line-only',
+    kind: 'behaviour',
+    clauses: ['hub.chart.unloadable'],
+    varies: ['hub.chart.unloadable'],
+    description:
+      'Shows, for a chart saved without its sqlOverride, only the line saying why it has no rows: no table, no column heads.',
+  },
+  {
+    id: 'hub.filter-text',
+    kind: 'behaviour',
+    clauses: ['hub.filters.values'],
+    varies: ['hub.filters.values'],
+    description:
+      'Takes a filter_<controlKey> value that is not JSON as the text itself (a string the column must equal) instead of setting nothing; the printed profile no longer follows hub.filters.values.',
   },
 ] as const satisfies readonly Freedom[];
 

@@ -2,7 +2,7 @@ import type { SpecError } from '../../spec/errors.ts';
 import type { ReferenceContext } from '../context.ts';
 import type { DataConnection, DataStore } from '../data/database.ts';
 import { drillTemplateSql, drillTree } from '../data/drill.ts';
-import { bindUserPlaceholders, propertyParam, stripTrailingSemicolons } from '../data/sql.ts';
+import { propertyParam } from '../data/sql.ts';
 import { chartSource } from './rows.ts';
 
 /** Decision hub.drill-down.rows: a drill-down shows at most this many rows, with the count. */
@@ -48,7 +48,7 @@ export async function drillQuery(
   chartSql: string,
   input: DrillInput,
 ): Promise<DrillRows> {
-  const bound = bindUserPlaceholders(stripTrailingSemicolons(chartSql), input.properties);
+  const bound = data.bindUser(chartSql, input.properties);
   if (!bound.ok) return { kind: 'error', error: bound.error };
   const tables = connection.tables.map((t) => t.name);
   const chart = await data.parseTree(bound.value.sql);

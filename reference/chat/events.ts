@@ -1,4 +1,5 @@
 import type { AgentAnswer } from './agent.ts';
+import { ASK_FOR_A_QUESTION } from './request.ts';
 
 /** One event of the chat stream (§6): `{type, payload?}`, written as a `data: {json}` line. */
 export interface ChatStreamEvent {
@@ -96,5 +97,14 @@ export function answerEvents(
       type: 'finish',
       payload: { finishReason: 'stop' },
     },
+  ];
+}
+
+/** The answer to a history with no question (settings chatRequests 'answer'): text only. */
+export function askEvents(agentVersion: number): ChatStreamEvent[] {
+  return [
+    { type: 'start', payload: { agentVersion } },
+    ...textEvents(ASK_FOR_A_QUESTION),
+    { type: 'finish', payload: { finishReason: 'stop' } },
   ];
 }

@@ -96,6 +96,26 @@ describe('DataStore', () => {
     }
   });
 
+  it('runs a recursive query, or refuses it before it runs where recursion is refused', async () => {
+    const sql =
+      'WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 3) SELECT count(*) AS c FROM n';
+    const ran = await data.query(seeded, sql, { organization: 'Acme' });
+    expect(ran.ok && ran.value.rows).toEqual([{ c: 3 }]);
+    const strict = new DataStore({ rows: 10, recursion: 'refused' });
+    const mine = strict.seedConnection('org-r');
+    try {
+      const refused = await strict.query(mine, sql, { organization: 'Acme' });
+      expect(!refused.ok && refused.error.details).toMatchObject({ reason: 'sql-refused' });
+      const plain = await strict.query(mine, 'WITH a AS (SELECT 1 AS k) SELECT k FROM a', {
+        organization: 'Acme',
+      });
+      expect(plain.ok).toBe(true);
+    } finally {
+      await strict.dropAccount('org-r');
+      strict.stop();
+    }
+  });
+
   it("holds a connection's own table behind its row filters", async () => {
     const made = await data.createConnection('org-a', 'c1', {
       table: {

@@ -33,6 +33,9 @@ export interface QueryRows {
   readonly rows: Record<string, unknown>[];
 }
 
+/** The words of a recursive query's refusal, where recursion is refused. */
+export const RECURSION_REFUSED = 'recursive queries are not allowed';
+
 /** Decision: a query running longer than this is stopped and refused (400). */
 export const QUERY_TIMEOUT_MS = 5_000;
 
@@ -72,8 +75,31 @@ export class DataStore {
   private readonly connections = new Map<string, DataConnection>();
   private schemas = 0;
 
-  /** `rows`: the size of the seeded orders (unit tests use a small one). */
-  constructor(private readonly options: { rows?: number } = {}) {}
+  /**
+   * `rows`: the size of the seeded orders (unit tests use a small one). `recursion`: whether a
+   * recursive common table expression may run (decision resources.data.read-only-sql: it may),
+   * or is refused before it runs. `binding`: how a bare `{{user.<key>}}` is bound (bindUser).
+   */
+  constructor(
+    private readonly options: {
+      rows?: number;
+      recursion?: 'allowed' | 'refused';
+      binding?: 'typed' | 'text';
+    } = {},
+  ) {}
+
+  /**
+   * A chart's SQL with its `{{user.<key>}}` bound from the user's properties (decision
+   * resources.properties.bound-not-spliced: a bare one as it is; `binding: 'text'`, as text).
+   */
+  bindUser(sql: string, properties: Readonly<Record<string, unknown>>) {
+    return bindUserPlaceholders(
+      stripTrailingSemicolons(sql),
+      properties,
+      1,
+      this.options.binding ?? 'typed',
+    );
+  }
 
   private db(): Promise<DuckDBInstance> {
     this.instance ??= DuckDBInstance.create(':memory:', {
@@ -229,7 +255,7 @@ export class DataStore {
     properties: Readonly<Record<string, unknown>>,
     filters: readonly ValueFilter[] = [],
   ): Promise<Done<QueryRows>> {
-    const bound = bindUserPlaceholders(stripTrailingSemicolons(sql), properties);
+    const bound = this.bindUser(sql, properties);
     if (!bound.ok) return bound;
     return this.guarded(connection, bound.value, properties, filters);
   }
@@ -308,6 +334,9 @@ export class DataStore {
         connection.tables.map((t) => t.name),
       );
       if (refusal !== undefined) return { ok: false, error: sqlRefused(refusal) };
+      const recursive = typeof text === 'string' && text.includes('"RECURSIVE_CTE_NODE"');
+      if (this.options.recursion === 'refused' && recursive)
+        return { ok: false, error: sqlRefused(RECURSION_REFUSED) };
       const wrapped = wrapWithTables(
         bound.sql,
         connection.tables,

@@ -199,6 +199,7 @@ describe('drill-down of a saved chart', () => {
 /** The store drillQuery talks to, with some of its answers replaced (a fault, a hand-made tree). */
 function storeWith(over: Partial<Pick<DataStore, 'parseTree' | 'treeSql' | 'queryBound'>>) {
   return {
+    bindUser: (...args: Parameters<DataStore['bindUser']>) => data.bindUser(...args),
     parseTree: (sql: string) => data.parseTree(sql),
     treeSql: (tree: unknown) => data.treeSql(tree),
     queryBound: (...args: Parameters<DataStore['queryBound']>) => data.queryBound(...args),

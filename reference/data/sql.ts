@@ -43,17 +43,20 @@ export function propertyText(value: unknown): string | undefined {
  * Replaces every `{{user.<key>}}` by `$n` (one n per key), numbering from `first`. Outside a
  * string literal the value is bound as it is; inside one (`'{{user.region}}'`, `'%{{user.x}}%'`)
  * the literal becomes a concatenation with the value bound as text. Comments and quoted
- * identifiers are copied unchanged.
+ * identifiers are copied unchanged. `binding` `text` binds every value as text, a bare one too
+ * (another way a server may carry the values, resources.properties.bound-not-spliced).
  */
 export function bindUserPlaceholders(
   sql: string,
   properties: Readonly<Record<string, unknown>>,
   first = 1,
+  binding: 'typed' | 'text' = 'typed',
 ): Bound {
   const params: SqlParam[] = [];
   const slots = new Map<string, string>();
   let missing: string | undefined;
-  const slot = (key: string, asText: boolean): string => {
+  const slot = (key: string, inLiteral: boolean): string => {
+    const asText = inLiteral || binding === 'text';
     const value = propertyParam(properties[key]);
     if (value === undefined) {
       missing ??= key;

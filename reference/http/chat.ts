@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { specError } from '../../spec/errors.ts';
 import { ChatBody, ChatPath } from '../../spec/schemas/chat.ts';
 import { answer, type AgentAnswer } from '../chat/agent.ts';
-import { answerEvents, sseLine, type ChatStreamEvent } from '../chat/events.ts';
+import { answerEvents, askEvents, sseLine, type ChatStreamEvent } from '../chat/events.ts';
+import { answeringVersion, readChatBody } from '../chat/request.ts';
 import { plainAnswer, plainEvents, type PlainAnswer } from '../chat/second-agent.ts';
 import { rateKey, takeChatSlot } from '../chat/rate.ts';
 import { propertyText, rowFiltersOf, missingProperty } from '../data/sql.ts';
 import type { ReferenceContext } from '../context.ts';
 import { projectUserOf } from '../store/actors.ts';
+import type { ThreadRecord } from '../store/chat.ts';
 import { parse, sendError } from './render.ts';
 import { lowerCaseUuids } from './uuid-case.ts';
 
@@ -16,10 +18,6 @@ export const CHAT_PATH = '/v1/api/project-agents/:agentId/chat';
 const notFound = (resource: string, field: string, message: string) =>
   specError('NOT_FOUND', message, { resource, field });
 
-const BAD_BODY = 'the request body is not valid';
-const AGENT_ID_MISMATCH = 'must equal the agentId of the path';
-const NO_USER_MESSAGE = 'needs at least one message of role user';
-const NOT_A_VERSION = 'must be a version number (1, 2, ...)';
 const NO_AGENT = 'no agent with that id here';
 // details.field of a path id: errors.not-found.status asks for it only when the id came from the body.
 const PATH_AGENT_FIELD = 'agentId';
@@ -29,11 +27,6 @@ function bearer(header: string | undefined): string | undefined {
   const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return m?.[1];
 }
-
-const invalid = (path: (string | number)[], message: string) =>
-  specError('VALIDATION_ERROR', BAD_BODY, {
-    issues: [{ path, message, code: 'custom' }],
-  });
 
 /**
  * §4.15: the streaming chat. Everything that can refuse a request is decided before the
@@ -51,15 +44,9 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     const body = parse(ChatBody, req.body, 'body');
     if (!body.ok) return sendError(reply, body.error);
     const { agentId } = lowerCaseUuids(ChatPath, path.value) as { agentId: string };
-    const { messages, payload } = body.value;
-    if (payload.agent_id.toLowerCase() !== agentId)
-      return sendError(reply, invalid(['body', 'payload', 'agent_id'], AGENT_ID_MISMATCH));
-    const question = [...messages].reverse().find((m) => m.role === 'user');
-    if (question === undefined)
-      return sendError(reply, invalid(['body', 'messages'], NO_USER_MESSAGE));
-    const version = payload.agent_version;
-    if (version !== undefined && (!Number.isSafeInteger(version) || version < 1))
-      return sendError(reply, invalid(['body', 'payload', 'agent_version'], NOT_A_VERSION));
+    const reading = readChatBody(agentId, body.value, ctx.settings);
+    if (reading.kind === 'refused') return sendError(reply, reading.error);
+    const { messages } = body.value;
 
     const { account, userId } = user.value;
     const agent = account.chat.agents.get(agentId);
@@ -70,16 +57,18 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       agent.projectId !== user.value.projectId
     )
       return sendError(reply, notFound('agent', PATH_AGENT_FIELD, NO_AGENT));
-    const agentVersion = version ?? agent.versions[agent.versions.length - 1] ?? 1;
-    if (!agent.versions.includes(agentVersion))
-      return sendError(
-        reply,
-        notFound(
-          'agentVersion',
-          'payload.agent_version',
-          `the agent has no version ${String(agentVersion)}`,
-        ),
-      );
+    const threadKey =
+      body.value.thread_id === undefined
+        ? undefined
+        : `${account.organizationId}\u0000${userId}\u0000${body.value.thread_id}`;
+    const thread = threadKey === undefined ? undefined : account.chat.threads.get(threadKey);
+    const agentVersion = answeringVersion(
+      agent.versions,
+      reading.pinned,
+      thread?.pinned,
+      ctx.settings,
+    );
+    if (typeof agentVersion !== 'number') return sendError(reply, agentVersion);
     const connection =
       agent.connectionId === null
         ? data.seedConnection(account.organizationId)
@@ -99,14 +88,28 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       account.chat.rates,
       rateKey(account.organizationId, user.value.projectOrganizationId, userId),
       ctx.store.now(account),
+      ctx.settings,
     );
     if (limited !== undefined) return sendError(reply, limited);
 
-    const threadKey =
-      body.value.thread_id === undefined
-        ? undefined
-        : `${account.organizationId}\u0000${userId}\u0000${body.value.thread_id}`;
-    const thread = threadKey === undefined ? undefined : account.chat.threads.get(threadKey);
+    // The thread keeps the last version a message of it pinned (read under threadVersion
+    // 'carried' only), beside its last chart.
+    const pinned = reading.pinned ?? thread?.pinned;
+    const remember = (update: Omit<ThreadRecord, 'pinned'>) => {
+      if (threadKey !== undefined)
+        account.chat.threads.set(threadKey, {
+          ...update,
+          ...(pinned === undefined ? {} : { pinned }),
+        });
+    };
+    if (reading.pinned !== undefined) remember(thread ?? { charts: 0 });
+    if (reading.kind === 'no-question') {
+      const open = startStream(reply);
+      for (const event of askEvents(agentVersion)) open.send(event);
+      open.end();
+      return reply;
+    }
+    const { question } = reading;
     const chartRef = `chat-chart-${ctx.ids.hex(8)}`;
 
     if (ctx.settings.agent === 'second') {
@@ -125,16 +128,12 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         };
         req.log.error(err);
       }
-      if (plain.kind === 'chart' && threadKey !== undefined)
-        account.chat.threads.set(threadKey, {
-          plan: plain.plan,
-          charts: (thread?.charts ?? 0) + 1,
-        });
+      if (plain.kind === 'chart') remember({ plan: plain.plan, charts: (thread?.charts ?? 0) + 1 });
       const open = startStream(reply);
       for (const event of plainEvents(plain, {
         version: agentVersion,
         threadId: body.value.thread_id,
-        question: question.content,
+        question: question,
         chartRef,
       }))
         open.send(event);
@@ -153,7 +152,7 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     open.send({ type: 'start-step' });
     let said: AgentAnswer;
     try {
-      said = await answer(data, connection, question.content, properties, thread?.spec);
+      said = await answer(data, connection, question, properties, thread?.spec);
     } catch (err) {
       // A failure of the reference mid-stream: said as text, never a broken stream.
       said = {
@@ -162,12 +161,10 @@ export function chatRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       };
       req.log.error(err);
     }
-    if (said.kind === 'chart' && threadKey !== undefined) {
-      account.chat.threads.set(threadKey, { spec: said.spec, charts: (thread?.charts ?? 0) + 1 });
-    }
+    if (said.kind === 'chart') remember({ spec: said.spec, charts: (thread?.charts ?? 0) + 1 });
     for (const event of answerEvents(said, {
       agentVersion,
-      question: question.content,
+      question: question,
       chartRef,
     }))
       open.send(event);

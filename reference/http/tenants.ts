@@ -6,7 +6,7 @@ import { projectUserClaims, tenantClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
-/** §4.9: the v1 tenant flow (field names: decision N1). */
+/** §4.9: the v1 tenant flow (field names: decision tenants.register.field-names). */
 export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
   route(app, ctx, {
     method: 'POST',
@@ -37,7 +37,7 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
         const user = account.identity.users[userId];
         if (user === undefined) return errDone(unexpected());
         subject = userId;
-        claims = projectUserClaims(account.identity, user);
+        claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);
       }
       const issued = await ctx.tokens.issue(
         subject,

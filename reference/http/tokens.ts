@@ -5,7 +5,7 @@ import { projectUserClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
-/** §4.7, §4.8 and the public keys of decision T3 (none when tokens are signed with a secret). */
+/** §4.7, §4.8 and the public keys (decision tokens.claims; none when signed with a secret). */
 export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
   route(app, ctx, {
     method: 'POST',
@@ -23,7 +23,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
           }),
         );
       }
-      const claims = projectUserClaims(account.identity, user);
+      const claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);
       return okDone(
         await ctx.tokens.issue(
           user.id,
@@ -54,7 +54,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
       if (!done.ok) return done;
       if (done.value.kind !== 'signIn') return errDone(unexpected());
       const { user, organization } = done.value;
-      const claims = projectUserClaims(account.identity, user);
+      const claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);
       const issued = await ctx.tokens.issue(
         user.id,
         claims,

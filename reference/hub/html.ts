@@ -175,7 +175,7 @@ function chartFigure(
 ): string {
   const problem =
     chart.data.problem !== undefined ? `<p role="status">${text(chart.data.problem)}</p>` : '';
-  return `<figure role="figure" aria-label="${attr(chart.title)}" data-chart-id="${attr(chart.chartId)}"><figcaption>${text(chart.title)}</figcaption>${bars(chart)}${problem}${tableOf(chart.data.columns, chart.data.rows, chart.title)}${drillDown(chart, flags, dashboardIndex, chartIndex)}</figure>`;
+  return `<figure role="figure" aria-label="${attr(chart.title)}" data-chart-id="${attr(chart.chartId)}"><figcaption>${text(chart.title)}</figcaption>${bars(chart)}${problem}${chart.data.columns.length === 0 ? '' : tableOf(chart.data.columns, chart.data.rows, chart.title)}${drillDown(chart, flags, dashboardIndex, chartIndex)}</figure>`;
 }
 
 function panel(
@@ -227,10 +227,10 @@ export function renderPage({ view, flags, query, nonce }: RenderInput): string {
 
   // §4.17 hideHeader=true and §2.2 hideHeader: no header at all.
   const showHeader = !query.hideHeader && !flags.hideHeader;
-  // §2.2: Schedule Report sits in the header; every organization of the reference has
-  // scheduled reports (decision hub.schedule-report.organization).
+  // §2.2: Schedule Report sits in the header, where the organization has scheduled reports
+  // (decision hub.schedule-report.organization: every one has).
   const header = showHeader
-    ? `<header role="banner"><h1>${text(view.applicationName)}</h1><p>${text(active?.name ?? '')}</p>${flags.enableScheduleReport ? opener('dlg-schedule', NAMES.scheduleReport) : ''}</header>`
+    ? `<header role="banner"><h1>${text(view.applicationName)}</h1><p>${text(active?.name ?? '')}</p>${flags.enableScheduleReport && view.scheduledReports ? opener('dlg-schedule', NAMES.scheduleReport) : ''}</header>`
     : '';
 
   const actions = [

@@ -59,6 +59,8 @@ export interface PageView {
   readonly frozen: boolean;
   /** §2.3, §2.4: the display names of the viewer and of its project organization. */
   readonly viewer?: ViewerNames;
+  /** §2.2: whether the viewer's organization has scheduled reports enabled. */
+  readonly scheduledReports: boolean;
 }
 
 export interface ViewerNames {
@@ -72,7 +74,9 @@ type Finalized = Extract<MigrationState, { readonly phase: 'after' }>;
 
 export type Page =
   | { readonly kind: 'error'; readonly status: 401 | 404; readonly text: string }
-  | { readonly kind: 'view'; readonly view: PageView };
+  | { readonly kind: 'view'; readonly view: PageView }
+  /** The application page with `dashboardId`, where the dashboard page sends its viewer. */
+  | { readonly kind: 'redirect'; readonly applicationId: string; readonly dashboardId: string };
 
 const notFound: Page = { kind: 'error', status: 404, text: NOT_FOUND_TEXT };
 export const invalidToken: Page = { kind: 'error', status: 401, text: INVALID_TOKEN_TEXT };
@@ -222,6 +226,8 @@ async function view(
         active.dashboardId,
       frozen: scope.frozen,
       viewer: viewerNames(viewer),
+      // Decision hub.schedule-report.organization: every organization has them.
+      scheduledReports: ctx.settings.scheduledReports === 'all',
     },
   };
 }
@@ -298,6 +304,10 @@ export async function dashboardPage(
       : liveScope(viewer);
   const d = resolveFor(scope.state, id, scope.actor);
   if (d === undefined) return notFound;
+  // Decision hub.dashboard.navigation opens the application in place; a server may send the
+  // viewer to the application page with dashboardId instead, the dashboard alone (§4.17).
+  if (ctx.settings.dashboardPage === 'redirect')
+    return { kind: 'redirect', applicationId: d.workspaceId, dashboardId: id };
   const shown = dashboardsFor(scope.state, d.workspaceId, scope.actor);
   return view(ctx, viewer, scope, d.workspaceId, shown.length > 0 ? shown : [d], d, true, query);
 }

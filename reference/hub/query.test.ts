@@ -156,3 +156,16 @@ describe('hub html', () => {
     expect(shown('x')).toBe('x');
   });
 });
+
+describe('hub query: a filter value that is not JSON', () => {
+  const search = () => new URLSearchParams('filter_channel=store&filter_region=%22north%22');
+  it('sets nothing by the decision, the text itself when the server takes it so', () => {
+    expect(readQuery(search()).filters).toEqual(new Map([['region', 'north']]));
+    expect(readQuery(search(), 'text').filters).toEqual(
+      new Map([
+        ['channel', 'store'],
+        ['region', 'north'],
+      ]),
+    );
+  });
+});

@@ -13,7 +13,7 @@ export interface PageQuery {
   readonly autoHeight: boolean;
   /** An http(s) origin exactly (scheme, host, port); anything else is dropped. */
   readonly parentOrigin?: string;
-  /** Accepted and not used by the reference (decision hub.query.db-auth-token.use). */
+  /** Accepted and not used by the reference (decision hub.query.db-auth-token-use). */
   readonly dbAuthToken?: string;
   /**
    * The chart point whose rows the page shows (§2.2 drillDown): `drillChart=<chartId>` and
@@ -44,7 +44,14 @@ function jsonOf(text: string): { readonly value: unknown } | null {
   }
 }
 
-export function readQuery(search: URLSearchParams): PageQuery {
+/**
+ * The page's query. `filterText` is what a `filter_*` value that is not JSON sets: nothing
+ * (decision hub.filters.values), or the text itself as a string (settings filterText 'text').
+ */
+export function readQuery(
+  search: URLSearchParams,
+  filterText: 'nothing' | 'text' = 'nothing',
+): PageQuery {
   const first = (name: string): string | undefined => search.get(name) ?? undefined;
   const filters = new Map<string, unknown>();
   for (const [name, value] of search) {
@@ -54,6 +61,7 @@ export function readQuery(search: URLSearchParams): PageQuery {
     const parsed = jsonOf(value);
     // Decision hub.filters.values: a value that is not JSON sets nothing.
     if (parsed !== null) filters.set(key, parsed.value);
+    else if (filterText === 'text') filters.set(key, value);
   }
   const jwt = first('jwt');
   const dashboardId = first('dashboardId');

@@ -50,7 +50,13 @@ export async function loadChartData(
     filters: filters.map((f) => ({ field: f.field, value: f.value })),
   });
   if (done.ok) return { columns: done.columns, rows: done.rows };
-  return { columns: configColumns(chart.config), rows: [], problem: done.error.message };
+  // Decision hub.chart.unloadable: a chart saved without its SQL heads a table of the fields its
+  // chartConfig names; a server may show the line saying why alone (no columns, no table).
+  const sql = chart.config['sqlOverride'];
+  const unloadable = typeof sql !== 'string' || sql.trim() === '';
+  const columns =
+    unloadable && ctx.settings.unloadableChart === 'line' ? [] : configColumns(chart.config);
+  return { columns, rows: [], problem: done.error.message };
 }
 
 export type { DrillRows };

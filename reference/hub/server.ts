@@ -39,9 +39,30 @@ function send(reply: FastifyReply, status: number, html: string, nonce: string):
     .send(html);
 }
 
-function queryOf(req: FastifyRequest): PageQuery {
+/** To the application page with `dashboardId`, the other query parameters as they came. */
+function redirect(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  to: Extract<Page, { kind: 'redirect' }>,
+): FastifyReply {
   const at = req.url.indexOf('?');
-  return readQuery(new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1)));
+  const search = new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1));
+  search.set('dashboardId', to.dashboardId);
+  return reply
+    .code(302)
+    .headers({
+      location: `/share/application/${to.applicationId}?${search.toString()}`,
+      'cache-control': 'no-store',
+    })
+    .send();
+}
+
+function queryOf(req: FastifyRequest, ctx: ReferenceContext): PageQuery {
+  const at = req.url.indexOf('?');
+  return readQuery(
+    new URLSearchParams(at === -1 ? '' : req.url.slice(at + 1)),
+    ctx.settings.filterText,
+  );
 }
 
 type Open = (viewer: Viewer, id: string, query: PageQuery) => Promise<Page>;
@@ -53,12 +74,13 @@ export function hubApp(ctx: ReferenceContext, options: { logger: boolean }): Fas
     (open: Open) =>
     async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
       const nonce = randomBytes(16).toString('base64');
-      const query = queryOf(req);
+      const query = queryOf(req, ctx);
       const viewer = await viewerOf(ctx, query.jwt);
       // §4.17: a missing or bad jwt is told before anything about the id.
       const page = viewer === undefined ? invalidToken : await open(viewer, req.params.id, query);
       if (page.kind === 'error')
         return send(reply, page.status, renderMessage(page.text, nonce), nonce);
+      if (page.kind === 'redirect') return redirect(req, reply, page);
       return send(
         reply,
         200,

@@ -1,3 +1,5 @@
+import { roleOf } from '../../spec/machines/identity.ts';
+import { effectivePermissions } from '../../spec/machines/permissions.ts';
 import { PERMISSION_FLAGS, type EffectivePermissions } from '../../spec/schemas/permissions.ts';
 import type { ReferenceContext } from '../context.ts';
 import type { AccountRecord } from '../store/store.ts';
@@ -9,8 +11,9 @@ export interface Viewer {
   readonly account: AccountRecord;
   readonly userId: string;
   /**
-   * The §2.2 flags as the token carries them (decision T3: the effective permissions at issue
-   * time), so a role update shows on the user's next token (§3) and not before.
+   * The §2.2 flags as the token carries them (decision states.role.issued-token-unchanged: the
+   * effective permissions at issue time), so a role update shows on the user's next token (§3) and
+   * not before.
    */
   readonly flags: EffectivePermissions;
   /** §2.4 properties, read by row-level security as `{{user.<key>}}`. */
@@ -41,7 +44,19 @@ export async function viewerOf(
   if (account === undefined) return undefined;
   const verified = await ctx.tokens.verify(jwt, ctx.store.now(account));
   if (!verified.ok || verified.claims.kind !== 'project-user') return undefined;
-  if (account.identity.users[verified.sub] === undefined) return undefined;
+  const user = account.identity.users[verified.sub];
+  if (user === undefined) return undefined;
+  if (ctx.settings.tokenReads === 'live')
+    // A server reading the user as stored now: its role's permissions and its properties.
+    return {
+      account,
+      userId: verified.sub,
+      flags: effectivePermissions(
+        roleOf(account.identity, user)?.permissions ?? null,
+        ctx.settings.noRolePermissions,
+      ),
+      properties: user.properties,
+    };
   const facts = projectUserFacts(verified.claims);
   const perm = claimed(facts.permissions);
   const flags = Object.fromEntries(

@@ -4,6 +4,7 @@ import { roleOf, tenantById } from '../../spec/machines/identity.ts';
 import { errDone, okDone, type Done } from '../done.ts';
 import { projectUserFacts, type EacClaims } from '../tokens/claims.ts';
 import { TokenService } from '../tokens/jwt.ts';
+import type { Settings } from '../settings.ts';
 import type { AccountRecord, Store } from './store.ts';
 
 /** Who presented which credential (reference/http/auth.ts finds them, §5). */
@@ -12,7 +13,10 @@ export interface Principal {
   readonly via: 'user-scoped-key' | 'org-bound-key' | 'project-user-token' | 'tenant-token';
   /** userId (project-user token) or tenantId (tenant token). */
   readonly subject?: string;
-  /** What a token said of its subject when it was issued (decision T3); never read for a check. */
+  /**
+   * What a token said of its subject when it was issued (decisions tokens.claims and
+   * states.role.issued-token-unchanged); never read for a check.
+   */
   readonly claims?: EacClaims;
 }
 
@@ -69,7 +73,7 @@ export function v1Writer(principal: Principal): Done<{ account: AccountRecord; a
 }
 
 /**
- * Who acts on v2 (§4.16, decision v2.credentials.carriers): an API key acts on templates, a
+ * Who acts on v2 (§4.16, decision v2.credentials.api-key-carrier): an API key acts on templates, a
  * project-user token as its user, and a tenant JWT as the project user the migration mapped
  * its tenant to (§5 rule 6), or is refused 401 when it has not (§7).
  */
@@ -99,7 +103,10 @@ export function v2Actor(principal: Principal): Done<{ account: AccountRecord; ac
   return okDone({ account, actor });
 }
 
-/** The project user a token stands for, with the properties it carries (decision T3). */
+/**
+ * The project user a token stands for, with the properties it carries (decision
+ * tokens.user-token.properties-after-update).
+ */
 export interface ProjectUserCaller {
   readonly account: AccountRecord;
   readonly userId: string;
@@ -117,7 +124,11 @@ const unauthorized = (reason: AuthReason, message: string) =>
  * API key, a tenant token, an expired or forged one is refused (401) before anything runs.
  */
 export async function projectUserOf(
-  ctx: { readonly store: Store; readonly tokens: TokenService },
+  ctx: {
+    readonly store: Store;
+    readonly tokens: TokenService;
+    readonly settings: Pick<Settings, 'tokenReads'>;
+  },
   token: string | undefined,
 ): Promise<Done<ProjectUserCaller>> {
   if (token === undefined || token === '')
@@ -148,9 +159,11 @@ export async function projectUserOf(
       ok: false,
       error: unauthorized('invalid-token', 'the token\u2019s user no longer exists'),
     };
+  // Decision T3 reads what the token carried at issue; a server taking `live` reads the user.
   const facts = projectUserFacts(verified.claims);
-  const props = facts.properties;
-  const pog = facts.projectOrganization;
+  const live = ctx.settings.tokenReads === 'live';
+  const props = live ? user.properties : facts.properties;
+  const pog = live ? user.projectOrganizationId : facts.projectOrganization;
   return {
     ok: true,
     value: {

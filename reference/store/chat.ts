@@ -20,6 +20,8 @@ export interface ThreadRecord {
   readonly spec?: ChartSpec;
   readonly plan?: PlainPlan;
   readonly charts: number;
+  /** The version a message of the thread last pinned (payload.agent_version). */
+  readonly pinned?: number;
 }
 
 /**

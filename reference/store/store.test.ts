@@ -1,3 +1,4 @@
+import { DEFAULT_SETTINGS } from '../settings.ts';
 import { describe, expect, it } from 'vitest';
 import { accountSnapshot } from '../hooks/snapshot.ts';
 import { takeChatSlot } from '../chat/rate.ts';
@@ -21,9 +22,9 @@ describe('chat state in the store', () => {
       versions: [1, 2],
     });
     account.chat.threads.set(`${org}\u0000u\u0000t`, { charts: 1 });
-    expect(takeChatSlot(account.chat.rates, `${org}\u0000\u0000u`, store.now(account))).toBe(
-      undefined,
-    );
+    expect(
+      takeChatSlot(account.chat.rates, `${org}\u0000\u0000u`, store.now(account), DEFAULT_SETTINGS),
+    ).toBe(undefined);
     account.chat.chartConnections.set(chartId, 'c');
   };
 

@@ -73,12 +73,15 @@ export class Store {
   private readonly accounts = new Map<string, AccountRecord>();
   private readonly keys = new Map<string, KeyOwner>();
   /** The connections' tables and the seeded dataset (§4.15: what the agents read). */
-  readonly data = new DataStore();
+  readonly data: DataStore;
 
   constructor(
     readonly ids: IdSource,
     private readonly realNow: () => number = Date.now,
-  ) {}
+    data: ConstructorParameters<typeof DataStore>[0] = {},
+  ) {
+    this.data = new DataStore(data);
+  }
 
   createAccount(name: string) {
     const organizationId = this.ids.uuid();

@@ -39,12 +39,24 @@ export function grantsEditing(permissions: RolePermissions | null): boolean {
 }
 
 /**
+ * What a user with no role may do, which §2.2 leaves open beside its being view-only:
+ * `empty-role`, what an empty permission object gives (decision permissions.effective.no-role);
+ * `nothing`, no flag at all.
+ */
+export type NoRolePermissions = 'empty-role' | 'nothing';
+
+/**
  * What a user on a role may actually do (§2.2 table and rules): unset flags take their
  * defaults, which depend on whether the role grants editing; readOnly switches off every
  * editing flag and drillDown; createChartSQL means nothing without createChart. A user with
- * no role (`null`) is view-only, like an empty permission object.
+ * no role (`null`) is view-only, like an empty permission object unless `noRole` says nothing.
  */
-export function effectivePermissions(permissions: RolePermissions | null): EffectivePermissions {
+export function effectivePermissions(
+  permissions: RolePermissions | null,
+  noRole: NoRolePermissions = 'empty-role',
+): EffectivePermissions {
+  if (permissions === null && noRole === 'nothing')
+    return Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, false])) as EffectivePermissions;
   const set = permissions ?? {};
   const editing = grantsEditing(permissions);
   const out = {} as Record<PermissionFlag, boolean>;

@@ -4,7 +4,10 @@ import { RolePermissions } from './permissions.ts';
 
 const ColumnValue = z.union([z.string(), z.number(), z.boolean()]);
 
-/** §4.9: the document lists the concepts only; the names are our decision (N1). */
+/**
+ * §4.9: the document lists the concepts only; the names are our decision
+ * (tenants.register.field-names).
+ */
 export const RegisterTenantBody = z
   .object({
     ...CredentialFields,

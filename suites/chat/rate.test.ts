@@ -2,12 +2,14 @@ import { expect } from 'vitest';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
 import { instant } from '../harness/instant.ts';
+import { REGISTER_USER } from '../harness/paths.ts';
 import {
   CHAT,
   chat,
   chatBody,
   chatWorld,
   isEventStream,
+  isStreamed,
   parts,
   tokenFor,
   userOf,
@@ -27,11 +29,12 @@ const needs = [...CHAT, 'clock'] as const;
 const QUESTION = 'hello';
 
 /** Freezes the account clock `offset` seconds into a fresh clock minute. */
-async function freezeInMinute(t: Conformance, w: ChatWorld, offset: number): Promise<void> {
+async function freezeInMinute(t: Conformance, w: ChatWorld, offset: number): Promise<string> {
   const { now } = await t.hooks.clock(w.account.organizationId);
   const ms = instant(now);
-  const next = Math.floor(ms / 60_000) * 60_000 + 60_000 + offset * 1000;
-  await t.hooks.freeze(w.account.organizationId, new Date(next).toISOString());
+  const next = new Date(Math.floor(ms / 60_000) * 60_000 + 60_000 + offset * 1000).toISOString();
+  await t.hooks.freeze(w.account.organizationId, next);
+  return next;
 }
 
 /** Sends `count` chat requests as `user`, ten at a time; answers them in order. */
@@ -47,7 +50,7 @@ async function burst(t: Conformance, w: ChatWorld, user: ChatUser, count: number
 }
 
 function expectAccepted(answers: readonly ChatAnswer[], what: string): void {
-  const refused = answers.findIndex((a) => a.res.status !== 200 || !isEventStream(a.res));
+  const refused = answers.findIndex((a) => !isStreamed(a.res));
   expect(
     refused,
     `${what}: request ${refused + 1} was refused: ${answers[refused]?.res.status} ${answers[refused]?.res.text.slice(0, 200)}`,
@@ -116,6 +119,49 @@ conformance(
   { needs, parts, timeout: 60_000 },
 );
 
+// §8's pair is organization plus user, and a userId is the caller's to choose (§4.5): two
+// accounts may each register a user of the same id, and each is a window of its own (two
+// worlds to build: a longer timeout).
+conformance(
+  ['limits.chat.rate', 'users.register.user-id-supplied'],
+  'the limit is per organization too: once a user is limited, a user of another account registered with the same userId still chats',
+  async (t) => {
+    const w = await chatWorld(t);
+    const other = await chatWorld(t);
+    const limited = userOf(w, 0, 0);
+    const neighbour = userOf(other, 0, 0);
+    const res = await t.http.post(REGISTER_USER, {
+      ...other.creds(),
+      projectId: other.projectId,
+      name: 'Same id, other account',
+      properties: neighbour.properties,
+      projectOrganizationId: neighbour.projectOrganizationId,
+      userId: limited.userId,
+    });
+    if (res.status !== 200)
+      return t.notRun(
+        `register-user in another account with a userId this account holds: ${describeAnswer(res)} (the target keeps userIds unique across accounts)`,
+      );
+    const kept = (res.body as { data?: { userId?: unknown } }).data?.userId;
+    expect(kept, 'register-user keeps the userId it was sent').toBe(limited.userId);
+    const twin: ChatUser = {
+      ...neighbour,
+      userId: limited.userId,
+      token: await tokenFor(t, other, limited.userId),
+    };
+    // Both accounts' clocks stand at the same instant: one window's minute is the other's.
+    const at = await freezeInMinute(t, w, 0);
+    await t.hooks.freeze(other.account.organizationId, at);
+    expectAccepted(await burst(t, w, limited, LIMIT), `the first ${LIMIT} requests`);
+    expectLimited(await once(t, w, limited), `request ${LIMIT + 1} of the limited user`);
+    expectAccepted(
+      [await once(t, other, twin)],
+      'the user of the same userId in another account, in the same minute',
+    );
+  },
+  { needs, parts, timeout: 90_000 },
+);
+
 probe(
   ['limits.chat.rate-exceeded'],
   'the answer to a chat request over the limit',
@@ -150,7 +196,7 @@ probe(
     await burst(t, w, user, LIMIT);
     await t.hooks.advance(w.account.organizationId, 31);
     const next = await once(t, w, user);
-    const fixed = next.res.status === 200;
+    const fixed = isStreamed(next.res);
     t.observe(
       fixed
         ? 'fixed: allowed again at the next clock minute, 31 s after the limit was reached'

@@ -11,6 +11,7 @@ import {
   chatBody,
   chatWorld,
   expectStream,
+  isStreamed,
   leaks,
   parts,
   theChart,
@@ -180,14 +181,14 @@ probe(
     });
     const keeps = charts.some((c) => notKept(first.chart, c, example.keeps).length === 0);
     t.observe(
-      alone.res.status !== 200
+      !isStreamed(alone.res)
         ? `answered ${alone.res.status}`
         : charts.length === 0
           ? 'no chart: the follow-up was read as a first question'
           : keeps
             ? "a chart keeping the first chart's members, though the thread is new"
             : 'a chart of its own, keeping nothing of the first',
-      alone.res.status === 200 && !keeps,
+      isStreamed(alone.res) && !keeps,
     );
   },
   { needs: CHAT, parts },

@@ -126,7 +126,9 @@ export const USER_UPDATE_ANSWER = '§4.6 user update answer';
 /**
  * Updates a user and returns the answer's data. §4.6 leaves those fields open, so a test
  * that needs `field` to be shown ends as not-run when the target does not show it. With only
- * the stored name sent, the update changes nothing and reads the user back.
+ * the stored name sent, the update changes nothing and reads the user back where a left-out
+ * role or organization stays as it is (decision users.update.absent-fields-unchanged): a test
+ * reading either back that way relies on that clause too.
  */
 export async function updateUserShowing(
   t: Conformance,

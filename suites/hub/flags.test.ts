@@ -4,7 +4,7 @@ import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HubThing } from '../../spec/hub-profile.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import { hubProfile, openHub, type HubView } from '../harness/browser.ts';
-import { conformance } from '../harness/conformance.ts';
+import { conformance, probe } from '../harness/conformance.ts';
 import { v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
 import {
   CHART_SQL,
@@ -21,7 +21,7 @@ import {
   TOOLS,
   type HubWorld,
 } from '../harness/given/hub.ts';
-import { SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { SAVE_FROM_CHAT, rolePath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 import { cause } from '../harness/causes.ts';
 
@@ -193,6 +193,37 @@ for (const c of CASES) {
     { timeout: HUB_TIMEOUT, parts, needs, ...(c.relies !== undefined ? { relies: c.relies } : {}) },
   );
 }
+
+// §3: a role update reaches its users on their next token; what a page opened with a token
+// issued before it shows is left open (states.role.issued-token-unchanged).
+probe(
+  ['states.role.issued-token-unchanged'],
+  'what a page opened with a token issued before a role update offers',
+  async (t) => {
+    const w = await sharedHubWorld(t);
+    const v = await viewer(t, w, { canDuplicateDashboard: true });
+    // readOnly takes duplicating away (§2.2) once the update has reached the user.
+    const res = await t.http.put(rolePath(w, v.roleId ?? ''), {
+      ...w.creds(),
+      permissions: { canDuplicateDashboard: true, readOnly: true },
+    });
+    expect(
+      successStatus(res.status),
+      `the role update: ${res.status} ${res.text.slice(0, 200)}`,
+    ).toBe(true);
+    const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: v.token }));
+    await dashboardShown(view, w);
+    const offered = (await view.thing('duplicate').count()) > 0;
+    await view.close();
+    t.observe(
+      offered
+        ? 'the permissions it was issued with: duplicating still offered'
+        : 'the role as updated: no duplicating',
+      offered,
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs },
+);
 
 /**
  * The file's world with a chart saved from chat (§4.14, every documented body field sent,

@@ -169,6 +169,35 @@ probe(
 
 probe(
   ['hub.filters.values'],
+  'a filter_ value that is not JSON: what the filter bar holds and which rows the chart shows',
+  async (t) => {
+    const w = await hubWorld(t, { data: true });
+    // A bare word, as a hand-written address would carry it: not a JSON text.
+    const view = await openHub(
+      t,
+      dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, filter_channel: 'store' }),
+    );
+    await dashboardShown(view, w);
+    const input = view.thingIn(view.thing('filterBar'), 'filterInput', { label: CHANNEL.label });
+    const held = (await input.count()) === 1 ? await input.inputValue() : '(no input)';
+    const chart = view.thing('chart', { title: w.board.chartTitle });
+    const rows = JSON.stringify(await view.rows(chart, 'chart', 'the chart').read());
+    const shown =
+      rows === JSON.stringify(expectedTotals('north'))
+        ? 'every channel'
+        : rows === JSON.stringify(expectedTotals('north', 'store'))
+          ? 'the store channel only'
+          : `other rows ${rows}`;
+    t.observe(
+      `the filter input holds ${JSON.stringify(held)}; the chart shows ${shown}`,
+      held === '' && shown === 'every channel',
+    );
+  },
+  { timeout: HUB_TIMEOUT, parts, needs: needsData },
+);
+
+probe(
+  ['hub.filters.values'],
   'setting one filter while another stays unset applies only the one set',
   async (t) => {
     const w = await hubWorld(t, { data: true, moreControls: [PRODUCT] });

@@ -122,7 +122,8 @@ probe(
     for (const [name, token] of Object.entries(cases)) {
       const res = await acceptor.present(token);
       seen.push(`${name}: ${describeAnswer(res)}`);
-      // Decision C2: where the header also takes API keys, a value that is no JWT is a key.
+      // Decision auth.header.format: where the header also takes API keys, a value that is no JWT
+      // is a key.
       const reason =
         name === 'garbage' && acceptor.takesApiKeys === true ? 'invalid-api-key' : 'invalid-token';
       asDecided &&= refusedAs(res, 401, 'UNAUTHORIZED', { reason });

@@ -182,8 +182,8 @@ const answers = (status: number, code: string, reason?: string) => (res: Reply) 
   refusedAs(res, status, code, reason === undefined ? {} : { reason });
 
 /**
- * Decision C1: refused as misplaced, and the message names the place the endpoint reads
- * (the part before "not as", which names where the key was found instead).
+ * Decision auth.api-key.misplaced: refused as misplaced, and the message names the place the
+ * endpoint reads (the part before "not as", which names where the key was found instead).
  */
 const misplaced = (res: Reply, ep: Endpoint) =>
   answers(401, 'UNAUTHORIZED', 'api-key-misplaced')(res) &&
@@ -398,8 +398,11 @@ const refusals: readonly Refusal[] = [
   },
   {
     label: (ep) => `a key only in ${ep.carrier === 'body' ? 'the query' : 'a JSON body'}`,
-    must: (ep) => [ep.carrierClause],
+    // §5 tells the client where to send the key; whether a server also reads it from the other
+    // place is open (auth.api-key.misplaced), so the answer is probed, never required.
+    must: () => [],
     answer: { clauses: ['auth.api-key.misplaced'], decided: misplaced },
+    mayPass: true,
     // A GET has no body; its only other place is a header, whose reading §5 leaves open (below).
     applies: (ep) => ep.method !== 'GET',
     stage: (t, row) => ownShot(t, row, (w) => elsewhere(row.ep, { apiKey: w.account.orgBoundKey })),
@@ -560,7 +563,9 @@ for (const row of rows) {
           watchOf(shot),
           `${ep.name} refused for ${label}`,
         );
-        if (res.status < 400)
+        // Where the document lets the request pass, an acceptance is one of its answers: the
+        // clause asks only that a refusal wrote nothing (sendWatched read that on a refusal).
+        if (res.status < 400 && col.mayPass !== true)
           t.notRun(
             `the target accepted the request (${res.status}); there is no refusal to check`,
             cause.other('the target accepted the request'),

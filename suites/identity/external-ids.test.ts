@@ -12,8 +12,13 @@ import { updateUserShowing } from '../harness/readback.ts';
 // form. §4.5's projectOrganizationId and §4.8's organization (under the member the profile
 // names for its externalId) are those calls.
 const needs = ['accounts', 'projects'] as const;
-/** Reading the user's organization from the update answer leans on decision U4 (§4.6). */
+/**
+ * Reading the user's organization from the update answer leans on decision
+ * users.update.response-fields (§4.6).
+ */
 const SHOWN: ClauseId = 'users.update.response-fields';
+/** ... and, the update sending only the name, on absent fields leaving it unchanged (U5). */
+const UNCHANGED: ClauseId = 'users.update.absent-fields-unchanged';
 /** §2.3 leaves open how an identifier that could be a UUID is matched. */
 const UUID_OR_EXTERNAL: ClauseId = 'orgs.identifier.resolution-order';
 const EMBED_RELIES: readonly ClauseId[] = [
@@ -70,7 +75,7 @@ function registersUnder(forms: readonly Form[], title: string, relies: readonly 
       }
       expect(wrong, 'each externalId names the organization registered with it').toEqual([]);
     },
-    { needs, relies: [SHOWN, ...relies], timeout: 60_000 },
+    { needs, relies: [SHOWN, UNCHANGED, ...relies], timeout: 60_000 },
   );
 }
 

@@ -272,8 +272,8 @@ const credentials: readonly Credential[] = [
   {
     label: 'a project-user token of A',
     must: [],
-    // Decision C6: identity endpoints read no authorization header, so the token is refused
-    // as a misplaced credential before anything of B is looked at.
+    // Decision auth.identity.carriers-only: identity endpoints read no authorization header, so the
+    // token is refused as a misplaced credential before anything of B is looked at.
     answer: {
       clauses: ['auth.identity.carriers-only'],
       decided: (res) => refusedAs(res, 401, 'UNAUTHORIZED'),

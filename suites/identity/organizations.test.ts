@@ -23,8 +23,13 @@ import {
 // §2.3, §4.4: registering project organizations, and externalIds standing for their UUIDs.
 const needs = ['accounts', 'projects'] as const;
 const Registered = RegisterOrganizationResponse.shape.data;
-/** Reading the user's organization from the update answer leans on decision U4 (§4.6). */
+/**
+ * Reading the user's organization from the update answer leans on decision
+ * users.update.response-fields (§4.6).
+ */
 const SHOWN = 'users.update.response-fields';
+/** ... and, the update sending only the name, on absent fields leaving it unchanged (U5). */
+const UNCHANGED = 'users.update.absent-fields-unchanged';
 
 function register(t: Conformance, w: World, fields: Record<string, unknown>) {
   return t.http.post(REGISTER_ORGANIZATION, { ...w.creds(), projectId: w.projectId, ...fields });
@@ -127,7 +132,7 @@ conformance(
       'the user must be attached to the organization\u2019s UUID, not the externalId',
     ).toBe(org.projectOrganizationId);
   },
-  { needs, relies: [SHOWN] },
+  { needs, relies: [SHOWN, UNCHANGED] },
 );
 
 conformance(
@@ -141,7 +146,7 @@ conformance(
       org.projectOrganizationId,
     );
   },
-  { needs, relies: [SHOWN] },
+  { needs, relies: [SHOWN, UNCHANGED] },
 );
 
 probe(
@@ -267,9 +272,18 @@ probe(
       name: organizationName(t.faker),
       externalId: first.projectOrganizationId,
     });
-    // Whatever the answer, the UUID must still name the first organization.
-    const user = await registerUser(t, w, { projectOrganizationId: first.projectOrganizationId });
-    const attached = await organizationOfUser(t, w, user.userId, user.body.name);
+    // Whatever the answer, the UUID must still name the first organization: a user attached
+    // by it (§4.6 types the update's projectOrganizationId as a UUID) is in the first one.
+    const user = await registerUser(t, w);
+    const attached = (
+      await updateUserShowing(
+        t,
+        w,
+        user.userId,
+        { name: user.body.name, projectOrganizationId: first.projectOrganizationId },
+        'projectOrganizationId',
+      )
+    )['projectOrganizationId'];
     expect(attached, 'a service UUID keeps naming its own organization').toBe(
       first.projectOrganizationId,
     );

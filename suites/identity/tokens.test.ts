@@ -54,7 +54,7 @@ const UserRoles = z.object({ userRoles: z.array(ProjectUserRole) });
 /** A JWS in compact form: three non-empty base64url parts joined by dots (RFC 7515 §7.1). */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-/** The claim names of decision T3, on top of the registered ones. */
+/** The claim names of decision tokens.claims, on top of the registered ones. */
 const REGISTERED_CLAIMS = ['iss', 'aud', 'sub', 'iat', 'exp', 'jti'] as const;
 const EAC_CLAIMS = ['kind', 'org', 'prj', 'pog', 'rol', 'perm', 'props', 'name'] as const;
 

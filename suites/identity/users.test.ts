@@ -26,8 +26,8 @@ import {
 import { cause } from '../harness/causes.ts';
 
 // §2.4, §4.5, §4.6 and the user rows of §3. §4.6 leaves the update answer's fields open:
-// a test that reads the stored user from it relies on that decision (users.update.response-
-// fields) and ends not-run where the target does not show the field.
+// a test that reads the stored user from it relies on that decision
+// (users.update.response-fields) and ends not-run where the target does not show the field.
 const needs = ['accounts', 'projects'] as const;
 const SHOWN = 'users.update.response-fields';
 const Registered = RegisterUserResponse.shape.data;
@@ -414,7 +414,8 @@ conformance(
       properties: props,
     });
     // §4.6 leaves the update answer's fields open: a name-only update (which changes nothing
-    // else) shows the stored user where the target shows it at all.
+    // else where absent fields stay as they are, U5) shows the stored user where the target
+    // shows it at all.
     const data = await updateUserShowing(t, w, user.userId, { name: user.body.name }, 'properties');
     const expected = {
       id: user.userId,
@@ -432,5 +433,5 @@ conformance(
       expect(data[field], `the stored ${field}`).toEqual(value);
     }
   },
-  { needs: [...needs, 'roles'], relies: [SHOWN] },
+  { needs: [...needs, 'roles'], relies: [SHOWN, 'users.update.absent-fields-unchanged'] },
 );

@@ -655,6 +655,20 @@ probe(
   },
 );
 
+probe(
+  ['limits.header-size'],
+  'a 12 KiB query string on a path the service does not have',
+  async (t) => {
+    // Under the decision's 16 KiB for the request line and headers, the request is read: the
+    // answer is the unknown path's, not a refusal of its size.
+    const res = await t.http.get('/v1/api/no-such-endpoint', {
+      query: { q: 'a'.repeat(12 * 1024) },
+    });
+    t.observe(statusAndCode(res), statusAndCode(res) === '404 ROUTE_NOT_FOUND');
+    expect(res.status, 'a long query is never a 5xx').toBeLessThan(500);
+  },
+);
+
 // --- member names and ids -----------------------------------------------------------------
 
 probe(

@@ -128,7 +128,12 @@ conformance(
       }
     }
   },
-  { needs: ['accounts', 'projects'], timeout: 60_000 },
+  {
+    needs: ['accounts', 'projects'],
+    // The organization is read back from an update that sends only the name (§4.6 U4, U5).
+    relies: ['users.update.response-fields', 'users.update.absent-fields-unchanged'],
+    timeout: 60_000,
+  },
 );
 
 // The same worlds, now trespassing: a request that names project P (path or projectId) with
