@@ -179,7 +179,7 @@ conformance(
           ).toBe(baseline.get(`${user} ${s.asks}`));
         }
       }),
-      t.fc(8),
+      t.fc(6),
     );
   },
   { needs: GRAMMAR, parts, timeout: 60_000 },
@@ -229,7 +229,7 @@ conformance(
           ).toBe(alone);
         },
       ),
-      t.fc(6),
+      t.fc(4),
     );
   },
   { needs: GRAMMAR, parts, timeout: 60_000 },
