@@ -19,6 +19,7 @@ describe('reference settings', () => {
       scheduledReports: 'all',
       unloadableChart: 'empty-table',
       filterText: 'nothing',
+      tokenEnd: 'at-expires-at',
       tokenReads: 'issue-time',
       noRolePermissions: 'empty-role',
       recursiveSql: 'allowed',
@@ -65,6 +66,11 @@ describe('reference settings', () => {
       scheduledReports: 'all',
       unloadableChart: 'empty-table',
       filterText: 'nothing',
+      tokenEnd: 'at-expires-at',
+      tokenReads: 'issue-time',
+      noRolePermissions: 'empty-role',
+      recursiveSql: 'allowed',
+      propertyBinding: 'typed',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,

@@ -447,8 +447,10 @@ export function isOpenPointId(id: string): id is OpenPointId {
 
 /**
  * Why no answer of any call could show a variation of a point: only for points that no API
- * call answers. A point some call's answer could show otherwise is varied by a latitude entry
- * or stays open in `eac latitude --open-points`, however hard its transform.
+ * call answers, or that a security clause of the kit holds on purpose (a server taking the
+ * other answer fails that clause by design, with the clause's own reason). A point some call's
+ * answer could show otherwise is varied by a latitude entry or stays open in `eac latitude
+ * --open-points`, however hard its transform.
  */
 export const REASONS: Readonly<Partial<Record<OpenPointId, string>>> = {
   'not-shown.webhooks':
@@ -473,6 +475,8 @@ export const REASONS: Readonly<Partial<Record<OpenPointId, string>>> = {
     'No call of the API finalizes, undoes or repeats a migration (the service team does, the hooks for us), so no answer can show whether it can be.',
   'errors.internal':
     'An unexpected failure is a fault of the server, never an answer a correct server gives to any call: a run against one shows none (from the reference a 5xx is a bug), so how one would be reported cannot be seen without breaking the server.',
+  'errors.rejected-request-changes-nothing':
+    'Held on purpose by the security clauses errors.refused.changes-nothing and auth.refused.changes-nothing: every refusal must leave the resources as they were, so a server keeping partial changes fails them by design; the kit gives no latitude here.',
   'auth.api-key.hub-generated':
     "Keys are made in the hub's developer settings, which no API call reaches; worlds get theirs through the hooks.",
 };

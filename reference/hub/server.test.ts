@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReferenceContext } from '../context.ts';
 import { referenceForTests } from '../test-client.ts';
+import { DEFAULT_SETTINGS } from '../settings.ts';
 import { hubApp } from './server.ts';
 
 // The hub's own server (§4.17): where a page reads its query, and what it answers for a path
@@ -28,6 +29,7 @@ const JWT = `e30.${Buffer.from(JSON.stringify({ org: NOBODY })).toString('base64
 /** A context whose store throws on a look-up of the account JWT names while `failing()` holds. */
 const failingStore = (failing: () => boolean) =>
   ({
+    settings: DEFAULT_SETTINGS,
     store: {
       account: (id: string) => {
         if (failing() && id === NOBODY) throw new Error('the store broke');

@@ -159,7 +159,8 @@ export async function projectUserOf(
       ok: false,
       error: unauthorized('invalid-token', 'the token\u2019s user no longer exists'),
     };
-  // Decision T3 reads what the token carried at issue; a server taking `live` reads the user.
+  // Decisions tokens.user-token.properties-after-update and states.role.issued-token-unchanged
+  // read what the token carried at issue; a server taking `live` reads the user.
   const facts = projectUserFacts(verified.claims);
   const live = ctx.settings.tokenReads === 'live';
   const props = live ? user.properties : facts.properties;

@@ -28,8 +28,8 @@ export type TokenPhase = 'absent' | 'valid' | 'expired';
 
 /**
  * Where a token's life ends (§5 rule 5 gives the duration; the edge is open): `at-expires-at`,
- * refused from the instant of expiresAt on, which is exp (decisions T2,
- * tokens.jwt.exp-matches-expires-at); `through-expires-at`, still accepted at that instant, so
+ * refused from the instant of expiresAt on, which is exp (decisions
+ * tokens.validity.exp-exclusive, tokens.jwt.exp-matches-expires-at); `through-expires-at`, still accepted at that instant, so
  * exp, which a JWT is refused from, names the second after it.
  */
 export type TokenEnd = 'at-expires-at' | 'through-expires-at';

@@ -17,7 +17,7 @@ const needs = ['accounts', 'projects'] as const;
  * users.update.response-fields (§4.6).
  */
 const SHOWN: ClauseId = 'users.update.response-fields';
-/** ... and, the update sending only the name, on absent fields leaving it unchanged (U5). */
+/** ... and, the update sending only the name, on absent fields leaving it unchanged (decision users.update.absent-fields-unchanged). */
 const UNCHANGED: ClauseId = 'users.update.absent-fields-unchanged';
 /** §2.3 leaves open how an identifier that could be a UUID is matched. */
 const UUID_OR_EXTERNAL: ClauseId = 'orgs.identifier.resolution-order';

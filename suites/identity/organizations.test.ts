@@ -28,7 +28,7 @@ const Registered = RegisterOrganizationResponse.shape.data;
  * users.update.response-fields (§4.6).
  */
 const SHOWN = 'users.update.response-fields';
-/** ... and, the update sending only the name, on absent fields leaving it unchanged (U5). */
+/** ... and, the update sending only the name, on absent fields leaving it unchanged (decision users.update.absent-fields-unchanged). */
 const UNCHANGED = 'users.update.absent-fields-unchanged';
 
 function register(t: Conformance, w: World, fields: Record<string, unknown>) {
