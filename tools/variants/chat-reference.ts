@@ -16,8 +16,8 @@ export const chatReferenceVariants: readonly Variant[] = [
     // Found by Stryker's sample (reference/http/chat.ts:126): a text turn wiped the thread.
     name: 'chat: a text answer forgets the thread\u2019s chart',
     file: 'reference/http/chat.ts',
-    from: "    if (said.kind === 'chart' && threadKey !== undefined) {",
-    to: "    if (said.kind !== 'chart' && threadKey !== undefined) state.threads.delete(threadKey);\n    if (said.kind === 'chart' && threadKey !== undefined) {",
+    from: "    if (said.kind === 'chart') remember(",
+    to: "    if (said.kind !== 'chart' && threadKey !== undefined) account.chat.threads.delete(threadKey);\n    if (said.kind === 'chart') remember(",
     only: ['chat.thread.keeps-context'],
   },
   {
@@ -154,12 +154,12 @@ export const chatReferenceVariants: readonly Variant[] = [
     decision: 'chat.agent.unknown',
   },
   {
-    // Stryker's sample (reference/http/chat.ts:74:11): the 404 of an unknown agent_version
-    // no longer names the body field.
+    // Stryker's sample (reference/http/chat.ts:74:11, now reference/chat/request.ts): the 404
+    // of an unknown agent_version no longer names the body field.
     name: 'chat: an unknown agent_version is refused without its field',
-    file: 'reference/http/chat.ts',
-    from: "          'payload.agent_version',\n",
-    to: "          '',\n",
+    file: 'reference/chat/request.ts',
+    from: "    field: 'payload.agent_version',\n",
+    to: "    field: '',\n",
     only: ['chat.agent.unknown-version'],
     decision: 'errors.not-found.status',
   },
@@ -217,19 +217,20 @@ export const chatReferenceVariants: readonly Variant[] = [
     only: ['chat.result.chart-data-rows'],
   },
   {
-    // Whole chat run (reference/http/chat.ts:53:35): an agent_version of 0 or 1.5 is taken
-    // for a version the agent lacks (404) instead of refused as no version (400).
+    // Whole chat run (reference/http/chat.ts:53:35, now reference/chat/request.ts): an
+    // agent_version of 0 or 1.5 is taken for a version the agent lacks (404) instead of
+    // refused as no version (400).
     name: 'chat: an agent_version that cannot be a version is looked up',
-    file: 'reference/http/chat.ts',
-    from: '(!Number.isSafeInteger(version) || version < 1)',
-    to: '(!Number.isSafeInteger(version) && version < 1)',
+    file: 'reference/chat/request.ts',
+    from: '(v: number) => Number.isSafeInteger(v) && v >= 1;',
+    to: '(v: number) => Number.isSafeInteger(v) || v >= 1;',
     only: ['chat.body.agent-version-not-a-version'],
     decision: 'chat.body.agent-version-not-a-version',
   },
   {
     // Whole chat run (reference/http/chat.ts:56:17): the 400 for such a version names no field.
     name: 'chat: the refusal of an agent_version that cannot be a version has no issue path',
-    file: 'reference/http/chat.ts',
+    file: 'reference/chat/request.ts',
     from: "invalid(['body', 'payload', 'agent_version'],",
     to: 'invalid([],',
     only: ['chat.body.agent-version-not-a-version'],
@@ -239,7 +240,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     // Whole chat run (reference/http/chat.ts:46:58): the last message is the question, whatever
     // its role, so a history of assistant messages only is answered.
     name: 'chat: a history without a user message answers its last message',
-    file: 'reference/http/chat.ts',
+    file: 'reference/chat/request.ts',
     from: ".find((m) => m.role === 'user');",
     to: '.find(() => true);',
     only: ['chat.body.no-user-message'],
@@ -249,7 +250,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     // Whole chat run (reference/http/chat.ts:50:17): the 400 for a history without a user
     // message names no field.
     name: 'chat: the refusal of a history without a user message has no issue path',
-    file: 'reference/http/chat.ts',
+    file: 'reference/chat/request.ts',
     from: "invalid(['body', 'messages'],",
     to: 'invalid([],',
     only: ['chat.body.no-user-message'],
@@ -431,7 +432,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     // Whole chat run (reference/http/chat.ts:44:18): the agent_id mismatch issue is not placed
     // in the body.
     name: 'chat: the agent_id mismatch issue without its place',
-    file: 'reference/http/chat.ts',
+    file: 'reference/chat/request.ts',
     from: "invalid(['body', 'payload', 'agent_id'],",
     to: "invalid(['', 'payload', 'agent_id'],",
     only: ['chat.body.agent-id-mismatch'],

@@ -50,8 +50,8 @@ export const chatSecondVariants: readonly Variant[] = [
   {
     name: 'chat second agent: a thread remembers its first chart only, follow-ups refer to it',
     file: 'reference/http/chat.ts',
-    from: "if (plain.kind === 'chart' && threadKey !== undefined)",
-    to: "if (plain.kind === 'chart' && threadKey !== undefined && thread === undefined)",
+    from: "if (plain.kind === 'chart') remember(",
+    to: "if (plain.kind === 'chart' && thread?.plan === undefined) remember(",
     kind: 'stale-cache',
     ...second,
     only: ['chat.thread.keeps-context'],

@@ -79,8 +79,8 @@ export const faultsVariants: readonly Variant[] = [
     name: 'boundary: every token lives one second less than its lifetime',
     kind: 'boundary',
     file: 'spec/machines/token.ts',
-    from: '  const exp = iat + EXPIRATION_SECONDS[expiration];',
-    to: '  const exp = iat + EXPIRATION_SECONDS[expiration] - 1;',
+    from: '  const last = iat + EXPIRATION_SECONDS[expiration];',
+    to: '  const last = iat + EXPIRATION_SECONDS[expiration] - 1;',
     only: ['tokens'],
   },
   {
@@ -112,8 +112,8 @@ export const faultsVariants: readonly Variant[] = [
     name: 'encoding: expiresAt without its zone (local time, no Z)',
     kind: 'encoding',
     file: 'spec/machines/token.ts',
-    from: '  return { iat, exp, expiresAt: new Date(exp * 1000).toISOString() };',
-    to: '  return { iat, exp, expiresAt: new Date(exp * 1000).toISOString().slice(0, 19) };',
+    from: '  return { iat, exp, expiresAt: new Date(last * 1000).toISOString() };',
+    to: '  return { iat, exp, expiresAt: new Date(last * 1000).toISOString().slice(0, 19) };',
     only: ['tokens'],
   },
 ];

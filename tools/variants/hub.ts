@@ -163,8 +163,8 @@ export const hubVariants: readonly Variant[] = [
     // tenant JWT included.
     name: 'hub: a tenant JWT opens the pages',
     file: 'reference/hub/viewer.ts',
-    from: "  if (!verified.ok || verified.claims.kind !== 'project-user') return undefined;\n  if (account.identity.users[verified.sub] === undefined) return undefined;",
-    to: '  if (!verified.ok) return undefined;',
+    from: "  if (!verified.ok || verified.claims.kind !== 'project-user') return undefined;\n  const user = account.identity.users[verified.sub];\n  if (user === undefined) return undefined;\n",
+    to: '  if (!verified.ok) return undefined;\n  const user = account.identity.users[verified.sub]!;\n',
     only: ['auth.hub.project-user-token-only'],
   },
   {

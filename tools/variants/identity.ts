@@ -59,8 +59,8 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'expiresAt written at +02:00 instead of UTC',
     file: 'spec/machines/token.ts',
-    from: 'return { iat, exp, expiresAt: new Date(exp * 1000).toISOString() };',
-    to: "return { iat, exp, expiresAt: new Date((exp + 7200) * 1000).toISOString().replace('Z', '+02:00') };",
+    from: 'return { iat, exp, expiresAt: new Date(last * 1000).toISOString() };',
+    to: "return { iat, exp, expiresAt: new Date((last + 7200) * 1000).toISOString().replace('Z', '+02:00') };",
   },
   {
     name: 'user update merges properties instead of replacing them',

@@ -23,8 +23,11 @@ export const oraclesVariants: readonly Variant[] = [
   {
     name: 'oracles: token claims read a cached copy of the role, not its update',
     file: 'reference/tokens/claims.ts',
-    from: 'export function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {\n  const role = roleOf(identity, user);\n',
-    to: 'const roleCache = new Map<string, IdentityState["roles"][string]>();\nexport function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {\n  const live = roleOf(identity, user);\n  if (live !== undefined && user.userRoleId !== null && !roleCache.has(user.userRoleId)) roleCache.set(user.userRoleId, live);\n  const role = user.userRoleId === null ? undefined : roleCache.get(user.userRoleId);\n',
+    from: "export function projectUserClaims(\n  identity: IdentityState,\n  user: UserRecord,\n  noRole: NoRolePermissions = 'empty-role',\n): EacClaims {\n  const role = roleOf(identity, user);\n",
+    to:
+      'const roleCache = new Map<string, IdentityState["roles"][string]>();\n' +
+      "export function projectUserClaims(\n  identity: IdentityState,\n  user: UserRecord,\n  noRole: NoRolePermissions = 'empty-role',\n): EacClaims {\n" +
+      '  const live = roleOf(identity, user);\n  if (live !== undefined && user.userRoleId !== null && !roleCache.has(user.userRoleId)) roleCache.set(user.userRoleId, live);\n  const role = user.userRoleId === null ? undefined : roleCache.get(user.userRoleId);\n',
     only: ['states.role', 'permissions'],
   },
   {
@@ -39,7 +42,7 @@ export const oraclesVariants: readonly Variant[] = [
     // survivor of the first mutation run, bench/results/mutation.json).
     name: 'oracles: project-user tokens carry no permissions claim',
     file: 'reference/tokens/claims.ts',
-    from: '    perm: effectivePermissions(role?.permissions ?? null),\n',
+    from: '    perm: effectivePermissions(role?.permissions ?? null, noRole),\n',
     to: '',
     only: ['permissions'],
   },

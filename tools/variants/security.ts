@@ -105,10 +105,10 @@ export const securityVariants: readonly Variant[] = [
     name: 'sibling: user-token built from the first user of the same organization',
     kind: 'sibling',
     file: 'reference/http/tokens.ts',
-    from: '      const claims = projectUserClaims(account.identity, user);\n      return okDone(',
+    from: '      const claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);\n      return okDone(',
     to:
       '      const sibling = Object.values(account.identity.users).find((u) => u.projectOrganizationId !== null && u.projectOrganizationId === user.projectOrganizationId) ?? user;\n' +
-      '      const claims = projectUserClaims(account.identity, sibling);\n      return okDone(',
+      '      const claims = projectUserClaims(account.identity, sibling, ctx.settings.noRolePermissions);\n      return okDone(',
     only: ['security'],
   },
   {
