@@ -9,6 +9,7 @@ import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.t
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
 import { bareKey, witnessed } from './behaviours.ts';
+import { requestInTargetNames } from './requests.ts';
 import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
 
@@ -35,7 +36,8 @@ export interface LatitudeOptions {
   readonly log?: (line: string) => void;
   /**
    * The profile the target states, for the entries that route requests to the target's own
-   * paths (`endpoints.templated`); without it they have nothing to route.
+   * paths and names (`endpoints.templated`, `requests.renamed`); without it they have nothing
+   * to route.
    */
   readonly base?: TargetProfile;
 }
@@ -233,7 +235,14 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
           ? untemplated(options.base, method, url)
           : undefined;
       if (routed !== undefined) counts['endpoints.templated'] += 1;
-      const relayUrl = routed ?? url;
+      // requests.renamed: members named as the printed profile says reach the target in its names.
+      const renamed =
+        !isHook && origin === 'api' && chosen.includes('requests.renamed')
+          ? requestInTargetNames(options.base, method, routed ?? url, body)
+          : undefined;
+      if (renamed !== undefined) counts['requests.renamed'] += 1;
+      const relayUrl = renamed?.url ?? routed ?? url;
+      const relayBody = renamed?.body ?? body;
       let headers = relayable(req.headers);
       // auth.both-forms: half the API keys sent as `Bearer <key>` reach the target bare.
       const bare = !isHook && chosen.includes('auth.both-forms') ? bareKey(headers) : undefined;
@@ -244,10 +253,10 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       const relayed = await request(joinUrl(base, relayUrl), {
         method: method as 'GET',
         headers,
-        ...(body.length > 0 ? { body } : {}),
+        ...(relayBody.length > 0 ? { body: relayBody } : {}),
       });
       const answer: Answer = {
-        request: { method, url: relayUrl, headers, body, origin },
+        request: { method, url: relayUrl, headers, body: relayBody, origin },
         status: relayed.statusCode,
         headers: relayable(relayed.headers),
         body: Buffer.from(await relayed.body.arrayBuffer()),

@@ -11,6 +11,7 @@ import {
   workspacesRenamed,
 } from './json.ts';
 import { openFormTransforms } from './open-forms.ts';
+import { requestsRenamed } from './requests.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
 import type { Transform } from './transform.ts';
@@ -35,6 +36,7 @@ const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
     ...hubTransforms,
     endpointsTemplated,
     ...openFormTransforms,
+    requestsRenamed,
   ].map((t) => [t.id, t]),
 );
 

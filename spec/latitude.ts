@@ -402,6 +402,49 @@ export const LATITUDE = [
     description:
       'Adds response headers many servers send (a request id, x-powered-by, server-timing, cache-control where none is set) to every answer.',
   },
+  // Open points of §2.2, §2.8, §3, §4.8–§4.16, §5 and §9 (dashboards, tenants, v2).
+  {
+    id: 'requests.renamed',
+    kind: 'form',
+    clauses: [
+      'tenants.register.field-names',
+      'tokens.embed-token.body-shape',
+      'workspaces.list.filter-names',
+    ],
+    varies: [
+      'not-shown.register-tenant-names',
+      'tenants.register.field-names',
+      'not-shown.workspace-filter-names',
+      'workspaces.list.filter-names',
+      'tokens.embed-token.body-shape',
+    ],
+    description:
+      'Names otherwise the request members the document leaves unnamed: the register-tenant body, the members of embed-token’s organization and user beside userRoleId, the list-workspaces filters; stated in the printed profile, and a member sent under another name is not read.',
+  },
+  {
+    id: 'dashboards.layout-strict',
+    kind: 'behaviour',
+    clauses: ['dashboards.remove-charts.unknown-chart', 'dashboards.v1-add-charts.repeat'],
+    varies: ['dashboards.remove-charts.unknown-chart', 'dashboards.v1-add-charts.repeat'],
+    description:
+      'Refuses a v1 layout edit it cannot make as asked, and changes nothing: remove-charts naming a chart that is not on the layout answers 404, add-charts naming a chart already there answers 409.',
+  },
+  {
+    id: 'tenants.split-optional',
+    kind: 'behaviour',
+    clauses: ['tenants.register.split-required'],
+    varies: ['tenants.register.split-required'],
+    description:
+      'Registers a tenant sent with no columns, no schema and no unique key (one tenant for every such registration) instead of refusing it.',
+  },
+  {
+    id: 'dashboards.connections-unchecked',
+    kind: 'behaviour',
+    clauses: ['dashboards.connection-id.guest'],
+    varies: ['dashboards.connection-id.guest'],
+    description:
+      'Takes the connectionId of a v1 dashboard write as a guest connection it does not look up, and makes the write, instead of refusing an id it holds no connection for.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];
