@@ -64,6 +64,51 @@ describe('behaviour witnesses', () => {
   });
 });
 
+describe('dashboard and tenant behaviour witnesses', () => {
+  const chosen = [
+    'dashboards.layout-strict',
+    'tenants.split-optional',
+    'dashboards.connections-unchecked',
+  ] as const;
+  const sent = (a: Answer, body: unknown): Answer => ({
+    ...a,
+    request: { ...a.request, body: Buffer.from(JSON.stringify(body)) },
+  });
+
+  it('see a layout edit refused for its chart', () => {
+    const remove = '/v1/api/dashboard/remove-charts';
+    const add = '/v1/api/dashboard/add-charts';
+    const refused = (url: string, status: number, code: string, resource: string) =>
+      answer('POST', url, status, { status: 'error', error: { code, details: { resource } } });
+    expect(witnessed(refused(remove, 404, 'NOT_FOUND', 'chart'), chosen)).toEqual([
+      'dashboards.layout-strict',
+    ]);
+    expect(witnessed(refused(remove, 404, 'NOT_FOUND', 'dashboard'), chosen)).toEqual([]);
+    expect(witnessed(refused(add, 409, 'CONFLICT', 'chart'), chosen)).toEqual([
+      'dashboards.layout-strict',
+    ]);
+    expect(witnessed(refused(add, 404, 'NOT_FOUND', 'chart'), chosen)).toEqual([]);
+  });
+
+  it('see a tenant registered with nothing to split on', () => {
+    const ok = answer('POST', '/v1/api/tenant/register-tenant', 200, { data: {} });
+    expect(witnessed(sent(ok, { apiKey: 'k', name: 'n' }), chosen)).toEqual([
+      'tenants.split-optional',
+    ]);
+    expect(witnessed(sent(ok, { apiKey: 'k', tenantSchema: 's' }), chosen)).toEqual([]);
+  });
+
+  it('see a v1 write made with a connectionId', () => {
+    const ok = answer('POST', '/v1/api/dashboard/clone', 200, { data: {} });
+    expect(witnessed(sent(ok, { connectionId: 'c' }), chosen)).toEqual([
+      'dashboards.connections-unchecked',
+    ]);
+    expect(witnessed(sent(ok, {}), chosen)).toEqual([]);
+    const refused = answer('POST', '/v1/api/dashboard/clone', 404, { error: {} });
+    expect(witnessed(sent(refused, { connectionId: 'c' }), chosen)).toEqual([]);
+  });
+});
+
 describe('auth.both-forms', () => {
   it('makes a Bearer API key bare, and leaves tokens and bare keys alone', () => {
     expect(bareKey({ authorization: 'Bearer key-123', accept: '*/*' })).toEqual({

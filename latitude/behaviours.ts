@@ -86,6 +86,61 @@ function permissionsWritten(payload: Record<string, unknown>, form: 'array' | 's
   return candidates.some((v) => (form === 'array' ? Array.isArray(v) : typeof v === 'string'));
 }
 
+const REMOVE_CHARTS = '/v1/api/dashboard/remove-charts';
+const ADD_CHARTS = '/v1/api/dashboard/add-charts';
+
+/** The `details.resource` and `code` of a §7 error answer. */
+function refusalOf(answer: Answer): { code?: unknown; resource?: unknown } {
+  try {
+    const body = JSON.parse(answer.body.toString('utf8')) as {
+      error?: { code?: unknown; details?: { resource?: unknown } };
+    };
+    return { code: body.error?.code, resource: body.error?.details?.resource };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * `dashboards.layout-strict`: a v1 remove-charts refused for a chart (the reference skips charts
+ * that are not on the layout otherwise), or a v1 add-charts refused as a conflict.
+ */
+function layoutStrict(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST') return false;
+  const refusal = refusalOf(answer);
+  if (path === REMOVE_CHARTS) return answer.status === 404 && refusal.resource === 'chart';
+  if (path === ADD_CHARTS) return answer.status === 409 && refusal.code === 'CONFLICT';
+  return false;
+}
+
+/**
+ * `tenants.split-optional`: a tenant registered from a body with nothing to split on (the request
+ * as the target received it, in its own names: the reference's).
+ */
+function unsplitTenant(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || path !== REGISTER_TENANT) return false;
+  try {
+    const body = JSON.parse(answer.request.body.toString('utf8')) as Record<string, unknown>;
+    return ['tenantColumns', 'tenantSchema', 'uniqueKey'].every((k) => body[k] === undefined);
+  } catch {
+    return false;
+  }
+}
+
+const V1_DASHBOARD_WRITE =
+  /^\/v1\/api\/dashboard\/(clone|append-charts-from|remove-charts|create|add-charts)$/;
+
+/** `dashboards.connections-unchecked`: a v1 dashboard write naming a connectionId, made. */
+function guestConnectionTaken(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || !V1_DASHBOARD_WRITE.test(path)) return false;
+  try {
+    const body = JSON.parse(answer.request.body.toString('utf8')) as Record<string, unknown>;
+    return typeof body['connectionId'] === 'string';
+  } catch {
+    return false;
+  }
+}
+
 /** The behaviour entries an answer shows, of those chosen. */
 export function witnessed(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
   const seen: FreedomId[] = [];
@@ -108,6 +163,16 @@ export function witnessed(answer: Answer, chosen: readonly FreedomId[]): Freedom
   }
   if (chosen.includes('chat.second-agent') && ok && CHAT.test(path) && secondAgentAnswered(answer))
     seen.push('chat.second-agent');
+  if (chosen.includes('dashboards.layout-strict') && layoutStrict(answer, path))
+    seen.push('dashboards.layout-strict');
+  if (
+    chosen.includes('dashboards.connections-unchecked') &&
+    ok &&
+    guestConnectionTaken(answer, path)
+  )
+    seen.push('dashboards.connections-unchecked');
+  if (chosen.includes('tenants.split-optional') && ok && unsplitTenant(answer, path))
+    seen.push('tenants.split-optional');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }

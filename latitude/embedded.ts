@@ -80,7 +80,20 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
       },
     },
   }),
+  'dashboards.layout-strict': (p) =>
+    notFollowing(p, 'dashboards.remove-charts.unknown-chart', 'dashboards.v1-add-charts.repeat'),
+  // No test rests on the split being required (a probe records it): the profile stays.
+  'tenants.split-optional': (p) => p,
+  'dashboards.connections-unchecked': (p) => notFollowing(p, 'dashboards.connection-id.guest'),
 };
+
+/**
+ * The profile without these `follows` entries: the behaviour makes the other choice, so the tests
+ * that rest on the reference's end not-run on it, as on any target that does not state them.
+ */
+function notFollowing(p: TargetProfile, ...clauses: readonly string[]): TargetProfile {
+  return { ...p, follows: (p.follows ?? []).filter((id) => !clauses.includes(id)) };
+}
 
 /** The profile with the permissions claim in `form`, at `flatPath` unless nested under ctx. */
 function permissionsIn(

@@ -12,6 +12,9 @@ describe('reference settings', () => {
       claims: 'flat',
       permissionsForm: 'object',
       agent: 'grammar',
+      layoutEdits: 'lenient',
+      tenantSplit: 'required',
+      guestConnections: 'unknown',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -29,11 +32,10 @@ describe('reference settings', () => {
     expect(
       settingsFor(['tenant.identity-name', 'tokens.hs256', 'auth.both-forms', 'claims.layout']),
     ).toEqual({
+      ...DEFAULT_SETTINGS,
       tenantIdentity: 'columns-and-name',
       signing: 'HS256',
       claims: 'nested',
-      permissionsForm: 'object',
-      agent: 'grammar',
     });
     // The two permission forms set one setting: the later entry wins.
     expect(settingsFor(['claims.permissions-array']).permissionsForm).toBe('array');

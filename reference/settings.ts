@@ -1,4 +1,5 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
+import type { DashboardRules } from '../spec/machines/dashboards.ts';
 
 /**
  * What the reference decides where the document leaves a choice that changes behaviour, not
@@ -37,6 +38,26 @@ export interface Settings {
    * (reference/chat/second-agent.ts), standing for a language model the suites cannot predict.
    */
   readonly agent: 'grammar' | 'second';
+  /**
+   * §4.12 and §4.16 leave open what a v1 layout edit does with a chart it cannot take as asked
+   * (dashboards.remove-charts.unknown-chart, dashboards.v1-add-charts.repeat). `lenient`: the
+   * chart is skipped and the call succeeds; `strict`: the call is refused (404 for a chart not on
+   * the layout, 409 for one already there) and nothing changes.
+   */
+  readonly layoutEdits: 'lenient' | 'strict';
+  /**
+   * §4.9 leaves open whether a tenant needs something to split on
+   * (tenants.register.split-required). `required`: the columns, the schema or the unique key,
+   * else 400; `optional`: a registration with none of them is taken too.
+   */
+  readonly tenantSplit: 'required' | 'optional';
+  /**
+   * §4.10–§4.12 leave open how a guest connection is made and checked
+   * (dashboards.connection-id.guest). `unknown`: the reference keeps no connections, so a
+   * connectionId on a v1 dashboard write is refused 404; `unchecked`: it is taken as a guest
+   * connection held elsewhere and not looked up.
+   */
+  readonly guestConnections: 'unknown' | 'unchecked';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -45,6 +66,9 @@ export const DEFAULT_SETTINGS: Settings = {
   claims: 'flat',
   permissionsForm: 'object',
   agent: 'grammar',
+  layoutEdits: 'lenient',
+  tenantSplit: 'required',
+  guestConnections: 'unknown',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -60,6 +84,9 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'claims.permissions-array': { permissionsForm: 'array' },
   'claims.permissions-string': { permissionsForm: 'string' },
   'chat.second-agent': { agent: 'second' },
+  'dashboards.layout-strict': { layoutEdits: 'strict' },
+  'tenants.split-optional': { tenantSplit: 'optional' },
+  'dashboards.connections-unchecked': { guestConnections: 'unchecked' },
 };
 
 /**
@@ -83,4 +110,14 @@ export function isDefault(settings: Settings): boolean {
   return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).every(
     (key) => settings[key] === DEFAULT_SETTINGS[key],
   );
+}
+
+/** The dashboard rules of the dashboards machine (spec/machines/dashboards.ts) these settings take. */
+export function dashboardRulesOf(settings: Settings): DashboardRules {
+  const strict = settings.layoutEdits === 'strict';
+  return {
+    unknownChartRemoval: strict ? 'refuse' : 'skip',
+    repeatedChart: strict ? 'refuse' : 'skip',
+    guestConnection: settings.guestConnections,
+  };
 }

@@ -79,15 +79,70 @@ export interface DashboardsState {
    * one workspace reads, so that its cost follows the workspace's size, not the account's.
    */
   readonly byWorkspace: Table<Table<true>>;
+  /** The choices this service makes where the document leaves them open; absent: DECIDED. */
+  readonly rules?: DashboardRules;
 }
 
+/**
+ * Where the document leaves a dashboard rule open, the choice a service makes: the reference's
+ * recorded decisions (DECIDED), or the other choices a server may make as well, fixed when the
+ * service starts (reference/settings.ts).
+ */
+export interface DashboardRules {
+  /**
+   * dashboards.remove-charts.unknown-chart: a v1 remove-charts naming a chart that is not on the
+   * layout `skip`s it, or `refuse`s the whole call (404, nothing removed).
+   */
+  readonly unknownChartRemoval: 'skip' | 'refuse';
+  /**
+   * dashboards.v1-add-charts.repeat: a v1 add-charts naming a chart already on the layout
+   * `skip`s it, or `refuse`s the whole call (409, nothing placed).
+   */
+  readonly repeatedChart: 'skip' | 'refuse';
+  /**
+   * dashboards.connection-id.guest: a connectionId on a v1 dashboard write names a connection
+   * this service does not keep, so it is `unknown` (404); or the service takes it `unchecked`,
+   * as a guest connection it does not look up, and the write goes on.
+   */
+  readonly guestConnection: 'unknown' | 'unchecked';
+}
+
+export const DECIDED: DashboardRules = {
+  unknownChartRemoval: 'skip',
+  repeatedChart: 'skip',
+  guestConnection: 'unknown',
+};
+
+/**
+ * §4.10–§4.12: `connectionId` names a connection a guest may use, which must be one of the
+ * account's. The reference keeps no connections, so any connectionId is unknown to it
+ * (decision dashboards.connection-id.guest), unless its rules take it unchecked.
+ */
+export function connectionRefusal(
+  state: DashboardsState,
+  connectionId: string | undefined,
+): SpecError | undefined {
+  if (connectionId === undefined || rulesOf(state).guestConnection === 'unchecked')
+    return undefined;
+  return specError('NOT_FOUND', 'no connection with that id here', {
+    resource: 'connection',
+    field: 'connectionId',
+  });
+}
+
+const rulesOf = (state: DashboardsState): DashboardRules => state.rules ?? DECIDED;
+
 /** An account with no dashboards yet; `writes` makes its tables (plain records by default). */
-export function emptyDashboards(writes: TableWrites = plainTables): DashboardsState {
+export function emptyDashboards(
+  writes: TableWrites = plainTables,
+  rules: DashboardRules = DECIDED,
+): DashboardsState {
   return {
     workspaces: emptyTable(writes),
     dashboards: emptyTable(writes),
     charts: emptyTable(writes),
     byWorkspace: emptyTable(writes),
+    ...(rules === DECIDED ? {} : { rules }),
   };
 }
 
@@ -580,6 +635,14 @@ function addCharts(state: DashboardsState, command: Cmd<'addCharts'>, now: Insta
   const unknown = command.chartIds.find((id) => state.charts[id] === undefined);
   return edit(state, command.dashboardId, command.actor, command.via, now, (s, d) => {
     if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
+    const repeated = command.chartIds.find((id) => d.chartIds.includes(id));
+    if (repeated !== undefined && command.via === 'v1' && rulesOf(s).repeatedChart === 'refuse')
+      return fail(
+        specError('CONFLICT', 'that chart is already on the layout', {
+          field: 'charts',
+          chartId: repeated,
+        }),
+      );
     // A chart already on the layout is not placed twice (decision).
     const chartIds = [
       ...d.chartIds,
@@ -606,6 +669,9 @@ function appendCharts(state: DashboardsState, command: Cmd<'appendCharts'>, now:
 
 function removeCharts(state: DashboardsState, command: Cmd<'removeCharts'>, now: Instant): Result {
   return edit(state, command.dashboardId, command.actor, command.via, now, (s, d) => {
+    const absent = command.chartIds.find((id) => !d.chartIds.includes(id));
+    if (absent !== undefined && command.via === 'v1' && rulesOf(s).unknownChartRemoval === 'refuse')
+      return fail(notFound('chart', 'chartIds'));
     // Ids not on the layout are skipped (decision dashboards.remove-charts.unknown-chart).
     const gone = new Set(command.chartIds);
     const dashboard = { ...d, chartIds: d.chartIds.filter((id) => !gone.has(id)) };
