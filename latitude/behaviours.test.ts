@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bareKey, witnessed } from './behaviours.ts';
+import { Layouts, bareKey, witnessed } from './behaviours.ts';
 import type { Answer } from './transform.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -106,6 +106,102 @@ describe('dashboard and tenant behaviour witnesses', () => {
     expect(witnessed(sent(ok, {}), chosen)).toEqual([]);
     const refused = answer('POST', '/v1/api/dashboard/clone', 404, { error: {} });
     expect(witnessed(sent(refused, { connectionId: 'c' }), chosen)).toEqual([]);
+  });
+});
+
+describe('witnesses that remember the run', () => {
+  const chosen = [
+    'dashboards.append-same-charts',
+    'dashboards.charts-renumbered',
+    'dashboards.key-sees-all',
+    'dashboards.clone-in-place',
+  ] as const;
+  const exchange = (
+    method: string,
+    url: string,
+    sent: unknown,
+    data: unknown,
+    authorization = 'Bearer t1',
+  ): Answer => ({
+    request: {
+      method,
+      url,
+      headers: { authorization },
+      body: Buffer.from(JSON.stringify(sent)),
+      origin: 'api',
+    },
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify({ status: 'success', data })),
+  });
+  const list = (dashboards: unknown[], url = '/v1/api/dashboard/list-workspace-dashboards?w=1') =>
+    exchange('GET', url, {}, { dashboards });
+
+  it('see an append that placed a chart of its source', () => {
+    const run = new Layouts();
+    witnessed(list([{ id: 's', chartIds: ['c1'] }]), chosen, run);
+    const append = (ids: string[]) =>
+      exchange(
+        'POST',
+        '/v1/api/dashboard/append-charts-from',
+        { sourceDashboardId: 's', targetDashboardId: 't' },
+        { dashboardId: 't', chartIds: ids },
+      );
+    expect(witnessed(append(['c0', 'c1']), chosen, run)).toEqual(['dashboards.append-same-charts']);
+    expect(witnessed(append(['c0', 'c9']), chosen, run)).toEqual([]);
+  });
+
+  it("see a user's copy holding none of the charts its dashboard showed", () => {
+    const run = new Layouts();
+    witnessed(list([{ id: 'd', chartIds: ['c1', 'c2'] }]), chosen, run);
+    const add = (landed: string, ids: string[]) =>
+      exchange(
+        'POST',
+        '/v1/api/dashboard/add-charts',
+        { targetDashboardId: 'd', charts: ['x'] },
+        { dashboardId: landed, chartIds: ids },
+      );
+    expect(witnessed(add('copy', ['n1', 'n2', 'x']), chosen, run)).toEqual([
+      'dashboards.charts-renumbered',
+    ]);
+    expect(witnessed(add('copy', ['c1', 'c2', 'x']), chosen, run)).toEqual([]);
+    expect(witnessed(add('d', ['n1', 'n2', 'x']), chosen, run)).toEqual([]);
+  });
+
+  it("see an API key's list showing a user's dashboard", () => {
+    const url = '/v1/api/dashboard/list-workspace-dashboards?apiKey=k&workspaceId=w';
+    const user = { id: 'c', chartIds: [], tenantId: 't', ownerProjectUserId: null };
+    const shared = { id: 's', chartIds: [], tenantId: null, ownerProjectUserId: null };
+    expect(witnessed(list([shared, user], url), chosen)).toEqual(['dashboards.key-sees-all']);
+    expect(witnessed(list([shared], url), chosen)).toEqual([]);
+    expect(witnessed(list([shared, user]), chosen)).toEqual([]);
+  });
+
+  it('see a clone listed where its source stood, for the credential that made it', () => {
+    const run = new Layouts();
+    const clone = exchange(
+      'POST',
+      '/v1/api/dashboard/clone',
+      { sourceDashboardId: 's' },
+      { dashboardId: 'k', name: 'x' },
+    );
+    witnessed(clone, chosen, run);
+    expect(witnessed(list([{ id: 'k', chartIds: [] }]), chosen, run)).toEqual([
+      'dashboards.clone-in-place',
+    ]);
+    expect(
+      witnessed(
+        list([
+          { id: 's', chartIds: [] },
+          { id: 'k', chartIds: [] },
+        ]),
+        chosen,
+        run,
+      ),
+    ).toEqual([]);
+    const other = { ...list([{ id: 'k', chartIds: [] }]) };
+    const asOther: Answer = { ...other, request: { ...other.request, headers: {} } };
+    expect(witnessed(asOther, chosen, run)).toEqual([]);
   });
 });
 

@@ -141,8 +141,173 @@ function guestConnectionTaken(answer: Answer, path: string): boolean {
   }
 }
 
-/** The behaviour entries an answer shows, of those chosen. */
-export function witnessed(answer: Answer, chosen: readonly FreedomId[]): FreedomId[] {
+/**
+ * What the witnesses remember of one run: the layout of each dashboard as answers showed it (any
+ * object of a JSON answer with an id or dashboardId and its chartIds), so that an answer can be
+ * judged against what came before it.
+ */
+export class Layouts {
+  private readonly seen = new Map<string, readonly string[]>();
+  /** Per credential (the authorization header), the dashboards its v1 edits named. */
+  private readonly edited = new Map<string, Set<string>>();
+  /** Per credential, the clones it made of a dashboard it had not edited: clone id -> source. */
+  private readonly clones = new Map<string, Map<string, string>>();
+
+  /** Remembers a v1 edit or clone the answer made (a 2xx POST). */
+  noteWrite(answer: Answer, path: string): void {
+    const who = answer.request.headers['authorization'];
+    if (who === undefined || answer.request.method !== 'POST') return;
+    if (answer.status < 200 || answer.status > 299) return;
+    const exchange = exchangeOf(answer);
+    if (exchange === undefined) return;
+    const field = V1_LAYOUT_EDIT.get(path);
+    const named = field === undefined ? undefined : exchange.sent[field];
+    if (typeof named === 'string') {
+      const set = this.edited.get(who) ?? new Set<string>();
+      set.add(named);
+      this.edited.set(who, set);
+    }
+    const source = exchange.sent['sourceDashboardId'];
+    const clone = exchange.data['dashboardId'];
+    if (path === CLONE && typeof source === 'string' && typeof clone === 'string') {
+      if (this.edited.get(who)?.has(source) === true) return;
+      const map = this.clones.get(who) ?? new Map<string, string>();
+      map.set(clone, source);
+      this.clones.set(who, map);
+    }
+  }
+
+  /** A clone made with this credential that a list shows where its source no longer is. */
+  cloneInPlace(answer: Answer, ids: readonly string[]): boolean {
+    const who = answer.request.headers['authorization'];
+    const made = who === undefined ? undefined : this.clones.get(who);
+    if (made === undefined) return false;
+    return [...made].some(([clone, source]) => ids.includes(clone) && !ids.includes(source));
+  }
+
+  /** The chart ids an earlier answer showed for this dashboard, or undefined. */
+  of(dashboardId: unknown): readonly string[] | undefined {
+    return typeof dashboardId === 'string' ? this.seen.get(dashboardId) : undefined;
+  }
+
+  /** Remembers every layout the answer shows. */
+  note(answer: Answer): void {
+    if (answer.status < 200 || answer.status > 299) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.body.toString('utf8'));
+    } catch {
+      return;
+    }
+    const walk = (value: unknown, depth: number): void => {
+      if (depth > 6 || typeof value !== 'object' || value === null) return;
+      if (Array.isArray(value)) {
+        for (const v of value) walk(v, depth + 1);
+        return;
+      }
+      const o = value as Record<string, unknown>;
+      const id = o['dashboardId'] ?? o['id'];
+      const charts = o['chartIds'];
+      if (
+        typeof id === 'string' &&
+        Array.isArray(charts) &&
+        charts.every((c) => typeof c === 'string')
+      )
+        this.seen.set(id, charts);
+      for (const v of Object.values(o)) walk(v, depth + 1);
+    };
+    walk(json, 0);
+  }
+}
+
+const APPEND_CHARTS_FROM = '/v1/api/dashboard/append-charts-from';
+const CLONE = '/v1/api/dashboard/clone';
+const LIST_WORKSPACE_DASHBOARDS = '/v1/api/dashboard/list-workspace-dashboards';
+
+/** The dashboards of a v1 list answer, as `{id, tenantId, ownerProjectUserId}` records. */
+function listedDashboards(answer: Answer): Record<string, unknown>[] {
+  try {
+    const body = JSON.parse(answer.body.toString('utf8')) as { data?: { dashboards?: unknown } };
+    const list = body.data?.dashboards;
+    return Array.isArray(list)
+      ? list.filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null)
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** `dashboards.key-sees-all`: a v1 list asked with an API key that shows a user's dashboard. */
+function keySeesUsers(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'GET' || path !== LIST_WORKSPACE_DASHBOARDS) return false;
+  if (!answer.request.url.includes('apiKey=')) return false;
+  return listedDashboards(answer).some(
+    (d) => typeof d['tenantId'] === 'string' || typeof d['ownerProjectUserId'] === 'string',
+  );
+}
+const V1_LAYOUT_EDIT = new Map([
+  [APPEND_CHARTS_FROM, 'targetDashboardId'],
+  [ADD_CHARTS, 'targetDashboardId'],
+  [REMOVE_CHARTS, 'dashboardId'],
+]);
+
+/** The request's JSON body and the answer's `data`, when both are objects. */
+function exchangeOf(
+  answer: Answer,
+): { sent: Record<string, unknown>; data: Record<string, unknown> } | undefined {
+  try {
+    const sent: unknown = JSON.parse(answer.request.body.toString('utf8'));
+    const body = JSON.parse(answer.body.toString('utf8')) as { data?: unknown };
+    const data = body.data;
+    return typeof sent === 'object' && sent !== null && typeof data === 'object' && data !== null
+      ? { sent: sent as Record<string, unknown>, data: data as Record<string, unknown> }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const idsOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+/** `dashboards.append-same-charts`: an append whose target now holds a chart of its source. */
+function sameChartsAppended(answer: Answer, path: string, layouts: Layouts): boolean {
+  if (path !== APPEND_CHARTS_FROM) return false;
+  const exchange = exchangeOf(answer);
+  const source = layouts.of(exchange?.sent['sourceDashboardId']) ?? [];
+  return idsOf(exchange?.data['chartIds']).some((id) => source.includes(id));
+}
+
+/**
+ * `dashboards.charts-renumbered`: a v1 edit that landed on a user's copy (another dashboard than
+ * the one named) whose charts are none of the ones the named dashboard showed.
+ */
+function copyRenumbered(answer: Answer, path: string, layouts: Layouts): boolean {
+  const field = V1_LAYOUT_EDIT.get(path);
+  const exchange = field === undefined ? undefined : exchangeOf(answer);
+  if (field === undefined || exchange === undefined) return false;
+  const named = exchange.sent[field];
+  const landed = exchange.data['dashboardId'];
+  const before = layouts.of(named) ?? [];
+  const after = idsOf(exchange.data['chartIds']);
+  return (
+    typeof landed === 'string' &&
+    landed !== named &&
+    before.length > 0 &&
+    after.length > 0 &&
+    after.every((id) => !before.includes(id))
+  );
+}
+
+/**
+ * The behaviour entries an answer shows, of those chosen; `layouts` holds what earlier answers of
+ * the run showed (the answer is noted there after it is judged).
+ */
+export function witnessed(
+  answer: Answer,
+  chosen: readonly FreedomId[],
+  layouts: Layouts = new Layouts(),
+): FreedomId[] {
   const seen: FreedomId[] = [];
   const path = answer.request.url.split('?')[0] ?? '';
   const ok = answer.status >= 200 && answer.status < 300;
@@ -165,6 +330,29 @@ export function witnessed(answer: Answer, chosen: readonly FreedomId[]): Freedom
     seen.push('chat.second-agent');
   if (chosen.includes('dashboards.layout-strict') && layoutStrict(answer, path))
     seen.push('dashboards.layout-strict');
+  if (ok && answer.request.method === 'POST') {
+    if (
+      chosen.includes('dashboards.append-same-charts') &&
+      sameChartsAppended(answer, path, layouts)
+    )
+      seen.push('dashboards.append-same-charts');
+    if (chosen.includes('dashboards.charts-renumbered') && copyRenumbered(answer, path, layouts))
+      seen.push('dashboards.charts-renumbered');
+  }
+  if (ok && chosen.includes('dashboards.key-sees-all') && keySeesUsers(answer, path))
+    seen.push('dashboards.key-sees-all');
+  if (
+    ok &&
+    chosen.includes('dashboards.clone-in-place') &&
+    path === LIST_WORKSPACE_DASHBOARDS &&
+    layouts.cloneInPlace(
+      answer,
+      listedDashboards(answer).flatMap((d) => (typeof d['id'] === 'string' ? [d['id']] : [])),
+    )
+  )
+    seen.push('dashboards.clone-in-place');
+  layouts.note(answer);
+  layouts.noteWrite(answer, path);
   if (
     chosen.includes('dashboards.connections-unchecked') &&
     ok &&

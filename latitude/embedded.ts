@@ -85,6 +85,11 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   // No test rests on the split being required (a probe records it): the profile stays.
   'tenants.split-optional': (p) => p,
   'dashboards.connections-unchecked': (p) => notFollowing(p, 'dashboards.connection-id.guest'),
+  'dashboards.append-same-charts': (p) => notFollowing(p, 'dashboards.append-charts-from.copies'),
+  'dashboards.charts-renumbered': (p) =>
+    notFollowing(p, 'dashboards.copy.chart-ids', 'migration.chart-ids-kept'),
+  'dashboards.key-sees-all': (p) => notFollowing(p, 'dashboards.v1-list.api-key-view'),
+  'dashboards.clone-in-place': (p) => notFollowing(p, 'dashboards.copy.clone-beside'),
 };
 
 /**

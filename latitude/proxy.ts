@@ -8,7 +8,7 @@ import { chosenIds, type LatitudeVary } from './choice.ts';
 import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.ts';
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
-import { bareKey, witnessed } from './behaviours.ts';
+import { Layouts, bareKey, witnessed } from './behaviours.ts';
 import { requestInTargetNames } from './requests.ts';
 import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
@@ -168,6 +168,8 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         ? options.hooks.replace(/\/+$/, '')
         : joinUrl(options.target, hooksPath ?? '');
   let sequence = 0;
+  // What the behaviour witnesses remember of this run.
+  const layouts = new Layouts();
 
   const transform = (answer: Answer, random: () => number, list: readonly Transform[]) => {
     let current = answer;
@@ -261,7 +263,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         headers: relayable(relayed.headers),
         body: Buffer.from(await relayed.body.arrayBuffer()),
       };
-      if (!isHook) for (const id of witnessed(answer, chosen)) counts[id] += 1;
+      if (!isHook) for (const id of witnessed(answer, chosen, layouts)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);
     };

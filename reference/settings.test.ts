@@ -15,6 +15,10 @@ describe('reference settings', () => {
       layoutEdits: 'lenient',
       tenantSplit: 'required',
       guestConnections: 'unknown',
+      appendedCharts: 'copies',
+      standInCharts: 'kept',
+      apiKeyView: 'shared',
+      userClone: 'beside',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });

@@ -58,6 +58,27 @@ export interface Settings {
    * connection held elsewhere and not looked up.
    */
   readonly guestConnections: 'unknown' | 'unchecked';
+  /**
+   * §4.11 leaves open whether appended charts are the source's or copies
+   * (dashboards.append-charts-from.copies): `copies` under new ids, or the `same` charts.
+   */
+  readonly appendedCharts: 'copies' | 'same';
+  /**
+   * §2.8 and §9 leave open whether a user's copy of a shared dashboard, and a dashboard migrated
+   * to v2, keep the chart ids of the one they stand in for (dashboards.copy.chart-ids,
+   * migration.chart-ids-kept): `kept`, or `fresh` copies of the charts under new ids.
+   */
+  readonly standInCharts: 'kept' | 'fresh';
+  /**
+   * §2.8 leaves open what an API key sees in the v1 list of a workspace's dashboards
+   * (dashboards.v1-list.api-key-view): the `shared` ones, or `all` (users' copies and own too).
+   */
+  readonly apiKeyView: 'shared' | 'all';
+  /**
+   * §2.8 leaves open whether a user's clone of a shared dashboard also takes its place in the
+   * user's list (dashboards.copy.clone-beside): `beside` it, or `in-place` as the user's copy.
+   */
+  readonly userClone: 'beside' | 'in-place';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -69,6 +90,10 @@ export const DEFAULT_SETTINGS: Settings = {
   layoutEdits: 'lenient',
   tenantSplit: 'required',
   guestConnections: 'unknown',
+  appendedCharts: 'copies',
+  standInCharts: 'kept',
+  apiKeyView: 'shared',
+  userClone: 'beside',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -87,6 +112,10 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'dashboards.layout-strict': { layoutEdits: 'strict' },
   'tenants.split-optional': { tenantSplit: 'optional' },
   'dashboards.connections-unchecked': { guestConnections: 'unchecked' },
+  'dashboards.append-same-charts': { appendedCharts: 'same' },
+  'dashboards.charts-renumbered': { standInCharts: 'fresh' },
+  'dashboards.key-sees-all': { apiKeyView: 'all' },
+  'dashboards.clone-in-place': { userClone: 'in-place' },
 };
 
 /**
@@ -119,5 +148,9 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
     unknownChartRemoval: strict ? 'refuse' : 'skip',
     repeatedChart: strict ? 'refuse' : 'skip',
     guestConnection: settings.guestConnections,
+    appendedCharts: settings.appendedCharts,
+    standInCharts: settings.standInCharts,
+    apiKeyView: settings.apiKeyView,
+    userClone: settings.userClone,
   };
 }

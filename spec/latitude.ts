@@ -121,7 +121,15 @@ export const LATITUDE = [
     id: 'errors.reworded',
     kind: 'form',
     clauses: ['errors.codes.full-list', 'errors.envelope.message-required'],
-    varies: ['not-shown.error-codes', 'errors.codes.full-list', 'partial.form.error-text'],
+    varies: [
+      'not-shown.error-codes',
+      'errors.codes.full-list',
+      'partial.form.error-text',
+      // A dashboard write refused by its flags or readOnly (403 FORBIDDEN), a v2 call naming
+      // what the caller cannot see (404 NOT_FOUND): their codes and details change too.
+      'dashboards.write-refusal.status',
+      'v2.refusals.not-found',
+    ],
     description:
       "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
   },
@@ -140,6 +148,10 @@ export const LATITUDE = [
       'errors.not-found.status',
       'errors.unauthorized.status',
       'errors.forbidden.status',
+      // A dashboard write refused by its flags or readOnly answers 401, a v2 call naming what the
+      // caller cannot see 400.
+      'dashboards.write-refusal.status',
+      'v2.refusals.not-found',
     ],
     description:
       "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400, 401 and 403 swapped); §4.1's 400 and §7's table keep theirs.",
@@ -278,10 +290,10 @@ export const LATITUDE = [
   {
     id: 'claims.layout',
     kind: 'behaviour',
-    clauses: ['tokens.claims'],
-    varies: ['not-shown.jwt-contents', 'tokens.claims'],
+    clauses: ['tokens.claims', 'tenants.token.claims'],
+    varies: ['not-shown.jwt-contents', 'tokens.claims', 'tenants.token.claims'],
     description:
-      'Lays a project-user token’s claims out otherwise, stated in the printed profile: the user in uid (sub kept beside it), permissions, role, project organization and properties under ctx.',
+      'Lays a project-user token’s claims out otherwise, stated in the printed profile: the user in uid (sub kept beside it), permissions, role, project organization and properties under ctx; a tenant token alike, the tenant in uid, its permissions, metadata, name and identity under ctx.',
   },
   {
     id: 'claims.permissions-array',
@@ -444,6 +456,38 @@ export const LATITUDE = [
     varies: ['dashboards.connection-id.guest'],
     description:
       'Takes the connectionId of a v1 dashboard write as a guest connection it does not look up, and makes the write, instead of refusing an id it holds no connection for.',
+  },
+  {
+    id: 'dashboards.append-same-charts',
+    kind: 'behaviour',
+    clauses: ['dashboards.append-charts-from.copies'],
+    varies: ['dashboards.append-charts-from.copies'],
+    description:
+      'Appends the source’s own charts (those not on the target already) with append-charts-from, so both dashboards hold them, instead of copies under new ids.',
+  },
+  {
+    id: 'dashboards.charts-renumbered',
+    kind: 'behaviour',
+    clauses: ['dashboards.copy.chart-ids', 'migration.chart-ids-kept'],
+    varies: ['dashboards.copy.chart-ids', 'migration.chart-ids-kept'],
+    description:
+      'Gives a dashboard made to stand in for another copies of its charts under new ids: a user’s copy of a shared dashboard on its first edit, and each dashboard at migration.',
+  },
+  {
+    id: 'dashboards.key-sees-all',
+    kind: 'behaviour',
+    clauses: ['dashboards.v1-list.api-key-view'],
+    varies: ['dashboards.v1-list.api-key-view'],
+    description:
+      'Lists every dashboard of a workspace to an API key in the v1 list of its dashboards, users’ copies and own dashboards beside the shared ones.',
+  },
+  {
+    id: 'dashboards.clone-in-place',
+    kind: 'behaviour',
+    clauses: ['dashboards.copy.clone-beside'],
+    varies: ['dashboards.copy.clone-beside'],
+    description:
+      'Makes a user’s first clone of a shared dashboard (in its own workspace) that user’s copy of it, which takes the shared one’s place in the user’s list and takes the user’s later edits through the shared id.',
   },
 ] as const satisfies readonly Freedom[];
 

@@ -292,7 +292,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
         );
       }
       // §2.8: a user's copy takes the shared dashboard's place, one entry per dashboard.
-      const seen = dashboardsFor(account.dashboards, workspaceId, actor);
+      const seen = dashboardsFor(account.dashboards, workspaceId, actor, 'v1');
       return okDone({ dashboards: seen.map((d) => v1Item(account, d)) });
     },
   });

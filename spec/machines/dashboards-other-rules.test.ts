@@ -3,6 +3,8 @@ import {
   DECIDED,
   applyDashboards,
   connectionRefusal,
+  copyIdFor,
+  dashboardsFor,
   emptyDashboards,
   type Actor,
   type DashboardRules,
@@ -114,5 +116,105 @@ describe('dashboards.connections-unchecked', () => {
     expect(connectionRefusal(world({ ...DECIDED, guestConnection: 'unchecked' }), 'c1')).toBe(
       undefined,
     );
+  });
+});
+
+const tenant: Actor = {
+  kind: 'tenant',
+  tenantId: 't1',
+  permissions: { addChart: true, removeChart: true, canDuplicateDashboard: true },
+};
+const D2 = '00000000-0000-4000-8000-0000000000d2';
+const NEW = '00000000-0000-4000-8000-0000000000e1';
+
+describe('dashboards.append-same-charts', () => {
+  const append = (via: 'v1' | 'v2'): DashboardsCommand => ({
+    type: 'appendCharts',
+    sourceDashboardId: D,
+    targetDashboardId: D2,
+    batchId: 'b1',
+    actor: key,
+    via,
+  });
+  const withTarget = (rules: DashboardRules) =>
+    run(world(rules), {
+      type: 'createDashboard',
+      dashboardId: D2,
+      workspaceId: W,
+      name: 'Target',
+      chartIds: [C2],
+      actor: key,
+      via: 'hook',
+    });
+
+  it('appends copies by default, the same charts (each once) under the other rule, v1 only', () => {
+    const copies = run(withTarget(DECIDED), append('v1')).dashboards[D2]?.chartIds ?? [];
+    expect(copies).toHaveLength(3);
+    expect(copies.slice(1)).not.toContain(C1);
+    const same = { ...DECIDED, appendedCharts: 'same' } as const;
+    expect(run(withTarget(same), append('v1')).dashboards[D2]?.chartIds).toEqual([C2, C1]);
+    expect(run(withTarget(same), append('v2')).dashboards[D2]?.chartIds).toHaveLength(3);
+  });
+});
+
+describe('dashboards.charts-renumbered', () => {
+  const edit: DashboardsCommand = {
+    type: 'addCharts',
+    dashboardId: D,
+    chartIds: [C3],
+    actor: tenant,
+    via: 'v1',
+  };
+
+  it("keeps the shared dashboard's chart ids in a user's copy by default, copies them otherwise", () => {
+    const copyId = copyIdFor(D, tenant);
+    expect(run(world(DECIDED), edit).dashboards[copyId]?.chartIds).toEqual([C1, C2, C3]);
+    const fresh = run(world({ ...DECIDED, standInCharts: 'fresh' }), edit);
+    const ids = fresh.dashboards[copyId]?.chartIds ?? [];
+    expect(ids).toHaveLength(3);
+    expect(ids.slice(0, 2)).not.toContain(C1);
+    expect(ids.slice(0, 2)).not.toContain(C2);
+    expect(ids[2]).toBe(C3);
+    expect(fresh.dashboards[D]?.chartIds, 'the shared dashboard is untouched').toEqual([C1, C2]);
+  });
+});
+
+describe('dashboards.key-sees-all', () => {
+  it("lists a user's copy to an API key in the v1 list only under the other rule", () => {
+    const edit: DashboardsCommand = {
+      type: 'removeCharts',
+      dashboardId: D,
+      chartIds: [C1],
+      actor: tenant,
+      via: 'v1',
+    };
+    const decided = run(world(DECIDED), edit);
+    expect(dashboardsFor(decided, W, key, 'v1').map((d) => d.dashboardId)).toEqual([D]);
+    const all = run(world({ ...DECIDED, apiKeyView: 'all' }), edit);
+    expect(
+      dashboardsFor(all, W, key, 'v1')
+        .map((d) => d.dashboardId)
+        .sort(),
+    ).toEqual([D, copyIdFor(D, tenant)].sort());
+    expect(dashboardsFor(all, W, key).map((d) => d.dashboardId)).toEqual([D]);
+  });
+});
+
+describe('dashboards.clone-in-place', () => {
+  const clone = (via: 'v1' | 'v2'): DashboardsCommand => ({
+    type: 'clone',
+    sourceDashboardId: D,
+    newDashboardId: NEW,
+    actor: tenant,
+    via,
+  });
+  const listed = (s: DashboardsState) => dashboardsFor(s, W, tenant).map((d) => d.dashboardId);
+
+  it("lists a user's clone beside its source by default, in its place under the other rule", () => {
+    expect(listed(run(world(DECIDED), clone('v1')))).toEqual([D, NEW]);
+    const inPlace = run(world({ ...DECIDED, userClone: 'in-place' }), clone('v1'));
+    expect(listed(inPlace)).toEqual([copyIdFor(D, tenant)]);
+    const v2 = run(world({ ...DECIDED, userClone: 'in-place' }), clone('v2'));
+    expect(listed(v2)).toEqual([D, NEW]);
   });
 });
