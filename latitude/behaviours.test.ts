@@ -205,6 +205,21 @@ describe('witnesses that remember the run', () => {
   });
 });
 
+describe('refusals a behaviour adds', () => {
+  const chosen = ['v2.unmigrated-refused', 'charts.save-checked'] as const;
+
+  it('see the application list refused, and a save from chat refused', () => {
+    expect(witnessed(answer('GET', '/v2/api/applications?apiKey=k', 409, {}), chosen)).toEqual([
+      'v2.unmigrated-refused',
+    ]);
+    expect(witnessed(answer('GET', '/v2/api/applications', 200, {}), chosen)).toEqual([]);
+    expect(witnessed(answer('POST', '/v1/api/chart/save-from-chat', 403, {}), chosen)).toEqual([
+      'charts.save-checked',
+    ]);
+    expect(witnessed(answer('POST', '/v1/api/chart/save-from-chat', 400, {}), chosen)).toEqual([]);
+  });
+});
+
 describe('auth.both-forms', () => {
   it('makes a Bearer API key bare, and leaves tokens and bare keys alone', () => {
     expect(bareKey({ authorization: 'Bearer key-123', accept: '*/*' })).toEqual({

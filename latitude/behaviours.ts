@@ -222,6 +222,8 @@ export class Layouts {
 
 const APPEND_CHARTS_FROM = '/v1/api/dashboard/append-charts-from';
 const CLONE = '/v1/api/dashboard/clone';
+const APPLICATIONS = '/v2/api/applications';
+const SAVE_FROM_CHAT = '/v1/api/chart/save-from-chat';
 const LIST_WORKSPACE_DASHBOARDS = '/v1/api/dashboard/list-workspace-dashboards';
 
 /** The dashboards of a v1 list answer, as `{id, tenantId, ownerProjectUserId}` records. */
@@ -351,6 +353,20 @@ export function witnessed(
     )
   )
     seen.push('dashboards.clone-in-place');
+  if (
+    chosen.includes('v2.unmigrated-refused') &&
+    answer.request.method === 'GET' &&
+    path === APPLICATIONS &&
+    answer.status === 409
+  )
+    seen.push('v2.unmigrated-refused');
+  if (
+    chosen.includes('charts.save-checked') &&
+    answer.request.method === 'POST' &&
+    path === SAVE_FROM_CHAT &&
+    answer.status === 403
+  )
+    seen.push('charts.save-checked');
   layouts.note(answer);
   layouts.noteWrite(answer, path);
   if (

@@ -90,6 +90,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     notFollowing(p, 'dashboards.copy.chart-ids', 'migration.chart-ids-kept'),
   'dashboards.key-sees-all': (p) => notFollowing(p, 'dashboards.v1-list.api-key-view'),
   'dashboards.clone-in-place': (p) => notFollowing(p, 'dashboards.copy.clone-beside'),
+  'v2.unmigrated-refused': (p) => notFollowing(p, 'v2.applications.list.before-finalize'),
+  'charts.save-checked': (p) => notFollowing(p, 'charts.save-from-chat.permissions'),
 };
 
 /**

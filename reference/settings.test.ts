@@ -19,6 +19,8 @@ describe('reference settings', () => {
       standInCharts: 'kept',
       apiKeyView: 'shared',
       userClone: 'beside',
+      applicationsBeforeFinalize: 'none',
+      chartSaving: 'unchecked',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });

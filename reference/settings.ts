@@ -79,6 +79,16 @@ export interface Settings {
    * user's list (dashboards.copy.clone-beside): `beside` it, or `in-place` as the user's copy.
    */
   readonly userClone: 'beside' | 'in-place';
+  /**
+   * §4.16 leaves open what the v2 application list answers before finalize
+   * (v2.applications.list.before-finalize): `none` (an empty list), or `refused` (409).
+   */
+  readonly applicationsBeforeFinalize: 'none' | 'refused';
+  /**
+   * §4.14 leaves open whether saving a chart from chat is checked against §2.2
+   * (charts.save-from-chat.permissions): `unchecked`, or `checked` as adding a chart is.
+   */
+  readonly chartSaving: 'unchecked' | 'checked';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -94,6 +104,8 @@ export const DEFAULT_SETTINGS: Settings = {
   standInCharts: 'kept',
   apiKeyView: 'shared',
   userClone: 'beside',
+  applicationsBeforeFinalize: 'none',
+  chartSaving: 'unchecked',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -116,6 +128,8 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'dashboards.charts-renumbered': { standInCharts: 'fresh' },
   'dashboards.key-sees-all': { apiKeyView: 'all' },
   'dashboards.clone-in-place': { userClone: 'in-place' },
+  'v2.unmigrated-refused': { applicationsBeforeFinalize: 'refused' },
+  'charts.save-checked': { chartSaving: 'checked' },
 };
 
 /**
@@ -152,5 +166,7 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
     standInCharts: settings.standInCharts,
     apiKeyView: settings.apiKeyView,
     userClone: settings.userClone,
+    applicationsBeforeFinalize: settings.applicationsBeforeFinalize,
+    chartSaving: settings.chartSaving,
   };
 }

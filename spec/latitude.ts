@@ -489,6 +489,22 @@ export const LATITUDE = [
     description:
       'Makes a user’s first clone of a shared dashboard (in its own workspace) that user’s copy of it, which takes the shared one’s place in the user’s list and takes the user’s later edits through the shared id.',
   },
+  {
+    id: 'v2.unmigrated-refused',
+    kind: 'behaviour',
+    clauses: ['v2.applications.list.before-finalize'],
+    varies: ['v2.applications.list.before-finalize'],
+    description:
+      'Refuses the v2 application list (409) while the account is not migrated, instead of answering an empty list.',
+  },
+  {
+    id: 'charts.save-checked',
+    kind: 'behaviour',
+    clauses: ['charts.save-from-chat.permissions'],
+    varies: ['charts.save-from-chat.permissions'],
+    description:
+      'Checks save-from-chat by a tenant or a project user as adding a chart: refused (403) without addChart or with readOnly.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

@@ -19,7 +19,7 @@ import {
   V1CreateDashboardBody,
 } from '../../spec/schemas/dashboard.ts';
 import type { Done } from '../done.ts';
-import { v1Writer } from '../store/actors.ts';
+import { chartSaver, v1Writer } from '../store/actors.ts';
 import type { AccountRecord } from '../store/store.ts';
 import type { Carrier } from './auth.ts';
 import type { ReferenceContext } from '../context.ts';
@@ -305,6 +305,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     body: SaveFromChatBody,
     handle: ({ principal, body, req }) => {
       const { account } = caller(principal);
+      const saver = chartSaver(caller(principal));
       // §2.6, §4.14: kept exactly as sent, sqlOverride included: the body as it arrived, not
       // the parsed copy (validation passed; parsing may drop or reorder what it does not know).
       const raw = (req.body as { chartConfig: Record<string, unknown> }).chartConfig;
@@ -315,6 +316,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
         // Decision charts.save-from-chat.required-fields: name falls back to the title.
         name: body.name ?? title ?? 'Chart from chat',
         config: raw,
+        ...(saver.ok ? { actor: saver.value.actor } : {}),
       });
       if (!done.ok) return done;
       if (done.value.kind !== 'chart') return errDone(unexpected());

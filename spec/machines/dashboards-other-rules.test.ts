@@ -11,6 +11,7 @@ import {
   type DashboardsCommand,
   type DashboardsState,
 } from './dashboards.ts';
+import { BEFORE_FINALIZE, applicationsListRefusal } from './migration.ts';
 
 /**
  * The dashboards machine under the other choices a server may make where the document leaves a
@@ -216,5 +217,37 @@ describe('dashboards.clone-in-place', () => {
     expect(listed(inPlace)).toEqual([copyIdFor(D, tenant)]);
     const v2 = run(world({ ...DECIDED, userClone: 'in-place' }), clone('v2'));
     expect(listed(v2)).toEqual([D, NEW]);
+  });
+});
+
+describe('charts.save-checked', () => {
+  const save = (actor: Actor | undefined): DashboardsCommand => ({
+    type: 'createChart',
+    chartId: '00000000-0000-4000-8000-0000000000c9',
+    name: 'Saved',
+    config: {},
+    ...(actor === undefined ? {} : { actor }),
+  });
+  const viewer: Actor = { kind: 'tenant', tenantId: 't2', permissions: {} };
+
+  it('saves for anyone by default; checks addChart under the other rule', () => {
+    expect(applyDashboards(world(DECIDED), save(viewer), T0).ok).toBe(true);
+    const checked = world({ ...DECIDED, chartSaving: 'checked' });
+    const r = applyDashboards(checked, save(viewer), T0);
+    expect(r.ok ? 'saved' : r.error.code).toBe('FORBIDDEN');
+    expect(applyDashboards(checked, save(tenant), T0).ok).toBe(true);
+    expect(applyDashboards(checked, save(key), T0).ok).toBe(true);
+    expect(applyDashboards(checked, save(undefined), T0).ok).toBe(true);
+  });
+});
+
+describe('v2.unmigrated-refused', () => {
+  it('lists no application before finalize by default, refuses the list under the other rule', () => {
+    expect(applicationsListRefusal(BEFORE_FINALIZE, world(DECIDED))).toBe(undefined);
+    const refused = applicationsListRefusal(
+      BEFORE_FINALIZE,
+      world({ ...DECIDED, applicationsBeforeFinalize: 'refused' }),
+    );
+    expect(refused?.code).toBe('CONFLICT');
   });
 });

@@ -127,6 +127,16 @@ export interface DashboardRules {
    * takes the shared one's place, as an edit's copy would.
    */
   readonly userClone: 'beside' | 'in-place';
+  /**
+   * v2.applications.list.before-finalize: before the account is migrated the v2 application
+   * list answers `none`, or is `refused` (409: there is no v2 space yet).
+   */
+  readonly applicationsBeforeFinalize: 'none' | 'refused';
+  /**
+   * charts.save-from-chat.permissions: saving a chart from chat is `unchecked` against §2.2
+   * (it lands on no dashboard), or `checked` as adding a chart is (addChart, readOnly).
+   */
+  readonly chartSaving: 'unchecked' | 'checked';
 }
 
 export const DECIDED: DashboardRules = {
@@ -137,6 +147,8 @@ export const DECIDED: DashboardRules = {
   standInCharts: 'kept',
   apiKeyView: 'shared',
   userClone: 'beside',
+  applicationsBeforeFinalize: 'none',
+  chartSaving: 'unchecked',
 };
 
 /**
@@ -233,6 +245,8 @@ export type DashboardsCommand =
       readonly chartId: string;
       readonly name: string;
       readonly config: Readonly<Record<string, unknown>>;
+      /** Who saves it through the API (save-from-chat); a hook names nobody. */
+      readonly actor?: Actor;
     }
   | {
       readonly type: 'createDashboard';
@@ -506,6 +520,11 @@ const DASHBOARDS: MachineTable<DashboardsState, DashboardsCommand, DashboardsRes
   },
   createChart: {
     rows: [{ from: 'absent', to: 'chart', note: 'hook or save-from-chat', section: '4.14' }],
+    // Decision charts.save-from-chat.permissions: unchecked; the other rule checks it as adding.
+    guard: (state, command) =>
+      command.actor !== undefined && rulesOf(state).chartSaving === 'checked'
+        ? writeRefusal(command.actor, 'addCharts', 'v1')
+        : undefined,
     effect: createChart,
   },
   createDashboard: {

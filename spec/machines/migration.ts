@@ -1,5 +1,6 @@
 import { specError, type SpecError } from '../errors.ts';
 import {
+  DECIDED,
   copyCharts,
   copyIdFor,
   indexByWorkspace,
@@ -324,4 +325,20 @@ export function withTenantMapped(
 ): MigrationState {
   if (state.phase === 'before') return state;
   return { ...state, projectUserOf: put(state.projectUserOf, tenantId, projectUserId) };
+}
+
+/**
+ * Decision v2.applications.list.before-finalize: before finalize the v2 application list holds
+ * no application. Under the other rule (DashboardRules) it is refused there, 409: the account
+ * has no v2 space yet.
+ */
+export function applicationsListRefusal(
+  migration: MigrationState,
+  dashboards: DashboardsState,
+): SpecError | undefined {
+  const rule = (dashboards.rules ?? DECIDED).applicationsBeforeFinalize;
+  if (migration.phase === 'after' || rule === 'none') return undefined;
+  return specError('CONFLICT', 'this account is not migrated to v2 yet', {
+    reason: 'not-migrated',
+  });
 }
