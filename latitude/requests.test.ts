@@ -80,6 +80,15 @@ describe('requests.renamed', () => {
     expect(out?.url).toBe('/v1/api/dashboard/list-workspaces?apiKey=k&teamId=t1');
   });
 
+  it('never throws on a body too deep to write again (it goes as sent)', () => {
+    let deep = '1';
+    for (let i = 0; i < 100_000; i++) deep = `{"a":${deep}}`;
+    const body = Buffer.from(`{"apiKey":"k","displayName":"n","splitColumns":${deep}}`);
+    expect(() =>
+      requestInTargetNames(base, 'POST', '/v1/api/tenant/register-tenant', body),
+    ).not.toThrow();
+  });
+
   it('leaves every other request, and one with nothing renamed, alone', () => {
     const body = json({ apiKey: 'k', name: 'x' });
     expect(requestInTargetNames(base, 'POST', '/v1/api/dashboard/clone', body)).toBe(undefined);

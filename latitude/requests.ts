@@ -147,7 +147,14 @@ export function requestInTargetNames(
     }
     out = changed ? next : undefined;
   }
-  return out === undefined ? undefined : { url, body: Buffer.from(JSON.stringify(out), 'utf8') };
+  if (out === undefined) return undefined;
+  try {
+    return { url, body: Buffer.from(JSON.stringify(out), 'utf8') };
+  } catch {
+    // Too deep to write again here (the stack gives out): it goes as sent, for the target to
+    // refuse as the body it is.
+    return undefined;
+  }
 }
 
 /** The profile stating the new names where `profile` states names at all. */
