@@ -100,6 +100,67 @@ const areaBlocks = [
   },
 ];
 
+/** The kit's top-level rooms: an import into one of them is one of ours. */
+const ROOMS = [
+  'spec',
+  'reference',
+  'suites',
+  'runner',
+  'reports',
+  'latitude',
+  'lib',
+  'bin',
+  'bench',
+  'tools',
+  'fixtures',
+];
+
+/**
+ * An allow-list for a room of tools around the kit: it may import the rooms in `rooms` whole
+ * and, of the others, only the files in `files` (paths from the repository's root). Anything
+ * else of ours is refused, so a new reach into the reference or the runner is a decision made
+ * here, in the open.
+ */
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const allowOnly = (room, { rooms = [], files = [] }) => {
+  const others = ROOMS.filter((r) => r !== room && !rooms.includes(r));
+  const allowed = files.length === 0 ? '' : `(?!(?:${files.map(escaped).join('|')})$)`;
+  return {
+    files: [`${room}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(?:\\.\\./)+${allowed}(?:${others.join('|')})/`,
+              message: `${room}/ imports only what its allow-list in eslint.config.js names`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+};
+
+/**
+ * The reference's floors (ARCHITECTURE): the entry modules (http routes, host hooks, hub pages)
+ * on top, the store and the domain modules beside it (chat, charts, tokens, tenants) below,
+ * data at the bottom. A module imports its own floor or lower, never up.
+ */
+const REFERENCE_TOP = ['http', 'hooks', 'hub'];
+const REFERENCE_MIDDLE = ['store', 'chat', 'charts', 'tokens', 'tenants'];
+const floor = (dirs, above) => ({
+  files: dirs.map((dir) => `reference/${dir}/**`),
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': boundary(
+      above.flatMap((dir) => [`../${dir}/*`, `../../${dir}/*`, `**/reference/${dir}/**`]),
+      "the reference's imports run downward: http, hooks, hub -> store, chat, charts, tokens, tenants -> data",
+    ),
+  },
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -186,4 +247,51 @@ export default tseslint.config(
     },
   },
   ...areaBlocks,
+  floor(REFERENCE_MIDDLE, REFERENCE_TOP),
+  floor(['data'], [...REFERENCE_TOP, ...REFERENCE_MIDDLE]),
+  allowOnly('latitude', {
+    rooms: ['spec'],
+    files: [
+      'reference/server.ts',
+      'suites/harness/random.ts',
+      // Its tests read the reference's pages and streams with the suites' own readers.
+      'reference/hub/html.ts',
+      'reference/hub/page.ts',
+      'reference/hub/query.ts',
+      'suites/harness/event-sequence.ts',
+      'suites/harness/sse.ts',
+    ],
+  }),
+  allowOnly('bench', {
+    rooms: ['spec'],
+    files: [
+      'reference/server.ts',
+      'reference/chat/agent.ts',
+      'reference/data/database.ts',
+      'reference/data/seed.ts',
+      'reference/data/sql.ts',
+      'reports/outline.ts',
+      'reports/schema.ts',
+    ],
+  }),
+  allowOnly('tools', {
+    rooms: ['spec'],
+    files: [
+      'bin/source-hash.mjs',
+      'reference/server.ts',
+      'reports/compare.ts',
+      'reports/flaky.ts',
+      'reports/not-run.ts',
+      'runner/args.ts',
+      'runner/cli.ts',
+      'runner/only.ts',
+      'runner/serve.ts',
+      'runner/target.ts',
+      'suites/concurrency/workload.ts',
+      'suites/harness/given/accounts.ts',
+      'suites/harness/stated-endpoint.ts',
+      'suites/harness/target.ts',
+      'suites/robustness/generate.ts',
+    ],
+  }),
 );

@@ -30,6 +30,21 @@ describe('behaviour witnesses', () => {
     expect(witnessed(token(hs), ['claims.layout'])).toEqual([]);
   });
 
+  it('see an exp a second after the expiresAt beside it', () => {
+    const end = Date.parse('2026-01-01T01:00:00Z') / 1000;
+    const issued = (exp: number) =>
+      answer('POST', '/v1/api/projects/user-token', 200, {
+        status: 'success',
+        data: {
+          token: jwt({ alg: 'ES256' }, { sub: 'u', exp }),
+          expiresAt: '2026-01-01T01:00:00.000Z',
+        },
+      });
+    const chosen = ['tokens.through-expires-at'] as const;
+    expect(witnessed(issued(end + 1), chosen)).toEqual(['tokens.through-expires-at']);
+    expect(witnessed(issued(end), chosen)).toEqual([]);
+  });
+
   it('see claims laid out under ctx', () => {
     const nested = jwt({ alg: 'ES256' }, { sub: 'u', uid: 'u', ctx: { permissions: {} } });
     const flat = jwt({ alg: 'ES256' }, { sub: 'u', perm: {} });

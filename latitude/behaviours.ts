@@ -302,6 +302,24 @@ function copyRenumbered(answer: Answer, path: string, layouts: Layouts): boolean
 }
 
 /**
+ * `tokens.through-expires-at`: an answer issuing a token whose exp names another second than
+ * the expiresAt beside it.
+ */
+function expBeyondExpiresAt(body: Buffer): boolean {
+  let data: unknown;
+  try {
+    data = (JSON.parse(body.toString('utf8')) as { data?: unknown }).data;
+  } catch {
+    return false;
+  }
+  if (typeof data !== 'object' || data === null) return false;
+  const { token, expiresAt } = data as { token?: unknown; expiresAt?: unknown };
+  if (typeof token !== 'string' || typeof expiresAt !== 'string') return false;
+  const exp = decoded(token.split('.')[1] ?? '')?.['exp'];
+  return typeof exp === 'number' && exp * 1000 !== Date.parse(expiresAt);
+}
+
+/**
  * The behaviour entries an answer shows, of those chosen; `layouts` holds what earlier answers of
  * the run showed (the answer is noted there after it is judged).
  */
@@ -377,6 +395,8 @@ export function witnessed(
     seen.push('dashboards.connections-unchecked');
   if (chosen.includes('tenants.split-optional') && ok && unsplitTenant(answer, path))
     seen.push('tenants.split-optional');
+  if (chosen.includes('tokens.through-expires-at') && ok && expBeyondExpiresAt(answer.body))
+    seen.push('tokens.through-expires-at');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }

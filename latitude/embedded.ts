@@ -38,6 +38,11 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     return { ...p, shapes };
   },
   'auth.both-forms': (p) => ({ ...p, shapes: { ...p.shapes, authorizationHeader: 'both' } }),
+  // exp no longer names the end of a token's life (it is the second after expiresAt).
+  'tokens.through-expires-at': (p) => ({
+    ...p,
+    follows: (p.follows ?? []).filter((id) => id !== 'tokens.jwt.exp-matches-expires-at'),
+  }),
   // The nested layout: the user in `uid`, the rest under `ctx`.
   'claims.layout': (p) => ({
     ...p,

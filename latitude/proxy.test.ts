@@ -97,6 +97,31 @@ afterAll(async () => {
 });
 
 describe('startLatitude', () => {
+  it('relays a request as a transform rewrote it, and answers one it refuses without the target', async () => {
+    let seen = 0;
+    api.on('request', () => (seen += 1));
+    const p = await proxy(['bodies.prototype-keys-dropped', 'limits.tighter']);
+    const echo = await fetch(`${p.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":{"__proto__":{"x":1},"b":2}}',
+    });
+    expect(await echo.json()).toMatchObject({ data: { body: '{"a":{"b":2}}' } });
+    expect(seen).toBe(1);
+    const big = await fetch(`${p.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blob: 'x'.repeat(300 * 1024) }),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({
+      status: 'error',
+      error: { code: 'REQUEST_TOO_LARGE' },
+    });
+    expect(seen).toBe(1);
+    expect(p.counts()['bodies.prototype-keys-dropped']).toBe(1);
+  });
+
   it('relays requests with their body and headers, and rewrites the answer', async () => {
     const p = await proxy(['status.created']);
     const echo = await fetch(`${p.url}/echo?q=1`, {

@@ -252,17 +252,36 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         headers = bare;
         counts['auth.both-forms'] += 1;
       }
-      const relayed = await request(joinUrl(base, relayUrl), {
+      let sent: Answer['request'] = { method, url: relayUrl, headers, body: relayBody, origin };
+      let own: Omit<Answer, 'request'> | undefined;
+      if (!isHook && origin === 'api') {
+        for (const t of transforms) {
+          const seen = t.before?.(sent);
+          if (seen === undefined) continue;
+          counts[t.id] += 1;
+          if ('answer' in seen) {
+            own = seen.answer;
+            break;
+          }
+          sent = seen.request;
+        }
+      }
+      if (own !== undefined) {
+        await write(res, transform({ request: sent, ...own }, random, transforms), method);
+        return;
+      }
+      const relayed = await request(joinUrl(base, sent.url), {
         method: method as 'GET',
-        headers,
-        ...(relayBody.length > 0 ? { body: relayBody } : {}),
+        headers: sent.headers,
+        ...(sent.body.length > 0 ? { body: sent.body } : {}),
       });
       const answer: Answer = {
-        request: { method, url: relayUrl, headers, body: relayBody, origin },
+        request: sent,
         status: relayed.statusCode,
         headers: relayable(relayed.headers),
         body: Buffer.from(await relayed.body.arrayBuffer()),
       };
+      for (const t of transforms) t.observe?.(answer);
       if (!isHook) for (const id of witnessed(answer, chosen, layouts)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);

@@ -1,5 +1,11 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
 import { errorsOther4xx, errorsReworded } from './errors.ts';
+import {
+  credentialsReadAnywhere,
+  credentialsRefusedOtherwise,
+  isolationForbidden,
+  organizationIdValidated,
+} from './credentials.ts';
 import { hubTransforms } from './hub.ts';
 import {
   arraysReordered,
@@ -10,16 +16,34 @@ import {
   v1RecordMinimal,
   workspacesRenamed,
 } from './json.ts';
+import { limitsTighter } from './limits.ts';
 import { openFormTransforms } from './open-forms.ts';
+import {
+  bodiesPrototypeKeysDropped,
+  bodiesUnknownFieldsRefused,
+  errorsShapeBeforeCredentials,
+  errorsStatusesOtherwise,
+  idsLowerCaseOnly,
+  migrationReplacementInMessage,
+} from './refusals.ts';
 import { requestsRenamed } from './requests.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
 import type { Transform } from './transform.ts';
 import { bodyChunked, contentTypeCharset, framingEmptyBody } from './wire.ts';
 
-/** Every form transform the proxy can carry out, by catalogue id. */
-const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
+/** Every form transform the proxy can carry out, by catalogue id (a stateful one made anew). */
+const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
   [
+    credentialsRefusedOtherwise,
+    credentialsReadAnywhere,
+    organizationIdValidated,
+    errorsStatusesOtherwise,
+    migrationReplacementInMessage,
+    idsLowerCaseOnly,
+    bodiesPrototypeKeysDropped,
+    bodiesUnknownFieldsRefused,
+    errorsShapeBeforeCredentials,
     statusCreated,
     membersExtra,
     v1RecordMinimal,
@@ -37,7 +61,12 @@ const ALL: ReadonlyMap<FreedomId, Transform> = new Map(
     endpointsTemplated,
     ...openFormTransforms,
     requestsRenamed,
-  ].map((t) => [t.id, t]),
+  ]
+    .map((t): [FreedomId, () => Transform] => [t.id, () => t])
+    .concat([
+      ['isolation.forbidden', () => isolationForbidden()],
+      ['limits.tighter', () => limitsTighter()],
+    ]),
 );
 
 const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').map((f) => f.id);
@@ -45,8 +74,8 @@ const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').ma
 /** The form entries of `chosen` the proxy carries out, in catalogue order. */
 export function formTransforms(chosen: readonly FreedomId[]): Transform[] {
   return FORMS.filter((id) => chosen.includes(id)).flatMap((id) => {
-    const t = ALL.get(id);
-    return t === undefined ? [] : [t];
+    const make = ALL.get(id);
+    return make === undefined ? [] : [make()];
   });
 }
 

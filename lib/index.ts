@@ -14,31 +14,24 @@ import type { Results } from '../reports/schema.ts';
 import { PROJECT_ROOT } from '../runner/cli.ts';
 import { defaultPlace, runSuites, type RunOptions } from '../runner/run.ts';
 import { parseShard } from '../runner/shard.ts';
-import { imageOptions } from '../runner/container.ts';
+import { readTargetWords, type TargetWords } from '../runner/target-spec.ts';
 import { parseThresholds } from '../runner/thresholds.ts';
 
 export type { Outcome, Result, Results, Summary } from '../reports/schema.ts';
 
-export interface ConformanceOptions {
-  /** Base URL of the implementation under test; the embedded reference when absent. */
-  readonly target?: string;
-  /**
-   * Hub URL for embedded pages, even when it is the target's own; with `target` and without
-   * it, the hub tests end not-run (the hub is never assumed to be the target).
-   */
-  readonly hub?: string;
-  /** Base URL of the target's host hooks. */
-  readonly hooks?: string;
-  /** Credentials file for a target without an accounts hook. */
-  readonly credentials?: string;
-  /** Target profile file (JSON or YAML); the reference's when absent. */
-  readonly profile?: string;
+/**
+ * The options of a run. The target ones are `eac run`'s target flags by their camelCase names
+ * (runner/target-spec.ts: `target`, `hub`, `hooks`, `credentials`, `profile`, `ca`,
+ * `checkDecisions`, `image` and its `imagePorts`, `imageHooks`, `imageWait`, `imageEnv`, and
+ * `latitude`), read by the same rules. Without `target` the embedded reference is started; with
+ * `target` and without `hub` the hub tests end not-run (the hub is never assumed to be the
+ * target).
+ */
+export interface ConformanceOptions extends TargetWords {
   /** Areas (folders under suites/) or clause ids / id prefixes; everything when empty. */
   readonly only?: readonly string[];
   /** Seed of the run (0..4294967295); random when absent. */
   readonly seed?: number;
-  /** Hold probes to the reference's decisions (automatic against the reference). */
-  readonly checkDecisions?: boolean;
   /** Expectations file: `exitCode` then counts only unexpected results. */
   readonly expectations?: string;
   /** A run folder or results.json to diff against: `exitCode` 1 on a regression. */
@@ -47,10 +40,6 @@ export interface ConformanceOptions {
   readonly reportDir?: string;
   /** Test files at once (default: the conformance project's). */
   readonly concurrency?: number;
-  /** PEM file of an extra certificate authority for a target on TLS. */
-  readonly ca?: string;
-  /** A container image to start as the target (ports 8080 API, 8081 hub, hooks /__eac). */
-  readonly image?: string;
   /** `i/n` or `{index, count}`: run one shard of the test files (see `eac report --merge`). */
   readonly shard?: string | { readonly index: number; readonly count: number };
   /** `--max-not-run`: at most this many tests (a number) or this share (`'10%'`) not-run. */
@@ -100,30 +89,23 @@ function shardOf(shard: ConformanceOptions['shard']): RunOptions['shard'] {
 /** Runs the suites against a target (or the embedded reference) and returns the run. */
 export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceRun> {
   const shard = shardOf(options.shard);
-  const image = options.image !== undefined ? imageOptions(options.image, {}) : undefined;
-  if (typeof image === 'string') throw new ConformanceError(image);
+  const target = readTargetWords(options);
+  if (typeof target === 'string') throw new ConformanceError(target);
   const thresholds = parseThresholds(
     options.maxNotRun !== undefined ? String(options.maxNotRun) : undefined,
     options.minCoverage,
   );
   if (typeof thresholds === 'string') throw new ConformanceError(thresholds);
   const run: RunOptions = {
+    target,
     only: [...(options.only ?? [])],
     report: path.resolve(options.reportDir ?? 'reports'),
-    checkDecisions: options.checkDecisions ?? false,
     quietProgress: options.output === undefined,
-    ...(options.target !== undefined ? { target: options.target } : {}),
-    ...(options.hub !== undefined ? { hub: options.hub } : {}),
-    ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
-    ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
-    ...(options.profile !== undefined ? { profile: options.profile } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.expectations !== undefined ? { expectations: options.expectations } : {}),
     ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    ...(options.ca !== undefined ? { ca: options.ca } : {}),
     ...(shard !== undefined ? { shard } : {}),
-    ...(image !== undefined ? { image } : {}),
     ...(thresholds !== undefined ? { thresholds } : {}),
   };
   const errors: string[] = [];

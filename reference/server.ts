@@ -55,6 +55,7 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
       seed,
       layout: settings.claims,
       permissionsForm: settings.permissionsForm,
+      end: settings.tokenEnd,
     }),
     ids,
     settings,

@@ -39,6 +39,13 @@ export interface Settings {
    */
   readonly agent: 'grammar' | 'second';
   /**
+   * §5 rule 5 gives a token's duration, not whether it still works at the instant of its
+   * expiresAt, nor (rule 8) whether exp names that instant. `at-expires-at`: refused from
+   * expiresAt on, exp equal to it; `through-expires-at`: accepted at expiresAt, exp the second
+   * after (spec/machines/token.ts, TokenEnd).
+   */
+  readonly tokenEnd: 'at-expires-at' | 'through-expires-at';
+  /**
    * §4.12 and §4.16 leave open what a v1 layout edit does with a chart it cannot take as asked
    * (dashboards.remove-charts.unknown-chart, dashboards.v1-add-charts.repeat). `lenient`: the
    * chart is skipped and the call succeeds; `strict`: the call is refused (404 for a chart not on
@@ -97,6 +104,7 @@ export const DEFAULT_SETTINGS: Settings = {
   claims: 'flat',
   permissionsForm: 'object',
   agent: 'grammar',
+  tokenEnd: 'at-expires-at',
   layoutEdits: 'lenient',
   tenantSplit: 'required',
   guestConnections: 'unknown',
@@ -121,6 +129,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'claims.permissions-array': { permissionsForm: 'array' },
   'claims.permissions-string': { permissionsForm: 'string' },
   'chat.second-agent': { agent: 'second' },
+  'tokens.through-expires-at': { tokenEnd: 'through-expires-at' },
   'dashboards.layout-strict': { layoutEdits: 'strict' },
   'tenants.split-optional': { tenantSplit: 'optional' },
   'dashboards.connections-unchecked': { guestConnections: 'unchecked' },

@@ -30,7 +30,7 @@ import { failureGroups } from './failure-groups.ts';
 import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
 import { documentUrlOf, sectionUrl } from './document-link.ts';
 import { endpointsOf, testsOf } from './register.ts';
-import { runReplayLine, targetArgsOf } from './results.ts';
+import { runReplayLine, targetArgsOf } from './replay.ts';
 import { plural } from './words.ts';
 
 /** What the page needs beyond results.json: the run folder's screenshots, the document's URL. */

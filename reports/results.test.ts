@@ -4,10 +4,7 @@ import {
   areaFromFile,
   assignIds,
   parseTestName,
-  replayLine,
-  runReplayLine,
   summarize,
-  targetArgsOf,
   toResult,
   type RawCase,
 } from './results.ts';
@@ -163,43 +160,6 @@ describe('helpers', () => {
     });
   });
 
-  it('points a replay at an external target and quotes what the shell would split', () => {
-    const args = targetArgsOf({ baseUrl: 'http://x', hooksUrl: 'http://x/h', embedded: false });
-    expect(args).toEqual(['--target', 'http://x', '--hooks', 'http://x/h']);
-    // A hub at the target's own address was given, and a replay gives it again.
-    expect(targetArgsOf({ baseUrl: 'http://x', hubUrl: 'http://x', embedded: false })).toEqual([
-      '--target',
-      'http://x',
-      '--hub',
-      'http://x',
-    ]);
-    expect(targetArgsOf({ baseUrl: 'http://x', hubUrl: 'http://x', embedded: true })).toEqual([]);
-    expect(replayLine({ runSeed: 1, targetArgs: ['--target', 'http://x/?a=1&b=2'] }, 'c')).toBe(
-      "npx eac run --seed 1 --only c --target 'http://x/?a=1&b=2'",
-    );
-  });
-
-  it('keeps --credentials, --profile and --check-decisions in replay lines, embedded or not', () => {
-    const described = {
-      baseUrl: 'http://x',
-      credentialsFile: '/abs/creds.json',
-      profileFile: '/abs/my profile.yaml',
-      checkDecisionsAsked: true,
-    };
-    expect(targetArgsOf({ ...described, embedded: true })).toEqual([
-      '--credentials',
-      '/abs/creds.json',
-      '--profile',
-      '/abs/my profile.yaml',
-      '--check-decisions',
-    ]);
-    const args = targetArgsOf({ ...described, embedded: false });
-    expect(args.slice(0, 2)).toEqual(['--target', 'http://x']);
-    expect(runReplayLine({ runSeed: 3, targetArgs: args })).toBe(
-      "npx eac run --seed 3 --target http://x --credentials /abs/creds.json --profile '/abs/my profile.yaml' --check-decisions",
-    );
-  });
-
   it('carries relies, kind and every observation of a probe, also when it failed', () => {
     const observations = [
       { observation: 'answered 422', matchesDecision: false, endpoint: 'POST /v1/x' },
@@ -229,12 +189,6 @@ describe('helpers', () => {
     const result = toResult(raw({ meta: probed }), context);
     expect(result?.reason?.length).toBeLessThan(4100);
     expect(result?.observations?.[0]?.observation).toBe(long);
-  });
-
-  it('repeats the selection in the replay line of a whole run', () => {
-    expect(runReplayLine({ runSeed: 3, targetArgs: [] }, ['roles', 'tokens.user'])).toBe(
-      'npx eac run --seed 3 --only roles --only tokens.user',
-    );
   });
 
   it('summarizes outcomes', () => {

@@ -4,6 +4,7 @@
  */
 import { slug, type EacMeta, type Exchange } from '../suites/harness/meta.ts';
 import { causesOfResult } from './not-run.ts';
+import { replayLine, type ReplayContext } from './replay.ts';
 import type { Outcome, Result, Summary } from './schema.ts';
 
 /** What the reporter reads off a finished vitest test case. */
@@ -18,13 +19,6 @@ export interface RawCase {
   readonly skipNote?: string;
   readonly meta?: EacMeta;
   readonly durationMs: number;
-}
-
-export interface ReplayContext {
-  /** Seed of the whole run (what `--seed` takes). */
-  readonly runSeed: number;
-  /** Extra arguments that point a replay at the same target, e.g. `['--target', url]`. */
-  readonly targetArgs: readonly string[];
 }
 
 const MAX_REASON = 4000;
@@ -43,56 +37,6 @@ export function areaFromFile(file: string): string {
   const at = parts.indexOf('suites');
   const area = at >= 0 ? parts[at + 1] : parts.length > 1 ? parts[0] : undefined;
   return area !== undefined && !area.endsWith('.ts') ? area : 'unknown';
-}
-
-/** Quotes an argument for a POSIX shell only when it needs it. */
-export function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * Arguments that point a replay at the target of a run, as it was described: the addresses
- * (none for the embedded reference), and the credentials file, profile and --check-decisions
- * the run was given.
- */
-export function targetArgsOf(target: {
-  readonly baseUrl: string;
-  readonly hubUrl?: string | undefined;
-  readonly hooksUrl?: string | undefined;
-  readonly embedded?: boolean | undefined;
-  readonly credentialsFile?: string | undefined;
-  readonly profileFile?: string | undefined;
-  readonly checkDecisionsAsked?: boolean | undefined;
-  readonly latitude?: string | undefined;
-  /** `--image`: a replay starts the image again instead of naming its passing addresses. */
-  readonly image?: { readonly args?: readonly string[] | undefined } | undefined;
-}): string[] {
-  const args: string[] = [];
-  if (target.image?.args !== undefined) args.push(...target.image.args);
-  else if (target.embedded === false) {
-    args.push('--target', target.baseUrl);
-    // A hub at the target's own address was given all the same: without --hub none is tested.
-    if (target.hubUrl !== undefined) args.push('--hub', target.hubUrl);
-    if (target.hooksUrl !== undefined) args.push('--hooks', target.hooksUrl);
-  }
-  if (target.credentialsFile !== undefined) args.push('--credentials', target.credentialsFile);
-  if (target.profileFile !== undefined) args.push('--profile', target.profileFile);
-  if (target.checkDecisionsAsked === true) args.push('--check-decisions');
-  if (target.latitude !== undefined) args.push('--latitude', target.latitude);
-  return args;
-}
-
-/** The command that re-runs the whole run (or the same selection) with the same seed. */
-export function runReplayLine(context: ReplayContext, only: readonly string[] = []): string {
-  const args = ['npx', 'eac', 'run', '--seed', String(context.runSeed)];
-  const selection = only.flatMap((value) => ['--only', value]);
-  return [...args, ...selection, ...context.targetArgs].map(shellQuote).join(' ');
-}
-
-/** The command that re-runs one test (by its id), or one clause or area, with the same seed. */
-export function replayLine(context: ReplayContext, only: string): string {
-  const args = ['npx', 'eac', 'run', '--seed', String(context.runSeed), '--only', only];
-  return [...args, ...context.targetArgs].map(shellQuote).join(' ');
 }
 
 function firstMessage(errors: RawCase['errors']): string | undefined {

@@ -6,7 +6,7 @@ import { documentUrlOf, sectionUrl } from './document-link.ts';
 import { escapeMdCell as cell, firstLine, mdCode } from './escape.ts';
 import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
 import { failureGroups } from './failure-groups.ts';
-import { runReplayLine, targetArgsOf } from './results.ts';
+import { runReplayLine, targetArgsOf } from './replay.ts';
 import { plural } from './words.ts';
 
 function code(text: string): string {

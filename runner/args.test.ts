@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCommand, UsageError } from './args.ts';
+import { parseCommand } from './args.ts';
+import { UsageError } from './usage.ts';
 
 function help(argv: string[]): string {
   const command = parseCommand(argv);
@@ -43,14 +44,16 @@ describe('parseCommand', () => {
     expect(command).toEqual({
       kind: 'run',
       options: {
-        target: 'http://x:1',
-        hub: 'http://h:2',
-        hooks: 'http://x:1/__eac',
-        credentials: 'c.json',
+        target: {
+          target: 'http://x:1',
+          hub: 'http://h:2',
+          hooks: 'http://x:1/__eac',
+          credentials: 'c.json',
+          checkDecisions: true,
+        },
         only: ['roles', 'tokens.user'],
         seed: 4294967295,
         report: 'out',
-        checkDecisions: true,
         quietProgress: false,
       },
     });
@@ -60,7 +63,12 @@ describe('parseCommand', () => {
     const command = parseCommand(['run']);
     expect(command).toEqual({
       kind: 'run',
-      options: { only: [], report: 'reports', checkDecisions: false, quietProgress: false },
+      options: {
+        target: { checkDecisions: false },
+        only: [],
+        report: 'reports',
+        quietProgress: false,
+      },
     });
   });
 
@@ -190,7 +198,10 @@ describe('parseCommand', () => {
 
   it('parses --concurrency, --ca and report --merge', () => {
     const run = parseCommand(['run', '--concurrency', '2', '--ca', 'ca.pem']);
-    expect(run.kind === 'run' && [run.options.concurrency, run.options.ca]).toEqual([2, 'ca.pem']);
+    expect(run.kind === 'run' && [run.options.concurrency, run.options.target.ca]).toEqual([
+      2,
+      'ca.pem',
+    ]);
     expect(usageError(['run', '--concurrency', '0'])).toMatch(/--concurrency must be at least 1/);
     expect(usageError(['run', '--concurrency', '65'])).toMatch(/from 0 to 64/);
     const bail = parseCommand(['run', '--bail']);

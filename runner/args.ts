@@ -8,17 +8,14 @@ import { Command as Program, CommanderError, Option } from 'commander';
 import type { ClauseLevel } from '../spec/clauses/types.ts';
 import type { RunOptions } from './run.ts';
 import { parseShard } from './shard.ts';
-import { imageOptions } from './container.ts';
 import type { DoctorOptions } from './doctor.ts';
 import { parseThresholds } from './thresholds.ts';
 import { behaviourIds, chosenIds, parseVary, type LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
 import { ConfigError, loadConfig, type LoadedConfig } from './config.ts';
 import { paint } from './colour.ts';
-
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+import { readTargetWords, TargetWords, type TargetSpec } from './target-spec.ts';
+import { UsageError } from './usage.ts';
 
 /** `eac init`: the answers given as flags (asked on a terminal otherwise). */
 export interface InitOptions {
@@ -81,6 +78,7 @@ export type Command =
       readonly out?: string;
     }
   | { readonly kind: 'init'; readonly options: InitOptions }
+  | { readonly kind: 'discover'; readonly options: DiscoverCommandOptions }
   /** Help or the version: the text to print on stdout, exit 0. */
   | { readonly kind: 'help'; readonly text: string };
 
@@ -146,27 +144,34 @@ function onlyOf(command: string, values: Values, config: LoadedConfig | undefine
 }
 
 /**
- * The target and the files that describe it. The target, hub and hooks go together: the
- * config's are taken only when no flag names a target (--target, --image, --latitude), so a
- * config's hooks never meet another target. Files and the CA override one by one.
+ * The target and the files that describe it, read (target-spec.ts). The target, hub and hooks
+ * go together: the config's are taken only when no flag names a target (--target, --image,
+ * --latitude), so a config's hooks never meet another target. Files and the CA override one by
+ * one, and so does --check-decisions.
  */
-function targetOf(command: string, values: Values, config: LoadedConfig | undefined) {
+function targetOf(command: string, values: Values, config: LoadedConfig | undefined): TargetSpec {
+  const flags = Object.fromEntries(
+    TargetWords.keyof().options.flatMap((name) =>
+      values[name] !== undefined ? [[name, values[name]]] : [],
+    ),
+  );
   const flagged = ['target', 'hub', 'hooks', 'image', 'latitude'].some(
     (name) => values[name] !== undefined,
   );
-  const from = (name: 'target' | 'hub' | 'hooks') =>
-    nonEmpty(command, `--${name}`, str(values[name])) ??
-    (flagged ? undefined : config?.config[name]);
-  const file = (name: 'credentials' | 'profile' | 'ca') =>
-    nonEmpty(command, `--${name}`, str(values[name])) ?? config?.config[name];
-  return {
-    target: from('target'),
-    hub: from('hub'),
-    hooks: from('hooks'),
-    credentials: file('credentials'),
-    profile: file('profile'),
-    ca: file('ca'),
+  const settings = config?.config;
+  const words: TargetWords = {
+    ...defined({
+      ...(flagged ? {} : { target: settings?.target, hub: settings?.hub, hooks: settings?.hooks }),
+      credentials: settings?.credentials,
+      profile: settings?.profile,
+      ca: settings?.ca,
+    }),
+    ...(settings?.selection?.checkDecisions === true ? { checkDecisions: true } : {}),
+    ...flags,
   };
+  const spec = readTargetWords(words);
+  if (typeof spec === 'string') throw new UsageError(`eac ${command}: ${spec}`);
+  return spec;
 }
 
 function defined<T extends Record<string, unknown>>(
@@ -192,10 +197,8 @@ function buildRun(values: Values, context: ParseContext): Command {
   const minCoverage = list(values['minCoverage']) ?? settings?.gates?.minCoverage;
   const thresholds = parseThresholds(maxNotRun, minCoverage);
   if (typeof thresholds === 'string') throw new UsageError(`eac run: ${thresholds}`);
-  const latitudeText = nonEmpty('run', '--latitude', str(values['latitude']));
-  const latitude = latitudeText !== undefined ? vary('run', latitudeText) : undefined;
   const only = onlyOf('run', values, loaded);
-  const { target, hub, hooks, credentials, profile, ca } = targetOf('run', values, loaded);
+  const target = targetOf('run', values, loaded);
   const expectations =
     nonEmpty('run', '--expectations', str(values['expectations'])) ?? settings?.expectations;
   const baseline = nonEmpty('run', '--baseline', str(values['baseline']));
@@ -204,52 +207,14 @@ function buildRun(values: Values, context: ParseContext): Command {
   const shardText = str(values['shard']);
   const shard = shardText !== undefined ? parseShard(shardText) : undefined;
   if (typeof shard === 'string') throw new UsageError(`eac run: ${shard}`);
-  const imageName = nonEmpty('run', '--image', str(values['image']));
-  const imageGiven = defined({
-    ports: str(values['imagePorts']),
-    hooks: str(values['imageHooks']),
-    wait: str(values['imageWait']),
-    env: list(values['imageEnv']),
-  });
-  if (imageName === undefined && Object.keys(imageGiven).length > 0)
-    throw new UsageError(
-      'eac run: --image-ports, --image-hooks, --image-wait and --image-env go with --image',
-    );
-  const image = imageName !== undefined ? imageOptions(imageName, imageGiven) : undefined;
-  if (typeof image === 'string') throw new UsageError(`eac run: ${image}`);
-  if (image !== undefined && (target !== undefined || hub !== undefined || hooks !== undefined))
-    throw new UsageError(
-      'eac run: --image starts the target; leave out --target, --hub and --hooks',
-    );
-  if (target === undefined && (hub !== undefined || hooks !== undefined)) {
-    throw new UsageError('eac run: --hub and --hooks describe a --target; give --target too');
-  }
-  if (latitude !== undefined && (target !== undefined || image !== undefined))
-    throw new UsageError(
-      'eac run: --latitude puts the proxy in front of the embedded reference; for another target start `eac latitude --target URL` and run against it',
-    );
   const bail = values['bail'] === true || settings?.selection?.bail === true;
   const options: RunOptions = {
     only,
+    target,
     report: nonEmpty('run', '--report', str(values['report'])) ?? settings?.report ?? 'reports',
-    checkDecisions:
-      values['checkDecisions'] === true || settings?.selection?.checkDecisions === true,
     quietProgress: values['quietProgress'] === true,
     ...(bail ? { bail: true } : {}),
-    ...defined({
-      target,
-      hub,
-      hooks,
-      credentials,
-      profile,
-      expectations,
-      baseline,
-      shard,
-      ca,
-      image,
-      latitude,
-      thresholds,
-    }),
+    ...defined({ expectations, baseline, shard, thresholds }),
     ...(concurrency !== undefined
       ? { concurrency: positive('run', '--concurrency', concurrency, 64) }
       : settings?.selection?.concurrency !== undefined
@@ -266,16 +231,12 @@ function buildRun(values: Values, context: ParseContext): Command {
 
 function buildDoctor(values: Values, context: ParseContext): Command {
   const loaded = config(values, context);
-  const only = onlyOf('doctor', values, loaded);
-  const { target, hub, hooks, credentials, profile, ca } = targetOf('doctor', values, loaded);
-  if (target === undefined && (hub !== undefined || hooks !== undefined))
-    throw new UsageError('eac doctor: --hub and --hooks describe a --target; give --target too');
   return {
     kind: 'doctor',
     options: {
-      only,
+      target: targetOf('doctor', values, loaded),
+      only: onlyOf('doctor', values, loaded),
       json: values['json'] === true,
-      ...defined({ target, hub, hooks, credentials, profile, ca }),
     },
   };
 }
@@ -415,6 +376,39 @@ function buildDiff(values: Values, positionals: readonly string[]): Command {
   }
   const out = nonEmpty('diff', '--out', str(values['out']));
   return { kind: 'diff', base, next, json: values['json'] === true, ...defined({ out }) };
+}
+
+/** `eac profile discover`: where to look and where the draft goes. */
+export interface DiscoverCommandOptions {
+  readonly target: string;
+  readonly hub?: string;
+  readonly hooks?: string;
+  readonly out: string;
+  readonly seed?: number;
+}
+
+function buildDiscover(values: Values): Command {
+  const target = nonEmpty('profile discover', '--target', str(values['target']));
+  const out = nonEmpty('profile discover', '--out', str(values['out']));
+  if (target === undefined || out === undefined)
+    throw new UsageError(
+      'eac profile discover: give --target URL and --out FILE (and --hooks URL, without which only routes can be watched)',
+    );
+  const seed = str(values['seed']);
+  return {
+    kind: 'discover',
+    options: {
+      target,
+      out,
+      ...defined({
+        hub: nonEmpty('profile discover', '--hub', str(values['hub'])),
+        hooks: nonEmpty('profile discover', '--hooks', str(values['hooks'])),
+      }),
+      ...(seed === undefined
+        ? {}
+        : { seed: integer('profile discover', '--seed', seed, 0xffffffff) }),
+    },
+  };
 }
 
 function buildInit(values: Values): Command {
@@ -746,6 +740,26 @@ function program(
       ),
     )
     .action((values: Values) => done(buildInit(values)));
+
+  eac
+    .command('profile')
+    .description("work with a target's profile")
+    .command('discover')
+    .description(
+      'write a draft profile by watching a target: the parts that answer, token claims, key set, header forms, embed-token members, the chat version report; prints what it could not decide',
+    )
+    .option('--target <url>', 'base URL of the implementation')
+    .option('--hub <url>', 'origin of its embedded pages')
+    .option('--hooks <url>', "base URL of the target's host hooks (worlds are built through them)")
+    .option('--out <file>', 'where the draft goes (JSON)')
+    .option('--seed <n>', 'seed for the names and values sent')
+    .addHelpText(
+      'after',
+      examples(
+        'eac profile discover --target http://localhost:8080 --hooks http://localhost:8080/__eac --out profile.json',
+      ),
+    )
+    .action((values: Values) => done(buildDiscover(values)));
 
   return eac;
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../spec/clauses/index.ts';
+import { shellQuote } from '../reports/replay.ts';
 import { PROJECT_ROOT } from './cli.ts';
 
 /**
@@ -11,7 +12,7 @@ import { PROJECT_ROOT } from './cli.ts';
 function slowlyRead(args: readonly string[]): Promise<{ out: string; code: number | null }> {
   return new Promise((resolve, reject) => {
     const cli = [process.execPath, path.join(PROJECT_ROOT, 'bin', 'eac.mjs'), ...args]
-      .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+      .map(shellQuote)
       .join(' ');
     const child = spawn('sh', ['-c', `${cli} 2>/dev/null | (sleep 1.5; cat)`], {
       cwd: PROJECT_ROOT,

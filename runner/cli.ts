@@ -2,7 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommand, UsageError, type Command } from './args.ts';
+import { parseCommand, type Command } from './args.ts';
+import { UsageError } from './usage.ts';
 import { colourOn, paint } from './colour.ts';
 import { plural } from '../reports/words.ts';
 
@@ -27,6 +28,20 @@ async function execute(command: Command): Promise<number> {
       } finally {
         terminal?.close();
       }
+    }
+    case 'discover': {
+      const { discover, renderDiscovery } = await import('./discover.ts');
+      const { out, ...options } = command.options;
+      const found = await discover(options);
+      // The schema beside the draft, for an editor's completion and checks.
+      const schema = path.relative(
+        path.dirname(path.resolve(out)),
+        path.join(PROJECT_ROOT, 'spec', 'profile.schema.json'),
+      );
+      const draft = { $schema: schema, ...found.profile };
+      await writeFile(out, `${JSON.stringify(draft, null, 2)}\n`);
+      process.stdout.write(renderDiscovery(found, out));
+      return 0;
     }
     case 'run': {
       const { defaultPlace, runCommand } = await import('./run.ts');

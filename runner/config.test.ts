@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCommand, UsageError } from './args.ts';
+import { parseCommand } from './args.ts';
+import { UsageError } from './usage.ts';
 import {
   CONFIG_SCHEMA_FILE,
   ConfigError,
@@ -66,19 +67,21 @@ describe('the config file', () => {
     expect(parseCommand(['run'], { cwd: dir })).toEqual({
       kind: 'run',
       options: {
-        target: 'http://api.example:8080',
-        hub: 'http://hub.example:8081',
-        hooks: 'http://api.example:8080/__eac',
-        profile: path.join(dir, 'profiles/mine.yaml'),
-        credentials: path.join(dir, 'creds.json'),
+        target: {
+          target: 'http://api.example:8080',
+          hub: 'http://hub.example:8081',
+          hooks: 'http://api.example:8080/__eac',
+          profile: path.join(dir, 'profiles/mine.yaml'),
+          credentials: path.join(dir, 'creds.json'),
+          ca: path.join(dir, 'ca.pem'),
+          checkDecisions: false,
+        },
         expectations: path.resolve(dir, '../shared/expectations.yaml'),
-        ca: path.join(dir, 'ca.pem'),
         report: path.join(dir, 'out'),
         only: ['identity', 'roles.update'],
         seed: 7,
         concurrency: 2,
         bail: true,
-        checkDecisions: false,
         quietProgress: false,
         thresholds: {
           maxNotRun: { percent: 10 },
@@ -101,9 +104,11 @@ describe('the config file', () => {
       { cwd: dir },
     );
     expect(command.kind === 'run' && command.options).toMatchObject({
-      target: 'http://api.example:8080',
-      profile: 'p.json',
-      credentials: path.join(dir, 'creds.json'),
+      target: {
+        target: 'http://api.example:8080',
+        profile: 'p.json',
+        credentials: path.join(dir, 'creds.json'),
+      },
       only: ['hub'],
       seed: 1,
       concurrency: 4,
@@ -115,11 +120,13 @@ describe('the config file', () => {
   it("takes the target, hub and hooks as one: a flag naming a target drops the config's", () => {
     const dir = folder({ 'eac.config.yaml': FULL });
     const other = parseCommand(['run', '--target', 'http://other:1'], { cwd: dir });
-    expect(other.kind === 'run' && other.options).toMatchObject({ target: 'http://other:1' });
-    expect(other.kind === 'run' && other.options.hub).toBeUndefined();
-    expect(other.kind === 'run' && other.options.hooks).toBeUndefined();
+    expect(other.kind === 'run' && other.options.target).toMatchObject({
+      target: 'http://other:1',
+    });
+    expect(other.kind === 'run' && other.options.target.hub).toBeUndefined();
+    expect(other.kind === 'run' && other.options.target.hooks).toBeUndefined();
     const embedded = parseCommand(['run', '--latitude', 'all'], { cwd: dir });
-    expect(embedded.kind === 'run' && embedded.options.target).toBeUndefined();
+    expect(embedded.kind === 'run' && embedded.options.target.target).toBeUndefined();
   });
 
   it('serves eac doctor too', () => {
@@ -128,14 +135,18 @@ describe('the config file', () => {
     });
     expect(parseCommand(['doctor', '--json'], { cwd: dir })).toEqual({
       kind: 'doctor',
-      options: { only: [], json: true, target: 'http://t:1', ca: path.join(dir, 'x.pem') },
+      options: {
+        only: [],
+        json: true,
+        target: { target: 'http://t:1', ca: path.join(dir, 'x.pem'), checkDecisions: false },
+      },
     });
   });
 
   it('is named with --config, relative to the working folder, wherever it lies', () => {
     const dir = folder({ 'ci/eac.yaml': 'target: http://t:1\nprofile: p.yaml\n' });
     const command = parseCommand(['run', '--config', 'ci/eac.yaml'], { cwd: dir });
-    expect(command.kind === 'run' && command.options).toMatchObject({
+    expect(command.kind === 'run' && command.options.target).toMatchObject({
       target: 'http://t:1',
       profile: path.join(dir, 'ci', 'p.yaml'),
     });
@@ -225,7 +236,7 @@ describe('eac init', () => {
     expect(text).toMatch(/^# yaml-language-server: \$schema=schemas\/config\.schema\.json\n/);
     expect(parseConfig(file, text).config).toEqual(flags);
     expect(out.join('')).toContain(`wrote ${file}`);
-    expect(parseCommand(['run'], { cwd: dir })).toMatchObject({ options: flags });
+    expect(parseCommand(['run'], { cwd: dir })).toMatchObject({ options: { target: flags } });
   });
 
   it('never overwrites a file without --force', async () => {

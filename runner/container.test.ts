@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from './args.ts';
 import { imageArgs, imageOptions } from './container.ts';
-import { targetArgsOf } from '../reports/results.ts';
+import { targetArgsOf } from '../reports/replay.ts';
 
 describe('--image and its options', () => {
   it('fills in the reference image defaults: API 8080, hub 8081, hooks /__eac, wait on capabilities', () => {
@@ -49,7 +49,7 @@ describe('--image and its options', () => {
       'MODE=test',
     ]);
     const command = parseCommand(['run', ...args]);
-    expect(command.kind === 'run' && command.options.image).toEqual(options);
+    expect(command.kind === 'run' && command.options.target.image).toEqual(options);
     expect(
       targetArgsOf({
         baseUrl: 'http://localhost:32769',

@@ -38,7 +38,7 @@ describe('eac doctor predicts the not-runs of a run', () => {
   it('the same causes and counts, without hooks and without --hub', async () => {
     const only = ['hub', 'protocol'];
     const predicted = await doctor(
-      { target: running.url, only, json: false },
+      { target: { target: running.url, checkDecisions: false }, only, json: false },
       PROJECT_ROOT,
       path.join(PROJECT_ROOT, 'vitest.config.ts'),
       path.join(PROJECT_ROOT, 'suites'),
@@ -48,11 +48,10 @@ describe('eac doctor predicts the not-runs of a run', () => {
     const stderr = sink();
     const outcome = await runSuites(
       {
-        target: running.url,
+        target: { target: running.url, checkDecisions: false },
         only,
         seed: 5,
         report: await mkdtemp(path.join(tmpdir(), 'eac-doctor-run-')),
-        checkDecisions: false,
         quietProgress: true,
       },
       defaultPlace(PROJECT_ROOT),

@@ -84,7 +84,11 @@ describe('eac doctor: the plan of a run', () => {
       parseCommand(['doctor', '--target', 'http://x', '--only', 'identity', '--json']),
     ).toEqual({
       kind: 'doctor',
-      options: { target: 'http://x', only: ['identity'], json: true },
+      options: {
+        target: { target: 'http://x', checkDecisions: false },
+        only: ['identity'],
+        json: true,
+      },
     });
     expect(() => parseCommand(['doctor', '--hooks', 'http://x/__eac'])).toThrow(
       /give --target too/,
@@ -101,7 +105,11 @@ describe('eac doctor against a reference without hooks, for real', () => {
 
   it('finds it reachable, no hook announced, and the protocol tests that need the accounts hook', async () => {
     const report = await doctor(
-      { target: running.url, hub: running.hubUrl, only: ['protocol'], json: false },
+      {
+        target: { target: running.url, hub: running.hubUrl, checkDecisions: false },
+        only: ['protocol'],
+        json: false,
+      },
       PROJECT_ROOT,
       `${PROJECT_ROOT}/vitest.config.ts`,
       `${PROJECT_ROOT}/suites`,
@@ -147,7 +155,10 @@ describe('eac doctor and the hub', () => {
       `${PROJECT_ROOT}/vitest.config.ts`,
       `${PROJECT_ROOT}/suites`,
     ] as const;
-    const none = await doctor({ target: running.url, only: ['hub'], json: false }, ...where);
+    const none = await doctor(
+      { target: { target: running.url, checkDecisions: false }, only: ['hub'], json: false },
+      ...where,
+    );
     expect(none.hub.state).toBe('none');
     expect(none.problems).toEqual([]);
     expect(none.untested).toEqual(['hub pages (no --hub)']);
@@ -161,7 +172,11 @@ describe('eac doctor and the hub', () => {
       /^eac doctor: ready, but not everything will be tested: hub pages \(no --hub\)\n/,
     );
     const api = await doctor(
-      { target: running.url, hub: running.url, only: ['hub'], json: false },
+      {
+        target: { target: running.url, hub: running.url, checkDecisions: false },
+        only: ['hub'],
+        json: false,
+      },
       ...where,
     );
     expect(api.hub.state).toBe('not-a-hub');

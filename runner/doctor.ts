@@ -31,15 +31,12 @@ import {
   REFERENCE_IMPLEMENTATION,
 } from './target.ts';
 import { plural } from '../reports/words.ts';
+import type { TargetSpec } from './target-spec.ts';
 
 export interface DoctorOptions {
-  readonly target?: string;
-  readonly hub?: string;
-  readonly hooks?: string;
-  readonly credentials?: string;
-  readonly profile?: string;
+  /** The target to check and the files that describe it, as given (target-spec.ts). */
+  readonly target: TargetSpec;
   readonly only: readonly string[];
-  readonly ca?: string;
   readonly json: boolean;
 }
 
@@ -444,17 +441,11 @@ export async function doctor(
       import('../suites/harness/network.ts'),
       import('../suites/harness/hooks.ts'),
     ]);
-  if (options.ca !== undefined) process.env['EAC_CA'] = path.resolve(options.ca);
+  const spec = options.target;
+  if (spec.ca !== undefined) process.env['EAC_CA'] = path.resolve(spec.ca);
   network.installNetwork();
   const selection = only.resolveOnly(options.only, only.listAreas(suitesDir));
-  const resolved = await resolveTarget({
-    seed: randomSeed(),
-    ...(options.target !== undefined ? { target: options.target } : {}),
-    ...(options.hub !== undefined ? { hub: options.hub } : {}),
-    ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
-    ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
-    ...(options.profile !== undefined ? { profile: options.profile } : {}),
-  });
+  const resolved = await resolveTarget(spec, randomSeed());
   try {
     const { target } = resolved;
     const problems: string[] = [];
@@ -532,17 +523,17 @@ export async function doctor(
       hooks: [...target.hooks],
       profile: {
         source:
-          options.profile !== undefined
-            ? path.resolve(options.profile)
+          spec.profile !== undefined
+            ? path.resolve(spec.profile)
             : resolved.embedded || target.implementation === REFERENCE_IMPLEMENTATION
               ? 'reference default'
               : DOCUMENT_ONLY_SOURCE,
         serves: [...target.profile.serves],
       },
-      ...(options.credentials !== undefined && target.credentials !== undefined
+      ...(spec.credentials !== undefined && target.credentials !== undefined
         ? {
             credentials: {
-              file: path.resolve(options.credentials),
+              file: path.resolve(spec.credentials),
               accounts: target.credentials.accounts.length,
             },
           }

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { UsageError, type InitOptions } from './args.ts';
+import type { InitOptions } from './args.ts';
+import { UsageError } from './usage.ts';
 import { parseConfig } from './config.ts';
 
 export interface InitIo {

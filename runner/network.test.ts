@@ -134,7 +134,7 @@ describe('--ca FILE: a target on TLS with a private authority', () => {
   it('refuses a file that holds no certificate, and parses --ca', () => {
     expect(() => networkSettings({ EAC_CA: path.join(dir, 'san.cnf') })).toThrow(/no PEM/);
     const command = parseCommand(['run', '--target', tlsTarget, '--ca', 'ca.pem']);
-    expect(command.kind === 'run' && command.options.ca).toBe('ca.pem');
+    expect(command.kind === 'run' && command.options.target.ca).toBe('ca.pem');
   });
 
   it('the runner reaches the target once the network is installed from the environment', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand, UsageError } from './args.ts';
+import { parseCommand } from './args.ts';
+import { UsageError } from './usage.ts';
 import {
   countLine,
   openPointsCommand,

@@ -11,13 +11,11 @@ import {
   areaFromFile,
   assignIds,
   outcomeOf,
-  replayLine,
-  runReplayLine,
   toResult,
   type RawCase,
-  type ReplayContext,
   type Unnamed,
 } from '../reports/results.ts';
+import { replayLine, runReplayLine, type ReplayContext } from '../reports/replay.ts';
 
 export interface EacReporterOptions extends ReplayContext {
   /** Project root, to make file paths relative. */

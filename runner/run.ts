@@ -33,8 +33,6 @@ import {
 import { Progress, type ProgressStream } from './progress.ts';
 import { pickShard, type Shard } from './shard.ts';
 import { installNetwork } from '../suites/harness/network.ts';
-import type { ImageOptions } from './container.ts';
-import type { LatitudeVary } from '../latitude/choice.ts';
 import type { TargetProfile } from '../spec/profile.ts';
 import { EacReporter } from './reporter.ts';
 import { cause } from '../suites/harness/causes.ts';
@@ -44,7 +42,7 @@ import { installLine, PARTS } from './parts.ts';
 import { WRITES_NOTHING } from './vitest-options.ts';
 import { checkGates, EXIT_THRESHOLD, mostlyNotRun, type Thresholds } from './thresholds.ts';
 import { createRunDir, pointLatest, writeReports } from '../reports/report-files.ts';
-import { runReplayLine, targetArgsOf } from '../reports/results.ts';
+import { runReplayLine, targetArgsOf } from '../reports/replay.ts';
 import { sectionTitles } from '../reports/sections.ts';
 import {
   randomSeed,
@@ -57,18 +55,16 @@ import {
   type RunHandOver,
 } from './target.ts';
 import { plural } from '../reports/words.ts';
+import type { TargetSpec } from './target-spec.ts';
+import { UsageError } from './usage.ts';
 
 export interface RunOptions {
-  readonly target?: string;
-  readonly hub?: string;
-  readonly hooks?: string;
-  readonly credentials?: string;
-  readonly profile?: string;
+  /** The target to test and the files that describe it, as given (target-spec.ts). */
+  readonly target: TargetSpec;
   readonly only: readonly string[];
   readonly seed?: number;
   /** Reports root: the run goes to `<report>/runs/<stamp>/`, `<report>/latest` points at it. */
   readonly report: string;
-  readonly checkDecisions: boolean;
   readonly quietProgress: boolean;
   /** `--expectations FILE`: the exit code counts only unexpected results. */
   readonly expectations?: string;
@@ -80,12 +76,6 @@ export interface RunOptions {
   readonly concurrency?: number;
   /** `--bail`: stop at the first failing test (vitest's bail); later tests are not reported. */
   readonly bail?: boolean;
-  /** `--ca FILE`: an extra certificate authority (PEM) for a target on TLS. */
-  readonly ca?: string;
-  /** `--image NAME` (with its `--image-*` options): start the target from a container image. */
-  readonly image?: ImageOptions;
-  /** `--latitude VARY`: the embedded reference behind the latitude proxy. */
-  readonly latitude?: LatitudeVary;
   /** `--max-not-run`, `--min-coverage`: what the run must have tested (thresholds.ts). */
   readonly thresholds?: Thresholds;
 }
@@ -433,11 +423,6 @@ export interface RunOutcome {
   readonly runDir?: string;
 }
 
-/** A mistake in what the run was given (options, files, selection): the CLI exits 2 on it. */
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
 /** What the run will do, checked before anything starts. */
 interface RunPlan {
   readonly options: RunOptions;
@@ -522,34 +507,26 @@ async function planRun(options: RunOptions, place: RunPlace): Promise<RunPlan> {
     selection,
     ...(expectations !== undefined ? { expectations } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
-    ...(options.credentials !== undefined
-      ? { credentialsFile: path.resolve(options.credentials) }
+    ...(options.target.credentials !== undefined
+      ? { credentialsFile: path.resolve(options.target.credentials) }
       : {}),
-    ...(options.profile !== undefined ? { profileFile: path.resolve(options.profile) } : {}),
+    ...(options.target.profile !== undefined
+      ? { profileFile: path.resolve(options.target.profile) }
+      : {}),
   };
 }
 
 /** The network settings (proxy variables, `--ca`), then the target: given, embedded or started. */
 async function resolveRunTarget(plan: RunPlan): Promise<ResolvedTarget> {
-  const { options } = plan;
+  const spec = plan.options.target;
   try {
     // EAC_CA is inherited by every test worker.
-    if (options.ca !== undefined) process.env['EAC_CA'] = path.resolve(options.ca);
+    if (spec.ca !== undefined) process.env['EAC_CA'] = path.resolve(spec.ca);
     installNetwork();
   } catch (error) {
     throw new UsageError(`--ca: ${(error as Error).message}`);
   }
-  return resolveTarget({
-    seed: plan.seed,
-    checkDecisions: options.checkDecisions,
-    ...(options.target !== undefined ? { target: options.target } : {}),
-    ...(options.hub !== undefined ? { hub: options.hub } : {}),
-    ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
-    ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
-    ...(options.profile !== undefined ? { profile: options.profile } : {}),
-    ...(options.image !== undefined ? { image: options.image } : {}),
-    ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
-  });
+  return resolveTarget(spec, plan.seed);
 }
 
 /** The target as results.json describes it (and as a replay line re-targets it). */
@@ -574,7 +551,7 @@ function describeTarget(plan: RunPlan, resolved: ResolvedTarget): RunTarget {
       : {}),
     ...(plan.credentialsFile !== undefined ? { credentialsFile: plan.credentialsFile } : {}),
     ...(plan.profileFile !== undefined ? { profileFile: plan.profileFile } : {}),
-    ...(plan.options.checkDecisions ? { checkDecisionsAsked: true } : {}),
+    ...(plan.options.target.checkDecisions ? { checkDecisionsAsked: true } : {}),
     ...(resolved.latitude !== undefined ? { latitude: resolved.latitude.vary } : {}),
   };
 }

@@ -48,17 +48,11 @@ describe('the run line eac serve prints', () => {
       expect(argv.slice(0, 2)).toEqual(['npx', 'eac']);
       const command = parseCommand(argv.slice(2));
       if (command.kind !== 'run') throw new Error(`parsed as ${command.kind}`);
-      const { options } = command;
-      expect(options.profile).toBe(REFERENCE_PROFILE_FILE);
-      expect(options.hub).toBeDefined();
-      expect(options.hub).not.toBe(options.target);
-      const resolved = await resolveTarget({
-        seed: 1,
-        ...(options.target !== undefined ? { target: options.target } : {}),
-        ...(options.hub !== undefined ? { hub: options.hub } : {}),
-        ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
-        ...(options.profile !== undefined ? { profile: options.profile } : {}),
-      });
+      const spec = command.options.target;
+      expect(spec.profile).toBe(REFERENCE_PROFILE_FILE);
+      expect(spec.hub).toBeDefined();
+      expect(spec.hub).not.toBe(spec.target);
+      const resolved = await resolveTarget(spec, 1);
       expect(resolved.target.hubUrl).toBeDefined();
       expect(resolved.target.implementation).toBe('eac-reference');
       expect(resolved.target.hooks).toContain('accounts');

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServeOptions } from './args.ts';
-import { shellQuote } from '../reports/results.ts';
+import { shellQuote, targetArgsOf } from '../reports/replay.ts';
 import { missingPart } from './parts.ts';
 import { randomSeed, REFERENCE_PROFILE_FILE, TargetError } from './target.ts';
 
@@ -41,18 +41,14 @@ function dialable(address: string): string {
  * profile by absolute path, so it runs from any folder.
  */
 export function runLine(served: Served, profile: string): string {
-  const args = [
-    'npx',
-    'eac',
-    'run',
-    '--target',
-    dialable(served.url),
-    '--hub',
-    dialable(served.hubUrl),
-  ];
-  if (served.hooksUrl !== undefined) args.push('--hooks', dialable(served.hooksUrl));
-  args.push('--profile', profile);
-  return args.map(shellQuote).join(' ');
+  const target = targetArgsOf({
+    baseUrl: dialable(served.url),
+    hubUrl: dialable(served.hubUrl),
+    ...(served.hooksUrl !== undefined ? { hooksUrl: dialable(served.hooksUrl) } : {}),
+    embedded: false,
+    profileFile: profile,
+  });
+  return ['npx', 'eac', 'run', ...target].map(shellQuote).join(' ');
 }
 
 export async function serveCommand(options: ServeOptions, io: ServeIo): Promise<number> {

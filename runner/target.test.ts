@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_NAMES } from '../spec/schemas/hooks.ts';
 import { provisionedFor } from '../suites/harness/hooks.ts';
+import { TargetSpec, type TargetWords } from './target-spec.ts';
 import {
   DOCUMENT_ONLY_PROFILE,
   describe as describeError,
@@ -42,6 +43,10 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+/** resolveTarget on the words a person gives (read as target-spec.ts reads them), seed among them. */
+const resolveWords = ({ seed, ...words }: TargetWords & { readonly seed: number }) =>
+  resolveTarget(TargetSpec.parse(words), seed);
+
 async function tempFile(content: string, extension = '.json'): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'eac-target-'));
   const file = path.join(dir, `file${extension}`);
@@ -52,7 +57,7 @@ async function tempFile(content: string, extension = '.json'): Promise<string> {
 describe('resolveTarget with --target', () => {
   it('reads the capabilities and checks decisions for the reference', async () => {
     implementation = 'eac-reference';
-    const { target, embedded } = await resolveTarget({
+    const { target, embedded } = await resolveWords({
       target: `${base}/`,
       hub: 'http://hub.example/',
       hooks: `${base}/__eac`,
@@ -75,38 +80,38 @@ describe('resolveTarget with --target', () => {
     implementation = 'eac-reference';
     const reference = await readProfile(REFERENCE_PROFILE_FILE);
     expect(reference.serves).toContain('hub');
-    const resolved = await resolveTarget({ target: base, hooks: `${base}/__eac`, seed: 3 });
+    const resolved = await resolveWords({ target: base, hooks: `${base}/__eac`, seed: 3 });
     expect('hubUrl' in resolved.target).toBe(false);
     expect(resolved.target.profile.serves).toEqual(reference.serves.filter((p) => p !== 'hub'));
     // The rest of the profile is the reference's own.
     expect(resolved.target.profile.shapes).toEqual(reference.shapes);
     // A hub at the target's own address is a hub given.
-    const given = await resolveTarget({ target: base, hub: base, seed: 3 });
+    const given = await resolveWords({ target: base, hub: base, seed: 3 });
     expect(given.target.hubUrl).toBe(base);
     expect(given.target.profile.serves).toEqual(DOCUMENT_ONLY_PROFILE.serves);
   });
 
   it('reads a YAML profile given with --profile and refuses a malformed one', async () => {
     const file = await tempFile('serves: [identity]\nshapes: {}\n', '.yaml');
-    const { target } = await resolveTarget({ target: base, seed: 1, profile: file });
+    const { target } = await resolveWords({ target: base, seed: 1, profile: file });
     expect(target.profile.serves).toEqual(['identity']);
     await expect(
-      resolveTarget({
+      resolveWords({
         target: base,
         seed: 1,
         profile: await tempFile('serves: [teleport]\n', '.yaml'),
       }),
     ).rejects.toThrow(/serves\.0/);
-    await expect(
-      resolveTarget({ target: base, seed: 1, profile: '/no/such.yaml' }),
-    ).rejects.toThrow(/cannot read the profile/);
+    await expect(resolveWords({ target: base, seed: 1, profile: '/no/such.yaml' })).rejects.toThrow(
+      /cannot read the profile/,
+    );
   });
 
   it('only records probes for another implementation, unless asked', async () => {
     implementation = 'acme';
-    const plain = await resolveTarget({ target: base, hooks: `${base}/__eac`, seed: 1 });
+    const plain = await resolveWords({ target: base, hooks: `${base}/__eac`, seed: 1 });
     expect(plain.target.checkDecisions).toBe(false);
-    const asked = await resolveTarget({
+    const asked = await resolveWords({
       target: base,
       hooks: `${base}/__eac`,
       seed: 1,
@@ -116,21 +121,21 @@ describe('resolveTarget with --target', () => {
   });
 
   it('has no hooks without --hooks', async () => {
-    const { target } = await resolveTarget({ target: base, hub: 'http://hub.example', seed: 1 });
+    const { target } = await resolveWords({ target: base, hub: 'http://hub.example', seed: 1 });
     expect(target.hooks).toEqual([]);
     expect(target.hooksUrl).toBeUndefined();
     expect(target.hubUrl).toBe('http://hub.example');
   });
 
   it('fails clearly for an unreachable target, bad hooks or a non-http URL', async () => {
-    const refused = resolveTarget({ target: 'http://127.0.0.1:9', seed: 1 });
+    const refused = resolveWords({ target: 'http://127.0.0.1:9', seed: 1 });
     await expect(refused).rejects.toThrow(/cannot reach the target at http:\/\/127\.0\.0\.1:9/);
     // The error code is said once, not as "ECONNREFUSED connect ECONNREFUSED".
     await expect(refused).rejects.toThrow(/9: connect ECONNREFUSED 127\.0\.0\.1:9$/);
-    await expect(resolveTarget({ target: base, hooks: `${base}/broken`, seed: 1 })).rejects.toThrow(
+    await expect(resolveWords({ target: base, hooks: `${base}/broken`, seed: 1 })).rejects.toThrow(
       /answered 500/,
     );
-    await expect(resolveTarget({ target: 'ftp://x', seed: 1 })).rejects.toBeInstanceOf(TargetError);
+    await expect(resolveWords({ target: 'ftp://x', seed: 1 })).rejects.toBeInstanceOf(TargetError);
   });
 });
 

@@ -18,6 +18,7 @@ import type { ImageOptions } from './container.ts';
 import { missingPart, type PartName } from './parts.ts';
 import type { LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
+import type { TargetSpec } from './target-spec.ts';
 
 const Id = z.string().min(1);
 
@@ -250,21 +251,6 @@ export async function readProfile(file: string): Promise<TargetProfile> {
   return parsed.data;
 }
 
-export interface TargetOptions {
-  readonly target?: string;
-  readonly hub?: string;
-  readonly hooks?: string;
-  readonly credentials?: string;
-  /** Profile file; the reference's profile when absent. */
-  readonly profile?: string;
-  readonly checkDecisions?: boolean;
-  readonly seed: number;
-  /** `--image`: start this container image and test it (instead of `target`). */
-  readonly image?: ImageOptions;
-  /** `--latitude`: the embedded reference behind the latitude proxy (instead of `target`). */
-  readonly latitude?: LatitudeVary;
-}
-
 /** A run through the latitude proxy: what it chose and how many answers each entry changed. */
 export interface LatitudeRun {
   readonly vary: string;
@@ -356,34 +342,36 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
  * so no decision of ours is enforced through it, and it is held to the profile it prints.
  */
 async function resolveLatitude(
-  options: TargetOptions & { latitude: LatitudeVary },
+  spec: TargetSpec & { latitude: LatitudeVary },
+  seed: number,
 ): Promise<ResolvedTarget> {
   needPart('reference');
   const [{ startLatitudeOnReference }, { chosenIds, varyText }] = await Promise.all([
     import('../latitude/embedded.ts'),
     import('../latitude/choice.ts'),
   ]);
-  const running = await startLatitudeOnReference({ vary: options.latitude, seed: options.seed });
+  const running = await startLatitudeOnReference({ vary: spec.latitude, seed });
   try {
-    const resolved = await resolveTarget({
-      seed: options.seed,
-      target: running.url,
-      hub: running.hubUrl,
-      ...(running.hooksUrl !== undefined ? { hooks: running.hooksUrl } : {}),
-      ...(options.credentials !== undefined ? { credentials: options.credentials } : {}),
-      ...(options.checkDecisions !== undefined ? { checkDecisions: options.checkDecisions } : {}),
-      ...(options.profile !== undefined ? { profile: options.profile } : {}),
-    });
+    const { latitude, ...rest } = spec;
+    const resolved = await resolveTarget(
+      {
+        ...rest,
+        target: running.url,
+        hub: running.hubUrl,
+        ...(running.hooksUrl !== undefined ? { hooks: running.hooksUrl } : {}),
+      },
+      seed,
+    );
     return {
       ...resolved,
       target: {
         ...resolved.target,
-        profile: options.profile !== undefined ? resolved.target.profile : running.printedProfile,
+        profile: spec.profile !== undefined ? resolved.target.profile : running.printedProfile,
       },
       embedded: true,
       latitude: {
-        vary: varyText(options.latitude),
-        chosen: chosenIds(options.latitude),
+        vary: varyText(latitude),
+        chosen: chosenIds(latitude),
         counts: () => running.counts(),
       },
       close: async () => {
@@ -399,28 +387,31 @@ async function resolveLatitude(
 
 /** Starts the image of `--image` and resolves the target it serves; stops it on any error. */
 async function resolveImage(
-  options: TargetOptions & { image: ImageOptions },
+  spec: TargetSpec & { image: ImageOptions },
+  seed: number,
 ): Promise<ResolvedTarget> {
   needPart('image');
   const { imageArgs, startImage } = await import('./container.ts');
+  const { image, ...rest } = spec;
   let started: Awaited<ReturnType<typeof startImage>>;
   try {
-    started = await startImage(options.image);
+    started = await startImage(image);
   } catch (error) {
-    throw new TargetError(`cannot start the image ${options.image.image}: ${describe(error)}`);
+    throw new TargetError(`cannot start the image ${image.image}: ${describe(error)}`);
   }
   try {
-    const { image: _image, ...rest } = options;
-    void _image;
-    const resolved = await resolveTarget({
-      ...rest,
-      target: started.baseUrl,
-      hub: started.hubUrl,
-      ...(started.hooksUrl !== undefined ? { hooks: started.hooksUrl } : {}),
-    });
+    const resolved = await resolveTarget(
+      {
+        ...rest,
+        target: started.baseUrl,
+        hub: started.hubUrl,
+        ...(started.hooksUrl !== undefined ? { hooks: started.hooksUrl } : {}),
+      },
+      seed,
+    );
     return {
       ...resolved,
-      image: { name: options.image.image, id: started.imageId, args: imageArgs(options.image) },
+      image: { name: image.image, id: started.imageId, args: imageArgs(image) },
       close: () => started.stop(),
     };
   } catch (error) {
@@ -434,25 +425,19 @@ async function resolveImage(
   }
 }
 
-export async function resolveTarget(options: TargetOptions): Promise<ResolvedTarget> {
-  if (options.image !== undefined) {
-    if (options.target !== undefined || options.hub !== undefined || options.hooks !== undefined)
-      throw new TargetError('--image starts the target; leave out --target, --hub and --hooks');
-    return resolveImage({ ...options, image: options.image });
-  }
-  if (options.latitude !== undefined) {
-    if (options.target !== undefined || options.hub !== undefined || options.hooks !== undefined)
-      throw new TargetError('--latitude starts the target; leave out --target, --hub and --hooks');
-    return resolveLatitude({ ...options, latitude: options.latitude });
-  }
-  const profile = options.profile !== undefined ? await readProfile(options.profile) : undefined;
-  if (options.target === undefined) {
-    if (options.hub !== undefined || options.hooks !== undefined) {
-      throw new TargetError('--hub and --hooks describe a --target; give --target too');
-    }
+/**
+ * The Target a spec names (read and checked by target-spec.ts): the image it starts, the
+ * latitude proxy, the embedded reference, or the server at `target`.
+ */
+export async function resolveTarget(spec: TargetSpec, seed: number): Promise<ResolvedTarget> {
+  if (spec.image !== undefined) return resolveImage({ ...spec, image: spec.image }, seed);
+  if (spec.latitude !== undefined)
+    return resolveLatitude({ ...spec, latitude: spec.latitude }, seed);
+  const profile = spec.profile !== undefined ? await readProfile(spec.profile) : undefined;
+  if (spec.target === undefined) {
     const credentials =
-      options.credentials !== undefined ? await readCredentials(options.credentials) : undefined;
-    const embedded = await startEmbedded(options.seed);
+      spec.credentials !== undefined ? await readCredentials(spec.credentials) : undefined;
+    const embedded = await startEmbedded(seed);
     return {
       ...embedded,
       target: {
@@ -462,11 +447,11 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
       },
     };
   }
-  const baseUrl = url(options.target, '--target');
-  const hubUrl = options.hub !== undefined ? url(options.hub, '--hub') : undefined;
-  const hooksUrl = options.hooks !== undefined ? url(options.hooks, '--hooks') : undefined;
+  const baseUrl = url(spec.target, '--target');
+  const hubUrl = spec.hub !== undefined ? url(spec.hub, '--hub') : undefined;
+  const hooksUrl = spec.hooks !== undefined ? url(spec.hooks, '--hooks') : undefined;
   const credentials =
-    options.credentials !== undefined ? await readCredentials(options.credentials) : undefined;
+    spec.credentials !== undefined ? await readCredentials(spec.credentials) : undefined;
   await checkReachable(baseUrl);
   const capabilities = hooksUrl !== undefined ? await fetchCapabilities(hooksUrl) : undefined;
   const isReference = capabilities?.implementation === REFERENCE_IMPLEMENTATION;
@@ -482,9 +467,9 @@ export async function resolveTarget(options: TargetOptions): Promise<ResolvedTar
     ...(hooksUrl !== undefined ? { hooksUrl } : {}),
     hooks: capabilities?.hooks ?? [],
     ...(capabilities !== undefined ? { implementation: capabilities.implementation } : {}),
-    checkDecisions: options.checkDecisions === true || isReference,
+    checkDecisions: spec.checkDecisions || isReference,
     ...(credentials !== undefined ? { credentials } : {}),
-    seed: options.seed,
+    seed,
     profile: hubUrl === undefined ? withoutHub(stated) : stated,
   };
   return {

@@ -117,6 +117,136 @@ export const LATITUDE = [
     description:
       'Reorders every array whose order the document leaves open so that every element of an array of two or more moves.',
   },
+  // Refusals and limits of §5, §7 and §8 taken otherwise (issue 33). Kept before
+  // errors.reworded: these tell conditions apart by the reference's codes and reasons.
+  {
+    id: 'credentials.refused-otherwise',
+    kind: 'form',
+    clauses: [
+      'auth.credentials.missing',
+      'auth.api-key.unknown',
+      'auth.api-key.misplaced',
+      'auth.user-scoped.missing-organization-id',
+      'auth.user-scoped.not-member',
+      'auth.token.invalid',
+      'errors.unauthorized.status',
+    ],
+    varies: [
+      'auth.credentials.missing',
+      'auth.api-key.unknown',
+      'auth.api-key.misplaced',
+      'auth.user-scoped.missing-organization-id',
+      'auth.user-scoped.not-member',
+      'auth.token.invalid',
+    ],
+    description:
+      'Answers each credential refusal otherwise: no credential 401 with WWW-Authenticate and no reason, an unknown key 403, a misplaced key 400, a user-scoped key without organizationId a 400 validation error, a non-member 404 (the organization undisclosed), an invalid token 403, an expired one 401 with its own code.',
+  },
+  {
+    id: 'credentials.read-anywhere',
+    kind: 'form',
+    clauses: ['auth.api-key.misplaced', 'auth.identity.carriers-only'],
+    varies: ['auth.api-key.misplaced', 'auth.identity.carriers-only'],
+    description:
+      'Reads an API key wherever the client put it on the identity calls and list-workspaces: in the other place (the query of a POST or PUT, the body of a DELETE) or in an authorization header, when the §5 carrier holds none.',
+  },
+  {
+    id: 'organization-id.validated',
+    kind: 'form',
+    clauses: ['auth.org-bound.organization-id-shape'],
+    varies: ['auth.org-bound.organization-id-shape'],
+    description:
+      'Validates organizationId as the UUID §5 types it whatever the key: any other value, in the body or the query, is a 400 validation error before anything is read; the printed profile no longer follows auth.org-bound.organization-id-shape.',
+  },
+  {
+    id: 'isolation.forbidden',
+    kind: 'form',
+    clauses: ['auth.isolation.other-account', 'errors.not-found.status'],
+    varies: ['auth.isolation.other-account'],
+    description:
+      "Tells another account's project, role or user from one that does not exist, and answers the first 403 FORBIDDEN.",
+  },
+  {
+    id: 'errors.statuses-otherwise',
+    kind: 'form',
+    clauses: [
+      'errors.malformed-json',
+      'errors.route-not-found',
+      'errors.conflict.status',
+      'errors.payload-too-large',
+      'errors.unsupported-media-type',
+    ],
+    varies: [
+      'errors.malformed-json',
+      'errors.route-not-found',
+      'errors.conflict.status',
+      'errors.payload-too-large',
+      'errors.unsupported-media-type',
+    ],
+    description:
+      'Answers other statuses where §7 gives none: a body that is no JSON 422, a clash with stored data 422, an oversized body 400, a body of another media type 400, an unknown path 404 NOT_FOUND, and a known path with another method 405 with Allow.',
+  },
+  {
+    id: 'migration.replacement-in-message',
+    kind: 'form',
+    clauses: ['errors.migrated-to-v2.details', 'errors.migrated-to-v2.names-endpoint'],
+    varies: ['errors.migrated-to-v2.details'],
+    description: "Names a v1 write's v2 replacement in the 410's message alone, with no details.",
+  },
+  {
+    id: 'ids.lower-case-only',
+    kind: 'form',
+    clauses: ['errors.validation.uuid-case'],
+    varies: ['errors.validation.uuid-case'],
+    description:
+      'Reads UUIDs only in lower case: an id written in upper case in the path, the query or a body member typed as a UUID is a 400 validation error (externalIds are matched as written).',
+  },
+  {
+    id: 'bodies.prototype-keys-dropped',
+    kind: 'form',
+    clauses: ['errors.validation.prototype-keys'],
+    varies: ['errors.validation.prototype-keys'],
+    description:
+      'Drops members named __proto__, and prototype inside constructor, from a JSON body without a word and reads the rest.',
+  },
+  {
+    id: 'bodies.unknown-fields-refused',
+    kind: 'form',
+    clauses: ['errors.unknown-fields'],
+    varies: ['errors.unknown-fields'],
+    description:
+      'Refuses a body member it does not read, at the top of the body, with a 400 validation error naming each, before anything is read.',
+  },
+  {
+    id: 'errors.shape-before-credentials',
+    kind: 'form',
+    clauses: ['errors.order.credentials-first'],
+    varies: ['errors.order.credentials-first'],
+    description:
+      "Reads a body's shape before its credentials: a body its call's schema refuses is a 400 validation error whatever the credentials.",
+  },
+  {
+    id: 'limits.tighter',
+    kind: 'form',
+    clauses: ['limits.body-size', 'limits.body-depth', 'limits.header-size', 'limits.other-rates'],
+    varies: [
+      'not-shown.other-limits',
+      'limits.body-size',
+      'limits.body-depth',
+      'limits.header-size',
+      'limits.other-rates',
+    ],
+    description:
+      'Sets limits of its own, tighter than the reference: bodies of 256 KiB (413), JSON 32 levels deep (400), request line and headers of 8 KiB (431), and 2000 requests a minute per credential on every endpoint but chat (429), announced in RateLimit headers on each answer.',
+  },
+  {
+    id: 'tokens.through-expires-at',
+    kind: 'behaviour',
+    clauses: ['tokens.validity.exp-exclusive', 'tokens.jwt.exp-matches-expires-at'],
+    varies: ['tokens.validity.exp-exclusive', 'tokens.jwt.exp-matches-expires-at'],
+    description:
+      'Still accepts a token at the instant of its expiresAt (refused a second later), so its exp claim names the second after expiresAt.',
+  },
   {
     id: 'errors.reworded',
     kind: 'form',

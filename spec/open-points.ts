@@ -471,6 +471,8 @@ export const REASONS: Readonly<Partial<Record<OpenPointId, string>>> = {
     "No call of the API moves a user, chart, dashboard or organization into a state beyond §3's moves, so no answer to its calls can turn on one (a member naming a state is an extra member).",
   'states.migration.one-way':
     'No call of the API finalizes, undoes or repeats a migration (the service team does, the hooks for us), so no answer can show whether it can be.',
+  'errors.internal':
+    'An unexpected failure is a fault of the server, never an answer a correct server gives to any call: a run against one shows none (from the reference a 5xx is a bug), so how one would be reported cannot be seen without breaking the server.',
   'auth.api-key.hub-generated':
     "Keys are made in the hub's developer settings, which no API call reaches; worlds get theirs through the hooks.",
 };

@@ -95,7 +95,7 @@ const documentEndpoints: readonly (readonly [method: string, path: string, secti
 // Operations whose path the reference chose because the document gives none.
 const decidedEndpoints: readonly (readonly [method: string, path: string])[] = [
   ['get', '/v2/api/dashboards/{dashboardId}/lookup'], // §4.16 look-up dashboard
-  ['get', '/.well-known/jwks.json'], // decision T3
+  ['get', '/.well-known/jwks.json'], // decision tokens.claims
   ['post', '/v1/api/dashboard/create'], // §4.16 v1 create (dashboards.v1-shapes.not-shown)
   ['post', '/v1/api/dashboard/add-charts'], // §4.16 v1 add-charts
   ['get', '/v1/api/dashboard/list-workspace-dashboards'], // §9 list-workspace-dashboards

@@ -44,6 +44,7 @@ export const RELIANCE = {
   'tokens.embed-token.body-shape': 'shapes.embedToken',
   'tokens.embed-token.response-fields': 'shapes.embedToken.answer',
   'tokens.embed-token.upserts': 'follows',
+  'tokens.jwt.exp-matches-expires-at': 'follows',
   'users.update.absent-fields-unchanged': 'follows',
   'users.update.response-fields': 'follows',
   'v2.applications.list.before-finalize': 'follows',

@@ -40,11 +40,10 @@ describe('a fault candidate', () => {
       };
       expect(capabilities.data.implementation).toBe(FAULT_CANDIDATE);
       expect(FAULT_CANDIDATE).not.toBe(REFERENCE_IMPLEMENTATION);
-      const resolved = await resolveTarget({
-        seed: 1,
-        target: url ?? '',
-        ...(hooks !== undefined ? { hooks } : {}),
-      });
+      const resolved = await resolveTarget(
+        { target: url ?? '', ...(hooks !== undefined ? { hooks } : {}), checkDecisions: false },
+        1,
+      );
       try {
         expect(resolved.target.implementation).toBe(FAULT_CANDIDATE);
         expect(resolved.target.checkDecisions).toBe(false);

@@ -170,7 +170,7 @@ export function dashboardHookRoutes(
 
   // §3 last row, §9: finalizing is the service team's act, not an API call (decision
   // states.migration.finalize-hook). It migrates this account only; each tenant becomes the
-  // project user the identity machine derives for it (decision N4).
+  // project user the identity machine derives for it (decision tenants.migration.mapping).
   route(app, ctx, {
     method: 'POST',
     url: `${prefix}/accounts/:organizationId/migration/finalize`,

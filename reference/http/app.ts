@@ -18,7 +18,7 @@ import { tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
 import { v2Routes } from './v2.ts';
 
-/** Decision E8: bodies above this many bytes are refused with 413. */
+/** Decision limits.body-size: bodies above this many bytes are refused with 413. */
 export const BODY_LIMIT = 1024 * 1024;
 
 type CompilersFactory = NonNullable<
@@ -63,7 +63,8 @@ export function buildApp(ctx: ReferenceContext, options: { logger: boolean }): F
     },
   });
 
-  // Decision E9: JSON is the only body this service reads; Fastify's text parser goes.
+  // Decision errors.unsupported-media-type: JSON is the only body this service reads; Fastify's
+  // text parser goes.
   app.removeContentTypeParser('text/plain');
   // Our own JSON parser: it refuses bodies nested too deep before parsing them, and names a
   // `__proto__` member instead of calling valid JSON malformed (json-body.ts).

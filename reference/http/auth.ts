@@ -8,7 +8,8 @@ import { TokenService } from '../tokens/jwt.ts';
 
 /**
  * §5: where a credential may ride. An endpoint lists the carriers it accepts; a key found
- * only in a carrier the endpoint does not accept is refused as misplaced (decision C1).
+ * only in a carrier the endpoint does not accept is refused as misplaced (decision
+ * auth.api-key.misplaced).
  */
 export type Carrier = 'body-key' | 'query-key' | 'header' | 'bearer-token';
 
@@ -36,7 +37,7 @@ const looksLikeJwt = (value: string) => value.split('.').length === 3;
 /**
  * Which carriers are present on the request at all. A JWT-shaped header value is a bearer
  * token; any other `Bearer` value is an API key only where the endpoint takes keys in the
- * header (decision C2), and elsewhere a token that will not verify.
+ * header (decision auth.header.format), and elsewhere a token that will not verify.
  */
 function present(req: FastifyRequest, accepts: readonly Carrier[]): Record<Carrier, boolean> {
   const header = headerValue(req);

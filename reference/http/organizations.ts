@@ -22,7 +22,7 @@ export function organizationRoutes(app: FastifyInstance, ctx: ReferenceContext):
       if (!done.ok) return done;
       if (done.value.kind !== 'organization') return errDone(unexpected());
       const org = done.value.organization;
-      // Decision O3: without an externalId, the response echoes the service UUID.
+      // Decision orgs.register.external-id-echo: without an externalId, echo the service UUID.
       return okDone({
         projectOrganizationId: org.projectOrganizationId,
         externalId: org.externalId ?? org.projectOrganizationId,

@@ -43,7 +43,10 @@ export function rawErrorResponse(error: SpecError): string {
   ].join('\r\n');
 }
 
-/** Decision E1: zod issues go straight into `details.issues` (path, message, code). */
+/**
+ * Decision errors.validation.status: zod issues go straight into `details.issues` (path, message,
+ * code).
+ */
 export function validationError(issues: readonly z.core.$ZodIssue[], where: string): SpecError {
   return specError('VALIDATION_ERROR', `the request ${where} is not valid`, {
     issues: issues.map((i) => ({

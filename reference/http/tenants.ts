@@ -5,7 +5,7 @@ import { projectUserClaims, tenantClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
-/** §4.9: the v1 tenant flow (field names: decision N1). */
+/** §4.9: the v1 tenant flow (field names: decision tenants.register.field-names). */
 export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
   route(app, ctx, {
     method: 'POST',

@@ -5,7 +5,7 @@ import { projectUserClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
 
-/** §4.7, §4.8 and the public keys of decision T3 (none when tokens are signed with a secret). */
+/** §4.7, §4.8 and the public keys (decision tokens.claims; none when signed with a secret). */
 export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
   route(app, ctx, {
     method: 'POST',

@@ -41,7 +41,8 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
     body: UpdateUserBody,
     handle: ({ principal, params, body }) => {
       if (body.properties !== undefined && body.payload !== undefined) {
-        // Decision U4: the deprecated name and the new one together are ambiguous.
+        // Decision users.update.payload-and-properties: the deprecated name and the new one
+        // together are ambiguous.
         return errDone(
           specError(
             'VALIDATION_ERROR',

@@ -30,12 +30,12 @@ import { caller, errDone, okDone, route, unexpected } from './route.ts';
  * come from the migration (§9): until an account is finalized it has none (decision
  * v2.applications.list.before-finalize), so every application path answers 404 before it.
  *
- * Credentials (§5 table, rule 7; decision v2.credentials.carriers): `Authorization: Bearer` with
- * a project-user token (acts in that user's space) or a tenant JWT issued before finalize
- * (rule 6: acts as the project user the tenant became), or an API key (acts on templates) as
- * apiKey in the query on GET and DELETE and in the body on POST, where a user-scoped key's
- * organizationId rides too. The authorization header carries JWTs only, so a value there that
- * is not a valid JWT is an invalid token, never a key.
+ * Credentials (§5 table, rule 7; decision v2.credentials.api-key-carrier): `Authorization: Bearer`
+ * with a project-user token (acts in that user's space) or a tenant JWT issued before finalize
+ * (rule 6: acts as the project user the tenant became), or an API key (acts on templates) as apiKey
+ * in the query on GET and DELETE and in the body on POST, where a user-scoped key's organizationId
+ * rides too. The authorization header carries JWTs only, so a value there that is not a valid JWT
+ * is an invalid token, never a key.
  */
 const READ: readonly Carrier[] = ['bearer-token', 'query-key'];
 const WRITE: readonly Carrier[] = ['bearer-token', 'body-key'];

@@ -5,7 +5,7 @@
  * - Openers: a button with `data-opens` shows its dialog or toggles its region.
  * - §2.2 drillDown: a point's button reloads the page with `drillChart`/`drillValue` set.
  * - §4.17 filter changes: reported to the parent as `embed:params` (decision
- *   hub.events.embed-params.shape), then the page reloads with the new `filter_*` values.
+ *   hub.events.embed-params-shape), then the page reloads with the new `filter_*` values.
  * - §4.17 autoHeight: the content height goes to the parent as `embed:height`.
  * Messages go to `parentOrigin` only, never to `*`; without it nothing is posted (decision
  * hub.events.target-origin).

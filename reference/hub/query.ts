@@ -13,7 +13,7 @@ export interface PageQuery {
   readonly autoHeight: boolean;
   /** An http(s) origin exactly (scheme, host, port); anything else is dropped. */
   readonly parentOrigin?: string;
-  /** Accepted and not used by the reference (decision hub.query.db-auth-token.use). */
+  /** Accepted and not used by the reference (decision hub.query.db-auth-token-use). */
   readonly dbAuthToken?: string;
   /**
    * The chart point whose rows the page shows (§2.2 drillDown): `drillChart=<chartId>` and

@@ -9,8 +9,9 @@ export interface Viewer {
   readonly account: AccountRecord;
   readonly userId: string;
   /**
-   * The §2.2 flags as the token carries them (decision T3: the effective permissions at issue
-   * time), so a role update shows on the user's next token (§3) and not before.
+   * The §2.2 flags as the token carries them (decision states.role.issued-token-unchanged: the
+   * effective permissions at issue time), so a role update shows on the user's next token (§3) and
+   * not before.
    */
   readonly flags: EffectivePermissions;
   /** §2.4 properties, read by row-level security as `{{user.<key>}}`. */

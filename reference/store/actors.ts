@@ -12,7 +12,10 @@ export interface Principal {
   readonly via: 'user-scoped-key' | 'org-bound-key' | 'project-user-token' | 'tenant-token';
   /** userId (project-user token) or tenantId (tenant token). */
   readonly subject?: string;
-  /** What a token said of its subject when it was issued (decision T3); never read for a check. */
+  /**
+   * What a token said of its subject when it was issued (decisions tokens.claims and
+   * states.role.issued-token-unchanged); never read for a check.
+   */
   readonly claims?: EacClaims;
 }
 
@@ -69,7 +72,7 @@ export function v1Writer(principal: Principal): Done<{ account: AccountRecord; a
 }
 
 /**
- * Who acts on v2 (§4.16, decision v2.credentials.carriers): an API key acts on templates, a
+ * Who acts on v2 (§4.16, decision v2.credentials.api-key-carrier): an API key acts on templates, a
  * project-user token as its user, and a tenant JWT as the project user the migration mapped
  * its tenant to (§5 rule 6), or is refused 401 when it has not (§7).
  */
@@ -99,7 +102,10 @@ export function v2Actor(principal: Principal): Done<{ account: AccountRecord; ac
   return okDone({ account, actor });
 }
 
-/** The project user a token stands for, with the properties it carries (decision T3). */
+/**
+ * The project user a token stands for, with the properties it carries (decision
+ * tokens.user-token.properties-after-update).
+ */
 export interface ProjectUserCaller {
   readonly account: AccountRecord;
   readonly userId: string;

@@ -6,7 +6,10 @@ import {
   type UserRecord,
 } from '../../spec/machines/identity.ts';
 
-/** Claims the reference puts in its tokens (decision T3), on top of iss/aud/sub/iat/exp/jti. */
+/**
+ * Claims the reference puts in its tokens (decision tokens.claims), on top of
+ * iss/aud/sub/iat/exp/jti.
+ */
 export interface EacClaims {
   readonly kind: 'project-user' | 'tenant';
   /** Customer organization (account) that issued the token. */
@@ -32,8 +35,9 @@ const FLAT_PERMISSIONS: Readonly<Record<PermissionsForm, string>> = {
 };
 
 /**
- * Decision T3: a project-user token carries what the user is at issue time (§4.7: built from
- * the stored data), so role and property changes reach the user at the next token (§3).
+ * Decisions states.role.issued-token-unchanged and tokens.user-token.properties-after-update: a
+ * project-user token carries what the user is at issue time (§4.7: built from the stored data), so
+ * role and property changes reach the user at the next token (§3).
  */
 export function projectUserClaims(identity: IdentityState, user: UserRecord): EacClaims {
   const role = roleOf(identity, user);
@@ -49,7 +53,7 @@ export function projectUserClaims(identity: IdentityState, user: UserRecord): Ea
   };
 }
 
-/** Decision N3: a tenant token names the tenant and what it may do. */
+/** Decision tenants.token.claims: a tenant token names the tenant and what it may do. */
 export function tenantClaims(identity: IdentityState, tenant: TenantRecord): EacClaims {
   return {
     kind: 'tenant',

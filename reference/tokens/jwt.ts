@@ -11,10 +11,10 @@ import {
 } from 'jose';
 import { specError, type SpecError } from '../../spec/errors.ts';
 import type { Expiration } from '../../spec/schemas/common.ts';
-import { issueLifetime, tokenState } from '../../spec/machines/token.ts';
+import { issueLifetime, tokenState, type TokenEnd } from '../../spec/machines/token.ts';
 import { laidOut, type ClaimsLayout, type EacClaims, type PermissionsForm } from './claims.ts';
 
-/** Decision T3: who signs and for whom. */
+/** Decision tokens.claims: who signs and for whom. */
 export const ISSUER = 'eac-reference';
 export const AUDIENCE = 'embedded-analytics';
 const ES256 = 'ES256';
@@ -48,6 +48,7 @@ export class TokenService {
     private readonly kid: string,
     private readonly layout: ClaimsLayout,
     private readonly permissionsForm: PermissionsForm,
+    private readonly end: TokenEnd,
   ) {}
 
   /**
@@ -62,9 +63,16 @@ export class TokenService {
       seed?: number;
       layout?: ClaimsLayout;
       permissionsForm?: PermissionsForm;
+      end?: TokenEnd;
     } = {},
   ): Promise<TokenService> {
-    const { signing = ES256, seed = 0, layout = 'flat', permissionsForm = 'object' } = options;
+    const {
+      signing = ES256,
+      seed = 0,
+      layout = 'flat',
+      permissionsForm = 'object',
+      end = 'at-expires-at',
+    } = options;
     if (signing === HS256) {
       const secret = createHash('sha256')
         .update(`eac-reference-secret:${String(seed)}`)
@@ -76,11 +84,11 @@ export class TokenService {
         false,
         ['sign', 'verify'],
       );
-      return new TokenService(HS256, key, key, undefined, kid, layout, permissionsForm);
+      return new TokenService(HS256, key, key, undefined, kid, layout, permissionsForm, end);
     }
     const { privateKey, publicKey } = await generateKeyPair(ES256);
     const jwk = { ...(await exportJWK(publicKey)), kid, alg: ES256, use: 'sig' };
-    return new TokenService(ES256, privateKey, publicKey, jwk, kid, layout, permissionsForm);
+    return new TokenService(ES256, privateKey, publicKey, jwk, kid, layout, permissionsForm, end);
   }
 
   /** The JSON Web Key Set of the public key, or undefined when tokens are signed with a secret. */
@@ -88,7 +96,10 @@ export class TokenService {
     return this.publicJwk === undefined ? undefined : { keys: [this.publicJwk] };
   }
 
-  /** Signs a token whose lifetime starts at `now` on the account clock (decision T1). */
+  /**
+   * Signs a token whose lifetime starts at `now` on the account clock (decision
+   * tokens.issue-time.whole-seconds).
+   */
   async issue(
     subject: string,
     claims: EacClaims,
@@ -96,7 +107,7 @@ export class TokenService {
     now: number,
     expiration?: Expiration,
   ): Promise<Issued> {
-    const life = issueLifetime(now, expiration);
+    const life = issueLifetime(now, expiration, this.end);
     const token = await new SignJWT({
       ...laidOut(claims, subject, this.layout, this.permissionsForm),
     })
@@ -128,7 +139,8 @@ export class TokenService {
 
   /**
    * Checks the signature with jose, then issuer, audience and lifetime here, so that the
-   * lifetime rule is the token machine's own (decision T2: valid while now < exp).
+   * lifetime rule is the token machine's own (decision tokens.validity.exp-exclusive: valid while
+   * now < exp).
    */
   async verify(token: string, now: number): Promise<Verified> {
     const invalid = {

@@ -82,6 +82,15 @@ describe('token lifetime', () => {
     expect(life.exp).toBe(3600);
   });
 
+  it('through-expires-at: still valid at the instant of expiresAt, exp the second after', () => {
+    const life = issueLifetime(Date.UTC(2026, 4, 1, 12, 0, 0, 750), '5m', 'through-expires-at');
+    const end = Date.parse(life.expiresAt);
+    expect(end / 1000 - life.iat).toBe(300);
+    expect(life.exp).toBe(end / 1000 + 1);
+    expect(tokenState(life.exp, end)).toBe('valid');
+    expect(tokenState(life.exp, end + 1000)).toBe('expired');
+  });
+
   it('is valid until exp, exclusive', () => {
     expect(tokenState(100, 99_999)).toBe('valid');
     expect(tokenState(100, 100_000)).toBe('expired');

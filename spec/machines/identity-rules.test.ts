@@ -281,7 +281,7 @@ describe('the role-holder index (IdentityIndex.usersByRole: roleId -> the userId
   });
 });
 
-describe('organizations (§4.4; decisions orgs.register.external-id-upsert, O4)', () => {
+describe('organizations (§4.4; decisions orgs.register.external-id-upsert, orgs.identifier.resolution-order)', () => {
   it('stores the properties sent, and reports created only for a new organization', () => {
     const s = base();
     expect(s.organizations['o1']?.properties).toEqual({ tier: 'gold' });

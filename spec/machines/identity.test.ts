@@ -71,7 +71,7 @@ describe('identity machine', () => {
     expect(resolveOrganization(s, Q, 'acme')).toBeUndefined();
   });
 
-  it('upserts an organization by externalId (decision O2)', () => {
+  it('upserts an organization by externalId (decision orgs.register.external-id-upsert)', () => {
     const s = run(base(), {
       type: 'registerOrganization',
       projectId: P,
@@ -139,7 +139,7 @@ describe('identity machine', () => {
   });
 });
 
-describe('tenant to project-user mapping (decision N4)', () => {
+describe('tenant to project-user mapping (decision tenants.migration.mapping)', () => {
   it('is stable, a UUID, and distinct per tenant and per organization', () => {
     const a = tenantProjectUserId(ORG, 't1');
     expect(tenantProjectUserId(ORG, 't1')).toBe(a);

@@ -48,7 +48,7 @@ export interface OrganizationRecord {
 
 export type UserRecord = ProjectUser;
 
-/** §4.9: a v1 tenant, known by its identity (decision N2). */
+/** §4.9: a v1 tenant, known by its identity (decision tenants.register.identity). */
 export interface TenantRecord {
   readonly tenantId: string;
   readonly identity: string;
@@ -66,7 +66,10 @@ export interface IdentityState {
   readonly projects: Table<ProjectRecord>;
   readonly roles: Table<ProjectUserRole>;
   readonly organizations: Table<OrganizationRecord>;
-  /** Keyed by userId: a userId is unique within the account (decision U2). */
+  /**
+   * Keyed by userId: a userId is unique within the account (decision
+   * users.register.user-id-conflict).
+   */
   readonly users: Table<UserRecord>;
   /** Keyed by tenant identity. */
   readonly tenants: Table<TenantRecord>;
@@ -78,7 +81,10 @@ export interface IdentityState {
  * so no command scans one. Read through resolveOrganization, rolesOf and tenantById.
  */
 export interface IdentityIndex {
-  /** projectId -> externalId -> projectOrganizationId (decision O2: one per project). */
+  /**
+   * projectId -> externalId -> projectOrganizationId (decision orgs.register.external-id-upsert:
+   * one per project).
+   */
   readonly organizationByExternalId: Table<Table<string>>;
   /** projectId -> the ids of its roles (the list of §4.2). */
   readonly rolesByProject: Table<Table<true>>;
@@ -166,7 +172,10 @@ export type IdentityCommand =
       readonly projectOrganizationId?: string | null;
     }
   | {
-      /** §4.8 (decision T5): upsert the organization and the user together, or change nothing. */
+      /**
+       * §4.8 (decision tokens.embed-token.upserts): upsert the organization and the user together,
+       * or change nothing.
+       */
       readonly type: 'embedSignIn';
       readonly projectId: string;
       readonly newOrganizationId: string;
@@ -215,7 +224,7 @@ function notFound(resource: string, field?: string) {
   return specError('NOT_FOUND', `no ${resource} with that id here`, details);
 }
 
-/** Roles of one project in list order (decision R3: created_at, then id). */
+/** Roles of one project in list order (decision roles.list.order: created_at, then id). */
 export function rolesOf(state: IdentityState, projectId: string): ProjectUserRole[] {
   const ids = Object.keys(state.index.rolesByProject[projectId] ?? {});
   return ids
@@ -229,8 +238,8 @@ export function roleIn(state: IdentityState, projectId: string, roleId: string) 
 }
 
 /**
- * §2.3, §4.5 (decision O4): a project organization identifier is a service UUID of the
- * project's organizations, or else one of their externalIds.
+ * §2.3, §4.5 (decision orgs.identifier.resolution-order): a project organization identifier is a
+ * service UUID of the project's organizations, or else one of their externalIds.
  */
 export function resolveOrganization(
   state: IdentityState,
@@ -474,7 +483,8 @@ function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization
     c.externalId === undefined
       ? undefined
       : organizationByExternalId(state, c.projectId, c.externalId);
-  // Decision O2: an externalId already in the project names that organization (upsert).
+  // Decision orgs.register.external-id-upsert: an externalId already in the project names that
+  // organization (upsert).
   const organization: OrganizationRecord = {
     projectOrganizationId: existing?.projectOrganizationId ?? c.newId,
     projectId: c.projectId,
@@ -505,7 +515,10 @@ function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization
   );
 }
 
-/** Checks a role id and an organization identifier against the project (decision U3). */
+/**
+ * Checks a role id and an organization identifier against the project (decision
+ * users.register.unknown-references).
+ */
 function references(
   state: IdentityState,
   projectId: string,
@@ -535,7 +548,8 @@ function registerUser(state: IdentityState, c: Cmd<'registerUser'>): Result {
   }
   const refs = references(state, c.projectId, c.userRoleId, c.projectOrganizationId);
   if ('error' in refs) return fail(refs.error);
-  // Decision U2: registering an existing userId again replaces what it holds.
+  // Decision users.register.user-id-reuse: registering an existing userId again replaces what it
+  // holds.
   const user: UserRecord = {
     id: c.userId,
     projectId: c.projectId,
@@ -597,7 +611,8 @@ function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
   if (!org.ok || org.result.kind !== 'organization') return org;
   const organization = org.result.organization;
   const existingUser = org.state.users[c.userId];
-  // Decision T5: fields the body gives replace the stored ones; the others are kept.
+  // Decision tokens.embed-token.upserts: fields the body gives replace the stored ones; the others
+  // are kept.
   const user = registerUser(org.state, {
     type: 'registerUser',
     projectId: c.projectId,
@@ -635,8 +650,9 @@ function registerTenant(state: IdentityState, c: Cmd<'registerTenant'>): Result 
 }
 
 /**
- * Decision N2: a tenant is known by its deprecated unique key when one is given, else by
- * its split columns and schema (canonical JSON, keys sorted, so order does not matter).
+ * Decision tenants.register.identity: a tenant is known by its deprecated unique key when one is
+ * given, else by its split columns and schema (canonical JSON, keys sorted, so order does not
+ * matter).
  */
 export function tenantIdentity(body: {
   readonly uniqueKey?: string | undefined;
@@ -651,11 +667,11 @@ export function tenantIdentity(body: {
 }
 
 /**
- * Decision N4, the tenant -> project-user mapping the migration will apply (§4.9, §5 rule 6):
- * each tenant of an organization becomes one project user whose id is derived from the
- * organization and the tenant, so the mapping can be recomputed at any time, a tenant JWT
- * issued before the migration names its user without a lookup table, and two tenants never
- * share a user. The id is a UUID of version 8 (RFC 9562, custom) over SHA-256.
+ * Decision tenants.migration.mapping, the tenant -> project-user mapping the migration will apply
+ * (§4.9, §5 rule 6): each tenant of an organization becomes one project user whose id is derived
+ * from the organization and the tenant, so the mapping can be recomputed at any time, a tenant JWT
+ * issued before the migration names its user without a lookup table, and two tenants never share a
+ * user. The id is a UUID of version 8 (RFC 9562, custom) over SHA-256.
  */
 export function tenantProjectUserId(organizationId: string, tenantId: string): string {
   const h = createHash('sha256').update(`eac-tenant-user:${organizationId}:${tenantId}`).digest();

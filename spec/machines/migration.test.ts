@@ -364,7 +364,8 @@ describe('tenant users (decision migration.tenant-users)', () => {
       { type: 'createProject', projectId: elsewhere, name: 'Elsewhere' },
       { type: 'registerUser', projectId: elsewhere, userId: USER, name: 'Someone' },
     );
-    // Decision U2: a userId names one user of the account; the mapping takes over no one.
+    // Decision users.register.user-id-conflict: a userId names one user of the account; the mapping
+    // takes over no one.
     const done = mapTenantUsers(taken, [{ tenantId: TENANT, projectUserId: USER }], NOW);
     expect(done.ok ? done.result : done.error).toMatchObject({
       code: 'CONFLICT',

@@ -11,22 +11,31 @@ import {
 
 /**
  * Token lifetime (§2.5, §4.7, §5 rule 5). Issue time is the account clock truncated to whole
- * seconds (decision T1), so `exp` and `expiresAt` name the same instant exactly.
+ * seconds (decision tokens.issue-time.whole-seconds), so `exp` and `expiresAt` name the same
+ * instant exactly.
  */
 export interface Lifetime {
   /** Issue time, seconds since the epoch. */
   readonly iat: number;
   /** Expiry, seconds since the epoch. */
   readonly exp: number;
-  /** ISO 8601 UTC form of `exp`. */
+  /** ISO 8601 UTC form of the end of the lifetime: `exp`, or the second before it (TokenEnd). */
   readonly expiresAt: string;
 }
 
 /** Where a token stands: not issued yet, accepted, or refused for its age. */
 export type TokenPhase = 'absent' | 'valid' | 'expired';
 
+/**
+ * Where a token's life ends (§5 rule 5 gives the duration; the edge is open): `at-expires-at`,
+ * refused from the instant of expiresAt on, which is exp (decisions T2,
+ * tokens.jwt.exp-matches-expires-at); `through-expires-at`, still accepted at that instant, so
+ * exp, which a JWT is refused from, names the second after it.
+ */
+export type TokenEnd = 'at-expires-at' | 'through-expires-at';
+
 export type TokenCommand =
-  | { readonly type: 'issue'; readonly expiration: Expiration }
+  | { readonly type: 'issue'; readonly expiration: Expiration; readonly end?: TokenEnd }
   | { readonly type: 'tick'; readonly exp: number };
 
 /**
@@ -36,7 +45,8 @@ export type TokenCommand =
 const TOKEN: MachineTable<TokenPhase, TokenCommand, Lifetime | null> = {
   issue: {
     rows: [{ from: 'absent', to: 'valid', section: '4.7' }],
-    effect: (_, command, now) => ok('valid', lifetimeAt(now, command.expiration)),
+    effect: (_, command, now) =>
+      ok('valid', lifetimeAt(now, command.expiration, command.end ?? 'at-expires-at')),
   },
   tick: {
     rows: [
@@ -56,8 +66,13 @@ export const tokenTransitions: readonly Transition[] = transitionsOf(TOKEN);
 
 type Moved = Extract<Applied<TokenPhase, Lifetime | null>, { readonly ok: true }>;
 
-export function issueLifetime(now: Instant, expiration: Expiration = DEFAULT_EXPIRATION): Lifetime {
-  return (applyBy(TOKEN, 'absent', { type: 'issue', expiration }, now) as Moved).result as Lifetime;
+export function issueLifetime(
+  now: Instant,
+  expiration: Expiration = DEFAULT_EXPIRATION,
+  end: TokenEnd = 'at-expires-at',
+): Lifetime {
+  return (applyBy(TOKEN, 'absent', { type: 'issue', expiration, end }, now) as Moved)
+    .result as Lifetime;
 }
 
 export function tokenState(exp: number, now: Instant): 'valid' | 'expired' {
@@ -65,13 +80,17 @@ export function tokenState(exp: number, now: Instant): 'valid' | 'expired' {
     'valid' | 'expired';
 }
 
-function lifetimeAt(now: Instant, expiration: Expiration): Lifetime {
+function lifetimeAt(now: Instant, expiration: Expiration, end: TokenEnd): Lifetime {
   const iat = Math.floor(now / 1000);
-  const exp = iat + EXPIRATION_SECONDS[expiration];
-  return { iat, exp, expiresAt: new Date(exp * 1000).toISOString() };
+  const last = iat + EXPIRATION_SECONDS[expiration];
+  const exp = end === 'through-expires-at' ? last + 1 : last;
+  return { iat, exp, expiresAt: new Date(last * 1000).toISOString() };
 }
 
-/** Decision T2: accepted while now is before exp; refused at exp and after. */
+/**
+ * Decision tokens.validity.exp-exclusive: accepted while now is before exp; refused at exp and
+ * after.
+ */
 function phaseAt(exp: number, now: Instant): 'valid' | 'expired' {
   return now < exp * 1000 ? 'valid' : 'expired';
 }

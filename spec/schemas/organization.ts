@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { CredentialFields, Properties, success, Uuid } from './common.ts';
 
-/** §4.4; which fields are required is not shown: name and projectId are (decision O1). */
+/**
+ * §4.4; which fields are required is not shown: name and projectId are (decision
+ * orgs.register.required-fields).
+ */
 export const RegisterOrganizationBody = z.object({
   ...CredentialFields,
   name: z.string().min(1),

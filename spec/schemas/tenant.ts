@@ -5,8 +5,9 @@ import { RolePermissions } from './permissions.ts';
 const ColumnValue = z.union([z.string(), z.number(), z.boolean()]);
 
 /**
- * §4.9: the document lists the concepts only; the names are our decision (N1). These are the
- * fields; RegisterTenantBody adds the decision tenants.register.split-required.
+ * §4.9: the document lists the concepts only; the names are our decision
+ * (tenants.register.field-names). These are the fields; RegisterTenantBody adds the decision
+ * tenants.register.split-required.
  */
 export const RegisterTenantFields = z.object({
   ...CredentialFields,

@@ -14,7 +14,7 @@ export const UserTokenBody = z.object({
 });
 export const TokenResponse = success(Token);
 
-/** §4.8; the members of organization and user are our decision (T5). */
+/** §4.8; the members of organization and user are our decision (tokens.embed-token.body-shape). */
 export const EmbedTokenBody = z.object({
   ...CredentialFields,
   projectId: Uuid,

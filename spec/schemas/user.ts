@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { CredentialFields, Properties, success, Uuid } from './common.ts';
 
-/** §4.5; required fields are not shown: projectId and name are (decision U1). */
+/**
+ * §4.5; required fields are not shown: projectId and name are (decision
+ * users.register.required-fields).
+ */
 export const RegisterUserBody = z.object({
   ...CredentialFields,
   name: z.string(),
@@ -30,7 +33,10 @@ export const UpdateUserBody = z.object({
 });
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
-/** §2.4 as the reference returns it from an update (the data fields are a decision, U4). */
+/**
+ * §2.4 as the reference returns it from an update (the data fields are decision
+ * users.update.response-fields).
+ */
 export const ProjectUser = z.object({
   id: Uuid,
   projectId: Uuid,

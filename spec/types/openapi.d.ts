@@ -45,7 +45,7 @@ export interface paths {
         };
         /**
          * List the roles of a project
-         * @description The `id` of a listed role is the value to give as `user.userRoleId` when asking for an embed token (§4.2, §4.8). Creating roles is not part of the published interface; EAC offers it as a host hook (decision R5).
+         * @description The `id` of a listed role is the value to give as `user.userRoleId` when asking for an embed token (§4.2, §4.8). Creating roles is not part of the published interface; EAC offers it as a host hook (decision roles.create.hook).
          */
         get: operations["listProjectUserRoles"];
         put?: never;
@@ -542,7 +542,7 @@ export interface paths {
         };
         /**
          * Public keys for verifying the service's JWTs
-         * @description Not part of the document, whose §5 rule 8 leaves token contents open. The EAC reference signs its tokens with ES256 and publishes the verification keys here (decision T3).
+         * @description Not part of the document, whose §5 rule 8 leaves token contents open. The EAC reference signs its tokens with ES256 and publishes the verification keys here (decision tokens.claims).
          */
         get: operations["getJwks"];
         put?: never;
@@ -727,7 +727,7 @@ export interface components {
             properties?: components["schemas"]["Properties"];
             /**
              * @deprecated
-             * @description Former name of `properties`, still accepted (§9). The reference uses it only when `properties` is absent and rejects a body carrying both (U4).
+             * @description Former name of `properties`, still accepted (§9). The reference uses it only when `properties` is absent and rejects a body carrying both (decision users.update.payload-and-properties).
              */
             payload?: components["schemas"]["Properties"];
             /** @description A role id, or null to remove the role; left out keeps the current role. */
@@ -735,7 +735,7 @@ export interface components {
             /** @description A project organization (its service UUID, or its externalId as §2.3 allows), or null to detach the user; left out keeps the current one. */
             projectOrganizationId?: string | null;
         };
-        /** @description A project user as the reference returns it (§2.4; field set is decision U4). */
+        /** @description A project user as the reference returns it (§2.4; field set is decision users.update.response-fields). */
         ProjectUser: {
             id: components["schemas"]["Uuid"];
             name: string;
@@ -766,13 +766,13 @@ export interface components {
             status: components["schemas"]["SuccessStatus"];
             data: components["schemas"]["Token"];
         };
-        /** @description The customer, as a project organization. Upserted by externalId like register-organization does; a new organization needs a name (T5). */
+        /** @description The customer, as a project organization. Upserted by externalId like register-organization does; a new organization needs a name (decision tokens.embed-token.upserts). */
         EmbedTokenOrganization: {
             externalId: string;
             name?: string;
             properties?: components["schemas"]["Properties"];
         };
-        /** @description The person signing in, upserted by id like register-user does (T5). */
+        /** @description The person signing in, upserted by id like register-user does (decision tokens.embed-token.upserts). */
         EmbedTokenUser: {
             id?: components["schemas"]["Uuid"];
             name: string;
@@ -800,7 +800,7 @@ export interface components {
             };
         };
         TenantColumnValue: string | number | boolean;
-        /** @description Field names are reference decision N1. At least one of tenantColumns, tenantSchema and uniqueKey must be present; the reference answers 400 otherwise. */
+        /** @description Field names are reference decision tenants.register.field-names. At least one of tenantColumns, tenantSchema and uniqueKey must be present; the reference answers 400 otherwise (decision tenants.register.split-required). */
         RegisterTenantBody: {
             apiKey?: components["schemas"]["ApiKey"];
             organizationId?: components["schemas"]["Uuid"];
@@ -1193,7 +1193,7 @@ export interface components {
                 dashboardId: components["schemas"]["Uuid"];
             };
         };
-        /** @description JSON Web Key Set of the public signing keys (T3). */
+        /** @description JSON Web Key Set of the public signing keys (decision tokens.claims). */
         Jwks: {
             keys: ({
                 kty: string;
@@ -1209,7 +1209,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request was rejected. The document shows no code for this status (§7); the reference answers VALIDATION_ERROR with `details.issues` (a member named `__proto__` included), MALFORMED_JSON (E1, E2), BODY_TOO_DEEP for a body nested deeper than 64 levels, or MALFORMED_REQUEST for a request that is not well-formed HTTP. */
+        /** @description The request was rejected. The document shows no code for this status (§7); the reference answers VALIDATION_ERROR with `details.issues` (a member named `__proto__` included), MALFORMED_JSON (decisions errors.validation.status and errors.malformed-json), BODY_TOO_DEEP for a body nested deeper than 64 levels, or MALFORMED_REQUEST for a request that is not well-formed HTTP. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1238,7 +1238,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Credentials are missing or not valid. §7 names TENANT_NOT_MIGRATED for a tenant JWT the migration has not mapped yet; otherwise the reference answers UNAUTHORIZED with a `details.reason` (E3). */
+        /** @description Credentials are missing or not valid. §7 names TENANT_NOT_MIGRATED for a tenant JWT the migration has not mapped yet; otherwise the reference answers UNAUTHORIZED with a `details.reason` (decision errors.unauthorized.status). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1259,7 +1259,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The caller is known but may not do this. §7 names PROJECT_USER_WITHOUT_ORGANIZATION for a project user with no space for dashboards; otherwise the reference answers FORBIDDEN (E4). */
+        /** @description The caller is known but may not do this. §7 names PROJECT_USER_WITHOUT_ORGANIZATION for a project user with no space for dashboards; otherwise the reference answers FORBIDDEN (decision errors.forbidden.status). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1280,7 +1280,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description An id is unknown or belongs to another account. Not stated by the document; reference decision E5 (NOT_FOUND, without revealing whether the id exists elsewhere). */
+        /** @description An id is unknown or belongs to another account. Not stated by the document; reference decision errors.not-found.status (NOT_FOUND, without revealing whether the id exists elsewhere). */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1301,7 +1301,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description §7 names SHARED_DASHBOARD_READ_ONLY for a project-user token editing a shared dashboard (clone it and edit the copy). The reference also answers CONFLICT for a userId already held in another project (E7). */
+        /** @description §7 names SHARED_DASHBOARD_READ_ONLY for a project-user token editing a shared dashboard (clone it and edit the copy). The reference also answers CONFLICT for a userId already held in another project (decision errors.conflict.status). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1341,7 +1341,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The body exceeds the size limit. Not stated by the document; reference decision E8 (1 MiB). */
+        /** @description The body exceeds the size limit. Not stated by the document; reference decision errors.payload-too-large (1 MiB). */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1360,7 +1360,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The body is not sent as JSON. Not stated by the document; reference decision E9. */
+        /** @description The body is not sent as JSON. Not stated by the document; reference decision errors.unsupported-media-type. */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -1379,7 +1379,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description More than 180 chat requests within a minute for one organization and user (§8). The code and the retry header are reference decision E10. */
+        /** @description More than 180 chat requests within a minute for one organization and user (§8). The code and the retry header are reference decision limits.chat.rate-exceeded. */
         RateLimited: {
             headers: {
                 /** @description Seconds to wait before the next request is accepted. */
@@ -2283,7 +2283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Jwks"];
                 };
             };
-            /** @description The implementation does not publish its keys at this address. Answered by any candidate without this reference-only route (unknown route, decision E6). */
+            /** @description The implementation does not publish its keys at this address. Answered by any candidate without this reference-only route (unknown route, decision errors.route-not-found). */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -20,6 +20,7 @@ import {
   type ChatWorld,
 } from '../harness/given/chat.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { cause } from '../harness/causes.ts';
 
 // Row-level security and chart data for any agent, a language model included (issue 23,
 // parts 2 and 3): nothing here knows how the agent words, computes or draws its answers. The
@@ -99,6 +100,7 @@ async function chartsWithSql(t: Conformance, w: ChatWorld, user: ChatUser) {
   if (withSql.length < LEAST_CHARTS)
     t.notRun(
       `${withSql.length} of the agent's chart answers carry chartConfig.sqlOverride; the check needs ${LEAST_CHARTS}`,
+      cause.other('too few agent charts carry sqlOverride'),
     );
   return withSql;
 }

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
 import { instant } from '../harness/instant.ts';
+import { REGISTER_USER } from '../harness/paths.ts';
 import {
   CHAT,
   chat,
@@ -9,6 +10,7 @@ import {
   chatWorld,
   isEventStream,
   parts,
+  tokenFor,
   userOf,
   type ChatAnswer,
   type ChatUser,
@@ -26,11 +28,12 @@ const needs = [...CHAT, 'clock'] as const;
 const QUESTION = 'hello';
 
 /** Freezes the account clock `offset` seconds into a fresh clock minute. */
-async function freezeInMinute(t: Conformance, w: ChatWorld, offset: number): Promise<void> {
+async function freezeInMinute(t: Conformance, w: ChatWorld, offset: number): Promise<string> {
   const { now } = await t.hooks.clock(w.account.organizationId);
   const ms = instant(now);
-  const next = Math.floor(ms / 60_000) * 60_000 + 60_000 + offset * 1000;
-  await t.hooks.freeze(w.account.organizationId, new Date(next).toISOString());
+  const next = new Date(Math.floor(ms / 60_000) * 60_000 + 60_000 + offset * 1000).toISOString();
+  await t.hooks.freeze(w.account.organizationId, next);
+  return next;
 }
 
 /** Sends `count` chat requests as `user`, ten at a time; answers them in order. */
@@ -90,6 +93,72 @@ conformance(
     expectAccepted([await once(t, w, userOf(w, 1, 0))], 'a user of another project organization');
   },
   { needs, parts, timeout: 60_000 },
+);
+
+conformance(
+  ['limits.chat.rate'],
+  "the window is the user's, not its token's: 180 requests spread over three of the user's tokens fill it, and a fourth token is refused",
+  async (t) => {
+    const w = await chatWorld(t);
+    const user = userOf(w, 0, 0);
+    const tokens = [user.token];
+    for (const expiration of ['2h', '24h', '7d'])
+      tokens.push(await tokenFor(t, w, user.userId, expiration));
+    await freezeInMinute(t, w, 0);
+    for (const [i, token] of tokens.slice(0, 3).entries())
+      expectAccepted(
+        await burst(t, w, { ...user, token }, LIMIT / 3),
+        `requests ${(i * LIMIT) / 3 + 1} to ${((i + 1) * LIMIT) / 3}, with token ${i + 1} of the user`,
+      );
+    expectLimited(
+      await once(t, w, { ...user, token: tokens[3] ?? '' }),
+      `request ${LIMIT + 1} of the minute, with a fourth token of the same user`,
+    );
+  },
+  { needs, parts, timeout: 60_000 },
+);
+
+// §8's pair is organization plus user, and a userId is the caller's to choose (§4.5): two
+// accounts may each register a user of the same id, and each is a window of its own (two
+// worlds to build: a longer timeout).
+conformance(
+  ['limits.chat.rate', 'users.register.user-id-supplied'],
+  'the limit is per organization too: once a user is limited, a user of another account registered with the same userId still chats',
+  async (t) => {
+    const w = await chatWorld(t);
+    const other = await chatWorld(t);
+    const limited = userOf(w, 0, 0);
+    const neighbour = userOf(other, 0, 0);
+    const res = await t.http.post(REGISTER_USER, {
+      ...other.creds(),
+      projectId: other.projectId,
+      name: 'Same id, other account',
+      properties: neighbour.properties,
+      projectOrganizationId: neighbour.projectOrganizationId,
+      userId: limited.userId,
+    });
+    if (res.status !== 200)
+      return t.notRun(
+        `register-user in another account with a userId this account holds: ${describeAnswer(res)} (the target keeps userIds unique across accounts)`,
+      );
+    const kept = (res.body as { data?: { userId?: unknown } }).data?.userId;
+    expect(kept, 'register-user keeps the userId it was sent').toBe(limited.userId);
+    const twin: ChatUser = {
+      ...neighbour,
+      userId: limited.userId,
+      token: await tokenFor(t, other, limited.userId),
+    };
+    // Both accounts' clocks stand at the same instant: one window's minute is the other's.
+    const at = await freezeInMinute(t, w, 0);
+    await t.hooks.freeze(other.account.organizationId, at);
+    expectAccepted(await burst(t, w, limited, LIMIT), `the first ${LIMIT} requests`);
+    expectLimited(await once(t, w, limited), `request ${LIMIT + 1} of the limited user`);
+    expectAccepted(
+      [await once(t, other, twin)],
+      'the user of the same userId in another account, in the same minute',
+    );
+  },
+  { needs, parts, timeout: 90_000 },
 );
 
 probe(

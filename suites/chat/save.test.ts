@@ -24,6 +24,7 @@ import {
   type ChatWorld,
 } from '../harness/given/chat.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { cause } from '../harness/causes.ts';
 
 // §4.14 chat side, end to end: a chart the chat produced, saved exactly as received and added
 // to a dashboard, loads (hook chart-data) the rows the chat showed to the same user, because
@@ -125,7 +126,10 @@ conformance(
     // The document shows no chart record: the configuration is read where the target shows it.
     const charts = await chartsOf(t, w, dashboardId);
     if (charts === undefined)
-      return t.notRun("reading a chart's configuration back needs the dashboard-charts host hook");
+      return t.notRun(
+        "reading a chart's configuration back needs the dashboard-charts host hook",
+        cause.hook('dashboard-charts'),
+      );
     const chart = charts.find((c) => c.chartId === chartId);
     expect(chart?.chartConfig, 'the chartConfig as the chat result gave it').toEqual(
       result.chartConfig,

@@ -19,6 +19,7 @@ import {
   type ChatUser,
   type ChatWorld,
 } from '../harness/given/chat.ts';
+import { cause } from '../harness/causes.ts';
 
 // §4.15: a thread keeps its context (previous SQL, chart, data); agent_version pins a version,
 // the latest by default; nothing the chat shows is saved. Any agent (a language model
@@ -35,6 +36,7 @@ function threadExample(t: Conformance) {
   if (example === undefined)
     t.notRun(
       'needs chat.examples.thread in the profile: a question, a follow-up that needs its context, and the chartConfig members the follow-up keeps',
+      cause.shape('chat.examples.thread'),
     );
   return example;
 }
@@ -54,7 +56,10 @@ async function firstChart(
     );
     if (answer.charts.length > 0) return { thread, answer, chart: theChart(answer, question) };
   }
-  return t.notRun(`the agent answered "${question}" with no chart, twice (chat.examples.thread)`);
+  return t.notRun(
+    `the agent answered "${question}" with no chart, twice (chat.examples.thread)`,
+    cause.shape('chat.examples.thread'),
+  );
 }
 
 /** The history a client sends with a follow-up: the turns so far, then the follow-up. */
@@ -238,7 +243,10 @@ conformance(
   async (t) => {
     const at =
       t.profile.chat?.versionReport ??
-      t.notRun('needs chat.versionReport in the profile: where an answer reports its version');
+      t.notRun(
+        'needs chat.versionReport in the profile: where an answer reports its version',
+        cause.shape('chat.versionReport'),
+      );
     const w = await chatWorld(t);
     const org = w.account.organizationId;
     await t.hooks.addAgentVersion(org, w.projectId, w.agentId, 'second');
@@ -337,7 +345,10 @@ async function versionsInThread(
 ): Promise<number[]> {
   const at =
     t.profile.chat?.versionReport ??
-    t.notRun('needs chat.versionReport in the profile: where an answer reports its version');
+    t.notRun(
+      'needs chat.versionReport in the profile: where an answer reports its version',
+      cause.shape('chat.versionReport'),
+    );
   const user = userOf(w, 0, 0);
   const thread = t.faker.string.uuid();
   const turns: [string, ChatAnswer][] = [];
@@ -361,7 +372,10 @@ async function versionsInThread(
     turns.push([question, answer]);
     const version = reportedVersion(answer, at);
     if (version === undefined && answer.charts.length === 0)
-      t.notRun(`${what}: answered with no chart and no version at ${at.event} ${at.pointer}`);
+      t.notRun(
+        `${what}: answered with no chart and no version at ${at.event} ${at.pointer}`,
+        cause.other('the agent answered with no chart and no version'),
+      );
     expect(
       version,
       `${what}: the answer reports no version at ${at.event} ${at.pointer} (chat.versionReport)`,
@@ -490,6 +504,7 @@ conformance(
       if (!unlike)
         t.notRun(
           `no chart question of the profile (chat.examples.charts) drew a chart whose ${example.keeps.join(', ')} differ from the latest chart's`,
+          cause.shape('chat.examples.charts'),
         );
       const latest = state.latest;
       const next = await send(example.followUp);

@@ -17,6 +17,7 @@ import {
   type Item,
 } from '../harness/given/dashboards.ts';
 import { APPEND, CLONE, REMOVE } from '../harness/paths.ts';
+import { cause } from '../harness/causes.ts';
 
 // §2.2 rule 3 and §2.8: a tenant's v1 edit of a shared dashboard never changes the shared
 // dashboard; it lands on the tenant's own copy, which takes the shared one's place in that
@@ -174,7 +175,11 @@ probe(
     const clone = CloneDashboardResponse.shape.data.safeParse(
       (res.body as { data?: unknown }).data,
     );
-    if (!clone.success) return t.notRun(`the clone failed: ${res.text.slice(0, 200)}`);
+    if (!clone.success)
+      return t.notRun(
+        `the clone failed: ${res.text.slice(0, 200)}`,
+        cause.other('the clone failed'),
+      );
     const ids = (await dashboardsOf(t, w, w.board.workspaceId, { token })).map((d) => d.id);
     const shared = ids.includes(w.board.dashboardId);
     const copy = ids.includes(clone.data.dashboardId);

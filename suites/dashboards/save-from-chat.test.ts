@@ -17,6 +17,7 @@ import {
   v1Post,
 } from '../harness/given/dashboards.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { cause } from '../harness/causes.ts';
 
 // §4.14: save-from-chat stores a chart the agent chat produced, chartConfig exactly as the
 // chat result gave it (sqlOverride included, §2.6), and answers a chartId that add-charts
@@ -144,7 +145,10 @@ conformance(
     // The document shows no chart record: the configuration is read where the target shows it.
     const charts = await chartsOf(t, w, w.board.dashboardId);
     if (charts === undefined)
-      return t.notRun("reading a chart's configuration back needs the dashboard-charts host hook");
+      return t.notRun(
+        "reading a chart's configuration back needs the dashboard-charts host hook",
+        cause.hook('dashboard-charts'),
+      );
     const chart = charts.find((c) => c.chartId === chartId);
     expect(chart?.chartConfig, 'the configuration as it was sent').toEqual(config);
     expect(chart?.chartConfig['sqlOverride'], 'the SQL that loads the data').toBe(

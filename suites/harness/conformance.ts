@@ -19,6 +19,7 @@ import {
   type Observation,
 } from './meta.ts';
 import { NO_HUB_REASON, type Target, type TestTarget } from './target.ts';
+import { replayLine } from '../../reports/replay.ts';
 
 /** What every conformance test receives. */
 export interface Conformance {
@@ -173,15 +174,6 @@ function replayArgs(): readonly string[] {
   }
 }
 
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-function replayLine(runSeed: number, meta: Pick<EacMeta, 'area' | 'id' | 'name'>): string {
-  const args = ['npx', 'eac', 'run', '--seed', String(runSeed), '--only', testIdOf(meta)];
-  return [...args, ...replayArgs()].map(shellQuote).join(' ');
-}
-
 /** `http://h:1/v1/projects/3f…/roles?x=1` -> `/v1/projects/{id}/roles`: where a probe looked. */
 export function endpointOf(exchange: Exchange | undefined): string | undefined {
   if (exchange === undefined) return undefined;
@@ -302,7 +294,7 @@ function register<C extends Conformance>(
         }
       } catch (err) {
         if (err instanceof Error && !err.message.includes('replay:')) {
-          err.message += `\n  seed ${target.seed} (test seed ${seed}); replay: ${replayLine(target.seed, meta)}`;
+          err.message += `\n  seed ${target.seed} (test seed ${seed}); replay: ${replayLine({ runSeed: target.seed, targetArgs: replayArgs() }, testIdOf(meta))}`;
         }
         throw err;
       }

@@ -22,6 +22,7 @@ import {
   type HubWorld,
   HUB_TIMEOUT,
 } from '../harness/given/hub.ts';
+import { cause } from '../harness/causes.ts';
 
 // §4.17: controlled filters on the charts' data, and what the page tells its parent: the
 // embed:params message on a filter change and, with autoHeight, its content height, both
@@ -149,7 +150,11 @@ conformance(
   'autoHeight=true with parentOrigin reports the content height to the parent',
   async (t) => {
     const shape = t.profile.hub?.heightMessage;
-    if (shape === undefined) return t.notRun("the profile's hub section names no heightMessage");
+    if (shape === undefined)
+      return t.notRun(
+        "the profile's hub section names no heightMessage",
+        cause.shape('hub.heightMessage'),
+      );
     const w = await hubWorld(t);
     const { type, field } = shape;
     const parentOrigin = embedderOrigin(t);

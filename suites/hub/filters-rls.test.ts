@@ -18,6 +18,7 @@ import {
   type HubWorld,
 } from '../harness/given/hub.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { cause } from '../harness/causes.ts';
 
 // Every path by which a filter reaches a chart's rows, against row-level security (§1, §2.4:
 // a user's properties restrict the rows the user sees). A filter on the very column a row
@@ -375,7 +376,10 @@ conformance(
     const w = await regionWorld(t);
     const view = await openHub(t, PAGES['/share/dashboard']?.(w, {}) ?? '');
     if (!view.names('filterBar') || !view.names('filterInput'))
-      return t.notRun("the profile's hub section names no filterBar or filterInput");
+      return t.notRun(
+        "the profile's hub section names no filterBar or filterInput",
+        cause.shape('hub.things.filterBar'),
+      );
     const shown = await shownRows(view, w, true);
     expect(shown, 'the dashboard shows its chart').toBeDefined();
     const typed = [

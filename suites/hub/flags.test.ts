@@ -23,6 +23,7 @@ import {
 } from '../harness/given/hub.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 
 // §2.2: the flags whose effect only a page shows, checked on /share/dashboard/{id} (§4.17),
 // which opens the dashboard (inside its application, navigation and tabs included, where the
@@ -221,7 +222,10 @@ async function boardWithChatChart(t: T): Promise<{ w: HubWorld; title: string }>
   expect(save.status, `save-from-chat: ${save.text.slice(0, 300)}`).toBeLessThan(500);
   const chartId = (save.body as { data?: { chartId?: unknown } } | null)?.data?.chartId;
   if (save.status !== 200 || typeof chartId !== 'string')
-    return t.notRun(`the target did not save the chat chart (${String(save.status)})`);
+    return t.notRun(
+      `the target did not save the chat chart (${String(save.status)})`,
+      cause.other('save-from-chat refused the chart'),
+    );
   const added = await v1AddCharts(t, key, w.board.dashboardId, [chartId]);
   expect(
     successStatus(added.status),

@@ -24,6 +24,7 @@ import {
 import { applicationPath, dashboardPath, tokenOf, HUB_TIMEOUT } from '../harness/given/hub.ts';
 import { CLONE, SAVE_FROM_CHAT, dashboardsPath, clonePath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 
 // §4.17 (issue 23 part 6): every string a user of the API or the host can set, on every page
 // that can show it, is text. Each string carries hostile text of every kind (markup, quotes,
@@ -631,7 +632,8 @@ for (const world of ['live', 'migrated'] as const) {
       async (t) => {
         const n = await namesWorld(t, world);
         const reason = n.unset.get(s.marker);
-        if (reason !== undefined) t.notRun(`${s.what} is not set: ${reason}`);
+        if (reason !== undefined)
+          t.notRun(`${s.what} is not set: ${reason}`, cause.other('the target took no such value'));
         const shownOn: string[] = [];
         // Each page with the filter set to the filter-value string and without a filter.
         const filterSet = SETTABLE.some(
@@ -663,7 +665,8 @@ for (const world of ['live', 'migrated'] as const) {
         // §2.3, §2.4: a name the document says the hub shows must be on some page.
         if (s.mustShow !== undefined)
           expect(shownOn, `${none}, which ${s.mustShow} requires`).not.toEqual([]);
-        if (shownOn.length === 0) t.notRun(none);
+        if (shownOn.length === 0)
+          t.notRun(none, cause.other('the value is shown on none of the pages'));
       },
       {
         // The first test of a world builds it (and finalizes it) and loads its pages.

@@ -21,6 +21,7 @@ import {
   parts,
   HUB_TIMEOUT,
 } from '../harness/given/hub.ts';
+import { cause } from '../harness/causes.ts';
 
 // §2.2 names controls; what clicking one opens is our decision (hub.controls.placement),
 // except for AI insights, whose chat sidebar §2.2 names. What a filter change posts and
@@ -132,7 +133,10 @@ probe(
   async (t) => {
     const field = hubProfile(t).paramsMessage?.field;
     if (field === undefined)
-      return t.notRun("the profile's hub section names no paramsMessage (its filters' member)");
+      return t.notRun(
+        "the profile's hub section names no paramsMessage (its filters' member)",
+        cause.shape('hub.paramsMessage'),
+      );
     const w = await hubWorld(t, { moreControls: [PRODUCT] });
     const parentOrigin = embedderOrigin(t);
     const view = await openEmbedded(

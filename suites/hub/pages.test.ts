@@ -183,7 +183,7 @@ conformance(
 
 conformance(
   ['hub.errors.not-found-text'],
-  "an id the token cannot see shows 'Dashboard not found.': an unknown id, and another account's dashboard",
+  "an id the token cannot see shows 'Dashboard not found.': an unknown id (as the path's id or as dashboardId), and another account's dashboard",
   async (t) => {
     const w = await hubWorld(t);
     const other = await hubWorld(t);
@@ -205,6 +205,10 @@ conformance(
           jwt: w.viewer.token,
           dashboardId: other.board.dashboardId,
         }),
+      ],
+      [
+        'an unknown dashboardId',
+        applicationPath(w.board.workspaceId, { jwt: w.viewer.token, dashboardId: unknown }),
       ],
     ] as const;
     await Promise.all(

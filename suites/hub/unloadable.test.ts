@@ -13,6 +13,7 @@ import {
 } from '../harness/given/hub.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 
 // §4.14 takes a chartConfig as the chat gave it, and §2.6 says a saved chart without its
 // sqlOverride cannot load data: such a chart can still be placed on a dashboard (§4.14, its
@@ -56,7 +57,10 @@ async function worldWithUnloadable(
   ).toBeLessThan(500);
   const chartId = (save.body as { data?: { chartId?: unknown } }).data?.chartId;
   if (save.status !== 200 || typeof chartId !== 'string')
-    t.notRun(`the target refuses a chartConfig without sqlOverride (${String(save.status)})`);
+    t.notRun(
+      `the target refuses a chartConfig without sqlOverride (${String(save.status)})`,
+      cause.other('save-from-chat refuses a chart without sqlOverride'),
+    );
   const added = await v1AddCharts(t, key, w.board.dashboardId, [chartId]);
   // §4.16 shows no status for the v1 add-charts: any success.
   expect(
@@ -123,7 +127,8 @@ probe(
   async (t) => {
     const w = await worldWithUnloadable(t);
     const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
-    if (!view.names('chart')) t.notRun('the hub profile names no chart to look for');
+    if (!view.names('chart'))
+      t.notRun('the hub profile names no chart to look for', cause.shape('hub.things.chart'));
     const chart = view.thing('chart', { title: w.savedTitle });
     await expectCount(chart, 1, 'the chart saved without sqlOverride is on the page');
     const rows = view.rows(chart, 'chart', 'the chart');

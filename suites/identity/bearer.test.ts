@@ -20,6 +20,7 @@ import {
   refusedAs,
   statusAndCode,
 } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 
 // §5: project-user tokens as bearer credentials, judged on an endpoint the document requires
 // to take them (agent chat, or v2 after finalize; suites/harness/acceptance.ts).
@@ -60,6 +61,7 @@ conformance(
     if (shape === undefined)
       return t.notRun(
         "the target's profile names no embed-token members (shapes.embedToken, §4.8)",
+        cause.shape('shapes.embedToken'),
       );
     const res = await t.http.post(EMBED_TOKEN, {
       ...w.creds(),
@@ -111,13 +113,17 @@ probe(
     };
     const control = await acceptor.present(good);
     if (verdictOf(control) !== 'accepted')
-      t.notRun(`${acceptor.via} does not accept the genuine token (${describeAnswer(control)})`);
+      t.notRun(
+        `${acceptor.via} does not accept the genuine token (${describeAnswer(control)})`,
+        cause.other('the acceptor refuses a genuine token'),
+      );
     const seen: string[] = [];
     let asDecided = true;
     for (const [name, token] of Object.entries(cases)) {
       const res = await acceptor.present(token);
       seen.push(`${name}: ${describeAnswer(res)}`);
-      // Decision C2: where the header also takes API keys, a value that is no JWT is a key.
+      // Decision auth.header.format: where the header also takes API keys, a value that is no JWT
+      // is a key.
       const reason =
         name === 'garbage' && acceptor.takesApiKeys === true ? 'invalid-api-key' : 'invalid-token';
       asDecided &&= refusedAs(res, 401, 'UNAUTHORIZED', { reason });

@@ -28,6 +28,7 @@ import type { Endpoint, Request } from '../harness/endpoints.ts';
 import type { Reply } from '../harness/http.ts';
 import { organizationExists, roleList, userAsTokenShows, userExists } from '../harness/readback.ts';
 import { describeAnswer, expectClientError, expectSuccess, refusedAs } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 
 // §5: the credential rules, checked on every identity endpoint of §4.1–§4.9. Each endpoint is
 // a row of the endpoint table; every column below is generated once per row (STYLE 14).
@@ -181,8 +182,8 @@ const answers = (status: number, code: string, reason?: string) => (res: Reply) 
   refusedAs(res, status, code, reason === undefined ? {} : { reason });
 
 /**
- * Decision C1: refused as misplaced, and the message names the place the endpoint reads
- * (the part before "not as", which names where the key was found instead).
+ * Decision auth.api-key.misplaced: refused as misplaced, and the message names the place the
+ * endpoint reads (the part before "not as", which names where the key was found instead).
  */
 const misplaced = (res: Reply, ep: Endpoint) =>
   answers(401, 'UNAUTHORIZED', 'api-key-misplaced')(res) &&
@@ -397,8 +398,11 @@ const refusals: readonly Refusal[] = [
   },
   {
     label: (ep) => `a key only in ${ep.carrier === 'body' ? 'the query' : 'a JSON body'}`,
-    must: (ep) => [ep.carrierClause],
+    // §5 tells the client where to send the key; whether a server also reads it from the other
+    // place is open (auth.api-key.misplaced), so the answer is probed, never required.
+    must: () => [],
     answer: { clauses: ['auth.api-key.misplaced'], decided: misplaced },
+    mayPass: true,
     // A GET has no body; its only other place is a header, whose reading §5 leaves open (below).
     applies: (ep) => ep.method !== 'GET',
     stage: (t, row) => ownShot(t, row, (w) => elsewhere(row.ep, { apiKey: w.account.orgBoundKey })),
@@ -550,6 +554,7 @@ for (const row of rows) {
         if (shot.staged.reads.length === 0 && !t.hooks.has('snapshot'))
           t.notRun(
             `no API call reads back what ${ep.name} changes, and the target has no snapshot hook`,
+            cause.hook('snapshot'),
           );
         const res = await sendWatched(
           t,
@@ -558,8 +563,13 @@ for (const row of rows) {
           watchOf(shot),
           `${ep.name} refused for ${label}`,
         );
-        if (res.status < 400)
-          t.notRun(`the target accepted the request (${res.status}); there is no refusal to check`);
+        // Where the document lets the request pass, an acceptance is one of its answers: the
+        // clause asks only that a refusal wrote nothing (sendWatched read that on a refusal).
+        if (res.status < 400 && col.mayPass !== true)
+          t.notRun(
+            `the target accepted the request (${res.status}); there is no refusal to check`,
+            cause.other('the target accepted the request'),
+          );
       },
       { needs: needsOf(row), relies: [...ep.relies, ...row.readsRely], parts: [ep.part] },
     );

@@ -12,7 +12,10 @@ import { updateUserShowing } from '../harness/readback.ts';
 // form. §4.5's projectOrganizationId and §4.8's organization (under the member the profile
 // names for its externalId) are those calls.
 const needs = ['accounts', 'projects'] as const;
-/** Reading the user's organization from the update answer leans on decision U4 (§4.6). */
+/**
+ * Reading the user's organization from the update answer leans on decision
+ * users.update.response-fields (§4.6).
+ */
 const SHOWN: ClauseId = 'users.update.response-fields';
 /** §2.3 leaves open how an identifier that could be a UUID is matched. */
 const UUID_OR_EXTERNAL: ClauseId = 'orgs.identifier.resolution-order';

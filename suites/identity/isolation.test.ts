@@ -25,6 +25,7 @@ import type { Reply } from '../harness/http.ts';
 import { APPLICATIONS } from '../harness/paths.ts';
 import { organizationExists, roleList, userAsTokenShows, userExists } from '../harness/readback.ts';
 import { describeAnswer, expectSuccess, refusedAs } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 
 // §5 rules 2 and 3: a caller acts on its own account only. Account A's credentials aimed at
 // account B's project, role, user or project organization are refused, show nothing of B and
@@ -271,8 +272,8 @@ const credentials: readonly Credential[] = [
   {
     label: 'a project-user token of A',
     must: [],
-    // Decision C6: identity endpoints read no authorization header, so the token is refused
-    // as a misplaced credential before anything of B is looked at.
+    // Decision auth.identity.carriers-only: identity endpoints read no authorization header, so the
+    // token is refused as a misplaced credential before anything of B is looked at.
     answer: {
       clauses: ['auth.identity.carriers-only'],
       decided: (res) => refusedAs(res, 401, 'UNAUTHORIZED'),
@@ -354,10 +355,14 @@ for (const row of trespasses) {
         if (aimed.reads.length === 0 && !t.hooks.has('snapshot'))
           t.notRun(
             `no API call reads back what ${row.name} changes, and the target has no snapshot hook`,
+            cause.hook('snapshot'),
           );
         const res = await sendWatched(t, aimed.req, carry, watch, what);
         if (res.status < 400)
-          t.notRun(`the target accepted the request (${res.status}); there is no refusal to check`);
+          t.notRun(
+            `the target accepted the request (${res.status}); there is no refusal to check`,
+            cause.other('the target accepted the request'),
+          );
       },
       { needs: needsOf(row), relies },
     );

@@ -23,7 +23,10 @@ import {
 // §2.3, §4.4: registering project organizations, and externalIds standing for their UUIDs.
 const needs = ['accounts', 'projects'] as const;
 const Registered = RegisterOrganizationResponse.shape.data;
-/** Reading the user's organization from the update answer leans on decision U4 (§4.6). */
+/**
+ * Reading the user's organization from the update answer leans on decision
+ * users.update.response-fields (§4.6).
+ */
 const SHOWN = 'users.update.response-fields';
 
 function register(t: Conformance, w: World, fields: Record<string, unknown>) {

@@ -36,6 +36,7 @@ import {
 import type { Reply } from '../harness/http.ts';
 import { embedAnswer } from '../harness/endpoints.ts';
 import { instant } from '../harness/instant.ts';
+import { cause } from '../harness/causes.ts';
 
 // §2.5, §4.7, §4.8, §5 rule 5, §8: project-user tokens, their lifetime and what they are built from.
 // Expected lifetimes and permissions come from fixtures/oracles (written from the document);
@@ -53,7 +54,7 @@ const UserRoles = z.object({ userRoles: z.array(ProjectUserRole) });
 /** A JWS in compact form: three non-empty base64url parts joined by dots (RFC 7515 §7.1). */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-/** The claim names of decision T3, on top of the registered ones. */
+/** The claim names of decision tokens.claims, on top of the registered ones. */
 const REGISTERED_CLAIMS = ['iss', 'aud', 'sub', 'iat', 'exp', 'jti'] as const;
 const EAC_CLAIMS = ['kind', 'org', 'prj', 'pog', 'rol', 'perm', 'props', 'name'] as const;
 
@@ -115,6 +116,7 @@ function embedShape(t: Conformance) {
   if (shape === undefined)
     t.notRun(
       "the target's profile names no embed-token members (shapes.embedToken; §4.8 leaves them open)",
+      cause.shape('shapes.embedToken'),
     );
   return shape;
 }
@@ -136,7 +138,10 @@ function embedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
   const member = (name: string | undefined, value: unknown) =>
     name === undefined ? {} : { [name]: value };
   if (ask.userId !== undefined && shape.user.id === undefined)
-    t.notRun("the target's profile names no embed-token member for the user's id");
+    t.notRun(
+      "the target's profile names no embed-token member for the user's id",
+      cause.shape('shapes.embedToken.user.id'),
+    );
   return {
     ...w.creds(),
     projectId: w.projectId,
@@ -264,7 +269,10 @@ for (const expiration of EXPIRATIONS) {
       await advanceTo(t, w, at, expiresAt - 1000);
       const before = await presented(acceptor, issued.token);
       if (before.verdict !== 'accepted')
-        t.notRun(`${acceptor.via} does not accept the fresh token (${before.said})`);
+        t.notRun(
+          `${acceptor.via} does not accept the fresh token (${before.said})`,
+          cause.other('the acceptor refuses a fresh token'),
+        );
       await advanceTo(t, w, expiresAt - 1000, expiresAt);
       const atExp = await presented(acceptor, issued.token);
       t.observe(

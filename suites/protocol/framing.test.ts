@@ -25,6 +25,7 @@ import {
   SAVE_FROM_CHAT,
 } from '../harness/paths.ts';
 import { organizationExists, storedUser, userExists } from '../harness/readback.ts';
+import { cause } from '../harness/causes.ts';
 
 // Inputs a fuzzer finds: bodies nested thousands of levels deep, requests the HTTP parser
 // refuses, member names that mean "prototype" to JavaScript, ids in upper case. §7 wants every
@@ -127,7 +128,10 @@ const deepCases: readonly DeepCase[] = [
       const idName = names?.user.id;
       const propertiesName = names?.user.properties;
       if (names === undefined || idName === undefined || propertiesName === undefined)
-        return t.notRun('the profile names no embed-token members for the user id and properties');
+        return t.notRun(
+          'the profile names no embed-token members for the user id and properties',
+          cause.shape('shapes.embedToken.user'),
+        );
       const userId = t.faker.string.uuid();
       const ext = externalId(t.faker);
       const state = async () =>
@@ -204,6 +208,7 @@ conformance(
     if (name === undefined || columns === undefined || metadata === undefined)
       return t.notRun(
         'the profile names no register-tenant fields for the display name, columns and metadata',
+        cause.shape('shapes.registerTenant'),
       );
     const w = await buildWorld(t);
     // A display name too (§4.9 lists it among the concepts), so that a refusal can only be
@@ -647,6 +652,20 @@ probe(
         closes(big) &&
         closedAfter(big),
     );
+  },
+);
+
+probe(
+  ['limits.header-size'],
+  'a 12 KiB query string on a path the service does not have',
+  async (t) => {
+    // Under the decision's 16 KiB for the request line and headers, the request is read: the
+    // answer is the unknown path's, not a refusal of its size.
+    const res = await t.http.get('/v1/api/no-such-endpoint', {
+      query: { q: 'a'.repeat(12 * 1024) },
+    });
+    t.observe(statusAndCode(res), statusAndCode(res) === '404 ROUTE_NOT_FOUND');
+    expect(res.status, 'a long query is never a 5xx').toBeLessThan(500);
   },
 );
 

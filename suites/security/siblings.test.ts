@@ -23,6 +23,7 @@ import {
   updateUserShowing,
   userAsTokenShows,
 } from '../harness/readback.ts';
+import { cause } from '../harness/causes.ts';
 
 // Worlds with siblings of every kind (issue 6 part 9): two projects in one account, two
 // project organizations per project, two users per organization, two roles per project that
@@ -70,7 +71,10 @@ conformance(
   async (t) => {
     const paths = t.profile.shapes.tokenClaims ?? {};
     if (paths.role === undefined && paths.projectOrganization === undefined)
-      t.notRun('the profile names no role or project-organization claim (§5 rule 8)');
+      t.notRun(
+        'the profile names no role or project-organization claim (§5 rule 8)',
+        cause.shape('shapes.tokenClaims.role'),
+      );
     const rich = await buildRichWorld(t, SHAPE);
     const wrong: string[] = [];
     for (const project of rich.projects) {
@@ -248,7 +252,10 @@ conformance(
   async (t) => {
     const path =
       t.profile.shapes.tokenClaims?.projectOrganization ??
-      t.notRun('the profile names no project-organization claim (tokenClaims.projectOrganization)');
+      t.notRun(
+        'the profile names no project-organization claim (tokenClaims.projectOrganization)',
+        cause.shape('shapes.tokenClaims.projectOrganization'),
+      );
     const rich = await buildRichWorld(t, {
       projects: 1,
       organizationsPerProject: 2,

@@ -100,7 +100,10 @@ async function setUp(
     change = 'exp moved a week later';
   }
   if (tampered === undefined)
-    t.notRun('no claim to change: the profile names no subject claim and the token has no exp');
+    t.notRun(
+      'no claim to change: the profile names no subject claim and the token has no exp',
+      cause.shape('shapes.tokenClaims.subject'),
+    );
 
   let publicJwk: JWK | undefined;
   let publishedKids: string[] = [];

@@ -1,0 +1,136 @@
+import { bodyObjectOf, pathOfUrl, queryOf, refusal } from './request.ts';
+import type { Answer, Transform } from './transform.ts';
+
+// `limits.tighter` (spec/latitude.ts): §8 shows a rate only for agent chat and no size limit
+// or paging at all; a server may set limits of its own. This one sets tighter ones than the
+// reference's decisions (limits.body-size, limits.body-depth, limits.header-size) and a rate
+// limit on every other endpoint (limits.other-rates), announced on each answer.
+
+export const TIGHTER = {
+  /** Bytes of a request body (the reference: 1 MiB). */
+  body: 256 * 1024,
+  /** Levels of a JSON body, the body itself level 1 (the reference: 64). */
+  depth: 32,
+  /** Bytes of the request line and headers (the reference: 16 KiB). */
+  headers: 8 * 1024,
+  /** Requests per credential and window on the endpoints §8 gives no rate (chat has its own). */
+  rate: 2000,
+  windowMs: 60_000,
+} as const;
+
+/** The deepest nesting of a JSON text, counted by its open brackets outside strings. */
+export function depthOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') deepest = Math.max(deepest, ++depth);
+    else if (c === '}' || c === ']') depth--;
+  }
+  return deepest;
+}
+
+/** The size of a request's line and headers as a client sent them (close enough: names, values). */
+function headSize(request: Answer['request']): number {
+  let size = `${request.method} ${request.url} HTTP/1.1`.length + 2;
+  for (const [name, value] of Object.entries(request.headers))
+    size += name.length + value.length + 4;
+  return size;
+}
+
+const CHAT = /^\/v1\/api\/project-agents\/[^/]+\/chat\/?$/;
+
+/** Who a request counts against: its API key or its authorization header, else nobody. */
+function credentialOf(request: Answer['request']): string | undefined {
+  const key = bodyObjectOf(request)?.['apiKey'] ?? queryOf(request).get('apiKey');
+  if (typeof key === 'string' && key !== '') return `key ${key}`;
+  const header = request.headers['authorization'];
+  return header === undefined || header === '' ? undefined : `header ${header}`;
+}
+
+/** A fixed window per credential: the run's state of `limits.tighter`, one per proxy. */
+interface Window {
+  start: number;
+  used: number;
+}
+
+export function limitsTighter(now: () => number = Date.now): Transform {
+  const windows = new Map<string, Window>();
+  /** The window a request counts in (chat and anonymous requests count nowhere). */
+  const windowOf = (request: Answer['request']): Window | undefined => {
+    if (CHAT.test(pathOfUrl(request.url))) return undefined;
+    const who = credentialOf(request);
+    if (who === undefined) return undefined;
+    let window = windows.get(who);
+    if (window === undefined || now() - window.start >= TIGHTER.windowMs) {
+      window = { start: now(), used: 0 };
+      windows.set(who, window);
+    }
+    return window;
+  };
+  const announce = (window: Window): Record<string, string> => ({
+    'ratelimit-limit': String(TIGHTER.rate),
+    'ratelimit-remaining': String(Math.max(0, TIGHTER.rate - window.used)),
+    'ratelimit-reset': String(Math.ceil((window.start + TIGHTER.windowMs - now()) / 1000)),
+  });
+  const seen = new WeakMap<Answer['request'], Window>();
+  return {
+    id: 'limits.tighter',
+    before(request) {
+      if (headSize(request) > TIGHTER.headers)
+        return {
+          answer: refusal(
+            431,
+            {
+              message: 'The request line and headers are too large.',
+              code: 'REQUEST_HEADERS_TOO_LARGE',
+              details: { limit: TIGHTER.headers },
+            },
+            { connection: 'close' },
+          ),
+        };
+      if (request.body.length > TIGHTER.body)
+        return {
+          answer: refusal(
+            413,
+            {
+              message: 'The request body is too large.',
+              code: 'REQUEST_TOO_LARGE',
+              details: { limit: TIGHTER.body },
+            },
+            { connection: 'close' },
+          ),
+        };
+      if (depthOf(request.body.toString('utf8')) > TIGHTER.depth)
+        return {
+          answer: refusal(400, {
+            message: `The JSON body nests deeper than ${TIGHTER.depth} levels.`,
+            code: 'TOO_DEEP',
+            details: { maxDepth: TIGHTER.depth },
+          }),
+        };
+      const window = windowOf(request);
+      if (window === undefined) return undefined;
+      window.used += 1;
+      seen.set(request, window);
+      if (window.used <= TIGHTER.rate) return undefined;
+      return {
+        answer: refusal(
+          429,
+          { message: 'Too many requests.', code: 'TOO_MANY_REQUESTS' },
+          { 'retry-after': announce(window)['ratelimit-reset'] ?? '60' },
+        ),
+      };
+    },
+    apply(answer) {
+      const window = seen.get(answer.request);
+      if (window === undefined) return undefined;
+      return { ...answer, headers: { ...answer.headers, ...announce(window) } };
+    },
+  };
+}
