@@ -21,6 +21,7 @@ describe('reference settings', () => {
       userClone: 'beside',
       applicationsBeforeFinalize: 'none',
       chartSaving: 'unchecked',
+      tokenEnd: 'at-expires-at',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
