@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bareKey, newMemory, witnessed, witnessedInHooks, witnessing } from './behaviours.ts';
+import {
+  Layouts,
+  bareKey,
+  newMemory,
+  witnessed,
+  witnessedInHooks,
+  witnessing,
+} from './behaviours.ts';
 import type { Answer } from './transform.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -147,6 +154,165 @@ describe('behaviour witnesses', () => {
       'tenant.identity-name',
     ]);
     expect(witnessed(answer('POST', path, 400, { error: {} }), all)).toEqual([]);
+  });
+});
+
+describe('dashboard and tenant behaviour witnesses', () => {
+  const chosen = [
+    'dashboards.layout-strict',
+    'tenants.split-optional',
+    'dashboards.connections-unchecked',
+  ] as const;
+  const sent = (a: Answer, body: unknown): Answer => ({
+    ...a,
+    request: { ...a.request, body: Buffer.from(JSON.stringify(body)) },
+  });
+
+  it('see a layout edit refused for its chart', () => {
+    const remove = '/v1/api/dashboard/remove-charts';
+    const add = '/v1/api/dashboard/add-charts';
+    const refused = (url: string, status: number, code: string, resource: string) =>
+      answer('POST', url, status, { status: 'error', error: { code, details: { resource } } });
+    expect(witnessed(refused(remove, 404, 'NOT_FOUND', 'chart'), chosen)).toEqual([
+      'dashboards.layout-strict',
+    ]);
+    expect(witnessed(refused(remove, 404, 'NOT_FOUND', 'dashboard'), chosen)).toEqual([]);
+    expect(witnessed(refused(add, 409, 'CONFLICT', 'chart'), chosen)).toEqual([
+      'dashboards.layout-strict',
+    ]);
+    expect(witnessed(refused(add, 404, 'NOT_FOUND', 'chart'), chosen)).toEqual([]);
+  });
+
+  it('see a tenant registered with nothing to split on', () => {
+    const ok = answer('POST', '/v1/api/tenant/register-tenant', 200, { data: {} });
+    expect(witnessed(sent(ok, { apiKey: 'k', name: 'n' }), chosen)).toEqual([
+      'tenants.split-optional',
+    ]);
+    expect(witnessed(sent(ok, { apiKey: 'k', tenantSchema: 's' }), chosen)).toEqual([]);
+  });
+
+  it('see a v1 write made with a connectionId', () => {
+    const ok = answer('POST', '/v1/api/dashboard/clone', 200, { data: {} });
+    expect(witnessed(sent(ok, { connectionId: 'c' }), chosen)).toEqual([
+      'dashboards.connections-unchecked',
+    ]);
+    expect(witnessed(sent(ok, {}), chosen)).toEqual([]);
+    const refused = answer('POST', '/v1/api/dashboard/clone', 404, { error: {} });
+    expect(witnessed(sent(refused, { connectionId: 'c' }), chosen)).toEqual([]);
+  });
+});
+
+describe('witnesses that remember the run', () => {
+  const chosen = [
+    'dashboards.append-same-charts',
+    'dashboards.charts-renumbered',
+    'dashboards.key-sees-all',
+    'dashboards.clone-in-place',
+  ] as const;
+  const exchange = (
+    method: string,
+    url: string,
+    sent: unknown,
+    data: unknown,
+    authorization = 'Bearer t1',
+  ): Answer => ({
+    request: {
+      method,
+      url,
+      headers: { authorization },
+      body: Buffer.from(JSON.stringify(sent)),
+      origin: 'api',
+    },
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify({ status: 'success', data })),
+  });
+  const list = (dashboards: unknown[], url = '/v1/api/dashboard/list-workspace-dashboards?w=1') =>
+    exchange('GET', url, {}, { dashboards });
+
+  it('see an append that placed a chart of its source', () => {
+    const run = new Layouts();
+    witnessed(list([{ id: 's', chartIds: ['c1'] }]), chosen, newMemory(), run);
+    const append = (ids: string[]) =>
+      exchange(
+        'POST',
+        '/v1/api/dashboard/append-charts-from',
+        { sourceDashboardId: 's', targetDashboardId: 't' },
+        { dashboardId: 't', chartIds: ids },
+      );
+    expect(witnessed(append(['c0', 'c1']), chosen, newMemory(), run)).toEqual([
+      'dashboards.append-same-charts',
+    ]);
+    expect(witnessed(append(['c0', 'c9']), chosen, newMemory(), run)).toEqual([]);
+  });
+
+  it("see a user's copy holding none of the charts its dashboard showed", () => {
+    const run = new Layouts();
+    witnessed(list([{ id: 'd', chartIds: ['c1', 'c2'] }]), chosen, newMemory(), run);
+    const add = (landed: string, ids: string[]) =>
+      exchange(
+        'POST',
+        '/v1/api/dashboard/add-charts',
+        { targetDashboardId: 'd', charts: ['x'] },
+        { dashboardId: landed, chartIds: ids },
+      );
+    expect(witnessed(add('copy', ['n1', 'n2', 'x']), chosen, newMemory(), run)).toEqual([
+      'dashboards.charts-renumbered',
+    ]);
+    expect(witnessed(add('copy', ['c1', 'c2', 'x']), chosen, newMemory(), run)).toEqual([]);
+    expect(witnessed(add('d', ['n1', 'n2', 'x']), chosen, newMemory(), run)).toEqual([]);
+  });
+
+  it("see an API key's list showing a user's dashboard", () => {
+    const url = '/v1/api/dashboard/list-workspace-dashboards?apiKey=k&workspaceId=w';
+    const user = { id: 'c', chartIds: [], tenantId: 't', ownerProjectUserId: null };
+    const shared = { id: 's', chartIds: [], tenantId: null, ownerProjectUserId: null };
+    expect(witnessed(list([shared, user], url), chosen)).toEqual(['dashboards.key-sees-all']);
+    expect(witnessed(list([shared], url), chosen)).toEqual([]);
+    expect(witnessed(list([shared, user]), chosen)).toEqual([]);
+  });
+
+  it('see a clone listed where its source stood, for the credential that made it', () => {
+    const run = new Layouts();
+    const clone = exchange(
+      'POST',
+      '/v1/api/dashboard/clone',
+      { sourceDashboardId: 's' },
+      { dashboardId: 'k', name: 'x' },
+    );
+    witnessed(clone, chosen, newMemory(), run);
+    expect(witnessed(list([{ id: 'k', chartIds: [] }]), chosen, newMemory(), run)).toEqual([
+      'dashboards.clone-in-place',
+    ]);
+    expect(
+      witnessed(
+        list([
+          { id: 's', chartIds: [] },
+          { id: 'k', chartIds: [] },
+        ]),
+        chosen,
+        newMemory(),
+        run,
+      ),
+    ).toEqual([]);
+    const other = { ...list([{ id: 'k', chartIds: [] }]) };
+    const asOther: Answer = { ...other, request: { ...other.request, headers: {} } };
+    expect(witnessed(asOther, chosen, newMemory(), run)).toEqual([]);
+  });
+});
+
+describe('refusals a behaviour adds', () => {
+  const chosen = ['v2.unmigrated-refused', 'charts.save-checked'] as const;
+
+  it('see the application list refused, and a save from chat refused', () => {
+    expect(witnessed(answer('GET', '/v2/api/applications?apiKey=k', 409, {}), chosen)).toEqual([
+      'v2.unmigrated-refused',
+    ]);
+    expect(witnessed(answer('GET', '/v2/api/applications', 200, {}), chosen)).toEqual([]);
+    expect(witnessed(answer('POST', '/v1/api/chart/save-from-chat', 403, {}), chosen)).toEqual([
+      'charts.save-checked',
+    ]);
+    expect(witnessed(answer('POST', '/v1/api/chart/save-from-chat', 400, {}), chosen)).toEqual([]);
   });
 });
 

@@ -87,6 +87,221 @@ function permissionsWritten(payload: Record<string, unknown>, form: 'array' | 's
   return candidates.some((v) => (form === 'array' ? Array.isArray(v) : typeof v === 'string'));
 }
 
+const REMOVE_CHARTS = '/v1/api/dashboard/remove-charts';
+const ADD_CHARTS = '/v1/api/dashboard/add-charts';
+
+/** The `details.resource` and `code` of a §7 error answer. */
+function refusalOf(answer: Answer): { code?: unknown; resource?: unknown } {
+  try {
+    const body = JSON.parse(answer.body.toString('utf8')) as {
+      error?: { code?: unknown; details?: { resource?: unknown } };
+    };
+    return { code: body.error?.code, resource: body.error?.details?.resource };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * `dashboards.layout-strict`: a v1 remove-charts refused for a chart (the reference skips charts
+ * that are not on the layout otherwise), or a v1 add-charts refused as a conflict.
+ */
+function layoutStrict(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST') return false;
+  const refusal = refusalOf(answer);
+  if (path === REMOVE_CHARTS) return answer.status === 404 && refusal.resource === 'chart';
+  if (path === ADD_CHARTS) return answer.status === 409 && refusal.code === 'CONFLICT';
+  return false;
+}
+
+/**
+ * `tenants.split-optional`: a tenant registered from a body with nothing to split on (the request
+ * as the target received it, in its own names: the reference's).
+ */
+function unsplitTenant(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || path !== REGISTER_TENANT) return false;
+  try {
+    const body = JSON.parse(answer.request.body.toString('utf8')) as Record<string, unknown>;
+    return ['tenantColumns', 'tenantSchema', 'uniqueKey'].every((k) => body[k] === undefined);
+  } catch {
+    return false;
+  }
+}
+
+const V1_DASHBOARD_WRITE =
+  /^\/v1\/api\/dashboard\/(clone|append-charts-from|remove-charts|create|add-charts)$/;
+
+/** `dashboards.connections-unchecked`: a v1 dashboard write naming a connectionId, made. */
+function guestConnectionTaken(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || !V1_DASHBOARD_WRITE.test(path)) return false;
+  try {
+    const body = JSON.parse(answer.request.body.toString('utf8')) as Record<string, unknown>;
+    return typeof body['connectionId'] === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the witnesses remember of one run: the layout of each dashboard as answers showed it (any
+ * object of a JSON answer with an id or dashboardId and its chartIds), so that an answer can be
+ * judged against what came before it.
+ */
+export class Layouts {
+  private readonly seen = new Map<string, readonly string[]>();
+  /** Per credential (the authorization header), the dashboards its v1 edits named. */
+  private readonly edited = new Map<string, Set<string>>();
+  /** Per credential, the clones it made of a dashboard it had not edited: clone id -> source. */
+  private readonly clones = new Map<string, Map<string, string>>();
+
+  /** Remembers a v1 edit or clone the answer made (a 2xx POST). */
+  noteWrite(answer: Answer, path: string): void {
+    const who = answer.request.headers['authorization'];
+    if (who === undefined || answer.request.method !== 'POST') return;
+    if (answer.status < 200 || answer.status > 299) return;
+    const exchange = exchangeOf(answer);
+    if (exchange === undefined) return;
+    const field = V1_LAYOUT_EDIT.get(path);
+    const named = field === undefined ? undefined : exchange.sent[field];
+    if (typeof named === 'string') {
+      const set = this.edited.get(who) ?? new Set<string>();
+      set.add(named);
+      this.edited.set(who, set);
+    }
+    const source = exchange.sent['sourceDashboardId'];
+    const clone = exchange.data['dashboardId'];
+    if (path === CLONE && typeof source === 'string' && typeof clone === 'string') {
+      if (this.edited.get(who)?.has(source) === true) return;
+      const map = this.clones.get(who) ?? new Map<string, string>();
+      map.set(clone, source);
+      this.clones.set(who, map);
+    }
+  }
+
+  /** A clone made with this credential that a list shows where its source no longer is. */
+  cloneInPlace(answer: Answer, ids: readonly string[]): boolean {
+    const who = answer.request.headers['authorization'];
+    const made = who === undefined ? undefined : this.clones.get(who);
+    if (made === undefined) return false;
+    return [...made].some(([clone, source]) => ids.includes(clone) && !ids.includes(source));
+  }
+
+  /** The chart ids an earlier answer showed for this dashboard, or undefined. */
+  of(dashboardId: unknown): readonly string[] | undefined {
+    return typeof dashboardId === 'string' ? this.seen.get(dashboardId) : undefined;
+  }
+
+  /** Remembers every layout the answer shows. */
+  note(answer: Answer): void {
+    if (answer.status < 200 || answer.status > 299) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.body.toString('utf8'));
+    } catch {
+      return;
+    }
+    const walk = (value: unknown, depth: number): void => {
+      if (depth > 6 || typeof value !== 'object' || value === null) return;
+      if (Array.isArray(value)) {
+        for (const v of value) walk(v, depth + 1);
+        return;
+      }
+      const o = value as Record<string, unknown>;
+      const id = o['dashboardId'] ?? o['id'];
+      const charts = o['chartIds'];
+      if (
+        typeof id === 'string' &&
+        Array.isArray(charts) &&
+        charts.every((c) => typeof c === 'string')
+      )
+        this.seen.set(id, charts);
+      for (const v of Object.values(o)) walk(v, depth + 1);
+    };
+    walk(json, 0);
+  }
+}
+
+const APPEND_CHARTS_FROM = '/v1/api/dashboard/append-charts-from';
+const CLONE = '/v1/api/dashboard/clone';
+const APPLICATIONS = '/v2/api/applications';
+const SAVE_FROM_CHAT = '/v1/api/chart/save-from-chat';
+const LIST_WORKSPACE_DASHBOARDS = '/v1/api/dashboard/list-workspace-dashboards';
+
+/** The dashboards of a v1 list answer, as `{id, tenantId, ownerProjectUserId}` records. */
+function listedDashboards(answer: Answer): Record<string, unknown>[] {
+  try {
+    const body = JSON.parse(answer.body.toString('utf8')) as { data?: { dashboards?: unknown } };
+    const list = body.data?.dashboards;
+    return Array.isArray(list)
+      ? list.filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null)
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** `dashboards.key-sees-all`: a v1 list asked with an API key that shows a user's dashboard. */
+function keySeesUsers(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'GET' || path !== LIST_WORKSPACE_DASHBOARDS) return false;
+  if (!answer.request.url.includes('apiKey=')) return false;
+  return listedDashboards(answer).some(
+    (d) => typeof d['tenantId'] === 'string' || typeof d['ownerProjectUserId'] === 'string',
+  );
+}
+const V1_LAYOUT_EDIT = new Map([
+  [APPEND_CHARTS_FROM, 'targetDashboardId'],
+  [ADD_CHARTS, 'targetDashboardId'],
+  [REMOVE_CHARTS, 'dashboardId'],
+]);
+
+/** The request's JSON body and the answer's `data`, when both are objects. */
+function exchangeOf(
+  answer: Answer,
+): { sent: Record<string, unknown>; data: Record<string, unknown> } | undefined {
+  try {
+    const sent: unknown = JSON.parse(answer.request.body.toString('utf8'));
+    const body = JSON.parse(answer.body.toString('utf8')) as { data?: unknown };
+    const data = body.data;
+    return typeof sent === 'object' && sent !== null && typeof data === 'object' && data !== null
+      ? { sent: sent as Record<string, unknown>, data: data as Record<string, unknown> }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const idsOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+/** `dashboards.append-same-charts`: an append whose target now holds a chart of its source. */
+function sameChartsAppended(answer: Answer, path: string, layouts: Layouts): boolean {
+  if (path !== APPEND_CHARTS_FROM) return false;
+  const exchange = exchangeOf(answer);
+  const source = layouts.of(exchange?.sent['sourceDashboardId']) ?? [];
+  return idsOf(exchange?.data['chartIds']).some((id) => source.includes(id));
+}
+
+/**
+ * `dashboards.charts-renumbered`: a v1 edit that landed on a user's copy (another dashboard than
+ * the one named) whose charts are none of the ones the named dashboard showed.
+ */
+function copyRenumbered(answer: Answer, path: string, layouts: Layouts): boolean {
+  const field = V1_LAYOUT_EDIT.get(path);
+  const exchange = field === undefined ? undefined : exchangeOf(answer);
+  if (field === undefined || exchange === undefined) return false;
+  const named = exchange.sent[field];
+  const landed = exchange.data['dashboardId'];
+  const before = layouts.of(named) ?? [];
+  const after = idsOf(exchange.data['chartIds']);
+  return (
+    typeof landed === 'string' &&
+    landed !== named &&
+    before.length > 0 &&
+    after.length > 0 &&
+    after.every((id) => !before.includes(id))
+  );
+}
+
 /**
  * `tokens.through-expires-at`: an answer issuing a token whose exp names another second than
  * the expiresAt beside it.
@@ -215,6 +430,7 @@ export function witnessed(
   answer: Answer,
   chosen: readonly FreedomId[],
   memory: Memory = newMemory(),
+  layouts: Layouts = new Layouts(),
 ): FreedomId[] {
   const seen: FreedomId[] = [];
   const path = answer.request.url.split('?')[0] ?? '';
@@ -236,6 +452,53 @@ export function witnessed(
   }
   if (chosen.includes('chat.second-agent') && ok && CHAT.test(path) && secondAgentAnswered(answer))
     seen.push('chat.second-agent');
+  if (chosen.includes('dashboards.layout-strict') && layoutStrict(answer, path))
+    seen.push('dashboards.layout-strict');
+  if (ok && answer.request.method === 'POST') {
+    if (
+      chosen.includes('dashboards.append-same-charts') &&
+      sameChartsAppended(answer, path, layouts)
+    )
+      seen.push('dashboards.append-same-charts');
+    if (chosen.includes('dashboards.charts-renumbered') && copyRenumbered(answer, path, layouts))
+      seen.push('dashboards.charts-renumbered');
+  }
+  if (ok && chosen.includes('dashboards.key-sees-all') && keySeesUsers(answer, path))
+    seen.push('dashboards.key-sees-all');
+  if (
+    ok &&
+    chosen.includes('dashboards.clone-in-place') &&
+    path === LIST_WORKSPACE_DASHBOARDS &&
+    layouts.cloneInPlace(
+      answer,
+      listedDashboards(answer).flatMap((d) => (typeof d['id'] === 'string' ? [d['id']] : [])),
+    )
+  )
+    seen.push('dashboards.clone-in-place');
+  if (
+    chosen.includes('v2.unmigrated-refused') &&
+    answer.request.method === 'GET' &&
+    path === APPLICATIONS &&
+    answer.status === 409
+  )
+    seen.push('v2.unmigrated-refused');
+  if (
+    chosen.includes('charts.save-checked') &&
+    answer.request.method === 'POST' &&
+    path === SAVE_FROM_CHAT &&
+    answer.status === 403
+  )
+    seen.push('charts.save-checked');
+  layouts.note(answer);
+  layouts.noteWrite(answer, path);
+  if (
+    chosen.includes('dashboards.connections-unchecked') &&
+    ok &&
+    guestConnectionTaken(answer, path)
+  )
+    seen.push('dashboards.connections-unchecked');
+  if (chosen.includes('tenants.split-optional') && ok && unsplitTenant(answer, path))
+    seen.push('tenants.split-optional');
   if (chosen.includes('tokens.through-expires-at') && ok && expBeyondExpiresAt(answer.body))
     seen.push('tokens.through-expires-at');
   if (
@@ -407,8 +670,9 @@ function textFilterSet(answer: Answer): boolean {
 export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => FreedomId[] {
   const carried = carriedVersions();
   const memory = newMemory();
+  const layouts = new Layouts();
   return (answer) => {
-    const seen = witnessed(answer, chosen, memory);
+    const seen = witnessed(answer, chosen, memory, layouts);
     if (chosen.includes('hub.dashboard-redirect') && dashboardRedirected(answer))
       seen.push('hub.dashboard-redirect');
     if (chosen.includes('hub.no-scheduled-reports') && scheduleWithheld(answer))

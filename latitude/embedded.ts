@@ -116,7 +116,27 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     p.hub === undefined ? p : { ...p, hub: { ...p.hub, v1Component: 'dashboard-page' } },
   'hub.no-scheduled-reports': (p) =>
     p.hub === undefined ? p : { ...p, hub: { ...p.hub, scheduledReports: 'none' } },
+  'dashboards.layout-strict': (p) =>
+    notFollowing(p, 'dashboards.remove-charts.unknown-chart', 'dashboards.v1-add-charts.repeat'),
+  // No test rests on the split being required (a probe records it): the profile stays.
+  'tenants.split-optional': (p) => p,
+  'dashboards.connections-unchecked': (p) => notFollowing(p, 'dashboards.connection-id.guest'),
+  'dashboards.append-same-charts': (p) => notFollowing(p, 'dashboards.append-charts-from.copies'),
+  'dashboards.charts-renumbered': (p) =>
+    notFollowing(p, 'dashboards.copy.chart-ids', 'migration.chart-ids-kept'),
+  'dashboards.key-sees-all': (p) => notFollowing(p, 'dashboards.v1-list.api-key-view'),
+  'dashboards.clone-in-place': (p) => notFollowing(p, 'dashboards.copy.clone-beside'),
+  'v2.unmigrated-refused': (p) => notFollowing(p, 'v2.applications.list.before-finalize'),
+  'charts.save-checked': (p) => notFollowing(p, 'charts.save-from-chat.permissions'),
 };
+
+/**
+ * The profile without these `follows` entries: the behaviour makes the other choice, so the tests
+ * that rest on the reference's end not-run on it, as on any target that does not state them.
+ */
+function notFollowing(p: TargetProfile, ...clauses: readonly string[]): TargetProfile {
+  return { ...p, follows: (p.follows ?? []).filter((id) => !clauses.includes(id)) };
+}
 
 /** The profile with the permissions claim in `form`, at `flatPath` unless nested under ctx. */
 function permissionsIn(

@@ -9,6 +9,7 @@ import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.t
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
 import { bareKey, witnessedInHooks, witnessing } from './behaviours.ts';
+import { requestInTargetNames } from './requests.ts';
 import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
 
@@ -35,7 +36,8 @@ export interface LatitudeOptions {
   readonly log?: (line: string) => void;
   /**
    * The profile the target states, for the entries that route requests to the target's own
-   * paths (`endpoints.templated`); without it they have nothing to route.
+   * paths and names (`endpoints.templated`, `requests.renamed`); without it they have nothing
+   * to route.
    */
   readonly base?: TargetProfile;
 }
@@ -249,7 +251,14 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
           ? untemplated(options.base, method, url)
           : undefined;
       if (routed !== undefined) counts['endpoints.templated'] += 1;
-      const relayUrl = routed ?? url;
+      // requests.renamed: members named as the printed profile says reach the target in its names.
+      const renamed =
+        !isHook && origin === 'api' && chosen.includes('requests.renamed')
+          ? requestInTargetNames(options.base, method, routed ?? url, body)
+          : undefined;
+      if (renamed !== undefined) counts['requests.renamed'] += 1;
+      const relayUrl = renamed?.url ?? routed ?? url;
+      const relayBody = renamed?.body ?? body;
       let headers = relayable(req.headers);
       // auth.both-forms: half the API keys sent as `Bearer <key>` reach the target bare.
       const bare = !isHook && chosen.includes('auth.both-forms') ? bareKey(headers) : undefined;
@@ -257,7 +266,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
         headers = bare;
         counts['auth.both-forms'] += 1;
       }
-      let sent: Answer['request'] = { method, url: relayUrl, headers, body, origin };
+      let sent: Answer['request'] = { method, url: relayUrl, headers, body: relayBody, origin };
       let own: Answer | undefined;
       for (const t of isHook || origin !== 'api' ? [] : transforms) {
         let taken: ReturnType<NonNullable<Transform['before']>>;

@@ -216,7 +216,9 @@ const BODY_SCHEMAS: readonly (readonly [RegExp, z.ZodType & { shape: object }])[
     ['PUT /v1/api/projects/[^/]+/users/[^/]+', S.UpdateUserBody],
     ['POST /v1/api/projects/user-token', S.UserTokenBody],
     ['POST /v1/api/projects/embed-token', S.EmbedTokenBody],
-    ['POST /v1/api/tenant/register-tenant', S.RegisterTenantBody],
+    // The fields only: whether one of them must split the tenant is the target's own choice
+    // (tenants.register.split-required, which tenants.split-optional takes otherwise).
+    ['POST /v1/api/tenant/register-tenant', S.RegisterTenantFields],
     ['POST /v1/api/dashboard/clone', S.CloneDashboardBody],
     ['POST /v1/api/dashboard/append-charts-from', S.AppendChartsFromBody],
     ['POST /v1/api/dashboard/remove-charts', S.RemoveChartsBody],

@@ -28,6 +28,7 @@ import {
   idsLowerCaseOnly,
   migrationReplacementInMessage,
 } from './refusals.ts';
+import { requestsRenamed } from './requests.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
 import { identityTransforms } from './identity.ts';
@@ -64,6 +65,7 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     ...openFormTransforms,
     ...chatStreamTransforms,
     ...hubOpenTransforms,
+    requestsRenamed,
   ]
     .map((t): [FreedomId, () => Transform] => [t.id, () => t])
     .concat([

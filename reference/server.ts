@@ -4,7 +4,7 @@ import { buildApp } from './http/app.ts';
 import type { ReferenceContext } from './context.ts';
 import { HOOKS_PREFIX, hookRoutes } from './hooks/routes.ts';
 import { hubApp } from './hub/server.ts';
-import { settingsFor } from './settings.ts';
+import { dashboardRulesOf, settingsFor } from './settings.ts';
 import { seededIds } from './store/ids.ts';
 import { Store } from './store/store.ts';
 import { TokenService } from './tokens/jwt.ts';
@@ -49,10 +49,12 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
   const seed = options.seed ?? randomInt(2 ** 31);
   const ids = seededIds(seed);
   const ctx: ReferenceContext = {
-    store: new Store(ids, Date.now, {
-      recursion: settings.recursiveSql,
-      binding: settings.propertyBinding,
-    }),
+    store: new Store(
+      ids,
+      Date.now,
+      { recursion: settings.recursiveSql, binding: settings.propertyBinding },
+      dashboardRulesOf(settings),
+    ),
     tokens: await TokenService.create(`eac-${ids.hex(4)}`, {
       signing: settings.signing,
       seed,

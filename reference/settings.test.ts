@@ -26,6 +26,15 @@ describe('reference settings', () => {
       noRolePermissions: 'empty-role',
       recursiveSql: 'allowed',
       propertyBinding: 'typed',
+      layoutEdits: 'lenient',
+      tenantSplit: 'required',
+      guestConnections: 'unknown',
+      appendedCharts: 'copies',
+      standInCharts: 'kept',
+      apiKeyView: 'shared',
+      userClone: 'beside',
+      applicationsBeforeFinalize: 'none',
+      chartSaving: 'unchecked',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -56,6 +65,7 @@ describe('reference settings', () => {
     expect(
       settingsFor(['tenant.identity-name', 'tokens.hs256', 'auth.both-forms', 'claims.layout']),
     ).toEqual({
+      ...DEFAULT_SETTINGS,
       tenantIdentity: 'columns-and-name',
       signing: 'HS256',
       claims: 'nested',
@@ -75,6 +85,15 @@ describe('reference settings', () => {
       noRolePermissions: 'empty-role',
       recursiveSql: 'allowed',
       propertyBinding: 'typed',
+      layoutEdits: 'lenient',
+      tenantSplit: 'required',
+      guestConnections: 'unknown',
+      appendedCharts: 'copies',
+      standInCharts: 'kept',
+      apiKeyView: 'shared',
+      userClone: 'beside',
+      applicationsBeforeFinalize: 'none',
+      chartSaving: 'unchecked',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,

@@ -1,5 +1,6 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
 import type { NoRolePermissions } from '../spec/machines/permissions.ts';
+import type { DashboardRules } from '../spec/machines/dashboards.ts';
 
 /**
  * What the reference decides where the document leaves a choice that changes behaviour, not
@@ -111,6 +112,57 @@ export interface Settings {
    * every one is bound as text.
    */
   readonly propertyBinding: 'typed' | 'text';
+  /**
+   * §4.12 and §4.16 leave open what a v1 layout edit does with a chart it cannot take as asked
+   * (dashboards.remove-charts.unknown-chart, dashboards.v1-add-charts.repeat). `lenient`: the
+   * chart is skipped and the call succeeds; `strict`: the call is refused (404 for a chart not on
+   * the layout, 409 for one already there) and nothing changes.
+   */
+  readonly layoutEdits: 'lenient' | 'strict';
+  /**
+   * §4.9 leaves open whether a tenant needs something to split on
+   * (tenants.register.split-required). `required`: the columns, the schema or the unique key,
+   * else 400; `optional`: a registration with none of them is taken too.
+   */
+  readonly tenantSplit: 'required' | 'optional';
+  /**
+   * §4.10–§4.12 leave open how a guest connection is made and checked
+   * (dashboards.connection-id.guest). `unknown`: the reference keeps no connections, so a
+   * connectionId on a v1 dashboard write is refused 404; `unchecked`: it is taken as a guest
+   * connection held elsewhere and not looked up.
+   */
+  readonly guestConnections: 'unknown' | 'unchecked';
+  /**
+   * §4.11 leaves open whether appended charts are the source's or copies
+   * (dashboards.append-charts-from.copies): `copies` under new ids, or the `same` charts.
+   */
+  readonly appendedCharts: 'copies' | 'same';
+  /**
+   * §2.8 and §9 leave open whether a user's copy of a shared dashboard, and a dashboard migrated
+   * to v2, keep the chart ids of the one they stand in for (dashboards.copy.chart-ids,
+   * migration.chart-ids-kept): `kept`, or `fresh` copies of the charts under new ids.
+   */
+  readonly standInCharts: 'kept' | 'fresh';
+  /**
+   * §2.8 leaves open what an API key sees in the v1 list of a workspace's dashboards
+   * (dashboards.v1-list.api-key-view): the `shared` ones, or `all` (users' copies and own too).
+   */
+  readonly apiKeyView: 'shared' | 'all';
+  /**
+   * §2.8 leaves open whether a user's clone of a shared dashboard also takes its place in the
+   * user's list (dashboards.copy.clone-beside): `beside` it, or `in-place` as the user's copy.
+   */
+  readonly userClone: 'beside' | 'in-place';
+  /**
+   * §4.16 leaves open what the v2 application list answers before finalize
+   * (v2.applications.list.before-finalize): `none` (an empty list), or `refused` (409).
+   */
+  readonly applicationsBeforeFinalize: 'none' | 'refused';
+  /**
+   * §4.14 leaves open whether saving a chart from chat is checked against §2.2
+   * (charts.save-from-chat.permissions): `unchecked`, or `checked` as adding a chart is.
+   */
+  readonly chartSaving: 'unchecked' | 'checked';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -133,6 +185,15 @@ export const DEFAULT_SETTINGS: Settings = {
   noRolePermissions: 'empty-role',
   recursiveSql: 'allowed',
   propertyBinding: 'typed',
+  layoutEdits: 'lenient',
+  tenantSplit: 'required',
+  guestConnections: 'unknown',
+  appendedCharts: 'copies',
+  standInCharts: 'kept',
+  apiKeyView: 'shared',
+  userClone: 'beside',
+  applicationsBeforeFinalize: 'none',
+  chartSaving: 'unchecked',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -162,6 +223,15 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'permissions.no-role-nothing': { noRolePermissions: 'nothing' },
   'sql.no-recursion': { recursiveSql: 'refused' },
   'properties.bound-as-text': { propertyBinding: 'text' },
+  'dashboards.layout-strict': { layoutEdits: 'strict' },
+  'tenants.split-optional': { tenantSplit: 'optional' },
+  'dashboards.connections-unchecked': { guestConnections: 'unchecked' },
+  'dashboards.append-same-charts': { appendedCharts: 'same' },
+  'dashboards.charts-renumbered': { standInCharts: 'fresh' },
+  'dashboards.key-sees-all': { apiKeyView: 'all' },
+  'dashboards.clone-in-place': { userClone: 'in-place' },
+  'v2.unmigrated-refused': { applicationsBeforeFinalize: 'refused' },
+  'charts.save-checked': { chartSaving: 'checked' },
 };
 
 /**
@@ -185,4 +255,20 @@ export function isDefault(settings: Settings): boolean {
   return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).every(
     (key) => settings[key] === DEFAULT_SETTINGS[key],
   );
+}
+
+/** The dashboard rules of the dashboards machine (spec/machines/dashboards.ts) these settings take. */
+export function dashboardRulesOf(settings: Settings): DashboardRules {
+  const strict = settings.layoutEdits === 'strict';
+  return {
+    unknownChartRemoval: strict ? 'refuse' : 'skip',
+    repeatedChart: strict ? 'refuse' : 'skip',
+    guestConnection: settings.guestConnections,
+    appendedCharts: settings.appendedCharts,
+    standInCharts: settings.standInCharts,
+    apiKeyView: settings.apiKeyView,
+    userClone: settings.userClone,
+    applicationsBeforeFinalize: settings.applicationsBeforeFinalize,
+    chartSaving: settings.chartSaving,
+  };
 }

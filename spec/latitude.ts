@@ -350,6 +350,10 @@ export const LATITUDE = [
       'users.register.unknown-references',
       'users.register.user-id-conflict',
       'resources.properties.missing-property',
+      // A dashboard write refused by its flags or readOnly (403 FORBIDDEN), a v2 call naming
+      // what the caller cannot see (404 NOT_FOUND): their codes and details change too.
+      'dashboards.write-refusal.status',
+      'v2.refusals.not-found',
     ],
     description:
       "Answers every error outside §7's table with another code, another message, and at times no code or details (only message is required).",
@@ -378,6 +382,10 @@ export const LATITUDE = [
       'users.register.unknown-references',
       // 401 for the 403 refusing a user without a property a row filter reads.
       'resources.properties.missing-property',
+      // A dashboard write refused by its flags or readOnly answers 401, a v2 call naming what the
+      // caller cannot see 400.
+      'dashboards.write-refusal.status',
+      'v2.refusals.not-found',
     ],
     description:
       "Answers another 4xx where §7 leaves the status open (validation 400 as 422, not found 404 as 400, 401 and 403 swapped); §4.1's 400 and §7's table keep theirs.",
@@ -516,10 +524,10 @@ export const LATITUDE = [
   {
     id: 'claims.layout',
     kind: 'behaviour',
-    clauses: ['tokens.claims'],
-    varies: ['not-shown.jwt-contents', 'tokens.claims'],
+    clauses: ['tokens.claims', 'tenants.token.claims'],
+    varies: ['not-shown.jwt-contents', 'tokens.claims', 'tenants.token.claims'],
     description:
-      'Lays a project-user token’s claims out otherwise, stated in the printed profile: the user in uid (sub kept beside it), permissions, role, project organization and properties under ctx.',
+      'Lays a project-user token’s claims out otherwise, stated in the printed profile: the user in uid (sub kept beside it), permissions, role, project organization and properties under ctx; a tenant token alike, the tenant in uid, its permissions, metadata, name and identity under ctx.',
   },
   {
     id: 'claims.permissions-array',
@@ -802,6 +810,97 @@ export const LATITUDE = [
     varies: ['hub.drill-down.single-table'],
     description:
       'Drills into the points of a chart that samples its table (TABLESAMPLE, USING SAMPLE): every row behind the point, the sample set aside and said so beside the rows.',
+  },
+  // Open points of §2.2, §2.8, §3, §4.8–§4.16, §5 and §9 (dashboards, tenants, v2).
+  {
+    id: 'requests.renamed',
+    kind: 'form',
+    clauses: [
+      'tenants.register.field-names',
+      'tokens.embed-token.body-shape',
+      'workspaces.list.filter-names',
+    ],
+    varies: [
+      'not-shown.register-tenant-names',
+      'tenants.register.field-names',
+      'not-shown.workspace-filter-names',
+      'workspaces.list.filter-names',
+      'tokens.embed-token.body-shape',
+    ],
+    description:
+      'Names otherwise the request members the document leaves unnamed: the register-tenant body, the members of embed-token’s organization and user beside userRoleId, the list-workspaces filters; stated in the printed profile, and a member sent under another name is not read.',
+  },
+  {
+    id: 'dashboards.layout-strict',
+    kind: 'behaviour',
+    clauses: ['dashboards.remove-charts.unknown-chart', 'dashboards.v1-add-charts.repeat'],
+    varies: ['dashboards.remove-charts.unknown-chart', 'dashboards.v1-add-charts.repeat'],
+    description:
+      'Refuses a v1 layout edit it cannot make as asked, and changes nothing: remove-charts naming a chart that is not on the layout answers 404, add-charts naming a chart already there answers 409.',
+  },
+  {
+    id: 'tenants.split-optional',
+    kind: 'behaviour',
+    clauses: ['tenants.register.split-required'],
+    varies: ['tenants.register.split-required'],
+    description:
+      'Registers a tenant sent with no columns, no schema and no unique key (one tenant for every such registration) instead of refusing it.',
+  },
+  {
+    id: 'dashboards.connections-unchecked',
+    kind: 'behaviour',
+    clauses: ['dashboards.connection-id.guest'],
+    varies: ['dashboards.connection-id.guest'],
+    description:
+      'Takes the connectionId of a v1 dashboard write as a guest connection it does not look up, and makes the write, instead of refusing an id it holds no connection for.',
+  },
+  {
+    id: 'dashboards.append-same-charts',
+    kind: 'behaviour',
+    clauses: ['dashboards.append-charts-from.copies'],
+    varies: ['dashboards.append-charts-from.copies'],
+    description:
+      'Appends the source’s own charts (those not on the target already) with append-charts-from, so both dashboards hold them, instead of copies under new ids.',
+  },
+  {
+    id: 'dashboards.charts-renumbered',
+    kind: 'behaviour',
+    clauses: ['dashboards.copy.chart-ids', 'migration.chart-ids-kept'],
+    varies: ['dashboards.copy.chart-ids', 'migration.chart-ids-kept'],
+    description:
+      'Gives a dashboard made to stand in for another copies of its charts under new ids: a user’s copy of a shared dashboard on its first edit, and each dashboard at migration.',
+  },
+  {
+    id: 'dashboards.key-sees-all',
+    kind: 'behaviour',
+    clauses: ['dashboards.v1-list.api-key-view'],
+    varies: ['dashboards.v1-list.api-key-view'],
+    description:
+      'Lists every dashboard of a workspace to an API key in the v1 list of its dashboards, users’ copies and own dashboards beside the shared ones.',
+  },
+  {
+    id: 'dashboards.clone-in-place',
+    kind: 'behaviour',
+    clauses: ['dashboards.copy.clone-beside'],
+    varies: ['dashboards.copy.clone-beside'],
+    description:
+      'Makes a user’s first clone of a shared dashboard (in its own workspace) that user’s copy of it, which takes the shared one’s place in the user’s list and takes the user’s later edits through the shared id.',
+  },
+  {
+    id: 'v2.unmigrated-refused',
+    kind: 'behaviour',
+    clauses: ['v2.applications.list.before-finalize'],
+    varies: ['v2.applications.list.before-finalize'],
+    description:
+      'Refuses the v2 application list (409) while the account is not migrated, instead of answering an empty list.',
+  },
+  {
+    id: 'charts.save-checked',
+    kind: 'behaviour',
+    clauses: ['charts.save-from-chat.permissions'],
+    varies: ['charts.save-from-chat.permissions'],
+    description:
+      'Checks save-from-chat by a tenant or a project user as adding a chart: refused (403) without addChart or with readOnly.',
   },
 ] as const satisfies readonly Freedom[];
 

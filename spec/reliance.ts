@@ -14,6 +14,7 @@ import type { TargetProfile } from './profile.ts';
 export const RELIANCE = {
   'auth.header.format': 'shapes.authorizationHeader',
   'auth.org-bound.organization-id-shape': 'follows',
+  'charts.save-from-chat.permissions': 'follows',
   'charts.save-from-chat.required-fields': 'follows',
   'dashboards.append-charts-from.copies': 'follows',
   'dashboards.connection-id.guest': 'follows',

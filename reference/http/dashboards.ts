@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { specError, type SpecError } from '../../spec/errors.ts';
+import { specError } from '../../spec/errors.ts';
 import {
+  connectionRefusal,
   dashboardsFor,
   type DashboardRecord,
   type DashboardsResult,
@@ -18,7 +19,7 @@ import {
   V1CreateDashboardBody,
 } from '../../spec/schemas/dashboard.ts';
 import type { Done } from '../done.ts';
-import { v1Writer } from '../store/actors.ts';
+import { chartSaver, v1Writer } from '../store/actors.ts';
 import type { AccountRecord } from '../store/store.ts';
 import type { Carrier } from './auth.ts';
 import type { ReferenceContext } from '../context.ts';
@@ -36,19 +37,6 @@ import { caller, errDone, okDone, route, unexpected } from './route.ts';
 const V1_WRITE: readonly Carrier[] = ['header', 'bearer-token', 'body-key'];
 /** Decision: the v1 list of a workspace's dashboards takes an API key in the query or a tenant JWT. */
 const V1_LIST: readonly Carrier[] = ['bearer-token', 'query-key'];
-
-/**
- * §4.10–§4.12: `connectionId` names a connection a guest may use, which must be one of the
- * account's. The reference keeps no connections, so any connectionId is unknown here
- * (decision dashboards.connection-id.guest).
- */
-function connectionRefusal(connectionId: string | undefined): SpecError | undefined {
-  if (connectionId === undefined) return undefined;
-  return specError('NOT_FOUND', 'no connection with that id here', {
-    resource: 'connection',
-    field: 'connectionId',
-  });
-}
 
 /** §7, §9: after finalize every v1 write answers 410 naming its v2 replacement. */
 function migrated(
@@ -115,7 +103,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     handle: ({ principal, body }) => {
       const who = v1Writer(caller(principal));
       if (!who.ok) return who;
-      const refused = connectionRefusal(body.connectionId);
+      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'clone', { dashboardId: body.sourceDashboardId });
       if (gone !== undefined) return gone;
@@ -147,7 +135,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     handle: ({ principal, body }) => {
       const who = v1Writer(caller(principal));
       if (!who.ok) return who;
-      const refused = connectionRefusal(body.connectionId);
+      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'appendCharts', {
         dashboardId: body.targetDashboardId,
@@ -176,7 +164,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     handle: ({ principal, body }) => {
       const who = v1Writer(caller(principal));
       if (!who.ok) return who;
-      const refused = connectionRefusal(body.connectionId);
+      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'removeCharts', { dashboardId: body.dashboardId });
       if (gone !== undefined) return gone;
@@ -202,7 +190,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     handle: ({ principal, body }) => {
       const who = v1Writer(caller(principal));
       if (!who.ok) return who;
-      const refused = connectionRefusal(body.connectionId);
+      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId });
       if (gone !== undefined) return gone;
@@ -231,7 +219,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     handle: ({ principal, body }) => {
       const who = v1Writer(caller(principal));
       if (!who.ok) return who;
-      const refused = connectionRefusal(body.connectionId);
+      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'addCharts', {
         dashboardId: body.targetDashboardId,
@@ -304,7 +292,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
         );
       }
       // §2.8: a user's copy takes the shared dashboard's place, one entry per dashboard.
-      const seen = dashboardsFor(account.dashboards, workspaceId, actor);
+      const seen = dashboardsFor(account.dashboards, workspaceId, actor, 'v1');
       return okDone({ dashboards: seen.map((d) => v1Item(account, d)) });
     },
   });
@@ -317,6 +305,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     body: SaveFromChatBody,
     handle: ({ principal, body, req }) => {
       const { account } = caller(principal);
+      const saver = chartSaver(caller(principal));
       // §2.6, §4.14: kept exactly as sent, sqlOverride included: the body as it arrived, not
       // the parsed copy (validation passed; parsing may drop or reorder what it does not know).
       const raw = (req.body as { chartConfig: Record<string, unknown> }).chartConfig;
@@ -327,6 +316,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
         // Decision charts.save-from-chat.required-fields: name falls back to the title.
         name: body.name ?? title ?? 'Chart from chat',
         config: raw,
+        ...(saver.ok ? { actor: saver.value.actor } : {}),
       });
       if (!done.ok) return done;
       if (done.value.kind !== 'chart') return errDone(unexpected());

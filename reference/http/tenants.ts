@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { tenantProjectUserId } from '../../spec/machines/identity.ts';
-import { RegisterTenantBody } from '../../spec/schemas/tenant.ts';
-import { tenantIdentityOf } from '../tenants/identity.ts';
+import { registerTenantBody, tenantIdentityOf } from '../tenants/identity.ts';
 import { projectUserClaims, tenantClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from '../context.ts';
 import { caller, errDone, okDone, route, unexpected } from './route.ts';
@@ -12,7 +11,7 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
     method: 'POST',
     url: '/v1/api/tenant/register-tenant',
     auth: ['body-key'],
-    body: RegisterTenantBody,
+    body: registerTenantBody(ctx.settings.tenantSplit),
     handle: async ({ principal, body }) => {
       const { account } = caller(principal);
       const done = ctx.store.identity(account, {

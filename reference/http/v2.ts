@@ -11,6 +11,7 @@ import {
   type DashboardsCommand,
   type DashboardsResult,
 } from '../../spec/machines/dashboards.ts';
+import { applicationsListRefusal } from '../../spec/machines/migration.ts';
 import {
   V2AddChartsBody,
   V2AppendChartsBody,
@@ -146,6 +147,8 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
       const who = v2Actor(caller(principal));
       if (!who.ok) return who;
       const { account } = who.value;
+      const refused = applicationsListRefusal(account.migration, account.dashboards);
+      if (refused !== undefined) return errDone(refused);
       if (account.migration.phase !== 'after') return okDone({ applications: [] });
       const applications = Object.values(account.migration.applications)
         .map((a) => ({

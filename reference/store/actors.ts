@@ -177,3 +177,11 @@ export async function projectUserOf(
     },
   };
 }
+
+/**
+ * Who saves a chart from chat (§4.14: any of the three credentials of §5 rule 4): an API key, a
+ * tenant as v1Writer reads it, a project user as on v2.
+ */
+export function chartSaver(principal: Principal): Done<{ account: AccountRecord; actor: Actor }> {
+  return principal.via === 'project-user-token' ? v2Actor(principal) : v1Writer(principal);
+}

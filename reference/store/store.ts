@@ -20,7 +20,9 @@ import type { IdSource } from './ids.ts';
 import { persistentTables } from './tables.ts';
 import {
   applyDashboards,
+  DECIDED,
   emptyDashboards,
+  type DashboardRules,
   type DashboardsCommand,
   type DashboardsResult,
   type DashboardsState,
@@ -79,6 +81,8 @@ export class Store {
     readonly ids: IdSource,
     private readonly realNow: () => number = Date.now,
     data: ConstructorParameters<typeof DataStore>[0] = {},
+    /** The dashboard rules the service was started with (reference/settings.ts). */
+    private readonly rules: DashboardRules = DECIDED,
   ) {
     this.data = new DataStore(data);
   }
@@ -96,7 +100,7 @@ export class Store {
       orgBoundKey: `eac_ob_${randomBytes(20).toString('hex')}`,
       identity: emptyIdentity(organizationId, persistentTables),
       clock: realClock,
-      dashboards: emptyDashboards(persistentTables),
+      dashboards: emptyDashboards(persistentTables, this.rules),
       migration: BEFORE_FINALIZE,
       chat: emptyChat(),
     };
@@ -191,7 +195,7 @@ export class Store {
    */
   async reset(account: AccountRecord): Promise<void> {
     account.identity = emptyIdentity(account.organizationId, persistentTables);
-    account.dashboards = emptyDashboards(persistentTables);
+    account.dashboards = emptyDashboards(persistentTables, this.rules);
     account.migration = BEFORE_FINALIZE;
     account.chat = emptyChat();
     await this.data.dropAccount(account.organizationId);

@@ -1,4 +1,5 @@
 import { tenantIdentity } from '../../spec/machines/identity.ts';
+import { RegisterTenantBody, RegisterTenantFields } from '../../spec/schemas/tenant.ts';
 import type { Settings } from '../settings.ts';
 
 /**
@@ -14,4 +15,13 @@ export function tenantIdentityOf(
   const identity = tenantIdentity(body);
   if (rule === 'columns' || body.uniqueKey !== undefined) return identity;
   return `${identity}+name:${JSON.stringify(body.name ?? null)}`;
+}
+
+/**
+ * §4.9 leaves open whether a tenant may be registered with nothing to split on. By default
+ * (decision tenants.register.split-required) one of the columns, the schema or the unique key is
+ * required; a server may take a tenant without, one tenant for all such registrations.
+ */
+export function registerTenantBody(rule: Settings['tenantSplit']): typeof RegisterTenantFields {
+  return rule === 'required' ? RegisterTenantBody : RegisterTenantFields;
 }

@@ -73,7 +73,8 @@ export function tenantClaims(identity: IdentityState, tenant: TenantRecord): Eac
  * §5 rule 8 leaves a token's claims open; a server may lay them out otherwise. The nested layout
  * names the user in `uid` and keeps what the user may do and is under `ctx`. The registered
  * `sub` stays beside `uid` with its RFC 7519 meaning. The permissions are written in `form`,
- * in the flat layout under that form's claim. A tenant token keeps one layout.
+ * in the flat layout under that form's claim. A tenant token nested names the tenant in `uid`
+ * and keeps its permissions, metadata, name and identity under `ctx`.
  */
 export function laidOut(
   claims: EacClaims,
@@ -81,6 +82,13 @@ export function laidOut(
   layout: ClaimsLayout,
   form: PermissionsForm = 'object',
 ): EacClaims {
+  if (claims.kind === 'tenant') {
+    // Decision tenants.token.claims leaves a tenant token's contents open as well: nested, the
+    // tenant in `uid` and what it is under `ctx`.
+    if (layout === 'flat') return claims;
+    const { perm, meta, name, tkey, ...own } = claims;
+    return { ...own, uid: subject, ctx: { permissions: perm, metadata: meta, name, key: tkey } };
+  }
   if (claims.kind !== 'project-user') return claims;
   const { perm, rol, pog, props, ...rest } = claims;
   const permissions = written(perm, form);

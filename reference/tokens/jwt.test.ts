@@ -93,12 +93,26 @@ describe('token claims layout', () => {
     expect(verified.ok && verified.sub).toBe(USER);
   });
 
-  it('leaves a tenant token as it is in either layout', async () => {
+  it('lays a tenant token out flat by default, nested under ctx in the nested layout', async () => {
+    const flat = await TokenService.create('kid-1');
+    expect(decodeJwt(await issue(flat, tenantClaims, 'tenant-1'))).toMatchObject({
+      kind: 'tenant',
+      sub: 'tenant-1',
+      tkey: 'key:k1',
+      perm: {},
+    });
     const tokens = await TokenService.create('kid-1', { layout: 'nested' });
-    const claims = decodeJwt(await issue(tokens, tenantClaims, 'tenant-1'));
-    expect(claims).toMatchObject({ kind: 'tenant', sub: 'tenant-1', tkey: 'key:k1' });
-    expect(claims).not.toHaveProperty('ctx');
-    expect(claims).not.toHaveProperty('uid');
+    const token = await issue(tokens, tenantClaims, 'tenant-1');
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({
+      kind: 'tenant',
+      sub: 'tenant-1',
+      uid: 'tenant-1',
+      ctx: { permissions: {}, key: 'key:k1' },
+    });
+    for (const flat of ['perm', 'tkey', 'meta']) expect(claims).not.toHaveProperty(flat);
+    const verified = await tokens.verify(token, NOW);
+    expect(verified.ok && verified.sub).toBe('tenant-1');
   });
 
   it('reads what a project-user token says from either layout', async () => {

@@ -79,15 +79,108 @@ export interface DashboardsState {
    * one workspace reads, so that its cost follows the workspace's size, not the account's.
    */
   readonly byWorkspace: Table<Table<true>>;
+  /** The choices this service makes where the document leaves them open; absent: DECIDED. */
+  readonly rules?: DashboardRules;
 }
 
+/**
+ * Where the document leaves a dashboard rule open, the choice a service makes: the reference's
+ * recorded decisions (DECIDED), or the other choices a server may make as well, fixed when the
+ * service starts (reference/settings.ts).
+ */
+export interface DashboardRules {
+  /**
+   * dashboards.remove-charts.unknown-chart: a v1 remove-charts naming a chart that is not on the
+   * layout `skip`s it, or `refuse`s the whole call (404, nothing removed).
+   */
+  readonly unknownChartRemoval: 'skip' | 'refuse';
+  /**
+   * dashboards.v1-add-charts.repeat: a v1 add-charts naming a chart already on the layout
+   * `skip`s it, or `refuse`s the whole call (409, nothing placed).
+   */
+  readonly repeatedChart: 'skip' | 'refuse';
+  /**
+   * dashboards.connection-id.guest: a connectionId on a v1 dashboard write names a connection
+   * this service does not keep, so it is `unknown` (404); or the service takes it `unchecked`,
+   * as a guest connection it does not look up, and the write goes on.
+   */
+  readonly guestConnection: 'unknown' | 'unchecked';
+  /**
+   * dashboards.append-charts-from.copies: the v1 append-charts-from adds `copies` of the source's
+   * charts under new ids, or the `same` charts (those not on the target already), shared by both.
+   */
+  readonly appendedCharts: 'copies' | 'same';
+  /**
+   * dashboards.copy.chart-ids and migration.chart-ids-kept: a dashboard made to stand in for
+   * another (a user's copy of a shared dashboard, a dashboard migrated to v2) holds the `kept`
+   * chart ids of the one it stands in for, or `fresh` copies of its charts under new ids.
+   */
+  readonly standInCharts: 'kept' | 'fresh';
+  /**
+   * dashboards.v1-list.api-key-view: what an API key sees in a workspace's list, the `shared`
+   * dashboards only, or `all` of them (users' copies and own dashboards too).
+   */
+  readonly apiKeyView: 'shared' | 'all';
+  /**
+   * dashboards.copy.clone-beside: a user's clone of a shared dashboard is a new dashboard
+   * listed `beside` it, or (while the user has no copy of it) `in-place`: the user's copy that
+   * takes the shared one's place, as an edit's copy would.
+   */
+  readonly userClone: 'beside' | 'in-place';
+  /**
+   * v2.applications.list.before-finalize: before the account is migrated the v2 application
+   * list answers `none`, or is `refused` (409: there is no v2 space yet).
+   */
+  readonly applicationsBeforeFinalize: 'none' | 'refused';
+  /**
+   * charts.save-from-chat.permissions: saving a chart from chat is `unchecked` against §2.2
+   * (it lands on no dashboard), or `checked` as adding a chart is (addChart, readOnly).
+   */
+  readonly chartSaving: 'unchecked' | 'checked';
+}
+
+export const DECIDED: DashboardRules = {
+  unknownChartRemoval: 'skip',
+  repeatedChart: 'skip',
+  guestConnection: 'unknown',
+  appendedCharts: 'copies',
+  standInCharts: 'kept',
+  apiKeyView: 'shared',
+  userClone: 'beside',
+  applicationsBeforeFinalize: 'none',
+  chartSaving: 'unchecked',
+};
+
+/**
+ * §4.10–§4.12: `connectionId` names a connection a guest may use, which must be one of the
+ * account's. The reference keeps no connections, so any connectionId is unknown to it
+ * (decision dashboards.connection-id.guest), unless its rules take it unchecked.
+ */
+export function connectionRefusal(
+  state: DashboardsState,
+  connectionId: string | undefined,
+): SpecError | undefined {
+  if (connectionId === undefined || rulesOf(state).guestConnection === 'unchecked')
+    return undefined;
+  return specError('NOT_FOUND', 'no connection with that id here', {
+    resource: 'connection',
+    field: 'connectionId',
+  });
+}
+
+export const rulesOf = (state: DashboardsState): DashboardRules => state.rules ?? DECIDED;
+
 /** An account with no dashboards yet; `writes` makes its tables (plain records by default). */
-export function emptyDashboards(writes: TableWrites = plainTables): DashboardsState {
+export function emptyDashboards(
+  writes: TableWrites = plainTables,
+  rules: DashboardRules = DECIDED,
+): DashboardsState {
   return {
     workspaces: emptyTable(writes),
     dashboards: emptyTable(writes),
     charts: emptyTable(writes),
     byWorkspace: emptyTable(writes),
+    ...(rules === DECIDED ? {} : { rules }),
   };
 }
 
@@ -152,6 +245,8 @@ export type DashboardsCommand =
       readonly chartId: string;
       readonly name: string;
       readonly config: Readonly<Record<string, unknown>>;
+      /** Who saves it through the API (save-from-chat); a hook names nobody. */
+      readonly actor?: Actor;
     }
   | {
       readonly type: 'createDashboard';
@@ -291,13 +386,19 @@ export function dashboardsFor(
   state: DashboardsState,
   workspaceId: string,
   actor: Actor,
+  /** The list asked for: the v1 list of a workspace's dashboards, or another (v2, hub). */
+  list: 'v1' | 'other' = 'other',
 ): DashboardRecord[] {
   // A copy takes its shared dashboard's place in the order.
   const out: { at: DashboardRecord; shown: DashboardRecord }[] = [];
+  // Under the other rule an API key sees every dashboard of the workspace in the v1 list.
+  const everything =
+    list === 'v1' && actor.kind === 'api-key' && rulesOf(state).apiKeyView === 'all';
   for (const id of Object.keys(state.byWorkspace[workspaceId] ?? {})) {
     const d = state.dashboards[id];
     if (d === undefined || d.workspaceId !== workspaceId) continue;
-    if (isShared(d)) out.push({ at: d, shown: resolveFor(state, d.dashboardId, actor) ?? d });
+    if (everything) out.push({ at: d, shown: d });
+    else if (isShared(d)) out.push({ at: d, shown: resolveFor(state, d.dashboardId, actor) ?? d });
     else if (ownedBy(d, actor) && d.copyOf === null) out.push({ at: d, shown: d });
   }
   return out
@@ -310,7 +411,7 @@ export function dashboardsFor(
 }
 
 /** Copies charts under ids derived from `seed`, in layout order. */
-function copyCharts(
+export function copyCharts(
   charts: Table<ChartRecord>,
   chartIds: readonly string[],
   seed: string,
@@ -356,15 +457,22 @@ function editTarget(
   }
   // The copy keeps the shared dashboard's chart ids (decision): it stands in for it, so the
   // ids a user sees before and after the first edit are the same; no call edits a chart.
+  // Under the other rule it holds copies of them under new ids.
   const copyId = copyIdFor(seen.dashboardId, actor);
+  const fresh =
+    rulesOf(state).standInCharts === 'fresh'
+      ? copyCharts(state.charts, seen.chartIds, copyId, now)
+      : undefined;
   const copy: DashboardRecord = {
     ...seen,
     ...spaceOf(actor),
     dashboardId: copyId,
     copyOf: seen.dashboardId,
+    chartIds: fresh?.ids ?? seen.chartIds,
     createdAt: now,
   };
-  return ok(withDashboard(state, copy), { dashboard: copy, copiedFrom: seen.dashboardId });
+  const withCharts = fresh === undefined ? state : { ...state, charts: fresh.charts };
+  return ok(withDashboard(withCharts, copy), { dashboard: copy, copiedFrom: seen.dashboardId });
 }
 
 function withDashboard(state: DashboardsState, d: DashboardRecord): DashboardsState {
@@ -412,6 +520,11 @@ const DASHBOARDS: MachineTable<DashboardsState, DashboardsCommand, DashboardsRes
   },
   createChart: {
     rows: [{ from: 'absent', to: 'chart', note: 'hook or save-from-chat', section: '4.14' }],
+    // Decision charts.save-from-chat.permissions: unchecked; the other rule checks it as adding.
+    guard: (state, command) =>
+      command.actor !== undefined && rulesOf(state).chartSaving === 'checked'
+        ? writeRefusal(command.actor, 'addCharts', 'v1')
+        : undefined,
     effect: createChart,
   },
   createDashboard: {
@@ -558,15 +671,27 @@ function clone(state: DashboardsState, command: Cmd<'clone'>, now: Instant): Res
   if (state.workspaces[workspaceId] === undefined) {
     return fail(notFound('workspace', 'targetWorkspaceId'));
   }
+  // Decision dashboards.copy.clone-beside: the clone is a new dashboard beside its source.
+  // Under the other rule a user's first v1 clone of a shared dashboard, in its workspace, is
+  // the user's copy of it, which takes its place in the user's lists.
+  const inPlace =
+    rulesOf(state).userClone === 'in-place' &&
+    command.via === 'v1' &&
+    command.actor.kind !== 'api-key' &&
+    isShared(source) &&
+    workspaceId === source.workspaceId;
+  const dashboardId = inPlace
+    ? copyIdFor(source.dashboardId, command.actor)
+    : command.newDashboardId;
   // §4.10: a deep copy, every chart under a new id; the default name adds " (Copy)".
-  const copied = copyCharts(state.charts, source.chartIds, command.newDashboardId, iso(now));
+  const copied = copyCharts(state.charts, source.chartIds, dashboardId, iso(now));
   const dashboard: DashboardRecord = {
-    dashboardId: command.newDashboardId,
+    dashboardId,
     workspaceId,
     name: command.name ?? `${source.name} (Copy)`,
     chartIds: copied.ids,
     ...spaceOf(command.actor),
-    copyOf: null,
+    copyOf: inPlace ? source.dashboardId : null,
     controls: source.controls,
     createdAt: iso(now),
   };
@@ -580,6 +705,14 @@ function addCharts(state: DashboardsState, command: Cmd<'addCharts'>, now: Insta
   const unknown = command.chartIds.find((id) => state.charts[id] === undefined);
   return edit(state, command.dashboardId, command.actor, command.via, now, (s, d) => {
     if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
+    const repeated = command.chartIds.find((id) => d.chartIds.includes(id));
+    if (repeated !== undefined && command.via === 'v1' && rulesOf(s).repeatedChart === 'refuse')
+      return fail(
+        specError('CONFLICT', 'that chart is already on the layout', {
+          field: 'charts',
+          chartId: repeated,
+        }),
+      );
     // A chart already on the layout is not placed twice (decision).
     const chartIds = [
       ...d.chartIds,
@@ -594,6 +727,12 @@ function appendCharts(state: DashboardsState, command: Cmd<'appendCharts'>, now:
   const source = resolveFor(state, command.sourceDashboardId, command.actor);
   return edit(state, command.targetDashboardId, command.actor, command.via, now, (s, d) => {
     if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
+    if (rulesOf(s).appendedCharts === 'same' && command.via === 'v1') {
+      // The other rule: the source's own charts, each placed once.
+      const added = source.chartIds.filter((id) => !d.chartIds.includes(id));
+      const dashboard = { ...d, chartIds: [...d.chartIds, ...added] };
+      return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
+    }
     // Appended charts are copies (decision): the two dashboards never share a chart.
     const copied = copyCharts(s.charts, source.chartIds, command.batchId, iso(now));
     const dashboard = { ...d, chartIds: [...d.chartIds, ...copied.ids] };
@@ -606,6 +745,9 @@ function appendCharts(state: DashboardsState, command: Cmd<'appendCharts'>, now:
 
 function removeCharts(state: DashboardsState, command: Cmd<'removeCharts'>, now: Instant): Result {
   return edit(state, command.dashboardId, command.actor, command.via, now, (s, d) => {
+    const absent = command.chartIds.find((id) => !d.chartIds.includes(id));
+    if (absent !== undefined && command.via === 'v1' && rulesOf(s).unknownChartRemoval === 'refuse')
+      return fail(notFound('chart', 'chartIds'));
     // Ids not on the layout are skipped (decision dashboards.remove-charts.unknown-chart).
     const gone = new Set(command.chartIds);
     const dashboard = { ...d, chartIds: d.chartIds.filter((id) => !gone.has(id)) };

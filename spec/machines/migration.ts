@@ -1,7 +1,10 @@
 import { specError, type SpecError } from '../errors.ts';
 import {
+  DECIDED,
+  copyCharts,
   copyIdFor,
   indexByWorkspace,
+  rulesOf,
   type DashboardRecord,
   type DashboardsState,
   type WriteKind,
@@ -144,12 +147,21 @@ function finalize(command: MigrationCommand, now: Instant): Applied<MigrationSta
     v2IdOf = put(v2IdOf, d.dashboardId, id);
   }
   for (const [v1Id, v2Id] of Object.entries(v2IdOf)) legacyIdOf = put(legacyIdOf, v2Id, v1Id);
+  // Decision migration.chart-ids-kept: a migrated dashboard holds the chart ids of its v1
+  // dashboard; under the other rule, copies of its charts under new ids.
+  let charts = v1.charts;
   for (const d of all) {
     const id = v2IdOf[d.dashboardId] ?? d.dashboardId;
     // A tenant's own dashboard moves into the space of the project user the tenant became.
     const owner = d.tenantId !== null ? (projectUserOf[d.tenantId] ?? null) : d.ownerProjectUserId;
+    const fresh =
+      rulesOf(v1).standInCharts === 'fresh'
+        ? copyCharts(charts, d.chartIds, `migrated:${id}`, iso(now))
+        : undefined;
+    if (fresh !== undefined) charts = fresh.charts;
     dashboards = put(dashboards, id, {
       ...d,
+      chartIds: fresh?.ids ?? d.chartIds,
       dashboardId: id,
       workspaceId: applicationIdFor(d.workspaceId),
       tenantId: null,
@@ -188,7 +200,13 @@ function finalize(command: MigrationCommand, now: Instant): Applied<MigrationSta
   };
   return ok(migration, {
     migration,
-    dashboards: { ...v1, workspaces, dashboards, byWorkspace: indexByWorkspace(dashboards) },
+    dashboards: {
+      ...v1,
+      workspaces,
+      dashboards,
+      charts,
+      byWorkspace: indexByWorkspace(dashboards),
+    },
   });
 }
 
@@ -307,4 +325,20 @@ export function withTenantMapped(
 ): MigrationState {
   if (state.phase === 'before') return state;
   return { ...state, projectUserOf: put(state.projectUserOf, tenantId, projectUserId) };
+}
+
+/**
+ * Decision v2.applications.list.before-finalize: before finalize the v2 application list holds
+ * no application. Under the other rule (DashboardRules) it is refused there, 409: the account
+ * has no v2 space yet.
+ */
+export function applicationsListRefusal(
+  migration: MigrationState,
+  dashboards: DashboardsState,
+): SpecError | undefined {
+  const rule = (dashboards.rules ?? DECIDED).applicationsBeforeFinalize;
+  if (migration.phase === 'after' || rule === 'none') return undefined;
+  return specError('CONFLICT', 'this account is not migrated to v2 yet', {
+    reason: 'not-migrated',
+  });
 }

@@ -327,13 +327,16 @@ conformance(
     const w = await dashboardsWorld(t, 2);
     const key = w.creds().apiKey;
     const source = await sharedDashboard(t, w, 1);
+    // The added chart is none of the source's: whether appending places a chart the target
+    // already holds is open (dashboards.append-charts-from.copies).
+    const spare = await sharedDashboard(t, w, 1);
     const before = await dashboardsOf(t, w, w.board.workspaceId);
     const answers: [string, Reply][] = [
       ['create', await v1Create(t, key, w.board.workspaceId, 'Fresh board')],
       ['clone', await v1Post(t, CLONE, key, { sourceDashboardId: w.board.dashboardId })],
       [
         'add-charts',
-        await v1AddCharts(t, key, w.board.dashboardId, [source.charts[0]?.chartId ?? '']),
+        await v1AddCharts(t, key, w.board.dashboardId, [spare.charts[0]?.chartId ?? '']),
       ],
       [
         'append-charts-from',
@@ -363,7 +366,7 @@ conformance(
     const board = entry(after, w.board.dashboardId, 'the board');
     expect(board.chartIds.slice(0, 2), 'the kept chart, then the added one').toEqual([
       w.board.charts[1]?.chartId,
-      source.charts[0]?.chartId,
+      spare.charts[0]?.chartId,
     ]);
     expect(board.chartIds, 'and one appended from the source').toHaveLength(3);
   },

@@ -204,7 +204,13 @@ conformance(
       );
     }
   },
-  { needs: CONTENT, parts: [...parts, 'identity', 'tenant-flow'], relies: TENANT_FIELDS },
+  {
+    needs: CONTENT,
+    parts: [...parts, 'identity', 'tenant-flow'],
+    // The tenant and the project user hold no editing flag: that they may save is the decision
+    // charts.save-from-chat.permissions.
+    relies: [...TENANT_FIELDS, 'charts.save-from-chat.permissions'],
+  },
 );
 
 probe(

@@ -160,7 +160,16 @@ for (const write of writes) {
         true,
       );
     },
-    { needs, parts, relies: TENANT_FIELDS },
+    {
+      needs,
+      parts,
+      // The removal names a chart of the shared dashboard, which the tenant's copy holds under
+      // the same id only by the decision dashboards.copy.chart-ids.
+      relies:
+        write.kind === 'removeCharts'
+          ? [...TENANT_FIELDS, 'dashboards.copy.chart-ids']
+          : TENANT_FIELDS,
+    },
   );
 }
 

@@ -85,7 +85,7 @@ conformance(
           }
           const other = await buildWorld(t);
           const otherWorld = await buildShape(t, other, [[2], [1]]);
-          const v1Before = await v1Seen(t, w, world);
+          const v1Before = await v1Seen(t, w, world, 'across-finalize');
           await finalize(t, w);
 
           const readAll = async (what: string) =>
@@ -97,7 +97,7 @@ conformance(
             ].join('\n');
           const held = await readAll('after finalize');
           expect(
-            await v1Seen(t, w, world),
+            await v1Seen(t, w, world, 'across-finalize'),
             'after finalize the v1 lists show the same dashboards under their v1 ids',
           ).toBe(v1Before);
 

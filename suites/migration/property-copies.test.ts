@@ -392,8 +392,12 @@ probe(
       (await createChart(t, w, ws.dashboardId, 'One')).chartId,
       (await createChart(t, w, ws.dashboardId, 'Two')).chartId,
     ];
+    // The tenant's edit adds a chart of another workspace: it names none of the shared
+    // dashboard's charts, whose ids in the copy are open (dashboards.copy.chart-ids).
+    const other = await createWorkspace(t, w);
+    const spare = (await createChart(t, w, other.dashboardId, 'Spare')).chartId;
     const token = await tenantToken(t, w, EDITOR);
-    await v1Post(t, REMOVE, token, { dashboardId: ws.dashboardId, chartIds: [charts[0]] });
+    await v1AddCharts(t, token, ws.dashboardId, [spare]);
     const copy = (await v1DashboardsOf(t, w, ws.workspaceId, { token })).find(
       (d) => d.id !== ws.dashboardId,
     );

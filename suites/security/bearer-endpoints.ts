@@ -91,6 +91,8 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
   {
     name: `GET ${APPLICATIONS}`,
     part: 'v2',
+    // The world is not migrated: that the list answers a 2xx then is a decision.
+    relies: ['v2.applications.list.before-finalize'],
     request: () => ({ method: 'GET', path: APPLICATIONS }),
   },
   {
@@ -125,7 +127,9 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
     // is clause errors.refused.changes-nothing, checked by the protocol suite).
     name: 'POST /v1/api/chart/save-from-chat',
     part: 'v1-dashboards',
-    relies: ['auth.header.format'],
+    // The token's user holds whatever role the world gave it: that it may save is the decision
+    // charts.save-from-chat.permissions.
+    relies: ['auth.header.format', 'charts.save-from-chat.permissions'],
     request: (t) => ({
       method: 'POST',
       path: SAVE_FROM_CHAT,

@@ -199,6 +199,6 @@ probe(
   {
     needs: ['accounts', 'projects'],
     parts: [(BEARER_ENDPOINTS[0] as BearerEndpoint).part],
-    relies: ['tokens.claims'],
+    relies: ['tokens.claims', ...((BEARER_ENDPOINTS[0] as BearerEndpoint).relies ?? [])],
   },
 );

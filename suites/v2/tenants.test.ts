@@ -139,7 +139,14 @@ conformance(
   {
     needs,
     parts: [...parts, 'tenant-flow', 'v1-dashboards'],
-    relies: [...relies, 'auth.header.format'],
+    // The v1 removal names a chart of the shared dashboard, and the v2 lists are read for that
+    // chart id: dashboards.copy.chart-ids, migration.chart-ids-kept.
+    relies: [
+      ...relies,
+      'auth.header.format',
+      'dashboards.copy.chart-ids',
+      'migration.chart-ids-kept',
+    ],
   },
 );
 

@@ -275,9 +275,22 @@ export async function v1Seen(
   t: Conformance,
   w: World,
   world: readonly BuiltWorkspace[],
+  /**
+   * `across-finalize`: each dashboard's id and number of charts only, to compare across a
+   * finalize: whether charts keep their ids is open (migration.chart-ids-kept), and a user's
+   * dashboard an API key may list (dashboards.v1-list.api-key-view) changes owner (§5 rule 6).
+   */
+  what: 'layouts' | 'across-finalize' = 'layouts',
 ): Promise<string> {
   const lists: string[] = [];
-  for (const ws of world) lists.push(layoutOf(await v1DashboardsOf(t, w, ws.workspaceId)));
+  for (const ws of world) {
+    const items = await v1DashboardsOf(t, w, ws.workspaceId);
+    lists.push(
+      what === 'layouts'
+        ? layoutOf(items)
+        : JSON.stringify(items.map((d) => JSON.stringify([d.id, d.chartIds.length])).sort()),
+    );
+  }
   return lists.join('\n');
 }
 
