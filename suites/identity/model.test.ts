@@ -498,11 +498,17 @@ const updateUserCmd = (
     const userId = userRef(m, a, p, u) ?? '';
     const held = Object.values(m.accounts.map((x) => x.state.users[userId])).find(Boolean);
     const userRoleId = role === undefined || role === null ? role : roleRef(m, a, p, role);
+    // Where the profile does not state that a left-out field is kept, the update names the
+    // user's project organization as it stands, so no reading of a left-out one is assumed.
+    const organization = m.absentKept ? undefined : held?.projectOrganizationId;
     return {
       userId,
       name: held?.name ?? 'someone',
       ...(userRoleId === undefined ? {} : { userRoleId }),
       ...(properties === undefined ? {} : { properties }),
+      ...(organization === undefined || organization === null
+        ? {}
+        : { projectOrganizationId: organization }),
     };
   };
   return {
