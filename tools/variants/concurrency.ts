@@ -12,7 +12,7 @@ export const concurrencyVariants: readonly Variant[] = [
     from: `    handle: ({ principal, body }) => {
       const who = v1Writer(caller(principal));
       if (!who.ok) return who;
-      const refused = connectionRefusal(body.connectionId);
+      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'addCharts', {`,
     to: `    handle: async ({ principal, body }) => {
@@ -21,7 +21,7 @@ export const concurrencyVariants: readonly Variant[] = [
       const stale = who.value.account.dashboards;
       await new Promise((resolve) => setTimeout(resolve, 2));
       who.value.account.dashboards = stale;
-      const refused = connectionRefusal(body.connectionId);
+      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'addCharts', {`,
     only: ['concurrency'],

@@ -163,7 +163,7 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'the 404 for an unknown connectionId names no field',
     decision: 'errors.not-found.status',
-    file: 'reference/http/dashboards.ts',
+    file: 'spec/machines/dashboards.ts',
     from: "    field: 'connectionId',",
     to: "    field: '',",
     only: ['dashboards.connection-id.guest'],
@@ -211,10 +211,10 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'create checks connectionId only after the dashboard was made: a refused create leaves a dashboard behind',
     file: 'reference/http/dashboards.ts',
-    from: `      const refused = connectionRefusal(body.connectionId);
+    from: `      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
       const gone = migrated(who.value.account, 'create', { workspaceId: body.workspaceId });`,
-    to: `      const refused = connectionRefusal(body.connectionId);
+    to: `      const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) {
         store.dashboards(who.value.account, { type: 'createDashboard', dashboardId: ctx.ids.uuid(), workspaceId: body.workspaceId, name: body.name, actor: who.value.actor, via: 'v1' });
         return errDone(refused);

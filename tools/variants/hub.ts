@@ -135,7 +135,7 @@ export const hubVariants: readonly Variant[] = [
     name: 'hub: a chart with QUALIFY or sampling its table is drilled into',
     decision: 'hub.drill-down.single-table',
     file: 'reference/data/drill.ts',
-    from: "  if (node['qualify'] != null || node['sample'] != null || from['sample'] != null)",
+    from: "  if (node['qualify'] != null || (samples && sampled === 'refuse'))",
     to: '  if (false)',
     only: ['hub.drill-down.single-table'],
   },
