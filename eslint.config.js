@@ -292,6 +292,7 @@ export default tseslint.config(
       'suites/harness/stated-endpoint.ts',
       'suites/harness/target.ts',
       'suites/robustness/generate.ts',
+      'suites/robustness/world.ts',
     ],
   }),
 );
