@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FreedomId } from '../spec/latitude.ts';
 import type { Answer } from './transform.ts';
 
@@ -347,24 +348,13 @@ function noRoleGrantsNothing(payload: Record<string, unknown>): boolean {
 
 /** What one run's answers have shown so far, for the witnesses that compare answers. */
 export interface Memory {
-  /** Per user id, the properties a user update last stored (as canonical JSON). */
-  readonly stored: Map<string, string>;
+  /** Per user id, the properties a user update last stored. */
+  readonly stored: Map<string, unknown>;
 }
 
 export const newMemory = (): Memory => ({ stored: new Map() });
 
 const USER_UPDATE = /^\/v1\/api\/projects\/[^/]+\/users\/([^/]+)$/;
-
-/** JSON with every object's members in name order, to compare two values. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
 
 /**
  * `tokens.live-user`: a chat answered to a token whose properties are no longer its user's (a
@@ -379,7 +369,7 @@ function staleTokenAnswered(answer: Answer, path: string, memory: Memory): boole
       const body = JSON.parse(answer.request.body.toString('utf8')) as Record<string, unknown>;
       const props = body['properties'] ?? body['payload'];
       if (props !== undefined)
-        memory.stored.set(decodeURIComponent(update[1] ?? '').toLowerCase(), canonical(props));
+        memory.stored.set(decodeURIComponent(update[1] ?? '').toLowerCase(), props);
     } catch {
       // Not a JSON body: nothing stored.
     }
@@ -394,7 +384,7 @@ function staleTokenAnswered(answer: Answer, path: string, memory: Memory): boole
   const user = nested ? payload['uid'] : payload['sub'];
   const props = nested ? (ctx as Record<string, unknown>)['properties'] : payload['props'];
   const stored = typeof user === 'string' ? memory.stored.get(user.toLowerCase()) : undefined;
-  return stored !== undefined && stored !== canonical(props);
+  return stored !== undefined && !isDeepStrictEqual(stored, props);
 }
 
 /**

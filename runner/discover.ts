@@ -9,6 +9,7 @@
  * entry is proposed only for a behaviour it saw, and is listed for review. Nothing is applied
  * to a run silently: the draft is a file the implementer reads.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { expectedEffective, expectedPermissions } from '../fixtures/oracles/index.ts';
 import type { TargetProfile } from '../spec/profile.ts';
@@ -33,6 +34,7 @@ import {
   USER_TOKEN,
 } from '../suites/harness/paths.ts';
 import type { Reply } from '../suites/harness/http.ts';
+import { readStreamText } from '../suites/harness/sse.ts';
 import type { TestTarget } from '../suites/harness/target.ts';
 import { fetchCapabilities, randomSeed } from './target.ts';
 
@@ -88,18 +90,6 @@ export function pathsWhere(
       for (const [k, child] of Object.entries(v)) queue.push({ v: child, at: [...here, k] });
   }
   return found;
-}
-
-const sameJson = (a: unknown, b: unknown) =>
-  JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (!isObject(v)) return v;
-  return Object.fromEntries(
-    Object.keys(v)
-      .sort()
-      .map((k) => [k, sortKeys(v[k])]),
-  );
 }
 
 /**
@@ -283,7 +273,7 @@ async function identity(w: Watch, world: World) {
   place('subject', userId, (v) => v === userId);
   place('role', role.id, (v) => v === role.id);
   place('projectOrganization', org.projectOrganizationId, (v) => v === org.projectOrganizationId);
-  place('properties', props, (v) => sameJson(v, props));
+  place('properties', props, (v) => isDeepStrictEqual(v, props));
   const permissions = permissionsIn(payload, granted);
   if (permissions === undefined)
     w.cannot(
@@ -493,7 +483,10 @@ async function chatVersion(w: Watch, world: World) {
       },
       { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` } },
     );
-    return { res, events: eventsOf(res.text) };
+    return {
+      res,
+      events: readStreamText(res.text).events.flatMap((e) => ('json' in e ? [e.json] : [])),
+    };
   };
   const latest = await ask(version);
   if (!(latest.res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
@@ -531,20 +524,6 @@ function valueAt(value: unknown, path: readonly string[]): unknown {
   let here = value;
   for (const p of path) here = isObject(here) ? here[p] : undefined;
   return here;
-}
-
-/** The JSON of each `data:` line of an event stream (lines that are not JSON are passed over). */
-function eventsOf(text: string): unknown[] {
-  const events: unknown[] = [];
-  for (const line of text.split(/\r\n|\r|\n/)) {
-    if (!line.startsWith('data:')) continue;
-    try {
-      events.push(JSON.parse(line.slice(5).trim()));
-    } catch {
-      // Not JSON: not an event of §6.
-    }
-  }
-  return events;
 }
 
 /** The terminal's account of a discovery. */
