@@ -246,6 +246,31 @@ describe('witnesses that remember the run', () => {
     expect(witnessed(append(['c0', 'c9']), chosen, newMemory(), run)).toEqual([]);
   });
 
+  it('see an append whose source a later read-back through the hooks shows', () => {
+    const witness = witnessing(chosen);
+    const append = (source: string, ids: string[]) =>
+      exchange(
+        'POST',
+        '/v1/api/dashboard/append-charts-from',
+        { sourceDashboardId: source, targetDashboardId: 't' },
+        { dashboardId: 't', chartIds: ids },
+      );
+    const layout = (id: string, chartIds: string[]) =>
+      exchange(
+        'GET',
+        `/__eac/accounts/o/dashboards/${id}/charts`,
+        {},
+        { dashboardId: id, chartIds },
+      );
+    expect(witness(append('s', ['c0', 'c1']))).toEqual([]);
+    expect(witness(append('u', ['c0', 'c7']))).toEqual([]);
+    // Copies: the source shows other ids than the ones placed.
+    expect(witness(layout('u', ['c8']), true)).toEqual([]);
+    expect(witness(layout('s', ['c1']), true)).toEqual(['dashboards.append-same-charts']);
+    // Seen once: a second read of the same source witnesses nothing more.
+    expect(witness(layout('s', ['c1']), true)).toEqual([]);
+  });
+
   it("see a user's copy holding none of the charts its dashboard showed", () => {
     const run = new Layouts();
     witnessed(list([{ id: 'd', chartIds: ['c1', 'c2'] }]), chosen, newMemory(), run);

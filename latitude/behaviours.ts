@@ -154,6 +154,33 @@ export class Layouts {
   private readonly edited = new Map<string, Set<string>>();
   /** Per credential, the clones it made of a dashboard it had not edited: clone id -> source. */
   private readonly clones = new Map<string, Map<string, string>>();
+  /** Appends made before any answer showed their source: source id -> the chart ids placed. */
+  private readonly appends = new Map<string, readonly string[]>();
+  /** Sources shown after their append holding a chart it placed, not yet taken. */
+  private shownShared = 0;
+
+  /**
+   * `dashboards.append-same-charts`: whether this append placed a chart its source holds. When no
+   * answer has shown the source yet, the append is kept until one does (a read-back through the
+   * hooks, a list), and `takeShared` tells then.
+   */
+  appendShares(answer: Answer, path: string): boolean {
+    if (path !== APPEND_CHARTS_FROM) return false;
+    const exchange = exchangeOf(answer);
+    const source = exchange?.sent['sourceDashboardId'];
+    const placed = idsOf(exchange?.data['chartIds']);
+    const layout = this.of(source);
+    if (layout !== undefined) return placed.some((id) => layout.includes(id));
+    if (typeof source === 'string' && placed.length > 0) this.appends.set(source, placed);
+    return false;
+  }
+
+  /** Whether a source shown since holds a chart its earlier append placed (each seen once). */
+  takeShared(): boolean {
+    if (this.shownShared === 0) return false;
+    this.shownShared -= 1;
+    return true;
+  }
 
   /** Remembers a v1 edit or clone the answer made (a 2xx POST). */
   noteWrite(answer: Answer, path: string): void {
@@ -214,8 +241,14 @@ export class Layouts {
         typeof id === 'string' &&
         Array.isArray(charts) &&
         charts.every((c) => typeof c === 'string')
-      )
+      ) {
         this.seen.set(id, charts);
+        const placed = this.appends.get(id);
+        if (placed?.some((c) => charts.includes(c)) === true) {
+          this.appends.delete(id);
+          this.shownShared += 1;
+        }
+      }
       for (const v of Object.values(o)) walk(v, depth + 1);
     };
     walk(json, 0);
@@ -273,14 +306,6 @@ function exchangeOf(
 
 const idsOf = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-
-/** `dashboards.append-same-charts`: an append whose target now holds a chart of its source. */
-function sameChartsAppended(answer: Answer, path: string, layouts: Layouts): boolean {
-  if (path !== APPEND_CHARTS_FROM) return false;
-  const exchange = exchangeOf(answer);
-  const source = layouts.of(exchange?.sent['sourceDashboardId']) ?? [];
-  return idsOf(exchange?.data['chartIds']).some((id) => source.includes(id));
-}
 
 /**
  * `dashboards.charts-renumbered`: a v1 edit that landed on a user's copy (another dashboard than
@@ -445,10 +470,7 @@ export function witnessed(
   if (chosen.includes('dashboards.layout-strict') && layoutStrict(answer, path))
     seen.push('dashboards.layout-strict');
   if (ok && answer.request.method === 'POST') {
-    if (
-      chosen.includes('dashboards.append-same-charts') &&
-      sameChartsAppended(answer, path, layouts)
-    )
+    if (chosen.includes('dashboards.append-same-charts') && layouts.appendShares(answer, path))
       seen.push('dashboards.append-same-charts');
     if (chosen.includes('dashboards.charts-renumbered') && copyRenumbered(answer, path, layouts))
       seen.push('dashboards.charts-renumbered');
@@ -480,6 +502,8 @@ export function witnessed(
   )
     seen.push('charts.save-checked');
   layouts.note(answer);
+  if (chosen.includes('dashboards.append-same-charts') && layouts.takeShared())
+    seen.push('dashboards.append-same-charts');
   layouts.noteWrite(answer, path);
   if (
     chosen.includes('dashboards.connections-unchecked') &&
@@ -657,11 +681,22 @@ function textFilterSet(answer: Answer): boolean {
 }
 
 /** The behaviour entries an answer shows, of those chosen, with what a run must remember. */
-export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => FreedomId[] {
+export function witnessing(
+  chosen: readonly FreedomId[],
+): (answer: Answer, hook?: boolean) => FreedomId[] {
   const carried = carriedVersions();
   const memory = newMemory();
   const layouts = new Layouts();
-  return (answer) => {
+  return (answer, hook = false) => {
+    if (hook) {
+      // A hook's answer is our test protocol: it shows what the reference holds (a layout read
+      // back), never a variation of the API itself, but for the hooks' own witnesses.
+      const seen = witnessedInHooks(answer, chosen);
+      layouts.note(answer);
+      if (chosen.includes('dashboards.append-same-charts') && layouts.takeShared())
+        seen.push('dashboards.append-same-charts');
+      return seen;
+    }
     const seen = witnessed(answer, chosen, memory, layouts);
     if (chosen.includes('hub.dashboard-redirect') && dashboardRedirected(answer))
       seen.push('hub.dashboard-redirect');

@@ -8,7 +8,7 @@ import { chosenIds, type LatitudeVary } from './choice.ts';
 import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.ts';
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
-import { bareKey, witnessedInHooks, witnessing } from './behaviours.ts';
+import { bareKey, witnessing } from './behaviours.ts';
 import { requestInTargetNames } from './requests.ts';
 import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
@@ -286,8 +286,7 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       }
       const answer: Answer = own ?? (await relay(base, sent));
       for (const t of transforms) t.observe?.(answer);
-      if (!isHook) for (const id of witness(answer)) counts[id] += 1;
-      else for (const id of witnessedInHooks(answer, chosen)) counts[id] += 1;
+      for (const id of witness(answer, isHook)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);
     };
