@@ -35,15 +35,9 @@ import {
 } from '../suites/harness/paths.ts';
 import type { Reply } from '../suites/harness/http.ts';
 import { readStreamText } from '../suites/harness/sse.ts';
-import type { TestTarget } from '../suites/harness/target.ts';
-import { fetchCapabilities, randomSeed } from './target.ts';
-
-export interface DiscoverOptions {
-  readonly target: string;
-  readonly hub?: string;
-  readonly hooks?: string;
-  readonly seed?: number;
-}
+import type { Target, TestTarget } from '../suites/harness/target.ts';
+import { resolveTarget } from './target.ts';
+import type { TargetSpec } from './target-spec.ts';
 
 /** What discover saw, decided and left open. */
 export interface Discovery {
@@ -158,29 +152,37 @@ class Watch {
   }
 }
 
-/** Watches a target and writes what it saw as a draft profile. */
-export async function discover(options: DiscoverOptions): Promise<Discovery> {
-  const capabilities =
-    options.hooks === undefined ? undefined : await fetchCapabilities(options.hooks);
+/**
+ * Resolves the target the words name, as `eac run` does (a URL, the embedded reference, the
+ * latitude proxy before it, an image), watches it, and lets it go.
+ */
+export async function discoverSpec(spec: TargetSpec, seed: number): Promise<Discovery> {
+  const resolved = await resolveTarget(spec, seed);
+  try {
+    return await discover(resolved.target);
+  } finally {
+    await resolved.close();
+  }
+}
+
+/**
+ * Watches a target and writes what it saw as a draft profile. What the target's profile states
+ * is never read: the draft holds only what the answers showed.
+ */
+export async function discover(found: Target): Promise<Discovery> {
   const target: TestTarget = {
-    baseUrl: options.target.replace(/\/+$/, ''),
-    hubUrl: options.hub?.replace(/\/+$/, '') ?? '',
-    ...(options.hooks === undefined ? {} : { hooksUrl: options.hooks.replace(/\/+$/, '') }),
-    hooks: capabilities?.hooks ?? [],
-    ...(capabilities?.implementation === undefined
-      ? {}
-      : { implementation: capabilities.implementation }),
+    ...found,
+    hubUrl: found.hubUrl ?? '',
     checkDecisions: false,
-    seed: options.seed ?? randomSeed(),
     profile: { serves: [], shapes: {} },
   };
   const w = new Watch(givenFor(target));
-  if (options.hub !== undefined) {
+  if (found.hubUrl !== undefined) {
     w.serves.add('hub');
     w.review.push(
-      'serves hub: given --hub; the hub section (how a browser finds controls and rows) is yours to write (docs/targets-and-profiles.md)',
+      'serves hub: a hub address was given; the hub section (how a browser finds controls and rows) is yours to write (docs/targets-and-profiles.md)',
     );
-  } else w.cannot('the hub part', 'no --hub given');
+  } else w.cannot('the hub part', 'no hub address given (--hub URL)');
 
   if (!target.hooks.includes('accounts') || !target.hooks.includes('projects')) {
     w.cannot(
