@@ -532,3 +532,58 @@ describe('hub.drill-sampled witness', () => {
     expect(witnessing(['hub.drill-sampled'])(page('<p>3 rows (read-only).</p>'))).toEqual([]);
   });
 });
+
+describe('tenant users and users without an organization', () => {
+  const chosen = ['migration.tenants-shared-organization', 'v2.no-organization-own-space'] as const;
+  const registered = (payload: object) =>
+    answer('POST', '/v1/api/tenant/register-tenant', 200, {
+      status: 'success',
+      data: { message: 'm', token: jwt({ alg: 'ES256' }, { kind: 'project-user', ...payload }) },
+    });
+  const called = (method: string, url: string, status: number, payload: object) => {
+    const a = answer(method, url, status, {});
+    const headers = { authorization: `Bearer ${jwt({ alg: 'ES256' }, payload)}` };
+    return { ...a, request: { ...a.request, headers } };
+  };
+
+  it('see a second tenant user placed in the project organization of the first', () => {
+    const memory = newMemory();
+    expect(witnessed(registered({ sub: 'u1', pog: 'o1' }), chosen, memory)).toEqual([]);
+    // The same user again (registered once more), and another user elsewhere: nothing shared.
+    expect(witnessed(registered({ sub: 'u1', pog: 'o1' }), chosen, memory)).toEqual([]);
+    expect(witnessed(registered({ sub: 'u2', pog: 'o2' }), chosen, memory)).toEqual([]);
+    expect(
+      witnessed(registered({ uid: 'u3', ctx: { organization: 'o1' } }), chosen, memory),
+    ).toEqual(['migration.tenants-shared-organization']);
+    // A tenant token (before finalize) places no user.
+    const tenant = answer('POST', '/v1/api/tenant/register-tenant', 200, {
+      data: { token: jwt({ alg: 'ES256' }, { kind: 'tenant', sub: 't', org: 'o1' }) },
+    });
+    expect(witnessed(tenant, chosen, memory)).toEqual([]);
+  });
+
+  it('see a user with no project organization read an application, or meet the 409 first', () => {
+    const spaceless = { kind: 'project-user', sub: 'u', pog: null };
+    const list = '/v2/api/applications/a/dashboards';
+    const edit = '/v2/api/applications/a/dashboards/d/charts';
+    expect(witnessed(called('GET', list, 200, spaceless), chosen)).toEqual([
+      'v2.no-organization-own-space',
+    ]);
+    expect(witnessed(called('POST', edit, 409, spaceless), chosen)).toEqual([
+      'v2.no-organization-own-space',
+    ]);
+    expect(
+      witnessed(
+        called('GET', '/v2/api/dashboards/d/lookup', 200, {
+          kind: 'project-user',
+          uid: 'u',
+          ctx: { organization: null },
+        }),
+        chosen,
+      ),
+    ).toEqual(['v2.no-organization-own-space']);
+    expect(witnessed(called('GET', list, 403, spaceless), chosen)).toEqual([]);
+    expect(witnessed(called('GET', '/v2/api/applications', 200, spaceless), chosen)).toEqual([]);
+    expect(witnessed(called('GET', list, 200, { ...spaceless, pog: 'o' }), chosen)).toEqual([]);
+  });
+});

@@ -375,9 +375,58 @@ function noRoleGrantsNothing(payload: Record<string, unknown>): boolean {
 export interface Memory {
   /** Per user id, the properties a user update last stored. */
   readonly stored: Map<string, unknown>;
+  /** Per project organization, the first user a register-tenant token placed in it. */
+  readonly tenantOrganizations: Map<string, string>;
 }
 
-export const newMemory = (): Memory => ({ stored: new Map() });
+export const newMemory = (): Memory => ({ stored: new Map(), tenantOrganizations: new Map() });
+
+/**
+ * A project-user token's user and project organization, in either layout the reference writes
+ * (flat `sub` and `pog`, or nested `uid` and `ctx.organization`); undefined for other tokens.
+ */
+function placeOf(
+  payload: Record<string, unknown>,
+): { user: unknown; organization: unknown } | undefined {
+  if (payload['kind'] !== 'project-user') return undefined;
+  const ctx = payload['ctx'];
+  if (typeof ctx === 'object' && ctx !== null)
+    return { user: payload['uid'], organization: (ctx as Record<string, unknown>)['organization'] };
+  return { user: payload['sub'], organization: payload['pog'] };
+}
+
+/**
+ * `migration.tenants-shared-organization`: register-tenant answering a project-user token (after
+ * finalize) that places its user in the project organization of another tenant's user.
+ */
+function tenantsShareOrganization(answer: Answer, path: string, memory: Memory): boolean {
+  if (answer.request.method !== 'POST' || path !== REGISTER_TENANT) return false;
+  let shared = false;
+  for (const { payload } of tokensIn(answer.body)) {
+    const place = placeOf(payload);
+    if (typeof place?.user !== 'string' || typeof place.organization !== 'string') continue;
+    const first = memory.tenantOrganizations.get(place.organization);
+    if (first === undefined) memory.tenantOrganizations.set(place.organization, place.user);
+    else if (first !== place.user) shared = true;
+  }
+  return shared;
+}
+
+const V2_UNDER_APPLICATION = /^\/v2\/api\/(applications\/[^/]+\/|dashboards\/[^/]+\/lookup$)/;
+
+/**
+ * `v2.no-organization-own-space`: a call under an application or the look-up, made with the
+ * token of a project user with no project organization, answered with something else than a
+ * refusal of that user: a 2xx, or the 409 of a template edit.
+ */
+function spacelessUserAnswered(answer: Answer, path: string): boolean {
+  if (!V2_UNDER_APPLICATION.test(path)) return false;
+  if (!(answer.status === 409 || (answer.status >= 200 && answer.status < 300))) return false;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(answer.request.headers['authorization'] ?? '')?.[1];
+  const payload = decoded(bearer?.split('.')[1] ?? '');
+  const place = payload === undefined ? undefined : placeOf(payload);
+  return place !== undefined && place.organization === null;
+}
 
 const USER_UPDATE = /^\/v1\/api\/projects\/[^/]+\/users\/([^/]+)$/;
 
@@ -522,6 +571,14 @@ export function witnessed(
     seen.push('permissions.no-role-nothing');
   if (chosen.includes('tokens.live-user') && staleTokenAnswered(answer, path, memory))
     seen.push('tokens.live-user');
+  if (
+    chosen.includes('migration.tenants-shared-organization') &&
+    ok &&
+    tenantsShareOrganization(answer, path, memory)
+  )
+    seen.push('migration.tenants-shared-organization');
+  if (chosen.includes('v2.no-organization-own-space') && spacelessUserAnswered(answer, path))
+    seen.push('v2.no-organization-own-space');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }

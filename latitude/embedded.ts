@@ -128,6 +128,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'dashboards.clone-in-place': (p) => notFollowing(p, 'dashboards.copy.clone-beside'),
   'v2.unmigrated-refused': (p) => notFollowing(p, 'v2.applications.list.before-finalize'),
   'charts.save-checked': (p) => notFollowing(p, 'charts.save-from-chat.permissions'),
+  'migration.tenants-shared-organization': (p) => notFollowing(p, 'migration.tenant-users'),
+  'v2.no-organization-own-space': (p) => notFollowing(p, 'v2.no-organization.calls'),
 };
 
 /**

@@ -35,6 +35,8 @@ describe('reference settings', () => {
       userClone: 'beside',
       applicationsBeforeFinalize: 'none',
       chartSaving: 'unchecked',
+      tenantUsers: 'own',
+      noOrganizationCalls: 'under-application',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });

@@ -163,6 +163,19 @@ export interface Settings {
    * (charts.save-from-chat.permissions): `unchecked`, or `checked` as adding a chart is.
    */
   readonly chartSaving: 'unchecked' | 'checked';
+  /**
+   * §4.9 and §9 leave open what the project user made for a tenant holds
+   * (tenants.migration.mapping, migration.tenant-users): a role and a project organization of its
+   * `own`, or `shared` ones (one project organization for every tenant, one role per set of
+   * editing permissions).
+   */
+  readonly tenantUsers: 'own' | 'shared';
+  /**
+   * §4.16 leaves open which other v2 calls refuse a project user with no project organization
+   * (v2.no-organization.calls): every call `under-application` and the look-up, first; or only
+   * those that would put a dashboard in its `own-space`, a template edit meeting the 409 first.
+   */
+  readonly noOrganizationCalls: 'under-application' | 'own-space';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -194,6 +207,8 @@ export const DEFAULT_SETTINGS: Settings = {
   userClone: 'beside',
   applicationsBeforeFinalize: 'none',
   chartSaving: 'unchecked',
+  tenantUsers: 'own',
+  noOrganizationCalls: 'under-application',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -232,6 +247,8 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'dashboards.clone-in-place': { userClone: 'in-place' },
   'v2.unmigrated-refused': { applicationsBeforeFinalize: 'refused' },
   'charts.save-checked': { chartSaving: 'checked' },
+  'migration.tenants-shared-organization': { tenantUsers: 'shared' },
+  'v2.no-organization-own-space': { noOrganizationCalls: 'own-space' },
 };
 
 /**
@@ -270,5 +287,7 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
     userClone: settings.userClone,
     applicationsBeforeFinalize: settings.applicationsBeforeFinalize,
     chartSaving: settings.chartSaving,
+    tenantUsers: settings.tenantUsers,
+    noOrganizationCalls: settings.noOrganizationCalls,
   };
 }

@@ -902,6 +902,22 @@ export const LATITUDE = [
     description:
       'Checks save-from-chat by a tenant or a project user as adding a chart: refused (403) without addChart or with readOnly.',
   },
+  {
+    id: 'migration.tenants-shared-organization',
+    kind: 'behaviour',
+    clauses: ['tenants.migration.mapping', 'migration.tenant-users'],
+    varies: ['tenants.migration.mapping', 'migration.tenant-users'],
+    description:
+      'Maps every tenant of an account to a project user of one project organization shared by all of them, on a role shared by the tenants of the same editing permissions (a tenant registered again with other permissions moves to that role), instead of an organization and a role of its own.',
+  },
+  {
+    id: 'v2.no-organization-own-space',
+    kind: 'behaviour',
+    clauses: ['v2.no-organization.calls'],
+    varies: ['v2.no-organization.calls'],
+    description:
+      'Refuses a project user with no project organization (403) only where a call would put a dashboard in its space: it reads an application’s dashboards and looks dashboards up as any user, and its edit of a template meets the 409 first.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

@@ -22,6 +22,7 @@ import {
   applyDashboards,
   DECIDED,
   emptyDashboards,
+  rulesOf,
   type DashboardRules,
   type DashboardsCommand,
   type DashboardsResult,
@@ -155,7 +156,12 @@ export class Store {
     );
     if (!applied.ok) return applied;
     // §4.9, §5 rule 6: the identity side holds the project users the tenants became.
-    const users = mapTenantUsers(account.identity, tenants, this.now(account));
+    const users = mapTenantUsers(
+      account.identity,
+      tenants,
+      this.now(account),
+      rulesOf(account.dashboards).tenantUsers,
+    );
     if (!users.ok) return users;
     account.identity = users.state;
     account.migration = applied.result.migration;
@@ -169,6 +175,7 @@ export class Store {
       account.identity,
       [{ tenantId, projectUserId }],
       this.now(account),
+      rulesOf(account.dashboards).tenantUsers,
     );
     if (!users.ok) return users;
     account.identity = users.state;

@@ -6,6 +6,7 @@ import {
   copyIdFor,
   dashboardsFor,
   emptyDashboards,
+  noOrganizationRefusal,
   type Actor,
   type DashboardRules,
   type DashboardsCommand,
@@ -249,5 +250,47 @@ describe('v2.unmigrated-refused', () => {
       world({ ...DECIDED, applicationsBeforeFinalize: 'refused' }),
     );
     expect(refused?.code).toBe('CONFLICT');
+  });
+});
+
+describe('v2.no-organization-own-space', () => {
+  const spaceless: Actor = {
+    kind: 'project-user',
+    userId: 'u-none',
+    permissions: { addChart: true, removeChart: true, editCharts: true },
+    projectOrganizationId: null,
+  };
+  const OWN_SPACE: DashboardRules = { ...DECIDED, noOrganizationCalls: 'own-space' };
+  const code = (state: DashboardsState, command: DashboardsCommand) => {
+    const r = applyDashboards(state, command, T0);
+    return r.ok ? 'done' : r.error.code;
+  };
+  const addToTemplate: DashboardsCommand = {
+    type: 'addCharts',
+    dashboardId: D,
+    chartIds: [C3],
+    actor: spaceless,
+    via: 'v2',
+  };
+  const create: DashboardsCommand = {
+    type: 'createDashboard',
+    dashboardId: '00000000-0000-4000-8000-0000000000d9',
+    workspaceId: W,
+    name: 'Nowhere',
+    actor: spaceless,
+    via: 'v2',
+  };
+
+  it('refuses every call first by default; under the other rule a template edit meets the 409', () => {
+    expect(noOrganizationRefusal(DECIDED, spaceless)?.code).toBe(
+      'PROJECT_USER_WITHOUT_ORGANIZATION',
+    );
+    expect(noOrganizationRefusal(OWN_SPACE, spaceless)).toBe(undefined);
+    expect(noOrganizationRefusal(DECIDED, key)).toBe(undefined);
+    expect(code(world(DECIDED), addToTemplate)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
+    expect(code(world(OWN_SPACE), addToTemplate)).toBe('SHARED_DASHBOARD_READ_ONLY');
+    // Whatever the rule, a call that would put a dashboard in its space is refused 403.
+    expect(code(world(OWN_SPACE), create)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
+    expect(code(world(DECIDED), create)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
   });
 });

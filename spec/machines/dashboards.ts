@@ -137,6 +137,19 @@ export interface DashboardRules {
    * (it lands on no dashboard), or `checked` as adding a chart is (addChart, readOnly).
    */
   readonly chartSaving: 'unchecked' | 'checked';
+  /**
+   * migration.tenant-users, tenants.migration.mapping: the project user a tenant becomes holds a
+   * project organization and a role of its `own`, or is `shared`: one project organization for
+   * every tenant of the account, one role per set of editing permissions.
+   */
+  readonly tenantUsers: 'own' | 'shared';
+  /**
+   * v2.no-organization.calls: a project user with no project organization is refused (403) on
+   * every call `under-application` and the look-up, before anything else; or only where a call
+   * would put a dashboard in its `own-space` (create, clone, an edit of its own), so that it
+   * reads as any user and its edit of a template meets the 409 first.
+   */
+  readonly noOrganizationCalls: 'under-application' | 'own-space';
 }
 
 export const DECIDED: DashboardRules = {
@@ -149,6 +162,8 @@ export const DECIDED: DashboardRules = {
   userClone: 'beside',
   applicationsBeforeFinalize: 'none',
   chartSaving: 'unchecked',
+  tenantUsers: 'own',
+  noOrganizationCalls: 'under-application',
 };
 
 /**
@@ -333,16 +348,41 @@ export function copyIdFor(sharedDashboardId: string, actor: Actor): string {
   return derivedUuid('eac-user-copy', sharedDashboardId, owner);
 }
 
+/** §2.4, §7: a project user with no project organization has no space to hold dashboards. */
+const withoutSpace = (): SpecError =>
+  specError(
+    'PROJECT_USER_WITHOUT_ORGANIZATION',
+    'this project user has no project organization, so no space to hold dashboards',
+    {},
+  );
+
+const hasNoSpace = (actor: Actor): boolean =>
+  actor.kind === 'project-user' && actor.projectOrganizationId === null;
+
+/**
+ * Decision v2.no-organization.calls: a project user with no project organization is refused
+ * every v2 call under an application, and the look-up, before anything else. Under the other
+ * rule nothing is refused here: only a write that would put a dashboard in its space is
+ * (writeRefusal, editTarget).
+ */
+export function noOrganizationRefusal(rules: DashboardRules, actor: Actor): SpecError | undefined {
+  if (!hasNoSpace(actor) || rules.noOrganizationCalls === 'own-space') return undefined;
+  return withoutSpace();
+}
+
 /** §2.2 and §7: may the actor make this kind of write at all? */
-export function writeRefusal(actor: Actor, write: WriteKind, via: Via): SpecError | undefined {
+export function writeRefusal(
+  actor: Actor,
+  write: WriteKind,
+  via: Via,
+  rules: DashboardRules = DECIDED,
+): SpecError | undefined {
   if (actor.kind === 'api-key') return undefined;
-  if (actor.kind === 'project-user' && via === 'v2' && actor.projectOrganizationId === null) {
-    return specError(
-      'PROJECT_USER_WITHOUT_ORGANIZATION',
-      'this project user has no project organization, so no space to hold dashboards',
-      {},
-    );
-  }
+  // A create or a clone always lands in the user's space; an edit of a template, under the
+  // other rule of v2.no-organization.calls, meets the 409 of editTarget first.
+  const landsInSpace =
+    rules.noOrganizationCalls === 'under-application' || write === 'create' || write === 'clone';
+  if (via === 'v2' && hasNoSpace(actor) && landsInSpace) return withoutSpace();
   const flag = WRITE_FLAG[write];
   if (actor.permissions?.readOnly === true) {
     return specError('FORBIDDEN', 'the role is read-only', { permission: 'readOnly', write });
@@ -442,6 +482,7 @@ function editTarget(
 ): Applied<DashboardsState, { dashboard: DashboardRecord; copiedFrom?: string }> {
   const seen = resolveFor(state, dashboardId, actor);
   if (seen === undefined) return fail(notFound('dashboard', 'dashboardId'));
+  if (via === 'v2' && hasNoSpace(actor) && !isShared(seen)) return fail(withoutSpace());
   if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });
   if (via === 'v2') {
     return fail(
@@ -506,8 +547,8 @@ function edit(
 /** §2.2: a write of this kind needs the actor's role to allow it (before anything changes). */
 const mayWrite =
   (write: WriteKind) =>
-  (_: DashboardsState, command: { readonly actor: Actor; readonly via: Via }) =>
-    writeRefusal(command.actor, write, command.via);
+  (state: DashboardsState, command: { readonly actor: Actor; readonly via: Via }) =>
+    writeRefusal(command.actor, write, command.via, rulesOf(state));
 
 /**
  * The dashboards machine's table: for each command, the moves it makes of its subject, the

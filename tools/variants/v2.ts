@@ -158,8 +158,8 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: an application path goes on past a refused credential (Stryker v2.ts:107:7)',
     file: 'reference/http/v2.ts',
-    from: '  if (!who.ok) return who;\n  const refused = withoutOrganization(who.value.actor);',
-    to: '  const refused = withoutOrganization(who.value.actor);',
+    from: '  if (!who.ok) return who;\n  const { account } = who.value;\n  const refused',
+    to: '  const { account } = who.value;\n  const refused',
     only: ['v2'],
   },
   {
@@ -237,16 +237,16 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the look-up answers a project user without a project organization',
     decision: 'v2.no-organization.calls',
     file: 'reference/http/v2.ts',
-    from: '      const refused = withoutOrganization(actor);',
+    from: '      const refused = withoutOrganization(account, actor);',
     to: '      const refused = undefined as Done<never> | undefined;',
     only: ['v2'],
   },
   {
     name: 'v2: the route check for a user without organization looks for undefined, not null',
     decision: 'v2.no-organization.calls',
-    file: 'reference/http/v2.ts',
-    from: 'actor.projectOrganizationId !== null) return undefined;',
-    to: 'actor.projectOrganizationId !== undefined) return undefined;',
+    file: 'spec/machines/dashboards.ts',
+    from: "  if (!hasNoSpace(actor) || rules.noOrganizationCalls === 'own-space') return undefined;",
+    to: "  if (actor.kind !== 'project-user' || actor.projectOrganizationId !== undefined) return undefined;",
     only: ['v2'],
   },
 ];
