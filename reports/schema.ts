@@ -65,6 +65,8 @@ export const RunTargetSchema = z.object({
   credentialsFile: z.string().min(1).optional(),
   /** `--profile FILE` of the run, absolute, so replay lines keep it. */
   profileFile: z.string().min(1).optional(),
+  /** `--ca FILE` of the run, absolute, so replay lines keep it. */
+  caFile: z.string().min(1).optional(),
   /** Whether `--check-decisions` was given (it is automatic against the reference). */
   checkDecisionsAsked: z.boolean().optional(),
   /** `--latitude VARY`: the embedded reference behind the latitude proxy (replay lines keep it). */

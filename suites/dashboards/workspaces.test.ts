@@ -210,11 +210,16 @@ probe(
   ['workspaces.list.filter-names'],
   'a team filter no workspace matches',
   async (t) => {
+    const teamName = t.profile.shapes.listWorkspacesFilters?.team;
+    if (teamName === undefined)
+      return t.notRun(
+        'the profile does not name the list-workspaces team filter (listWorkspacesFilters)',
+      );
     const w = await buildWorld(t);
     await createWorkspace(t, w);
     const res = await listWorkspaces(t, {
       apiKey: w.creds().apiKey,
-      teamId: `team-${t.faker.string.alphanumeric(8)}`,
+      [teamName]: `team-${t.faker.string.alphanumeric(8)}`,
     });
     const count = (res.body as { data?: { workspaces?: unknown[] } }).data?.workspaces?.length;
     t.observe(
