@@ -128,6 +128,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'dashboards.clone-in-place': (p) => notFollowing(p, 'dashboards.copy.clone-beside'),
   'v2.unmigrated-refused': (p) => notFollowing(p, 'v2.applications.list.before-finalize'),
   'charts.save-checked': (p) => notFollowing(p, 'charts.save-from-chat.permissions'),
+  // A project-user token is taken on the v1 calls beside clone: the decision no longer holds.
+  'dashboards.v1-project-users': (p) => notFollowing(p, 'dashboards.v1-writes.credentials'),
 };
 
 /**

@@ -163,6 +163,12 @@ export interface Settings {
    * (charts.save-from-chat.permissions): `unchecked`, or `checked` as adding a chart is.
    */
   readonly chartSaving: 'unchecked' | 'checked';
+  /**
+   * §5 leaves open which credentials the v1 dashboard calls other than clone take
+   * (dashboards.v1-writes.credentials): a project-user token there is `refused` (403), or
+   * `taken`, the user acting in their own space.
+   */
+  readonly v1ProjectUsers: 'refused' | 'taken';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -194,6 +200,7 @@ export const DEFAULT_SETTINGS: Settings = {
   userClone: 'beside',
   applicationsBeforeFinalize: 'none',
   chartSaving: 'unchecked',
+  v1ProjectUsers: 'refused',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -232,6 +239,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'dashboards.clone-in-place': { userClone: 'in-place' },
   'v2.unmigrated-refused': { applicationsBeforeFinalize: 'refused' },
   'charts.save-checked': { chartSaving: 'checked' },
+  'dashboards.v1-project-users': { v1ProjectUsers: 'taken' },
 };
 
 /**
@@ -270,5 +278,6 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
     userClone: settings.userClone,
     applicationsBeforeFinalize: settings.applicationsBeforeFinalize,
     chartSaving: settings.chartSaving,
+    v1ProjectUsers: settings.v1ProjectUsers,
   };
 }

@@ -902,6 +902,14 @@ export const LATITUDE = [
     description:
       'Checks save-from-chat by a tenant or a project user as adding a chart: refused (403) without addChart or with readOnly.',
   },
+  {
+    id: 'dashboards.v1-project-users',
+    kind: 'behaviour',
+    clauses: ['dashboards.v1-writes.credentials'],
+    varies: ['dashboards.v1-writes.credentials'],
+    description:
+      'Takes a project-user token on the v1 dashboard calls other than clone (create, add-charts, append-charts-from, remove-charts, the list of a workspace’s dashboards): the user acts in their own space with their role’s permissions, as a tenant does; the printed profile does not follow dashboards.v1-writes.credentials.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

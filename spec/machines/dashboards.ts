@@ -137,6 +137,12 @@ export interface DashboardRules {
    * (it lands on no dashboard), or `checked` as adding a chart is (addChart, readOnly).
    */
   readonly chartSaving: 'unchecked' | 'checked';
+  /**
+   * dashboards.v1-writes.credentials: a project-user token on a v1 dashboard call other than
+   * clone (which §5 rule 4 gives an API key or a tenant JWT) is `refused`, or `taken`: the user
+   * acts in their own space with their role's permissions, as a tenant does through v1.
+   */
+  readonly v1ProjectUsers: 'refused' | 'taken';
 }
 
 export const DECIDED: DashboardRules = {
@@ -149,6 +155,7 @@ export const DECIDED: DashboardRules = {
   userClone: 'beside',
   applicationsBeforeFinalize: 'none',
   chartSaving: 'unchecked',
+  v1ProjectUsers: 'refused',
 };
 
 /**
