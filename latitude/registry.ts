@@ -6,6 +6,7 @@ import {
   credentialsRefusedOtherwise,
   isolationForbidden,
   organizationIdValidated,
+  v2ApiKeyHeader,
 } from './credentials.ts';
 import { hubOpenTransforms } from './hub-open.ts';
 import { hubTransforms } from './hub.ts';
@@ -66,6 +67,7 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     ...chatStreamTransforms,
     ...hubOpenTransforms,
     requestsRenamed,
+    v2ApiKeyHeader,
   ]
     .map((t): [FreedomId, () => Transform] => [t.id, () => t])
     .concat([

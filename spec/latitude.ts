@@ -236,6 +236,14 @@ export const LATITUDE = [
       'Reads an API key wherever the client put it on the identity calls and list-workspaces: in the other place (the query of a POST or PUT, the body of a DELETE) or in an authorization header, when the §5 carrier holds none.',
   },
   {
+    id: 'v2.api-key-header',
+    kind: 'form',
+    clauses: ['v2.credentials.api-key-carrier'],
+    varies: ['v2.credentials.api-key-carrier'],
+    description:
+      'Takes an API key on v2 calls only in an x-api-key header (organizationId where §5 rule 7 puts it) and reads no apiKey member there; stated in the printed profile (shapes.v2ApiKey), which no longer follows v2.credentials.api-key-carrier.',
+  },
+  {
     id: 'organization-id.validated',
     kind: 'form',
     clauses: ['auth.org-bound.organization-id-shape'],

@@ -23,6 +23,7 @@ import * as request from '../harness/endpoints.ts';
 import type { Request } from '../harness/endpoints.ts';
 import type { Reply } from '../harness/http.ts';
 import { APPLICATIONS } from '../harness/paths.ts';
+import { API_KEY, v2Get } from '../harness/given/v2.ts';
 import { organizationExists, roleList, userAsTokenShows, userExists } from '../harness/readback.ts';
 import { describeAnswer, expectSuccess, refusedAs } from '../harness/expect.ts';
 import { cause } from '../harness/causes.ts';
@@ -412,7 +413,7 @@ conformance(
       'migration',
     );
     const ids = migration.applications.map((app) => app.applicationId);
-    const theirs = await t.http.get(APPLICATIONS, { query: b.creds() });
+    const theirs = await v2Get(t, b, APPLICATIONS, API_KEY);
     if (ids.length === 0 || !ids.every((id) => theirs.text.includes(id))) {
       t.notRun(
         'B\u2019s own key does not list the applications its migration made, so a leak to A could not be seen',
