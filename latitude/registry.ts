@@ -33,6 +33,7 @@ import { requestsRenamed } from './requests.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
 import { identityTransforms } from './identity.ts';
+import { idsUpperCase } from './ids.ts';
 import type { Transform } from './transform.ts';
 import { bodyChunked, contentTypeCharset, framingEmptyBody } from './wire.ts';
 
@@ -73,6 +74,7 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     .concat([
       ['isolation.forbidden', () => isolationForbidden()],
       ['limits.tighter', () => limitsTighter()],
+      ['ids.upper-case', () => idsUpperCase()],
     ]),
 );
 

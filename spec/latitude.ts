@@ -295,6 +295,15 @@ export const LATITUDE = [
       'Reads UUIDs only in lower case: an id written in upper case in the path, the query or a body member typed as a UUID is a 400 validation error (externalIds are matched as written).',
   },
   {
+    id: 'ids.upper-case',
+    kind: 'form',
+    clauses: ['resources.uuid.format', 'errors.validation.uuid-case'],
+    varies: ['partial.form.ids'],
+    description:
+      'Writes the UUIDs it answers in upper case (every id-named member of a success answer, the callers’ externalIds, properties and chart data aside) and reads ids in either case.',
+    excludes: ['ids.lower-case-only'],
+  },
+  {
     id: 'bodies.prototype-keys-dropped',
     kind: 'form',
     clauses: ['errors.validation.prototype-keys'],
