@@ -341,6 +341,26 @@ describe('refusals a behaviour adds', () => {
   });
 });
 
+describe('dashboards.v1-project-users', () => {
+  const chosen = ['dashboards.v1-project-users'] as const;
+  const by = (kind: string, url: string, status: number): Answer => {
+    const a = answer('POST', url, status, {});
+    const authorization = `Bearer ${jwt({ alg: 'ES256' }, { sub: 'u', kind })}`;
+    return { ...a, request: { ...a.request, headers: { authorization } } };
+  };
+
+  it('sees a v1 call beside clone answered to a project-user token, and nothing else', () => {
+    expect(witnessed(by('project-user', '/v1/api/dashboard/remove-charts', 200), chosen)).toEqual([
+      'dashboards.v1-project-users',
+    ]);
+    expect(witnessed(by('project-user', '/v1/api/dashboard/remove-charts', 403), chosen)).toEqual(
+      [],
+    );
+    expect(witnessed(by('project-user', '/v1/api/dashboard/clone', 200), chosen)).toEqual([]);
+    expect(witnessed(by('tenant', '/v1/api/dashboard/remove-charts', 200), chosen)).toEqual([]);
+  });
+});
+
 describe('auth.both-forms', () => {
   it('makes a Bearer API key bare, and leaves tokens and bare keys alone', () => {
     expect(bareKey({ authorization: 'Bearer key-123', accept: '*/*' })).toEqual({

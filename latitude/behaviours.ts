@@ -288,6 +288,25 @@ const V1_LAYOUT_EDIT = new Map([
   [REMOVE_CHARTS, 'dashboardId'],
 ]);
 
+/** The v1 dashboard calls other than clone, at the reference's paths. */
+const V1_BESIDE_CLONE = new Set([
+  APPEND_CHARTS_FROM,
+  REMOVE_CHARTS,
+  ADD_CHARTS,
+  '/v1/api/dashboard/create',
+  LIST_WORKSPACE_DASHBOARDS,
+]);
+
+/**
+ * `dashboards.v1-project-users`: a v1 dashboard call other than clone answered with success to
+ * a project-user token in the authorization header.
+ */
+function projectUserOnV1(answer: Answer, path: string): boolean {
+  if (!V1_BESIDE_CLONE.has(path)) return false;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(answer.request.headers['authorization'] ?? '')?.[1];
+  return decoded(bearer?.split('.')[1] ?? '')?.['kind'] === 'project-user';
+}
+
 /** The request's JSON body and the answer's `data`, when both are objects. */
 function exchangeOf(
   answer: Answer,
@@ -550,6 +569,8 @@ export function witnessed(
     answer.status === 403
   )
     seen.push('charts.save-checked');
+  if (chosen.includes('dashboards.v1-project-users') && ok && projectUserOnV1(answer, path))
+    seen.push('dashboards.v1-project-users');
   layouts.note(answer);
   if (chosen.includes('dashboards.append-same-charts') && layouts.takeShared())
     seen.push('dashboards.append-same-charts');

@@ -130,6 +130,8 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'charts.save-checked': (p) => notFollowing(p, 'charts.save-from-chat.permissions'),
   'migration.tenants-shared-organization': (p) => notFollowing(p, 'migration.tenant-users'),
   'v2.no-organization-own-space': (p) => notFollowing(p, 'v2.no-organization.calls'),
+  // A project-user token is taken on the v1 calls beside clone: the decision no longer holds.
+  'dashboards.v1-project-users': (p) => notFollowing(p, 'dashboards.v1-writes.credentials'),
 };
 
 /**

@@ -6,6 +6,7 @@ import {
   credentialsRefusedOtherwise,
   isolationForbidden,
   organizationIdValidated,
+  v2ApiKeyHeader,
 } from './credentials.ts';
 import { hubOpenTransforms } from './hub-open.ts';
 import { hubTransforms } from './hub.ts';
@@ -32,6 +33,7 @@ import { requestsRenamed } from './requests.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
 import { identityTransforms } from './identity.ts';
+import { idsUpperCase } from './ids.ts';
 import type { Transform } from './transform.ts';
 import { bodyChunked, contentTypeCharset, framingEmptyBody } from './wire.ts';
 
@@ -66,11 +68,13 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     ...chatStreamTransforms,
     ...hubOpenTransforms,
     requestsRenamed,
+    v2ApiKeyHeader,
   ]
     .map((t): [FreedomId, () => Transform] => [t.id, () => t])
     .concat([
       ['isolation.forbidden', () => isolationForbidden()],
       ['limits.tighter', () => limitsTighter()],
+      ['ids.upper-case', () => idsUpperCase()],
     ]),
 );
 

@@ -37,6 +37,7 @@ describe('reference settings', () => {
       chartSaving: 'unchecked',
       tenantUsers: 'own',
       noOrganizationCalls: 'under-application',
+      v1ProjectUsers: 'refused',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -96,6 +97,11 @@ describe('reference settings', () => {
       userClone: 'beside',
       applicationsBeforeFinalize: 'none',
       chartSaving: 'unchecked',
+      v1ProjectUsers: 'refused',
+    });
+    expect(settingsFor(['dashboards.v1-project-users'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      v1ProjectUsers: 'taken',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,

@@ -176,6 +176,12 @@ export interface Settings {
    * those that would put a dashboard in its `own-space`, a template edit meeting the 409 first.
    */
   readonly noOrganizationCalls: 'under-application' | 'own-space';
+  /**
+   * §5 leaves open which credentials the v1 dashboard calls other than clone take
+   * (dashboards.v1-writes.credentials): a project-user token there is `refused` (403), or
+   * `taken`, the user acting in their own space.
+   */
+  readonly v1ProjectUsers: 'refused' | 'taken';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -209,6 +215,7 @@ export const DEFAULT_SETTINGS: Settings = {
   chartSaving: 'unchecked',
   tenantUsers: 'own',
   noOrganizationCalls: 'under-application',
+  v1ProjectUsers: 'refused',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -249,6 +256,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'charts.save-checked': { chartSaving: 'checked' },
   'migration.tenants-shared-organization': { tenantUsers: 'shared' },
   'v2.no-organization-own-space': { noOrganizationCalls: 'own-space' },
+  'dashboards.v1-project-users': { v1ProjectUsers: 'taken' },
 };
 
 /**
@@ -289,5 +297,6 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
     chartSaving: settings.chartSaving,
     tenantUsers: settings.tenantUsers,
     noOrganizationCalls: settings.noOrganizationCalls,
+    v1ProjectUsers: settings.v1ProjectUsers,
   };
 }

@@ -236,6 +236,14 @@ export const LATITUDE = [
       'Reads an API key wherever the client put it on the identity calls and list-workspaces: in the other place (the query of a POST or PUT, the body of a DELETE) or in an authorization header, when the §5 carrier holds none.',
   },
   {
+    id: 'v2.api-key-header',
+    kind: 'form',
+    clauses: ['v2.credentials.api-key-carrier'],
+    varies: ['v2.credentials.api-key-carrier'],
+    description:
+      'Takes an API key on v2 calls only in an x-api-key header (organizationId where §5 rule 7 puts it) and reads no apiKey member there; stated in the printed profile (shapes.v2ApiKey), which no longer follows v2.credentials.api-key-carrier.',
+  },
+  {
     id: 'organization-id.validated',
     kind: 'form',
     clauses: ['auth.org-bound.organization-id-shape'],
@@ -285,6 +293,15 @@ export const LATITUDE = [
     varies: ['errors.validation.uuid-case'],
     description:
       'Reads UUIDs only in lower case: an id written in upper case in the path, the query or a body member typed as a UUID is a 400 validation error (externalIds are matched as written).',
+  },
+  {
+    id: 'ids.upper-case',
+    kind: 'form',
+    clauses: ['resources.uuid.format', 'errors.validation.uuid-case'],
+    varies: ['partial.form.ids'],
+    description:
+      'Writes the UUIDs it answers in upper case (every id-named member of a success answer, the callers’ externalIds, properties and chart data aside) and reads ids in either case.',
+    excludes: ['ids.lower-case-only'],
   },
   {
     id: 'bodies.prototype-keys-dropped',
@@ -917,6 +934,14 @@ export const LATITUDE = [
     varies: ['v2.no-organization.calls'],
     description:
       'Refuses a project user with no project organization (403) only where a call would put a dashboard in its space: it reads an application’s dashboards and looks dashboards up as any user, and its edit of a template meets the 409 first.',
+  },
+  {
+    id: 'dashboards.v1-project-users',
+    kind: 'behaviour',
+    clauses: ['dashboards.v1-writes.credentials'],
+    varies: ['dashboards.v1-writes.credentials'],
+    description:
+      'Takes a project-user token on the v1 dashboard calls other than clone (create, add-charts, append-charts-from, remove-charts, the list of a workspace’s dashboards): the user acts in their own space with their role’s permissions, as a tenant does; the printed profile does not follow dashboards.v1-writes.credentials.',
   },
 ] as const satisfies readonly Freedom[];
 

@@ -235,6 +235,20 @@ export const ProfileShapes = z
      * accepts either (the suites then send the `Bearer` form).
      */
     authorizationHeader: z.enum(['bearer', 'raw', 'both']).optional(),
+    /**
+     * §4.16, §5 rule 7: where an API key travels on v2 calls when it is not the `apiKey` member
+     * (query on GET and DELETE, JSON body on POST) that decision v2.credentials.api-key-carrier
+     * records: the request header that carries it (its name in lower case), the key written
+     * after `scheme` and a space when one is stated, bare otherwise. organizationId stays where
+     * rule 7 puts it. Absent: the decision's member.
+     */
+    v2ApiKey: z
+      .object({
+        header: z.string().regex(/^[a-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name in lower case'),
+        scheme: Name.optional(),
+      })
+      .strict()
+      .optional(),
     /** The JSON Web Key Set of the keys the target signs tokens with: a path or a URL. */
     jwks: z.string().min(1).optional(),
     tokenClaims: TokenClaimsShape.optional(),

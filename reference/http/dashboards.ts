@@ -101,7 +101,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     auth: V1_WRITE,
     body: CloneDashboardBody,
     handle: ({ principal, body }) => {
-      const who = v1Writer(caller(principal));
+      const who = v1Writer(caller(principal), 'clone');
       if (!who.ok) return who;
       const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);

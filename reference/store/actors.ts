@@ -1,5 +1,5 @@
 import { specError, type AuthReason } from '../../spec/errors.ts';
-import type { Actor } from '../../spec/machines/dashboards.ts';
+import { rulesOf, type Actor } from '../../spec/machines/dashboards.ts';
 import { roleOf, tenantById } from '../../spec/machines/identity.ts';
 import { errDone, okDone, type Done } from '../done.ts';
 import { projectUserFacts, type EacClaims } from '../tokens/claims.ts';
@@ -45,14 +45,21 @@ function migratedUserOf(account: AccountRecord, tenantId: string): string | unde
 
 /**
  * §5 rule 4 names an API key or a tenant JWT for clone; the reference holds every v1 write to
- * the same pair (decision dashboards.v1-writes.credentials): a project user works in v2. The
+ * the same pair (decision dashboards.v1-writes.credentials): a project user works in v2, unless
+ * the rules take its token on the calls other than clone (`call`). The
  * tenant acts with the permissions the store holds now (decision
  * dashboards.tenant-permissions.read-at-write), as the project user it became once migrated.
  */
-export function v1Writer(principal: Principal): Done<{ account: AccountRecord; actor: Actor }> {
+export function v1Writer(
+  principal: Principal,
+  call: 'clone' | 'other' = 'other',
+): Done<{ account: AccountRecord; actor: Actor }> {
   const { account } = principal;
   const subject = principal.subject ?? '';
   if (principal.via === 'project-user-token') {
+    // A service taking the token elsewhere than clone lets the user act in their own space.
+    if (call === 'other' && rulesOf(account.dashboards).v1ProjectUsers === 'taken')
+      return v2Actor(principal);
     return errDone(
       specError('FORBIDDEN', 'v1 dashboard writes take an API key or a tenant JWT', {
         reason: 'project-user-token-on-v1',

@@ -150,6 +150,12 @@ export interface DashboardRules {
    * reads as any user and its edit of a template meets the 409 first.
    */
   readonly noOrganizationCalls: 'under-application' | 'own-space';
+  /**
+   * dashboards.v1-writes.credentials: a project-user token on a v1 dashboard call other than
+   * clone (which §5 rule 4 gives an API key or a tenant JWT) is `refused`, or `taken`: the user
+   * acts in their own space with their role's permissions, as a tenant does through v1.
+   */
+  readonly v1ProjectUsers: 'refused' | 'taken';
 }
 
 export const DECIDED: DashboardRules = {
@@ -164,6 +170,7 @@ export const DECIDED: DashboardRules = {
   chartSaving: 'unchecked',
   tenantUsers: 'own',
   noOrganizationCalls: 'under-application',
+  v1ProjectUsers: 'refused',
 };
 
 /**

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import type { Exchange } from './meta.ts';
 import type { Target } from './target.ts';
 import { installNetwork } from './network.ts';
+import { canonicalIds } from './ids.ts';
 
 // Proxy variables and `eac run --ca` (EAC_CA) for every request of this worker.
 installNetwork();
@@ -102,7 +103,9 @@ export class Http {
       let body: unknown = text;
       if ((responseHeaders['content-type'] ?? '').includes('json') && text.length > 0) {
         try {
-          body = JSON.parse(text);
+          const parsed: unknown = JSON.parse(text);
+          // §1: ids are compared as the document allows, a UUID in either case (ids.ts).
+          body = (options.base ?? 'api') === 'api' ? canonicalIds(parsed) : parsed;
         } catch {
           body = text;
         }
