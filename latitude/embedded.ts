@@ -128,6 +128,10 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'dashboards.clone-in-place': (p) => notFollowing(p, 'dashboards.copy.clone-beside'),
   'v2.unmigrated-refused': (p) => notFollowing(p, 'v2.applications.list.before-finalize'),
   'charts.save-checked': (p) => notFollowing(p, 'charts.save-from-chat.permissions'),
+  'tenants.permissions-at-issue': (p) =>
+    notFollowing(p, 'dashboards.tenant-permissions.read-at-write'),
+  'tokens.embed-creates-only': (p) => notFollowing(p, 'tokens.embed-token.upserts'),
+  'charts.save-name-required': (p) => notFollowing(p, 'charts.save-from-chat.required-fields'),
 };
 
 /**

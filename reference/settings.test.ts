@@ -35,6 +35,9 @@ describe('reference settings', () => {
       userClone: 'beside',
       applicationsBeforeFinalize: 'none',
       chartSaving: 'unchecked',
+      tenantPermissions: 'stored',
+      embedSignIn: 'upsert',
+      saveFromChatRequired: 'chart-config',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });

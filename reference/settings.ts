@@ -163,6 +163,24 @@ export interface Settings {
    * (charts.save-from-chat.permissions): `unchecked`, or `checked` as adding a chart is.
    */
   readonly chartSaving: 'unchecked' | 'checked';
+  /**
+   * §3 leaves open whether a change of a tenant's permissions reaches tokens already issued
+   * (dashboards.tenant-permissions.read-at-write): write checks read the tenant as `stored` now,
+   * or as its token was `issued`.
+   */
+  readonly tenantPermissions: 'stored' | 'issued';
+  /**
+   * §4.8 leaves open whether embed-token creates or updates (tokens.embed-token.upserts):
+   * `upsert`, fields the body gives replace the stored ones; `create-only`, an organization or
+   * user the project already holds signs in as stored, unchanged.
+   */
+  readonly embedSignIn: 'upsert' | 'create-only';
+  /**
+   * §4.14 leaves open which save-from-chat fields are mandatory
+   * (charts.save-from-chat.required-fields): `chart-config` alone (the name falls back to the
+   * title), or `name-too` (a body without a name is refused 400).
+   */
+  readonly saveFromChatRequired: 'chart-config' | 'name-too';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -194,6 +212,9 @@ export const DEFAULT_SETTINGS: Settings = {
   userClone: 'beside',
   applicationsBeforeFinalize: 'none',
   chartSaving: 'unchecked',
+  tenantPermissions: 'stored',
+  embedSignIn: 'upsert',
+  saveFromChatRequired: 'chart-config',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -232,6 +253,9 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'dashboards.clone-in-place': { userClone: 'in-place' },
   'v2.unmigrated-refused': { applicationsBeforeFinalize: 'refused' },
   'charts.save-checked': { chartSaving: 'checked' },
+  'tenants.permissions-at-issue': { tenantPermissions: 'issued' },
+  'tokens.embed-creates-only': { embedSignIn: 'create-only' },
+  'charts.save-name-required': { saveFromChatRequired: 'name-too' },
 };
 
 /**
@@ -270,5 +294,6 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
     userClone: settings.userClone,
     applicationsBeforeFinalize: settings.applicationsBeforeFinalize,
     chartSaving: settings.chartSaving,
+    tenantPermissions: settings.tenantPermissions,
   };
 }

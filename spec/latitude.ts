@@ -902,6 +902,30 @@ export const LATITUDE = [
     description:
       'Checks save-from-chat by a tenant or a project user as adding a chart: refused (403) without addChart or with readOnly.',
   },
+  {
+    id: 'tenants.permissions-at-issue',
+    kind: 'behaviour',
+    clauses: ['dashboards.tenant-permissions.read-at-write'],
+    varies: ['dashboards.tenant-permissions.read-at-write'],
+    description:
+      'Checks a tenant JWT’s dashboard writes (v1, and v2 after finalize) against the permissions the token was issued with: registering the tenant again with other permissions reaches its next token only.',
+  },
+  {
+    id: 'tokens.embed-creates-only',
+    kind: 'behaviour',
+    clauses: ['tokens.embed-token.upserts'],
+    varies: ['tokens.embed-token.upserts'],
+    description:
+      'Makes embed-token create the organization and the user when absent but never change an existing one: a known externalId or user id signs in as stored (name, properties, role and organization kept), whatever the body sends.',
+  },
+  {
+    id: 'charts.save-name-required',
+    kind: 'behaviour',
+    clauses: ['charts.save-from-chat.required-fields'],
+    varies: ['charts.save-from-chat.required-fields'],
+    description:
+      'Requires a name in save-from-chat beside chartConfig: a body without one is refused (400 VALIDATION_ERROR) and no chart is saved.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

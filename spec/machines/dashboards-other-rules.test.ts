@@ -6,6 +6,7 @@ import {
   copyIdFor,
   dashboardsFor,
   emptyDashboards,
+  tenantWritePermissions,
   type Actor,
   type DashboardRules,
   type DashboardsCommand,
@@ -249,5 +250,15 @@ describe('v2.unmigrated-refused', () => {
       world({ ...DECIDED, applicationsBeforeFinalize: 'refused' }),
     );
     expect(refused?.code).toBe('CONFLICT');
+  });
+});
+
+describe('tenants.permissions-at-issue', () => {
+  it('reads the tenant as stored by default, as its token was issued under the other rule', () => {
+    const stored = { readOnly: true };
+    const issued = { addChart: true };
+    expect(tenantWritePermissions(world(DECIDED), stored, issued)).toBe(stored);
+    const atIssue = world({ ...DECIDED, tenantPermissions: 'issued' });
+    expect(tenantWritePermissions(atIssue, stored, issued)).toBe(issued);
   });
 });

@@ -137,6 +137,12 @@ export interface DashboardRules {
    * (it lands on no dashboard), or `checked` as adding a chart is (addChart, readOnly).
    */
   readonly chartSaving: 'unchecked' | 'checked';
+  /**
+   * dashboards.tenant-permissions.read-at-write: a tenant JWT writes with the tenant's
+   * permissions as `stored` now (a later registration reaches it at once), or as `issued` in the
+   * token (a later registration reaches the tenant's next token only).
+   */
+  readonly tenantPermissions: 'stored' | 'issued';
 }
 
 export const DECIDED: DashboardRules = {
@@ -149,6 +155,7 @@ export const DECIDED: DashboardRules = {
   userClone: 'beside',
   applicationsBeforeFinalize: 'none',
   chartSaving: 'unchecked',
+  tenantPermissions: 'stored',
 };
 
 /**
@@ -169,6 +176,18 @@ export function connectionRefusal(
 }
 
 export const rulesOf = (state: DashboardsState): DashboardRules => state.rules ?? DECIDED;
+
+/**
+ * The permissions a tenant JWT writes with (decision dashboards.tenant-permissions.read-at-write:
+ * the tenant's as stored now); under the other rule, those its token was issued with.
+ */
+export function tenantWritePermissions(
+  state: DashboardsState,
+  stored: RolePermissions | null,
+  issued: RolePermissions | null,
+): RolePermissions | null {
+  return rulesOf(state).tenantPermissions === 'issued' ? issued : stored;
+}
 
 /** An account with no dashboards yet; `writes` makes its tables (plain records by default). */
 export function emptyDashboards(
