@@ -916,7 +916,7 @@ export const LATITUDE = [
     clauses: ['tokens.embed-token.upserts'],
     varies: ['tokens.embed-token.upserts'],
     description:
-      'Makes embed-token create the organization and the user when absent but never change an existing one: an organization found by externalId keeps its name and properties, a user found by id its name, properties and role, whatever the body sends (the user is still attached to the organization it signs in for).',
+      'Makes embed-token create the organization and the user when absent but never update what it finds: an organization found by externalId keeps its name and properties, a user found by id its name, properties and role, whatever the body sends (the user is still attached to the organization it signs in for).',
   },
   {
     id: 'charts.save-name-required',
