@@ -607,3 +607,92 @@ describe('tenant users and users without an organization', () => {
     expect(witnessed(called('GET', list, 200, { ...spaceless, pog: 'o' }), chosen)).toEqual([]);
   });
 });
+
+describe('tenants.permissions-at-issue, tokens.embed-creates-only, charts.save-name-required', () => {
+  const sentBy = (a: Answer, headers: Record<string, string>, body: unknown): Answer => ({
+    ...a,
+    request: { ...a.request, headers, body: Buffer.from(JSON.stringify(body)) },
+  });
+
+  it('see a write made with a tenant token issued before the tenant was made view-only', () => {
+    const chosen = ['tenants.permissions-at-issue'] as const;
+    const memory = newMemory();
+    const editing = { kind: 'tenant', sub: 'T1', perm: { addChart: true, removeChart: true } };
+    const viewOnly = { kind: 'tenant', sub: 't1', perm: { addChart: true, readOnly: true } };
+    const registered = (payload: object) =>
+      answer('POST', '/v1/api/tenant/register-tenant', 200, {
+        data: { token: jwt({ alg: 'ES256' }, payload) },
+      });
+    const removal = (payload: object, status = 200) =>
+      sentBy(
+        answer('POST', '/v1/api/dashboard/remove-charts', status, { data: {} }),
+        { authorization: `Bearer ${jwt({ alg: 'ES256' }, payload)}` },
+        {},
+      );
+    expect(witnessed(registered(editing), chosen, memory)).toEqual([]);
+    // Still editing when it was last registered: nothing to see.
+    expect(witnessed(removal(editing), chosen, memory)).toEqual([]);
+    expect(witnessed(registered(viewOnly), chosen, memory)).toEqual([]);
+    expect(witnessed(removal(editing), chosen, memory)).toEqual(chosen);
+    // Refused as stored now (the decision), or made with the new view-only token: not it.
+    expect(witnessed(removal(editing, 403), chosen, memory)).toEqual([]);
+    expect(witnessed(removal(viewOnly), chosen, memory)).toEqual([]);
+    // Nested layout, and a v2 write.
+    const nested = { kind: 'tenant', uid: 't1', ctx: { permissions: { addDashboard: true } } };
+    const v2 = sentBy(
+      answer('POST', '/v2/api/applications/a/dashboards', 201, { data: {} }),
+      { authorization: `Bearer ${jwt({ alg: 'ES256' }, nested)}` },
+      { name: 'x' },
+    );
+    expect(witnessed(v2, chosen, memory)).toEqual(chosen);
+  });
+
+  it('see an embed token that kept the stored user over what the body sent', () => {
+    const chosen = ['tokens.embed-creates-only'] as const;
+    const embed = (payload: object, user: object) =>
+      sentBy(
+        answer('POST', '/v1/api/projects/embed-token', 200, {
+          data: { token: jwt({ alg: 'ES256' }, { kind: 'project-user', ...payload }) },
+        }),
+        {},
+        { organization: { externalId: 'e' }, user },
+      );
+    const sent = { name: 'New', properties: { a: 1 }, userRoleId: 'r2' };
+    const flat = { name: 'New', props: { a: 1 }, rol: 'r2' };
+    expect(witnessed(embed(flat, sent), chosen)).toEqual([]);
+    expect(witnessed(embed({ ...flat, name: 'Old' }, sent), chosen)).toEqual(chosen);
+    expect(witnessed(embed({ ...flat, props: { a: 0 } }, sent), chosen)).toEqual(chosen);
+    expect(witnessed(embed({ ...flat, rol: 'r1' }, sent), chosen)).toEqual(chosen);
+    const nested = { name: 'New', uid: 'u', ctx: { properties: { a: 1 }, role: 'r2' } };
+    expect(witnessed(embed(nested, sent), chosen)).toEqual([]);
+    expect(
+      witnessed(embed({ ...nested, ctx: { properties: {}, role: 'r2' } }, sent), chosen),
+    ).toEqual(chosen);
+    // What the body leaves out is none of it.
+    expect(witnessed(embed({ ...flat, props: { b: 2 } }, { name: 'New' }), chosen)).toEqual([]);
+  });
+
+  it('see a save-from-chat refused for the name it lacked', () => {
+    const chosen = ['charts.save-name-required'] as const;
+    const refusal = (path: unknown[]) => ({
+      status: 'error',
+      error: {
+        message: 'invalid body',
+        code: 'VALIDATION_ERROR',
+        details: { issues: [{ path, message: 'required', code: 'invalid_type' }] },
+      },
+    });
+    const save = (status: number, body: unknown, sent: object) =>
+      sentBy(answer('POST', '/v1/api/chart/save-from-chat', status, body), {}, sent);
+    expect(witnessed(save(400, refusal(['body', 'name']), { chartConfig: {} }), chosen)).toEqual(
+      chosen,
+    );
+    expect(witnessed(save(400, refusal(['body', 'chartConfig']), { name: 'n' }), chosen)).toEqual(
+      [],
+    );
+    expect(
+      witnessed(save(400, refusal(['body', 'chartConfig', 'name']), { chartConfig: {} }), chosen),
+    ).toEqual([]);
+    expect(witnessed(save(200, { data: {} }, { chartConfig: {} }), chosen)).toEqual([]);
+  });
+});

@@ -396,9 +396,15 @@ export interface Memory {
   readonly stored: Map<string, unknown>;
   /** Per project organization, the first user a register-tenant token placed in it. */
   readonly tenantOrganizations: Map<string, string>;
+  /** Per tenant id, whether its last registration made it view-only (from the token answered). */
+  readonly viewOnlyTenants: Map<string, boolean>;
 }
 
-export const newMemory = (): Memory => ({ stored: new Map(), tenantOrganizations: new Map() });
+export const newMemory = (): Memory => ({
+  stored: new Map(),
+  tenantOrganizations: new Map(),
+  viewOnlyTenants: new Map(),
+});
 
 /**
  * A project-user token's user and project organization, in either layout the reference writes
@@ -478,6 +484,101 @@ function staleTokenAnswered(answer: Answer, path: string, memory: Memory): boole
   const props = nested ? (ctx as Record<string, unknown>)['properties'] : payload['props'];
   const stored = typeof user === 'string' ? memory.stored.get(user.toLowerCase()) : undefined;
   return stored !== undefined && !isDeepStrictEqual(stored, props);
+}
+
+/** §2.2 rule 1's editing flags: a tenant with none of them on, or readOnly, writes nothing. */
+const EDITING_FLAGS = [
+  'addChart',
+  'addFilter',
+  'createChart',
+  'editCharts',
+  'removeChart',
+  'addDashboard',
+  'canDuplicateDashboard',
+];
+
+/** A tenant token's subject and whether the permissions it carries let it write at all. */
+function tenantOf(
+  payload: Record<string, unknown>,
+): { tenantId: string; viewOnly: boolean } | undefined {
+  if (payload['kind'] !== 'tenant') return undefined;
+  const ctx = payload['ctx'];
+  const nested = typeof ctx === 'object' && ctx !== null;
+  const tenantId = nested ? payload['uid'] : payload['sub'];
+  const perm = nested ? (ctx as Record<string, unknown>)['permissions'] : payload['perm'];
+  if (typeof tenantId !== 'string' || typeof perm !== 'object' || perm === null) return undefined;
+  const flags = perm as Record<string, unknown>;
+  const viewOnly = flags['readOnly'] === true || !EDITING_FLAGS.some((f) => flags[f] === true);
+  return { tenantId: tenantId.toLowerCase(), viewOnly };
+}
+
+const V2_WRITE = /^\/v2\/api\/applications\/[^/]+\/dashboards(\/|$)/;
+
+/**
+ * `tenants.permissions-at-issue`: a dashboard write made with a tenant JWT that could write when
+ * it was issued, while the tenant's last registration (the token answered to it) made it
+ * view-only. Remembers what each register-tenant answer says of its tenant.
+ */
+function writeByStaleTenant(answer: Answer, path: string, memory: Memory): boolean {
+  const ok = answer.status >= 200 && answer.status < 300;
+  if (!ok) return false;
+  if (answer.request.method === 'POST' && path === REGISTER_TENANT) {
+    for (const { payload } of tokensIn(answer.body)) {
+      const tenant = tenantOf(payload);
+      if (tenant !== undefined) memory.viewOnlyTenants.set(tenant.tenantId, tenant.viewOnly);
+    }
+    return false;
+  }
+  const write =
+    (answer.request.method === 'POST' && V1_DASHBOARD_WRITE.test(path)) ||
+    (['POST', 'DELETE'].includes(answer.request.method) && V2_WRITE.test(path));
+  if (!write) return false;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(answer.request.headers['authorization'] ?? '')?.[1];
+  const payload = decoded(bearer?.split('.')[1] ?? '');
+  const issued = payload === undefined ? undefined : tenantOf(payload);
+  return (
+    issued !== undefined && !issued.viewOnly && memory.viewOnlyTenants.get(issued.tenantId) === true
+  );
+}
+
+const EMBED_TOKEN = '/v1/api/projects/embed-token';
+
+/**
+ * `tokens.embed-creates-only`: an embed token that does not carry the user's name, properties or
+ * role the body sent (the user was known and kept as stored), in either layout.
+ */
+function embedKeptStored(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || path !== EMBED_TOKEN) return false;
+  if (answer.status < 200 || answer.status > 299) return false;
+  const user = jsonOf(answer.request.body)?.['user'] as Body | undefined;
+  const payload = tokensIn(answer.body)[0]?.payload;
+  if (user === undefined || payload?.['kind'] !== 'project-user') return false;
+  const ctx = payload['ctx'];
+  const nested = typeof ctx === 'object' && ctx !== null ? (ctx as Body) : undefined;
+  const carried = {
+    name: payload['name'],
+    properties: nested === undefined ? payload['props'] : nested['properties'],
+    userRoleId: nested === undefined ? payload['rol'] : nested['role'],
+  };
+  return (['name', 'properties', 'userRoleId'] as const).some(
+    (field) => user[field] !== undefined && !isDeepStrictEqual(user[field], carried[field]),
+  );
+}
+
+/** `charts.save-name-required`: a save-from-chat refused 400 for the name it lacked. */
+function nameRequired(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || path !== SAVE_FROM_CHAT || answer.status !== 400)
+    return false;
+  if (jsonOf(answer.request.body)?.['name'] !== undefined) return false;
+  const error = jsonOf(answer.body)?.['error'] as Body | undefined;
+  const issues = (error?.['details'] as Body | undefined)?.['issues'];
+  return (
+    Array.isArray(issues) &&
+    issues.some((i) => {
+      const at = (i as Body | null)?.['path'];
+      return Array.isArray(at) && at.length === 2 && at[0] === 'body' && at[1] === 'name';
+    })
+  );
 }
 
 /**
@@ -600,6 +701,12 @@ export function witnessed(
     seen.push('migration.tenants-shared-organization');
   if (chosen.includes('v2.no-organization-own-space') && spacelessUserAnswered(answer, path))
     seen.push('v2.no-organization-own-space');
+  if (chosen.includes('tenants.permissions-at-issue') && writeByStaleTenant(answer, path, memory))
+    seen.push('tenants.permissions-at-issue');
+  if (chosen.includes('tokens.embed-creates-only') && embedKeptStored(answer, path))
+    seen.push('tokens.embed-creates-only');
+  if (chosen.includes('charts.save-name-required') && nameRequired(answer, path))
+    seen.push('charts.save-name-required');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }

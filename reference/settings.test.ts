@@ -38,6 +38,9 @@ describe('reference settings', () => {
       tenantUsers: 'own',
       noOrganizationCalls: 'under-application',
       v1ProjectUsers: 'refused',
+      tenantPermissions: 'stored',
+      embedSignIn: 'upsert',
+      saveFromChatRequired: 'chart-config',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });

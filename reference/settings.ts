@@ -182,6 +182,24 @@ export interface Settings {
    * `taken`, the user acting in their own space.
    */
   readonly v1ProjectUsers: 'refused' | 'taken';
+  /**
+   * §3 leaves open whether a change of a tenant's permissions reaches tokens already issued
+   * (dashboards.tenant-permissions.read-at-write): write checks read the tenant as `stored` now,
+   * or as its token was `issued`.
+   */
+  readonly tenantPermissions: 'stored' | 'issued';
+  /**
+   * §4.8 leaves open whether embed-token creates or updates (tokens.embed-token.upserts):
+   * `upsert`, fields the body gives replace the stored ones; `create-only`, an organization or
+   * user the project already holds signs in as stored, unchanged.
+   */
+  readonly embedSignIn: 'upsert' | 'create-only';
+  /**
+   * §4.14 leaves open which save-from-chat fields are mandatory
+   * (charts.save-from-chat.required-fields): `chart-config` alone (the name falls back to the
+   * title), or `name-too` (a body without a name is refused 400).
+   */
+  readonly saveFromChatRequired: 'chart-config' | 'name-too';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -216,6 +234,9 @@ export const DEFAULT_SETTINGS: Settings = {
   tenantUsers: 'own',
   noOrganizationCalls: 'under-application',
   v1ProjectUsers: 'refused',
+  tenantPermissions: 'stored',
+  embedSignIn: 'upsert',
+  saveFromChatRequired: 'chart-config',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -257,6 +278,9 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'migration.tenants-shared-organization': { tenantUsers: 'shared' },
   'v2.no-organization-own-space': { noOrganizationCalls: 'own-space' },
   'dashboards.v1-project-users': { v1ProjectUsers: 'taken' },
+  'tenants.permissions-at-issue': { tenantPermissions: 'issued' },
+  'tokens.embed-creates-only': { embedSignIn: 'create-only' },
+  'charts.save-name-required': { saveFromChatRequired: 'name-too' },
 };
 
 /**
@@ -298,5 +322,6 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
     tenantUsers: settings.tenantUsers,
     noOrganizationCalls: settings.noOrganizationCalls,
     v1ProjectUsers: settings.v1ProjectUsers,
+    tenantPermissions: settings.tenantPermissions,
   };
 }

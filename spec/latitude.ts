@@ -943,6 +943,30 @@ export const LATITUDE = [
     description:
       'Takes a project-user token on the v1 dashboard calls other than clone (create, add-charts, append-charts-from, remove-charts, the list of a workspace’s dashboards): the user acts in their own space with their role’s permissions, as a tenant does; the printed profile does not follow dashboards.v1-writes.credentials.',
   },
+  {
+    id: 'tenants.permissions-at-issue',
+    kind: 'behaviour',
+    clauses: ['dashboards.tenant-permissions.read-at-write'],
+    varies: ['dashboards.tenant-permissions.read-at-write'],
+    description:
+      'Checks a tenant JWT’s dashboard writes (v1, and v2 after finalize) against the permissions the token was issued with: registering the tenant again with other permissions reaches its next token only.',
+  },
+  {
+    id: 'tokens.embed-creates-only',
+    kind: 'behaviour',
+    clauses: ['tokens.embed-token.upserts'],
+    varies: ['tokens.embed-token.upserts'],
+    description:
+      'Makes embed-token create the organization and the user when absent but never update what it finds: an organization found by externalId keeps its name and properties, a user found by id its name, properties and role, whatever the body sends (the user is still attached to the organization it signs in for).',
+  },
+  {
+    id: 'charts.save-name-required',
+    kind: 'behaviour',
+    clauses: ['charts.save-from-chat.required-fields'],
+    varies: ['charts.save-from-chat.required-fields'],
+    description:
+      'Requires a name in save-from-chat beside chartConfig: a body without one is refused (400 VALIDATION_ERROR) and no chart is saved.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

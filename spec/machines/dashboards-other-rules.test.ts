@@ -7,6 +7,7 @@ import {
   dashboardsFor,
   emptyDashboards,
   noOrganizationRefusal,
+  tenantWritePermissions,
   type Actor,
   type DashboardRules,
   type DashboardsCommand,
@@ -292,5 +293,15 @@ describe('v2.no-organization-own-space', () => {
     // Whatever the rule, a call that would put a dashboard in its space is refused 403.
     expect(code(world(OWN_SPACE), create)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
     expect(code(world(DECIDED), create)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
+  });
+});
+
+describe('tenants.permissions-at-issue', () => {
+  it('reads the tenant as stored by default, as its token was issued under the other rule', () => {
+    const stored = { readOnly: true };
+    const issued = { addChart: true };
+    expect(tenantWritePermissions(world(DECIDED), stored, issued)).toBe(stored);
+    const atIssue = world({ ...DECIDED, tenantPermissions: 'issued' });
+    expect(tenantWritePermissions(atIssue, stored, issued)).toBe(issued);
   });
 });

@@ -156,6 +156,12 @@ export interface DashboardRules {
    * acts in their own space with their role's permissions, as a tenant does through v1.
    */
   readonly v1ProjectUsers: 'refused' | 'taken';
+  /**
+   * dashboards.tenant-permissions.read-at-write: a tenant JWT writes with the tenant's
+   * permissions as `stored` now (a later registration reaches it at once), or as `issued` in the
+   * token (a later registration reaches the tenant's next token only).
+   */
+  readonly tenantPermissions: 'stored' | 'issued';
 }
 
 export const DECIDED: DashboardRules = {
@@ -171,6 +177,7 @@ export const DECIDED: DashboardRules = {
   tenantUsers: 'own',
   noOrganizationCalls: 'under-application',
   v1ProjectUsers: 'refused',
+  tenantPermissions: 'stored',
 };
 
 /**
@@ -191,6 +198,18 @@ export function connectionRefusal(
 }
 
 export const rulesOf = (state: DashboardsState): DashboardRules => state.rules ?? DECIDED;
+
+/**
+ * The permissions a tenant JWT writes with (decision dashboards.tenant-permissions.read-at-write:
+ * the tenant's as stored now); under the other rule, those its token was issued with.
+ */
+export function tenantWritePermissions(
+  state: DashboardsState,
+  stored: RolePermissions | null,
+  issued: RolePermissions | null,
+): RolePermissions | null {
+  return rulesOf(state).tenantPermissions === 'issued' ? issued : stored;
+}
 
 /** An account with no dashboards yet; `writes` makes its tables (plain records by default). */
 export function emptyDashboards(

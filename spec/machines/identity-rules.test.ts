@@ -441,6 +441,38 @@ describe('embed sign-in (§4.8; decision tokens.embed-token.upserts)', () => {
     const bare = resultOf(base(), signIn({}, { externalId: 'gamma', name: 'Gamma' }));
     expect(bare).toMatchObject({ organization: { properties: {} }, user: { properties: {} } });
   });
+
+  it('created only (behaviour tokens.embed-creates-only), keeps what is stored, but attaches', () => {
+    const keep = (c: IdentityCommand): IdentityCommand =>
+      c.type === 'embedSignIn' ? { ...c, existing: 'create-only' } : c;
+    const r = resultOf(
+      known(),
+      keep(
+        signIn(
+          { name: 'Bea', properties: { region: 'us' }, userRoleId: 'r2' },
+          { name: 'Acme Inc', properties: { tier: 'free' } },
+        ),
+      ),
+    );
+    expect(r).toMatchObject({
+      organization: { projectOrganizationId: 'o1', name: 'Acme', properties: { tier: 'gold' } },
+      user: {
+        name: 'Ann',
+        properties: { region: 'eu' },
+        userRoleId: 'r1',
+        projectOrganizationId: 'o1',
+      },
+    });
+    // Absent, both are made from the body as the decision makes them.
+    const made = resultOf(
+      base(),
+      keep(signIn({ properties: { seat: 1 } }, { externalId: 'beta', name: 'Beta' })),
+    );
+    expect(made).toMatchObject({
+      organization: { projectOrganizationId: 'o9', name: 'Beta' },
+      user: { name: 'Ann', properties: { seat: 1 }, projectOrganizationId: 'o9' },
+    });
+  });
 });
 
 describe('tenants (§4.9; decisions tenants.register.identity, tenants.migration.mapping)', () => {

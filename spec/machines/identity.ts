@@ -190,6 +190,12 @@ export type IdentityCommand =
         readonly properties?: Properties | undefined;
         readonly userRoleId?: string | null | undefined;
       };
+      /**
+       * `upsert` (the decision, the default): fields the body gives replace the stored ones;
+       * `create-only` (the other reading): an organization or user the project already holds
+       * keeps its name, properties and role; the user is still attached to the organization.
+       */
+      readonly existing?: 'upsert' | 'create-only';
     }
   | {
       readonly type: 'registerTenant';
@@ -586,7 +592,11 @@ function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Result {
 
 function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
   const existingOrg = organizationByExternalId(state, c.projectId, c.organization.externalId);
-  const name = c.organization.name ?? existingOrg?.name;
+  const keep = c.existing === 'create-only';
+  const name =
+    keep && existingOrg !== undefined
+      ? existingOrg.name
+      : (c.organization.name ?? existingOrg?.name);
   if (name === undefined) {
     return fail(
       specError('VALIDATION_ERROR', 'a new organization needs a name', {
@@ -606,20 +616,28 @@ function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
     newId: c.newOrganizationId,
     name,
     externalId: c.organization.externalId,
-    properties: c.organization.properties ?? existingOrg?.properties ?? {},
+    properties:
+      keep && existingOrg !== undefined
+        ? existingOrg.properties
+        : (c.organization.properties ?? existingOrg?.properties ?? {}),
   });
   if (!org.ok || org.result.kind !== 'organization') return org;
   const organization = org.result.organization;
   const existingUser = org.state.users[c.userId];
   // Decision tokens.embed-token.upserts: fields the body gives replace the stored ones; the others
-  // are kept.
+  // are kept. Created only, a user the project holds keeps all it has but its organization.
+  const kept = keep ? existingUser : undefined;
   const user = registerUser(org.state, {
     type: 'registerUser',
     projectId: c.projectId,
     userId: c.userId,
-    name: c.user.name,
-    properties: c.user.properties ?? existingUser?.properties ?? {},
-    ...optionalRole(c.user.userRoleId === undefined ? existingUser?.userRoleId : c.user.userRoleId),
+    name: kept?.name ?? c.user.name,
+    properties: kept?.properties ?? c.user.properties ?? existingUser?.properties ?? {},
+    ...optionalRole(
+      kept !== undefined || c.user.userRoleId === undefined
+        ? existingUser?.userRoleId
+        : c.user.userRoleId,
+    ),
     projectOrganizationId: organization.projectOrganizationId,
   });
   if (!user.ok || user.result.kind !== 'user') return user;

@@ -82,7 +82,7 @@ const rows: readonly Row[] = [
       post(
         t,
         SAVE_FROM_CHAT,
-        { chartConfig: { title: 'Refused', sqlOverride: 'SELECT 1' } },
+        { chartConfig: { title: 'Refused', sqlOverride: 'SELECT 1' }, name: 'Refused' },
         creds,
       ),
   },

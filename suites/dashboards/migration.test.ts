@@ -281,6 +281,7 @@ conformance(
     const { w } = await migratedWorld(t);
     const res = await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
       chartConfig: { title: 'After the migration', type: 'bar', sqlOverride: 'SELECT 1' },
+      name: 'After the migration',
     });
     expectSuccess(
       res,
@@ -298,6 +299,7 @@ conformance(
     const { w } = await migratedWorld(t);
     const res = await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
       chartConfig: { title: 'After the migration', type: 'bar', sqlOverride: 'SELECT 1' },
+      name: 'After the migration',
     });
     const { chartId } = expectSuccess(
       res,

@@ -50,7 +50,10 @@ async function worldWithUnloadable(
   const w = await hubWorld(t, { data: true, permissions: { drillDown: true } });
   const key = w.creds().apiKey;
   const chartConfig = configWithoutSql(t);
-  const save = await v1Post(t, SAVE_FROM_CHAT, key, { chartConfig });
+  const save = await v1Post(t, SAVE_FROM_CHAT, key, {
+    chartConfig,
+    name: String(chartConfig['title']),
+  });
   expect(
     save.status,
     `save-from-chat without sqlOverride: ${save.text.slice(0, 300)}`,

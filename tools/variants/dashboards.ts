@@ -36,9 +36,9 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'a write check reads the permissions the token carried (readOnly checked only at issue)',
     decision: 'dashboards.tenant-permissions.read-at-write',
-    file: 'reference/store/actors.ts',
-    from: 'const permissions = tenantById(account.identity, subject)?.permissions ?? null;',
-    to: 'const permissions = tenantById(account.identity, subject) && (principal.claims?.perm as never);',
+    file: 'spec/machines/dashboards.ts',
+    from: "return rulesOf(state).tenantPermissions === 'issued' ? issued : stored;",
+    to: 'return issued;',
     only: ['dashboards'],
   },
   {
@@ -179,9 +179,9 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'a chart saved with neither a name nor a title is called ""',
     decision: 'charts.save-from-chat.required-fields',
-    file: 'reference/http/dashboards.ts',
-    from: "name: body.name ?? title ?? 'Chart from chat',",
-    to: "name: body.name ?? title ?? '',",
+    file: 'reference/charts/save.ts',
+    from: "return name ?? title ?? 'Chart from chat';",
+    to: "return name ?? title ?? '';",
     only: ['charts.save-from-chat.required-fields'],
   },
   // Issue 23 part 6: §4.10's default target workspace, broken as a server might break it.

@@ -250,7 +250,7 @@ export const identityVariants: readonly Variant[] = [
     name: 'properties: embed-token keeps the properties of the first sign-in',
     kind: 'stale-cache',
     file: 'spec/machines/identity.ts',
-    from: '    properties: c.user.properties ?? existingUser?.properties ?? {},',
+    from: '    properties: kept?.properties ?? c.user.properties ?? existingUser?.properties ?? {},',
     to: '    properties: existingUser?.properties ?? c.user.properties ?? {},',
     only: ['tokens.embed-token.upserts'],
   },
