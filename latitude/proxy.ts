@@ -292,11 +292,22 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       await write(res, isHook ? answer : transform(answer, random, transforms), method);
     };
 
+  // limits.slow-clients-cut: the listeners give up on a client still sending its request.
+  const slow = transforms.find((t) => t.timeouts !== undefined);
+  const timeouts =
+    slow?.timeouts === undefined
+      ? {}
+      : {
+          headersTimeout: slow.timeouts.headersMs,
+          requestTimeout: slow.timeouts.requestMs,
+          connectionsCheckingInterval: slow.timeouts.checkMs,
+        };
+
   const serve = (origin: 'api' | 'hub', base: string) => {
     const server = createServer(
       // The proxy's own limits are checked on whole requests (frontRefusal); Node's parser
       // must let those through to be judged, and must not answer a missing Host itself.
-      { maxHeaderSize: 4 * LIMITS.headers, requireHostHeader: false },
+      { maxHeaderSize: 4 * LIMITS.headers, requireHostHeader: false, ...timeouts },
       (req, res) => {
         handler(origin, base)(req, res).catch(() => {
           // The target did not answer (or the client went): a gateway error, no body.
@@ -309,8 +320,9 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       },
     );
     server.on('clientError', (err: Error & { code?: string }, socket) => {
-      if (answerClientError(err, socket, emptyFraming) && emptyFraming)
-        counts['framing.empty-body'] += 1;
+      const answered = answerClientError(err, socket, emptyFraming);
+      if (answered && emptyFraming) counts['framing.empty-body'] += 1;
+      if (slow !== undefined && err.code === 'ERR_HTTP_REQUEST_TIMEOUT') counts[slow.id] += 1;
     });
     return server;
   };

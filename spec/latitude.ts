@@ -902,6 +902,22 @@ export const LATITUDE = [
     description:
       'Checks save-from-chat by a tenant or a project user as adding a chart: refused (403) without addChart or with readOnly.',
   },
+  {
+    id: 'limits.slow-clients-cut',
+    kind: 'form',
+    clauses: ['limits.request-timeout'],
+    varies: ['limits.request-timeout'],
+    description:
+      'Gives a client 2 s to send a request, its line, headers and body: a request still arriving after that is answered 408 and its connection closed.',
+  },
+  {
+    id: 'lists.paged',
+    kind: 'form',
+    clauses: ['limits.pagination'],
+    varies: ['limits.pagination'],
+    description:
+      'Pages every list answer (roles, workspaces, applications, dashboards) two items at a time: data.nextCursor names the next page, asked for with a cursor query parameter, and is null on the last; the printed profile states it in shapes.paging.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];
