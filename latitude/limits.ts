@@ -138,12 +138,14 @@ export function limitsTighter(now: () => number = Date.now): Transform {
 
 // `limits.slow-clients-cut` (spec/latitude.ts): §8 gives no time a client may take to send a
 // request (limits.request-timeout; the reference waits 60 s for the line and headers). This
-// server gives 2 s to the whole request and looks every 200 ms: the proxy's listeners answer a
-// request still arriving 408 and close its connection (latitude/framing.ts answerClientError).
+// server gives 2 s to the line and headers and 10 s to the whole request, and looks every 200 ms:
+// the proxy's listeners answer a request still arriving 408 and close its connection
+// (latitude/framing.ts answerClientError). The body's time is longer so that a request sent at
+// once is never cut off while a loaded machine holds the proxy back between two of its reads.
 
 export const slowClientsCut: Transform = {
   id: 'limits.slow-clients-cut',
-  timeouts: { headersMs: 2000, requestMs: 2000, checkMs: 200 },
+  timeouts: { headersMs: 2000, requestMs: 10_000, checkMs: 200 },
   apply: () => undefined,
 };
 

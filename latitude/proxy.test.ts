@@ -309,7 +309,7 @@ describe('startLatitude', () => {
     });
   });
 
-  it('answers 408 to a client still sending its request after 2 s, and reads a quick one', async () => {
+  it('answers 408 to a client still sending its headers after 2 s, and reads a quick one', async () => {
     const p = await proxy(['limits.slow-clients-cut']);
     const quick = await fetch(`${p.url}/v1/api/dashboard/create`);
     expect(quick.status).toBe(200);

@@ -908,7 +908,7 @@ export const LATITUDE = [
     clauses: ['limits.request-timeout'],
     varies: ['limits.request-timeout'],
     description:
-      'Gives a client 2 s to send a request, its line, headers and body: a request still arriving after that is answered 408 and its connection closed.',
+      'Gives a client 2 s to send the line and headers of a request (10 s for the whole of it): a request still arriving after that is answered 408 and its connection closed.',
   },
   {
     id: 'lists.paged',
