@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { request } from 'undici';
 import { FREEDOM_IDS, type FreedomId } from '../spec/latitude.ts';
 import type { TargetProfile } from '../spec/profile.ts';
@@ -322,7 +322,10 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
     server.on('clientError', (err: Error & { code?: string }, socket) => {
       const answered = answerClientError(err, socket, emptyFraming);
       if (answered && emptyFraming) counts['framing.empty-body'] += 1;
-      if (slow !== undefined && err.code === 'ERR_HTTP_REQUEST_TIMEOUT') counts[slow.id] += 1;
+      // A request cut off, not a connection that never sent a byte (a browser's spare one).
+      const read = (socket as Partial<Socket>).bytesRead ?? 0;
+      if (slow !== undefined && err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && read > 0)
+        counts[slow.id] += 1;
     });
     return server;
   };

@@ -398,10 +398,10 @@ async function rawExchange(
       const bytes = request.replaceAll('{base}', url.pathname.replace(/\/$/, ''));
       if (options.trickleMs === undefined) socket.write(bytes, 'latin1');
       else {
-        // Sent in TRICKLE_PIECES pieces spread over trickleMs, as a slow client would: a piece
-        // waits for its turn or for the server to answer or close, which ends the sending.
+        // Sent in pieces spread over trickleMs, the last at its end, as a slow client would: a
+        // piece waits for its turn or for the server to answer or close, which ends the sending.
         const size = Math.ceil(bytes.length / TRICKLE_PIECES);
-        const step = options.trickleMs / TRICKLE_PIECES;
+        const step = options.trickleMs / Math.max(1, Math.ceil(bytes.length / size) - 1);
         for (let at = 0; at < bytes.length && data.length === 0 && !ended; at += size) {
           socket.write(bytes.slice(at, at + size), 'latin1');
           if (at + size < bytes.length) await pause(Date.now() + step);
@@ -688,7 +688,7 @@ probe(
 
 // limits.request-timeout: a client that takes its time. The request is whole after TRICKLE_MS,
 // well within the decision's 60 s; a target that gives a client less cuts it off before.
-const TRICKLE_MS = 2600;
+const TRICKLE_MS = 2800;
 probe(
   ['limits.request-timeout'],
   `a request whose line and headers trickle in over ${TRICKLE_MS / 1000} s`,
