@@ -19,7 +19,7 @@ import {
   v1RecordMinimal,
   workspacesRenamed,
 } from './json.ts';
-import { limitsTighter } from './limits.ts';
+import { limitsTighter, listsPaged, slowClientsCut } from './limits.ts';
 import { openFormTransforms } from './open-forms.ts';
 import {
   bodiesPrototypeKeysDropped,
@@ -69,6 +69,8 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     ...hubOpenTransforms,
     requestsRenamed,
     v2ApiKeyHeader,
+    slowClientsCut,
+    listsPaged,
   ]
     .map((t): [FreedomId, () => Transform] => [t.id, () => t])
     .concat([
@@ -88,12 +90,16 @@ const STATEFUL: ReadonlyMap<FreedomId, () => Transform> = new Map(
 
 const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').map((f) => f.id);
 
-/** The form entries of `chosen` the proxy carries out, in catalogue order. */
+/**
+ * The form entries of `chosen` the proxy carries out, in catalogue order but for the `nearest`
+ * ones, which come first (they change what the target holds, the others how it is written).
+ */
 export function formTransforms(chosen: readonly FreedomId[]): Transform[] {
-  return FORMS.filter((id) => chosen.includes(id)).flatMap((id) => {
+  const made = FORMS.filter((id) => chosen.includes(id)).flatMap((id) => {
     const make = ALL.get(id) ?? STATEFUL.get(id);
     return make === undefined ? [] : [make()];
   });
+  return [...made.filter((t) => t.nearest === true), ...made.filter((t) => t.nearest !== true)];
 }
 
 /** Form entries of the catalogue with no transform yet (chosen in vain). */

@@ -967,6 +967,22 @@ export const LATITUDE = [
     description:
       'Requires a name in save-from-chat beside chartConfig: a body without one is refused (400 VALIDATION_ERROR) and no chart is saved.',
   },
+  {
+    id: 'limits.slow-clients-cut',
+    kind: 'form',
+    clauses: ['limits.request-timeout'],
+    varies: ['limits.request-timeout'],
+    description:
+      'Gives a client 2 s to send the line and headers of a request (10 s for the whole of it): a request still arriving after that is answered 408 and its connection closed.',
+  },
+  {
+    id: 'lists.paged',
+    kind: 'form',
+    clauses: ['limits.pagination'],
+    varies: ['limits.pagination'],
+    description:
+      'Pages every list answer (roles, workspaces, applications, dashboards) two items at a time: data.nextCursor names the next page, asked for with a cursor query parameter, and is null on the last; the printed profile states it in shapes.paging.',
+  },
 ] as const satisfies readonly Freedom[];
 
 export type FreedomId = (typeof LATITUDE)[number]['id'];

@@ -271,6 +271,29 @@ export const ProfileShapes = z
      * when given, names one tenant alone.
      */
     tenantIdentity: z.enum(['columns', 'columns-and-name']).optional(),
+    /**
+     * §8 leaves paging open: how the target pages its list answers (roles, workspaces,
+     * applications, dashboards). Absent: a list answer holds the whole list. Present without
+     * `cursor`: paged in a way not stated here, so a test reading a list ends not-run.
+     */
+    paging: z
+      .object({
+        /**
+         * A page names the next one by a cursor: `pointer`, a JSON pointer into the answer's
+         * body to it (absent, null or empty on the last page), e.g. `/data/nextCursor`;
+         * `parameter`, the query parameter the next request carries it in (the request's other
+         * parameters kept).
+         */
+        cursor: z
+          .object({
+            pointer: z.string().regex(/^(\/[^/]*)+$/, 'a JSON pointer'),
+            parameter: Name,
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -263,7 +263,7 @@ function register<C extends Conformance>(
         throw new Error('unreachable: skip did not stop the test');
       };
       const seen = testTarget(target, notRun);
-      const http = new Http(seen);
+      const http = new Http(seen, notRun);
       const why = notRunReason(target, options);
       if (why !== undefined) notRun(why.reason, why.causes);
       const faker = seededFaker(seed);
