@@ -16,7 +16,7 @@ import {
   userOf,
   type ChatUser,
   type ChatWorld,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
 import { tokenFor } from '../harness/given/accounts.ts';
 import { CHAT } from '../harness/chat.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';

@@ -12,7 +12,7 @@ import {
   parts,
   type ChatUser,
   type ChatWorld,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
 import { tokenFor } from '../harness/given/accounts.ts';
 import { CHAT, chat, chatBody, expectStream, type ChatAnswer } from '../harness/chat.ts';
 import { v1Post } from '../harness/given/dashboards.ts';

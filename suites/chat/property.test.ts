@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { conformance } from '../harness/conformance.ts';
-import { chatWorld, leaks, parts, userOf } from '../harness/given/chat.ts';
+import { chatWorld, leaks, parts, userOf } from './kit.ts';
 import { CHAT, GRAMMAR, chat, chatBody, expectStream } from '../harness/chat.ts';
 import { ChatResult } from '../../spec/schemas/chat.ts';
 

@@ -3,7 +3,7 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
 import { instant } from '../harness/instant.ts';
 import { REGISTER_USER } from '../harness/paths.ts';
-import { chatWorld, parts, userOf, type ChatUser, type ChatWorld } from '../harness/given/chat.ts';
+import { chatWorld, parts, userOf, type ChatUser, type ChatWorld } from './kit.ts';
 import { tokenFor } from '../harness/given/accounts.ts';
 import {
   CHAT,

@@ -3,7 +3,7 @@ import { buildWorld, tokenFor } from '../harness/given/accounts.ts';
 import { TENANT_FIELDS, tenantToken } from '../harness/given/dashboards.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, detailsOf, expectClientError, refusedAs } from '../harness/expect.ts';
-import { chatWorld, parts, userOf } from '../harness/given/chat.ts';
+import { chatWorld, parts, userOf } from './kit.ts';
 import {
   CHAT,
   chat,

@@ -14,7 +14,7 @@ import {
   type ChatUser,
   type ChatWorld,
   type SaleRow,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
 import {
   CHAT,
   GRAMMAR,

@@ -1,14 +1,7 @@
 import { expect } from 'vitest';
 import { conformance, probe } from '../harness/conformance.ts';
 import { describeIssues } from '../harness/event-sequence.ts';
-import {
-  chartAnswers,
-  chartQuestions,
-  chatWorld,
-  parts,
-  theChart,
-  userOf,
-} from '../harness/given/chat.ts';
+import { chartAnswers, chartQuestions, chatWorld, parts, theChart, userOf } from './kit.ts';
 import { CHAT, GRAMMAR, chat, chatBody, expectStream } from '../harness/chat.ts';
 
 // §4.15 and §6: what every agent's answer must be, whatever it says (a candidate's agent may

@@ -13,7 +13,7 @@ import {
   userOf,
   type ChatUser,
   type ChatWorld,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
 import {
   CHAT,
   chat,

@@ -1,15 +1,15 @@
 import { expect } from 'vitest';
-import { cause } from '../causes.ts';
-import { ChatResult } from '../../../spec/schemas/chat.ts';
+import { cause } from '../harness/causes.ts';
+import { ChatResult } from '../../spec/schemas/chat.ts';
 import {
   buildWorld,
   registerOrganization,
   registerUser,
   tokenFor,
   type World,
-} from './accounts.ts';
-import type { Conformance } from '../conformance.ts';
-import { chat, chatBody, expectStream, type ChatAnswer } from '../chat.ts';
+} from '../harness/given/accounts.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import { chat, chatBody, expectStream, type ChatAnswer } from '../harness/chat.ts';
 
 /**
  * What the chat suites share: a world whose agent reaches a small table the test loaded
