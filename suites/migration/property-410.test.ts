@@ -19,7 +19,7 @@ import {
   worldShape,
   type Credential,
   type V1Write,
-} from '../harness/given/migration.ts';
+} from './kit.ts';
 import { namedReplacements, V2_REPLACEMENT } from '../harness/replacements.ts';
 
 // Issue 7 property 9 (§3 last row, §7 410 row, §9 table): for arbitrary v1 worlds and

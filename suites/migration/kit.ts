@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { World } from './accounts.ts';
-import { authorization } from '../authorization.ts';
-import type { Conformance } from '../conformance.ts';
-import { detailsOf } from '../expect.ts';
-import type { Reply } from '../http.ts';
-import { accountSnapshot } from '../readback.ts';
+import type { World } from '../harness/given/accounts.ts';
+import { authorization } from '../harness/authorization.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import { detailsOf } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import { accountSnapshot } from '../harness/readback.ts';
 import {
   createChart,
   createDashboard,
@@ -14,10 +14,10 @@ import {
   dashboardsOf as v1DashboardsOf,
   layoutOf,
   openEndpoint,
-} from './dashboards.ts';
-import { applicationsOf, dashboardsOf as v2DashboardsOf, snapshot } from './v2.ts';
-import { APPEND, CLONE, LIST_WORKSPACES, REMOVE } from '../paths.ts';
-import type { WriteKind } from '../replacements.ts';
+} from '../harness/given/dashboards.ts';
+import { applicationsOf, dashboardsOf as v2DashboardsOf, snapshot } from '../harness/given/v2.ts';
+import { APPEND, CLONE, LIST_WORKSPACES, REMOVE } from '../harness/paths.ts';
+import type { WriteKind } from '../harness/replacements.ts';
 
 /**
  * What the migration properties share: arbitrary v1 worlds built through the host hooks, the
