@@ -7,18 +7,18 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { expectSuccess } from '../harness/expect.ts';
 import { updateUser } from '../harness/readback.ts';
 import {
-  CHAT,
   beyondVisible,
   chartAnswers,
   chartQuestions,
   chatWorld,
   leaks,
   parts,
-  tokenFor,
   userOf,
   type ChatUser,
   type ChatWorld,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
+import { tokenFor } from '../harness/given/accounts.ts';
+import { CHAT } from '../harness/chat.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { cause } from '../harness/causes.ts';
 

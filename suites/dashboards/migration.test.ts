@@ -38,7 +38,7 @@ import {
   type Item,
   type Shared,
 } from '../harness/given/dashboards.ts';
-import { V2_REPLACEMENT, namedReplacements, type WriteKind } from '../harness/given/migration.ts';
+import { V2_REPLACEMENT, namedReplacements, type WriteKind } from '../harness/replacements.ts';
 import {
   APPEND,
   CLONE,

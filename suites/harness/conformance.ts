@@ -1,5 +1,5 @@
 import type { Faker } from '@faker-js/faker';
-import { seededFaker } from './given/builders.ts';
+import { seededFaker } from './builders.ts';
 import { inject, test, type TestContext } from 'vitest';
 import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';

@@ -15,7 +15,7 @@ import {
   viewer,
   HUB_TIMEOUT,
   TOOLS,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 
 // §2.2 as a property: for arbitrary sets of the twenty flags, what the page offers (found
 // through the profile's hub section) is what the flags give, with the defaults and the

@@ -20,7 +20,7 @@ import {
   HUB_TIMEOUT,
   TOOLS,
   type HubWorld,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { SAVE_FROM_CHAT, rolePath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 import { cause } from '../harness/causes.ts';

@@ -10,7 +10,7 @@ import {
   needsData,
   type HubWorld,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 import { cause } from '../harness/causes.ts';

@@ -2,7 +2,7 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
-import { organizationName, personName } from '../harness/given/builders.ts';
+import { organizationName, personName } from '../harness/builders.ts';
 import {
   buildWorld,
   registerOrganization,

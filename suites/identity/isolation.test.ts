@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { Token } from '../../spec/schemas/token.ts';
-import { externalId } from '../harness/given/builders.ts';
+import { externalId } from '../harness/builders.ts';
 import {
   buildWorld,
   createRole,

@@ -4,7 +4,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { ErrorEnvelope, ValidationIssue } from '../../spec/schemas/common.ts';
-import { externalId, personName } from '../harness/given/builders.ts';
+import { externalId, personName } from '../harness/builders.ts';
 import { buildWorld, createRole, registerUser, type World } from '../harness/given/accounts.ts';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';

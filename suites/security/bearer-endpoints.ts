@@ -1,6 +1,6 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
-import { chartConfig } from '../harness/given/builders.ts';
+import { chartConfig } from '../harness/builders.ts';
 import type { World } from '../harness/given/accounts.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { authorization } from '../harness/authorization.ts';

@@ -5,6 +5,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: a project-user edit of a template changes the template',
     file: 'spec/machines/dashboards.ts',
+    within: 'editTarget',
     from: "if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });",
     to: "if (actor.kind === 'api-key' || !isShared(seen) || via === 'v2') return ok(state, { dashboard: seen });",
     only: ['v2'],
@@ -12,6 +13,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: a finalize that maps no tenants',
     file: 'spec/machines/migration.ts',
+    within: 'finalize',
     from: '  for (const t of command.tenants) projectUserOf = put(projectUserOf, t.tenantId, t.projectUserId);',
     to: '  for (const t of [] as typeof command.tenants) projectUserOf = put(projectUserOf, t.tenantId, t.projectUserId);',
     only: ['v2'],
@@ -19,6 +21,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: a look-up that ignores v1 ids',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: 'const v2Id = account.migration.v2IdOf[params.dashboardId] ?? params.dashboardId;',
     to: 'const v2Id = params.dashboardId;',
     only: ['v2'],
@@ -26,6 +29,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: the migration keeps no legacy dashboard ids',
     file: 'spec/machines/migration.ts',
+    within: 'finalize',
     from: 'legacyIdOf = put(legacyIdOf, v2Id, v1Id);',
     to: 'legacyIdOf = put(legacyIdOf, v2Id, v2Id);',
     only: ['v2'],
@@ -33,6 +37,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'migration: register-tenant after finalize still returns a tenant JWT',
     file: 'reference/http/tenants.ts',
+    within: 'handle',
     from: "      if (account.migration.phase === 'after') {",
     to: '      if (false) {',
     only: ['migration.register-tenant'],
@@ -40,6 +45,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: the write checks ignore readOnly on the stored role',
     file: 'reference/store/actors.ts',
+    within: 'projectUser',
     from: '    permissions: role?.permissions ?? null,',
     to: '    permissions: role === undefined ? null : { ...role.permissions, readOnly: false },',
     only: ['v2'],
@@ -48,6 +54,7 @@ export const v2Variants: readonly Variant[] = [
     // Issue 6: a role update whose new permissions the write checks never read (a stale cache).
     name: 'v2: the write checks keep the first permissions they read of a role',
     file: 'reference/store/actors.ts',
+    within: 'projectUser',
     from: '    permissions: role?.permissions ?? null,',
     to: "    permissions: ((c: Map<unknown, unknown>) => (c.has(user.userRoleId) ? c.get(user.userRoleId) : (c.set(user.userRoleId, role?.permissions ?? null), role?.permissions ?? null)))(((globalThis as Record<string, unknown>)['eacRoleCache'] ??= new Map()) as Map<unknown, unknown>) as never,",
     only: ['v2'],
@@ -55,6 +62,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: "v2: a project user sees every user's dashboards",
     file: 'spec/machines/dashboards.ts',
+    within: 'ownedBy',
     from: "  if (actor.kind === 'project-user') return d.ownerProjectUserId === actor.userId;",
     to: "  if (actor.kind === 'project-user') return d.ownerProjectUserId !== null;",
     only: ['v2'],
@@ -62,6 +70,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'migration: list-workspace-dashboards after finalize drops dashboards made through v2',
     file: 'reference/http/dashboards.ts',
+    within: 'dashboardRoutes',
     from: '      return okDone({ dashboards: seen.map((d) => v1Item(account, d)) });',
     to: "      return okDone({ dashboards: seen.filter((d) => account.migration.phase !== 'after' || d.dashboardId in account.migration.legacyIdOf).map((d) => v1Item(account, d)) });",
     only: ['migration.list-workspace-dashboards'],
@@ -69,6 +78,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: a user with no project organization is given a space anyway',
     file: 'reference/store/actors.ts',
+    within: 'projectUser',
     from: '    projectOrganizationId: user.projectOrganizationId,',
     to: '    projectOrganizationId: user.projectOrganizationId ?? user.id,',
     only: ['v2'],
@@ -76,6 +86,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: an unmapped tenant JWT answers a plain 401 without TENANT_NOT_MIGRATED',
     file: 'reference/store/actors.ts',
+    within: 'v2Actor',
     from: "          'TENANT_NOT_MIGRATED',",
     to: "          'UNAUTHORIZED',",
     only: ['v2'],
@@ -84,6 +95,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'migration: registering a tenant again after finalize leaves its role as it was',
     decision: 'dashboards.tenant-permissions.read-at-write',
     file: 'spec/machines/migration.ts',
+    within: 'tenantPlaces',
     from: "        : { type: 'updateRole', projectId, roleId, permissions: tenant.permissions },",
     to: "        : { type: 'updateRole', projectId, roleId },",
     only: ['v2'],
@@ -91,6 +103,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: "migration: a tenant's copy loses its owner at finalize",
     file: 'spec/machines/migration.ts',
+    within: 'finalize',
     from: 'const owner = d.tenantId !== null ? (projectUserOf[d.tenantId] ?? null) : d.ownerProjectUserId;',
     to: 'const owner = d.ownerProjectUserId;',
     only: ['migration'],
@@ -98,6 +111,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: a clone checks addDashboard instead of canDuplicateDashboard',
     file: 'spec/machines/dashboards.ts',
+    within: 'WRITE_FLAG',
     from: "  clone: 'canDuplicateDashboard',",
     to: "  clone: 'addDashboard',",
     only: ['v2'],
@@ -105,6 +119,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: an application is listed without defaultDashboardId',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: '          defaultDashboardId: a.defaultDashboardId,\n',
     to: '',
     only: ['v2'],
@@ -115,6 +130,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: an unknown append-charts source is 404 before the write checks',
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: "      onDashboard(principal, params, (actor) => ({\n        type: 'appendCharts',",
     to: "      onDashboard(principal, params, (actor, account) =>\n        resolveFor(account.dashboards, body.sourceDashboardId, actor) === undefined\n          ? errDone(notFound('dashboard', 'sourceDashboardId'))\n          : ({\n        type: 'appendCharts',",
     only: ['v2.refusals.not-found'],
@@ -124,6 +140,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the 404 for an unknown append-charts source names no resource',
     decision: 'v2.refusals.not-found',
     file: 'spec/machines/dashboards.ts',
+    within: 'appendCharts',
     from: "    if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));",
     to: "    if (source === undefined) return fail(notFound('', 'sourceDashboardId'));",
     only: ['v2.refusals.not-found'],
@@ -133,6 +150,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: the look-up before finalize reads a migration it does not have (Stryker v2.ts:340:11, 340:48)',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: "      if (account.migration.phase !== 'after') {\n        return errDone(notFound('dashboard', 'dashboardId'));\n      }\n",
     to: '',
     only: ['v2'],
@@ -142,6 +160,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: an application path takes any application id (Stryker v2.ts:111:7)',
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'inApplication',
     from: "  if (account.migration.phase !== 'after' || !(applicationId in account.migration.applications)) {",
     to: '  if (false) {',
     only: ['v2.refusals.not-found'],
@@ -151,6 +170,7 @@ export const v2Variants: readonly Variant[] = [
     // finalize an application path reads the applications of a migration that has none.
     name: 'v2: an application path before finalize reads a migration it does not have (Stryker v2.ts:111:7, left operand)',
     file: 'reference/http/v2.ts',
+    within: 'inApplication',
     from: "  if (account.migration.phase !== 'after' || !(applicationId in account.migration.applications)) {",
     to: '  if (!(applicationId in (account.migration as { applications: object }).applications)) {',
     only: ['v2'],
@@ -158,6 +178,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: an application path goes on past a refused credential (Stryker v2.ts:107:7)',
     file: 'reference/http/v2.ts',
+    within: 'inApplication',
     from: '  if (!who.ok) return who;\n  const { account } = who.value;\n  const refused',
     to: '  const { account } = who.value;\n  const refused',
     only: ['v2'],
@@ -165,6 +186,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: the look-up goes on past a refused credential (Stryker v2.ts:336:11)',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: '      if (!who.ok) return who;\n      const { account, actor } = who.value;\n      const refused',
     to: '      const { account, actor } = who.value;\n      const refused',
     only: ['v2'],
@@ -172,6 +194,7 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: a project user with no role reads the permissions of no role (Stryker v2.ts:83:20)',
     file: 'reference/store/actors.ts',
+    within: 'projectUser',
     from: '    permissions: role?.permissions ?? null,',
     to: '    permissions: role!.permissions ?? null,',
     only: ['v2'],
@@ -180,6 +203,7 @@ export const v2Variants: readonly Variant[] = [
     name: "v2: v2's own 404s carry no details (Stryker v2.ts:46:62)",
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'notFound',
     from: '{ resource, field });',
     to: '{});',
     only: ['v2.refusals.not-found'],
@@ -188,6 +212,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the 404 for an unknown application names no resource (Stryker v2.ts:112:29)',
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'inApplication',
     from: "notFound('application',",
     to: "      notFound(\n        '',",
     only: ['v2.refusals.not-found'],
@@ -196,6 +221,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the 404 for a dashboard of the path names no resource (Stryker v2.ts:127:29)',
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'seenIn',
     from: "    return errDone(notFound('dashboard', field));",
     to: "    return errDone(notFound('', field));",
     only: ['v2.refusals.not-found'],
@@ -204,6 +230,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the look-up before finalize answers a 404 naming no resource (Stryker v2.ts:341:33)',
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: "      if (account.migration.phase !== 'after') {\n        return errDone(notFound('dashboard',",
     to: "      if (account.migration.phase !== 'after') {\n        return errDone(\n          notFound(\n            '',",
     only: ['v2.refusals.not-found'],
@@ -212,6 +239,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the look-up of an unknown id answers a 404 naming no resource (Stryker v2.ts:346:52)',
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: "      if (d === undefined) return errDone(notFound('dashboard',",
     to: "      if (d === undefined)\n        return errDone(\n          notFound(\n            '',",
     only: ['v2.refusals.not-found'],
@@ -220,6 +248,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: removing a chart not on the layout is 404 before the write checks (Stryker v2.ts:292:13)',
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: '        if (!refusedFirst.ok) return refusedFirst;\n',
     to: '',
     only: ['v2.refusals.not-found'],
@@ -228,6 +257,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the 404 for a chart not on the layout names no resource (Stryker v2.ts:294:35)',
     decision: 'v2.refusals.not-found',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: "notFound('chart',",
     to: "            notFound(\n              '',",
     only: ['v2.refusals.not-found'],
@@ -237,6 +267,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the look-up answers a project user without a project organization',
     decision: 'v2.no-organization.calls',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: '      const refused = withoutOrganization(account, actor);',
     to: '      const refused = undefined as Done<never> | undefined;',
     only: ['v2'],
@@ -245,6 +276,7 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the route check for a user without organization looks for undefined, not null',
     decision: 'v2.no-organization.calls',
     file: 'spec/machines/dashboards.ts',
+    within: 'noOrganizationRefusal',
     from: "  if (!hasNoSpace(actor) || rules.noOrganizationCalls === 'own-space') return undefined;",
     to: "  if (actor.kind !== 'project-user' || actor.projectOrganizationId !== undefined) return undefined;",
     only: ['v2'],

@@ -90,7 +90,7 @@ export function createChart(
 }
 
 /** A shared dashboard with `chartCount` charts, in a workspace of its own. */
-export async function sharedDashboard(t: Conformance, w: World, chartCount = 3): Promise<Shared> {
+export async function sharedDashboard(t: Given, w: World, chartCount = 3): Promise<Shared> {
   const name = `${t.faker.commerce.productAdjective()} ${t.faker.commerce.department()} overview`;
   const ws = await createWorkspace(t, w, { dashboardName: name });
   const charts = [];
