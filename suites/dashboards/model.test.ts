@@ -56,7 +56,7 @@ import { APPEND, CLONE, REMOVE, SAVE_FROM_CHAT } from '../harness/paths.ts';
 // Where the profile does not follow a decision a comparison rests on, the commands that would
 // rest on it are left out, never failed.
 
-const BUDGET: Budget = { runs: 4, commands: 20 };
+const BUDGET: Budget = { runs: 3, commands: 20 };
 const TENANTS = 3;
 /** Tokens issued per tenant (the same columns registered again): writes use any of them. */
 const TOKENS = 2;

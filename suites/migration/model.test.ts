@@ -77,7 +77,7 @@ import { APPEND, CLONE, REMOVE, dashboardPath, dashboardsPath } from '../harness
 // Ids the target issues are bound to the model's as they first appear. Commands and reads
 // resting on a decision the profile does not follow are left out, never failed.
 
-const BUDGET: Budget = { runs: 4, commands: 20 };
+const BUDGET: Budget = { runs: 3, commands: 20 };
 const TENANTS = 3;
 const EDITOR: RolePermissions = {
   addDashboard: true,
