@@ -160,17 +160,18 @@ function step(acct: Account, command: DashboardsCommand): void {
 const modelList = (acct: Account, who: Who): DashboardRecord[] =>
   dashboardsFor(acct.state, acct.workspaceId, actorOf(acct, who), 'v1');
 
+type Shown = Awaited<ReturnType<typeof dashboardsOf>>;
+
 /** A caller's v1 list as the model holds it, binding ids the target issued on first showing. */
-async function expectListInStep(t: Conformance, acct: Account, who: Who, after: string) {
+function expectListInStep(acct: Account, who: Who, shown: Shown, after: string): void {
   const what = `after ${after}, the v1 list of ${whoText(who)} in ${acct.w.account.organizationId}`;
-  const shown = await dashboardsOf(t, acct.w, acct.workspaceId, readerOf(acct, who));
   const held = modelList(acct, who);
   expect(
     shown.length,
     `${what}: ${JSON.stringify(shown.map((s) => s.id))} vs the model's ${held.length}`,
   ).toBe(held.length);
   const left = new Set(held.map((d) => d.dashboardId));
-  const pending: typeof shown = [];
+  const pending: Shown = [];
   for (const s of shown) {
     const id = acct.toModel.get(s.id);
     if (id === undefined) pending.push(s);
@@ -608,8 +609,16 @@ conformance(
           ...(m.follows.apiKeyView ? (['api'] as const) : []),
           ...(m.follows.tenants ? Array.from({ length: TENANTS }, (_, k) => k) : []),
         ];
-        for (const acct of m.accounts)
-          for (const reader of readers) await expectListInStep(t, acct, reader, after);
+        // Every list is read at once (nothing changes between the reads), then compared in turn.
+        const reads = m.accounts.flatMap((acct) => readers.map((reader) => ({ acct, reader })));
+        const shown = await Promise.all(
+          reads.map(({ acct, reader }) =>
+            dashboardsOf(t, acct.w, acct.workspaceId, readerOf(acct, reader)),
+          ),
+        );
+        reads.forEach(({ acct, reader }, i) => {
+          expectListInStep(acct, reader, shown[i] ?? [], after);
+        });
       },
     });
   },

@@ -244,16 +244,15 @@ async function realList(t: Conformance, acct: Account, who: Who): Promise<Shown[
 }
 
 /** A caller's list is the model's, binding ids the target issued on their first showing. */
-async function expectListInStep(
-  t: Conformance,
+function expectListInStep(
   acct: Account,
   who: Who,
+  shown: readonly Shown[],
   after_: string,
   chartIds: boolean,
-) {
+): void {
   const where = after(acct) ? 'v2' : 'v1';
   const what = `after ${after_}, the ${where} list of ${whoText(who)} in ${acct.w.account.organizationId}`;
-  const shown = await realList(t, acct, who);
   const held = modelList(acct, who);
   expect(
     shown.length,
@@ -715,6 +714,8 @@ conformance(
         return { model: { accounts, follows }, real: { t } };
       },
       inStep: async (m, { t }, what) => {
+        // Every list is read at once (nothing changes between the reads), then compared in turn.
+        const reads: { acct: Account; reader: Who }[] = [];
         for (const acct of m.accounts) {
           // The API key's v1 view is a decision; its v2 list is the document's (§4.16).
           const readers: Who[] = [
@@ -723,9 +724,13 @@ conformance(
               ? Array.from({ length: TENANTS }, (_, k) => k)
               : []),
           ];
-          const chartIds = !after(acct) || m.follows.chartIdsKept;
-          for (const reader of readers) await expectListInStep(t, acct, reader, what, chartIds);
+          reads.push(...readers.map((reader) => ({ acct, reader })));
         }
+        const shown = await Promise.all(reads.map(({ acct, reader }) => realList(t, acct, reader)));
+        reads.forEach(({ acct, reader }, i) => {
+          const chartIds = !after(acct) || m.follows.chartIdsKept;
+          expectListInStep(acct, reader, shown[i] ?? [], what, chartIds);
+        });
       },
     });
   },
