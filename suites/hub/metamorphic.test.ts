@@ -18,7 +18,7 @@ import {
   tokenOf,
   viewer,
   type HubWorld,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   replyShown,

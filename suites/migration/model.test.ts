@@ -38,10 +38,10 @@ import {
 } from '../harness/given/dashboards.ts';
 import {
   V2_REPLACEMENT,
-  errorText,
   namedReplacements,
   type WriteKind as V1WriteKind,
-} from '../harness/given/migration.ts';
+} from '../harness/replacements.ts';
+import { errorText } from './kit.ts';
 import {
   API_KEY,
   V2_KEY,
