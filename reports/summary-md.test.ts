@@ -73,7 +73,9 @@ describe('renderSummary', () => {
     expect(sum((r) => r.securityCovered)).toBe(1);
     expect(sum((r) => r.failing)).toBe(1);
     expect(sum((r) => r.covered)).toBe(5);
-    expect(md).toMatch(/Coverage: must\/observed 2 portable \+ 1 through a decision \+ 0 with no portable check of \d+/);
+    expect(md).toMatch(
+      /Coverage: must\/observed 2 portable \+ 1 through a decision \+ 0 with no portable check of \d+/,
+    );
     const security = md.split('\n').filter((l) => /^\| §\d+ .* \| 1\/\d+ \|$/.test(l));
     expect(security).toHaveLength(1);
   });
