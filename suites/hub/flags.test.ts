@@ -360,8 +360,9 @@ conformance(
     'permissions.default.can-duplicate-dashboard',
     'permissions.default.create-chart-sql',
     'permissions.default.read-only',
+    'permissions.default.enable-schedule-report',
   ],
-  'a role granting editing through editCharts alone offers every tool on by default for an editing role, and no hand-written SQL',
+  'a role granting editing through editCharts alone offers every tool on by default for an editing role, and neither hand-written SQL nor Schedule Report',
   async (t) => {
     await eachPage(t, [{ editCharts: true }], async (view) => {
       for (const thing of ON_WHEN_EDITING)
@@ -375,6 +376,12 @@ conformance(
         view.thing('createChartSQL'),
         0,
         'the page of a role {"editCharts":true} offers no hand-written chart SQL',
+      );
+      // Off when unset, wherever the organization has scheduled reports or not.
+      await expectCount(
+        view.thing('scheduleReport'),
+        0,
+        'the page of a role {"editCharts":true} offers no Schedule Report button',
       );
     });
   },
