@@ -4,8 +4,10 @@ import { conformance, type Conformance } from '../harness/conformance.ts';
 import type { Reply } from '../harness/http.ts';
 import {
   chartsOf,
+  createWorkspace,
   dashboardsWorld,
   hookLayout,
+  v1Post,
   layoutRead,
   type Shared,
 } from '../harness/given/dashboards.ts';
@@ -22,6 +24,7 @@ import {
   appendChartsPath,
   chartPath,
   clonePath,
+  CLONE,
   rolePath,
   userPath,
 } from '../harness/paths.ts';
@@ -29,8 +32,12 @@ import {
   expectClientError,
   expectError,
   expectOpenSuccess,
+  expectSuccess,
   successStatus,
 } from '../harness/expect.ts';
+import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
+
+const Cloned = CloneDashboardResponse.shape.data;
 
 // §4.16 rows, §2.8 fields and §9, checked only as far as the document goes: every call carries
 // the project-user token in `Authorization: Bearer` (§5 table, v2 calls), every list is read
@@ -378,4 +385,53 @@ conformance(
     );
   },
   { needs, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  ['dashboards.clone.body-fields', 'dashboards.clone.target-workspace-default'],
+  "clones made before finalize show after it in the application of the workspace they landed in: the target workspace given, else the source's",
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    const other = await createWorkspace(t, w);
+    const key = w.creds().apiKey;
+    const name = `${t.faker.company.buzzNoun()} board`;
+    const given = expectSuccess(
+      await v1Post(t, CLONE, key, {
+        sourceDashboardId: w.board.dashboardId,
+        targetWorkspaceId: other.workspaceId,
+        name,
+      }),
+      Cloned,
+      'a clone given a name and a target workspace',
+    );
+    expect(given.name, 'the name sent').toBe(name);
+    const plain = expectSuccess(
+      await v1Post(t, CLONE, key, { sourceDashboardId: w.board.dashboardId }),
+      Cloned,
+      'a clone given no target workspace',
+    );
+    // §9: each workspace becomes an application and each dashboard one of its dashboards,
+    // keeping its v1 id as legacyDashboardId; the lists are read through a project user's token.
+    await finalize(t, w);
+    const user = await projectUser(t, w, EDITOR);
+    const bearer = bearerOf(user.token);
+    const apps = success(await t.http.get(APPLICATIONS, bearer), 'listing applications');
+    const legacyIn = async (workspaceId: string) => {
+      const app = objectWith(apps, 'legacyWorkspaceId', workspaceId, 'the applications');
+      const listed = success(
+        await t.http.get(dashboardsPath(String(app['applicationId'])), bearer),
+        'listing the dashboards of an application',
+      );
+      return objectsIn(listed).map((o) => o['legacyDashboardId']);
+    };
+    const there = await legacyIn(other.workspaceId);
+    const home = await legacyIn(w.board.workspaceId);
+    expect(there, 'the clone sent to the other workspace is there').toContain(given.dashboardId);
+    expect(home, "and not in the source's").not.toContain(given.dashboardId);
+    expect(home, "the clone given no target is in the source's workspace").toContain(
+      plain.dashboardId,
+    );
+    expect(there, 'and not in the other').not.toContain(plain.dashboardId);
+  },
+  { needs, parts: ['v2', 'identity', 'v1-dashboards'] },
 );
