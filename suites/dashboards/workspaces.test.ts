@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { buildWorld, type World } from '../harness/given/accounts.ts';
+import { buildWorld, registerUser, userToken, type World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -205,6 +205,34 @@ conformance(
     expect(mentionsId(res.text, ws.workspaceId), 'the refusal shows no workspace').toBe(false);
   },
   { needs: CONTENT, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+);
+
+conformance(
+  ['auth.list-workspaces.api-key-only'],
+  'list-workspaces refuses a project-user token, and answers the same call made with the API key',
+  async (t) => {
+    const w: World = await buildWorld(t);
+    const ws = await createWorkspace(t, w);
+    const { userId } = await registerUser(t, w);
+    const issued = await userToken(t, w, userId);
+    const token = (issued.body as { data?: { token?: unknown } }).data?.token;
+    if (issued.status !== 200 || typeof token !== 'string')
+      expect.fail(`user-token: ${issued.status} ${issued.text.slice(0, 200)}`);
+    const res = await t.http.get(LIST_WORKSPACES, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expectClientError(res, 'list-workspaces with a project-user token');
+    expect(res.text, 'the refusal shows no workspace').not.toContain(ws.workspaceId);
+    const items = workspacesOf(
+      await listWorkspaces(t, { apiKey: w.creds().apiKey }),
+      'list-workspaces with the API key',
+    );
+    expect(
+      items.some((i) => mentions(i, ws.workspaceId)),
+      'the API key lists the workspace',
+    ).toBe(true);
+  },
+  { needs: CONTENT, parts: [...parts, 'identity'] },
 );
 
 probe(

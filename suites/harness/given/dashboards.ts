@@ -264,6 +264,18 @@ export async function layoutRead(
   return parsed.data.data.chartIds;
 }
 
+/**
+ * The content hooks and the read-only dashboard-charts hook: tests that read a layout back
+ * through the hook rather than through the v1 list, whose path the document leaves open, lean
+ * on no decision.
+ */
+export const WITH_LAYOUT: readonly HookName[] = [...CONTENT, 'dashboard-charts'];
+
+/** A dashboard's chart ids in layout order, through the dashboard-charts hook. */
+export async function hookLayout(t: Conformance, w: World, dashboardId: string): Promise<string[]> {
+  return (await hookCharts(t, w, dashboardId)).chartIds;
+}
+
 /** A dashboard's charts as the dashboard-charts hook shows them (ids, names, configurations). */
 export async function hookCharts(
   t: Conformance,
