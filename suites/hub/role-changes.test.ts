@@ -14,7 +14,7 @@ import {
   tokenOf,
   HUB_TIMEOUT,
   type HubWorld,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { rolePath, rolesPath, userPath } from '../harness/paths.ts';
 
 // §3's moves of a user's role (a user update with a role id or null, a role deleted), seen where
