@@ -292,9 +292,10 @@ const writeCmd = (aim: Aim): Cmd => {
   return {
     kind: 'call',
     label,
+    // What rests on an unfollowed decision first: without tenants there is no tenant to resolve.
     pre: (m) =>
-      resolve(m, aim) !== undefined &&
       !restsOnUnfollowed(m, aim) &&
+      resolve(m, aim) !== undefined &&
       !(aim.kind === 'create' && aim.reach === 'other-tenant'),
     verdict: (m, { t }) => {
       const { acct, model } = ids(m);

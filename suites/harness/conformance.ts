@@ -234,10 +234,11 @@ function register<C extends Conformance>(
     needs: [...(options.needs ?? [])],
     parts: [...(options.parts ?? [])],
   };
-  // The clause ids ride in the test name so that `--only CLAUSE` can select by name; what the
-  // test declares rides in its meta, readable by a collection that runs nothing.
+  // The clause ids ride in the test name so that `--only CLAUSE` can select by name, and so does
+  // an explicit id, so that `--only AREA/ID` (a replay line) finds its test; what the test
+  // declares rides in its meta, readable by a collection that runs nothing.
   test(
-    `${name} {${clauses.join(' ')}}`,
+    `${name}${options.id !== undefined ? ` [${options.id}]` : ''} {${clauses.join(' ')}}`,
     { timeout: options.timeout ?? 30_000, meta: { eacDeclared: declared } },
     async (ctx: TestContext) => {
       const target = inject('eacTarget');
