@@ -125,3 +125,11 @@ export function userUpdateShape(t: Conformance): UserUpdate | undefined {
 export function userUpdateRecord(data: unknown, shape: UserUpdate): Record<string, unknown> {
   return read(data, shape, []);
 }
+
+/**
+ * The stored user a user update answered (a reply's body), under §2.4's names: read in the
+ * profile's shape, else in the decided one, for probes, which observe against the decision.
+ */
+export function shownUser(t: Conformance, body: unknown): Record<string, unknown> {
+  return userUpdateRecord(atPointer(body, '/data'), userUpdateShape(t) ?? DECIDED_USER_UPDATE);
+}
