@@ -80,6 +80,8 @@ describe('eac profile discover', () => {
       made: '/data',
     });
     expect(found.profile.shapes.userUpdate).toMatchObject({ properties: '/properties' });
+    expect(found.profile.follows).toContain('v2.credentials.api-key-carrier');
+    expect(found.review.join('\n')).toMatch(/follows v2\.credentials\.api-key-carrier/);
     // The hub section and the tenant field names are the implementer's to write.
     expect(found.review.join('\n')).toMatch(/hub section/);
     expect(found.review.join('\n')).toMatch(/registerTenant/);

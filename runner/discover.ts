@@ -576,6 +576,14 @@ async function v2Shapes(w: Watch, world: World) {
     'DELETE /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts/{chartId}',
     remove,
   );
+  // Every call above carried the API key as the decision does: in the query on GET and DELETE,
+  // in the body on POST. Seen taken on all three, the decision is proposed.
+  if (ok(apps) && ok(made) && ok(remove)) {
+    w.follows.push('v2.credentials.api-key-carrier');
+    w.review.push(
+      'follows v2.credentials.api-key-carrier: v2 took apiKey (and organizationId) in the query on GET and DELETE and in the body on POST; whether the authorization header carries only a bearer token was not observed',
+    );
+  }
   const add = await t.http.post(chartsPath(applicationId, templateId), {
     ...creds,
     charts: [charts[1]],
