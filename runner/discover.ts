@@ -4,8 +4,9 @@
  * makes the calls the document names, and reads off what the document leaves open: which parts
  * answer, where a project-user token carries the user, role, organization, properties and
  * permissions (and in which form), the key set, how an API key travels in the authorization
- * header, the embed-token members that a call accepted, and where a chat answer reports its
- * agent version. Whatever it cannot decide it says, and leaves out of the draft; a `follows`
+ * header, the embed-token members that a call accepted, where a user update answer and the v2
+ * lists hold their members, the v2 calls' success statuses, and where a chat answer reports
+ * its agent version. Whatever it cannot decide it says, and leaves out of the draft; a `follows`
  * entry is proposed only for a behaviour it saw, and is listed for review. Nothing is applied
  * to a run silently: the draft is a file the implementer reads.
  */
