@@ -1,3 +1,4 @@
+import { parseVary } from '../latitude/choice.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { start, type RunningReference } from '../reference/server.ts';
 import type { FreedomId } from '../spec/latitude.ts';
@@ -70,10 +71,35 @@ describe('eac profile discover', () => {
     expect(found.profile.shapes.jwks).toBeDefined();
     expect(found.profile.shapes.embedToken?.organization.externalId).toBeDefined();
     expect(found.profile.chat?.versionReport?.pointer).toMatch(/^\//);
+    // The open shapes, read where the answers held the values sent.
+    expect(found.profile.shapes.v2Application).toEqual({ list: '/data/applications' });
+    expect(found.profile.shapes.v2Dashboard).toEqual({
+      list: '/data/dashboards',
+      chartIds: '/chartIds',
+      name: '/name',
+      made: '/data',
+    });
+    expect(found.profile.shapes.userUpdate).toMatchObject({ properties: '/properties' });
+    expect(found.profile.follows).toContain('v2.credentials.api-key-carrier');
+    expect(found.review.join('\n')).toMatch(/follows v2\.credentials\.api-key-carrier/);
     // The hub section and the tenant field names are the implementer's to write.
     expect(found.review.join('\n')).toMatch(/hub section/);
     expect(found.review.join('\n')).toMatch(/registerTenant/);
     expect(renderDiscovery(found, 'p.json')).toMatch(/Draft profile written to p\.json/);
+  }, 60_000);
+
+  it('states the success statuses of the v2 calls that answer a 2xx other than 200', async () => {
+    // The reference behind the latitude proxy, as `--latitude status.created` starts it.
+    const found = await discoverSpec(
+      { checkDecisions: false, latitude: parseVary('status.created') },
+      5,
+    );
+    expect(found.profile.shapes.successStatuses).toMatchObject({
+      'POST /v2/api/applications/{applicationId}/dashboards': 201,
+      'DELETE /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts/{chartId}': 202,
+    });
+    expect(found.profile.shapes.successStatuses).not.toHaveProperty(['GET /v2/api/applications']);
+    expect(found.review.join('\n')).toMatch(/successStatuses/);
   }, 60_000);
 
   it('reads claims laid out otherwise, permissions as names, and no key set for HS256', async () => {

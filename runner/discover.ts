@@ -4,8 +4,9 @@
  * makes the calls the document names, and reads off what the document leaves open: which parts
  * answer, where a project-user token carries the user, role, organization, properties and
  * permissions (and in which form), the key set, how an API key travels in the authorization
- * header, the embed-token members that a call accepted, and where a chat answer reports its
- * agent version. Whatever it cannot decide it says, and leaves out of the draft; a `follows`
+ * header, the embed-token members that a call accepted, where a user update answer and the v2
+ * lists hold their members, the v2 calls' success statuses, and where a chat answer reports
+ * its agent version. Whatever it cannot decide it says, and leaves out of the draft; a `follows`
  * entry is proposed only for a behaviour it saw, and is listed for review. Nothing is applied
  * to a run silently: the draft is a file the implementer reads.
  */
@@ -23,15 +24,22 @@ import {
   type Given,
   type World,
 } from '../suites/harness/given/accounts.ts';
+import { createChart, createWorkspace } from '../suites/harness/given/dashboards.ts';
 import {
   APPLICATIONS,
+  appendChartsPath,
+  chartPath,
+  chartsPath,
   chatPath,
   CLONE,
+  clonePath,
+  dashboardsPath,
   EMBED_TOKEN,
   LIST_WORKSPACES,
   REGISTER_ORGANIZATION,
   REGISTER_TENANT,
   USER_TOKEN,
+  userPath,
 } from '../suites/harness/paths.ts';
 import type { Reply } from '../suites/harness/http.ts';
 import { readStreamText } from '../suites/harness/sse.ts';
@@ -195,6 +203,7 @@ export async function discover(found: Target): Promise<Discovery> {
   const world = await buildWorld(w.t);
   await identity(w, world);
   await routesWithCredentials(w, world);
+  if (w.serves.has('v2')) await v2Shapes(w, world);
   await chatVersion(w, world);
   return finish(w);
 }
@@ -290,6 +299,7 @@ async function identity(w: Watch, world: World) {
     );
   }
   w.shapes['tokenClaims'] = claims;
+  await userUpdate(w, world, { userId, roleId: role.id, org: org.projectOrganizationId });
   await keySet(w, token, header.alg);
   await embedToken(w, world, role.id);
 }
@@ -373,6 +383,222 @@ async function embedTry(
     `shapes.embedToken: organization.${orgId} was accepted (not seen read)${nameMember === undefined ? '; the display-name members were not observed' : `, and ${nameMember} was needed beside it`}; the properties members were not observed: add yours`,
   );
   return true;
+}
+
+/** The first path whose value satisfies `match`, as a JSON pointer; undefined when none does. */
+function pointerWhere(value: unknown, match: (v: unknown) => boolean): string | undefined {
+  const [path] = pathsWhere(value, match);
+  return path === undefined ? undefined : pointer(path);
+}
+
+/**
+ * §4.6: where the user update answer shows the stored user. The user is updated with a fresh
+ * name and properties, its role and organization sent again; a field is placed where the
+ * answer's data holds exactly the value sent.
+ */
+async function userUpdate(
+  w: Watch,
+  world: World,
+  user: { userId: string; roleId: string; org: string },
+) {
+  const { t } = w;
+  const sent = {
+    name: `${t.faker.person.fullName()} (eac)`,
+    properties: { region: `south-${t.faker.string.alpha(5)}`, seats: 3 },
+    userRoleId: user.roleId,
+    projectOrganizationId: user.org,
+  };
+  const res = await t.http.put(userPath(world, user.userId), { ...world.creds(), ...sent });
+  const data = dataOf(res);
+  if (!ok(res) || !isObject(data)) {
+    w.cannot('shapes.userUpdate', `the user update answered ${res.status} without a data object`);
+    return;
+  }
+  const shape: Record<string, string> = {};
+  for (const [field, value] of Object.entries({ id: user.userId, ...sent })) {
+    const at = pointerWhere(data, (v) => isDeepStrictEqual(v, value));
+    if (at === undefined) w.cannot(`shapes.userUpdate.${field}`, 'the answer does not show it');
+    else shape[field] = at;
+  }
+  if (Object.keys(shape).length === 0) return;
+  w.shapes['userUpdate'] = shape;
+  w.saw(`user update: the stored user at ${JSON.stringify(shape)}`);
+  w.review.push(
+    'shapes.userUpdate: each field was placed where the answer held the value sent; confirm it shows the stored user',
+  );
+}
+
+/** The v2 calls §4.16 names with their status when it is a 2xx other than 200 (for review). */
+function statusOf(w: Watch, call: string, res: Reply) {
+  if (!ok(res)) {
+    w.cannot(`shapes.successStatuses["${call}"]`, `it answered ${res.status}`);
+    return;
+  }
+  w.saw(`v2: ${call} answered ${res.status}`);
+  if (res.status === 200) return;
+  const statuses = (w.shapes['successStatuses'] ?? {}) as Record<string, number>;
+  statuses[call] = res.status;
+  w.shapes['successStatuses'] = statuses;
+  w.review.push(`shapes.successStatuses: ${call} answered ${res.status}`);
+}
+
+/** The shortest path (as a pointer) to an array with an item in which `match` holds. */
+function listHolding(body: unknown, match: (v: unknown) => boolean): string | undefined {
+  return pointerWhere(
+    body,
+    (v) => Array.isArray(v) && v.some((item) => pathsWhere(item, match).length > 0),
+  );
+}
+
+/** The item of the array at `list` in which `match` holds. */
+function itemHolding(body: unknown, list: string, match: (v: unknown) => boolean): unknown {
+  const items = valueAt(body, list.split('/').slice(1));
+  return Array.isArray(items)
+    ? items.find((item) => pathsWhere(item, match).length > 0)
+    : undefined;
+}
+
+/**
+ * §2.8, §4.16: where the v2 lists and a create's answer hold their members. A shared v1
+ * dashboard with two charts is made through the host hooks and the account finalized; then
+ * each member is placed where an answer holds the value it must have: the v1 workspace and
+ * dashboard ids (kept, §9), the layout's chart ids in order, the name a create sent. The
+ * writes after it are made once each to read their success statuses.
+ */
+async function v2Shapes(w: Watch, world: World) {
+  const { t } = w;
+  const hooks = t.target.hooks;
+  if (!['workspaces', 'charts', 'migration'].every((h) => hooks.includes(h))) {
+    w.cannot(
+      'shapes.v2Application and shapes.v2Dashboard',
+      'a migrated account needs the workspaces, charts and migration hooks',
+    );
+    return;
+  }
+  const boardName = `${t.faker.commerce.department()} board (eac)`;
+  const ws = await createWorkspace(t, world, { dashboardName: boardName });
+  const charts = [
+    await createChart(t, world, ws.dashboardId, `${t.faker.commerce.productName()} (eac)`),
+    await createChart(t, world, ws.dashboardId, `${t.faker.commerce.productName()} (eac)`),
+  ].map((c) => c.chartId);
+  const fin = await t.http.post(
+    `/accounts/${world.account.organizationId}/migration/finalize`,
+    {},
+    { base: 'hooks' },
+  );
+  if (fin.status >= 300) {
+    w.cannot('shapes.v2Application', `the migration hook's finalize answered ${fin.status}`);
+    return;
+  }
+  const creds = world.creds();
+  const apps = await t.http.get(APPLICATIONS, { query: creds });
+  statusOf(w, 'GET /v2/api/applications', apps);
+  const isWorkspace = (v: unknown) => v === ws.workspaceId;
+  const appList = listHolding(apps.body, isWorkspace);
+  const app = appList === undefined ? undefined : itemHolding(apps.body, appList, isWorkspace);
+  if (appList === undefined || !isObject(app)) {
+    w.cannot('shapes.v2Application', 'no list in the answer holds the migrated workspace id');
+    return;
+  }
+  const application: Record<string, string> = { list: appList };
+  const legacy = pointerWhere(app, isWorkspace);
+  if (legacy !== undefined && legacy !== '/legacyWorkspaceId')
+    application['legacyWorkspaceId'] = legacy;
+  // The application id is the member by which the dashboards list answers: §2.8's name first.
+  const candidates = Object.entries(app)
+    .filter(([k, v]) => typeof v === 'string' && v !== ws.workspaceId && k !== 'name')
+    .sort(([a], [b]) => Number(b === 'applicationId') - Number(a === 'applicationId'));
+  let applicationId: string | undefined;
+  let boards: Reply | undefined;
+  for (const [member, value] of candidates) {
+    const res = await t.http.get(dashboardsPath(value as string), { query: creds });
+    if (!ok(res)) continue;
+    applicationId = value as string;
+    boards = res;
+    if (member !== 'applicationId') application['applicationId'] = pointer([member]);
+    break;
+  }
+  w.shapes['v2Application'] = application;
+  w.saw(`v2: applications at ${JSON.stringify(application)}`);
+  w.review.push(
+    'shapes.v2Application: the list is the one holding the migrated workspace id; members left out are at their §2.8 names',
+  );
+  if (applicationId === undefined || boards === undefined) {
+    w.cannot('shapes.v2Dashboard', 'no member of the application opened its dashboard list');
+    return;
+  }
+  statusOf(w, 'GET /v2/api/applications/{applicationId}/dashboards', boards);
+  const isBoard = (v: unknown) => v === ws.dashboardId;
+  const boardList = listHolding(boards.body, isBoard);
+  const board = boardList === undefined ? undefined : itemHolding(boards.body, boardList, isBoard);
+  const layout = (v: unknown) => isDeepStrictEqual(v, charts);
+  const chartIds = isObject(board) ? pointerWhere(board, layout) : undefined;
+  if (boardList === undefined || !isObject(board) || chartIds === undefined) {
+    w.cannot(
+      'shapes.v2Dashboard',
+      'no list item holds the migrated dashboard id with its chart ids in layout order',
+    );
+    return;
+  }
+  const dashboard: Record<string, string> = { list: boardList, chartIds };
+  const legacyBoard = pointerWhere(board, isBoard);
+  if (legacyBoard !== undefined && legacyBoard !== '/legacyDashboardId')
+    dashboard['legacyDashboardId'] = legacyBoard;
+  const kind = pointerWhere(board, (v) => v === 'template');
+  if (kind !== undefined && kind !== '/kind') dashboard['kind'] = kind;
+  const name = pointerWhere(board, (v) => v === boardName);
+  if (name !== undefined) dashboard['name'] = name;
+  else w.cannot('shapes.v2Dashboard.name', 'no member of the item holds the dashboard name');
+  const templateId = isObject(board) && typeof board['id'] === 'string' ? board['id'] : undefined;
+  if (templateId === undefined)
+    w.cannot('shapes.v2Dashboard.id', 'the item has no id member (§2.8): write where it is');
+
+  // A create whose name nothing else holds: its answer holds the new dashboard where it does.
+  const madeName = `${t.faker.commerce.productAdjective()} (eac ${t.faker.string.alpha(6)})`;
+  const made = await t.http.post(dashboardsPath(applicationId), { ...creds, name: madeName });
+  statusOf(w, 'POST /v2/api/applications/{applicationId}/dashboards', made);
+  const madeAt = pathsWhere(made.body, (v) => isObject(v) && Object.values(v).includes(madeName));
+  const madePath = madeAt[0];
+  if (madePath !== undefined) dashboard['made'] = pointer(madePath);
+  else w.saw('v2: the create answer holds no dashboard (found then by Location or the list)');
+  w.shapes['v2Dashboard'] = dashboard;
+  w.saw(`v2: dashboards at ${JSON.stringify(dashboard)}`);
+  w.review.push(
+    'shapes.v2Dashboard: placed where the answers held the migrated ids, the layout and the name sent; members left out are at their §2.8 names',
+  );
+  if (templateId === undefined) return;
+  const clone = await t.http.post(clonePath(applicationId, templateId), { ...creds });
+  statusOf(w, 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/clone', clone);
+  const remove = await t.http.delete(chartPath(applicationId, templateId, charts[1] ?? ''), {
+    query: creds,
+  });
+  statusOf(
+    w,
+    'DELETE /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts/{chartId}',
+    remove,
+  );
+  // Every call above carried the API key as the decision does: in the query on GET and DELETE,
+  // in the body on POST. Seen taken on all three, the decision is proposed.
+  if (ok(apps) && ok(made) && ok(remove)) {
+    w.follows.push('v2.credentials.api-key-carrier');
+    w.review.push(
+      'follows v2.credentials.api-key-carrier: v2 took apiKey (and organizationId) in the query on GET and DELETE and in the body on POST; whether the authorization header carries only a bearer token was not observed',
+    );
+  }
+  const add = await t.http.post(chartsPath(applicationId, templateId), {
+    ...creds,
+    charts: [charts[1]],
+  });
+  statusOf(w, 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts', add);
+  const append = await t.http.post(appendChartsPath(applicationId, templateId), {
+    ...creds,
+    sourceDashboardId: templateId,
+  });
+  statusOf(
+    w,
+    'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/append-charts',
+    append,
+  );
 }
 
 /** Parts behind credentials, and how the authorization header carries an API key. */

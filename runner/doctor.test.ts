@@ -64,7 +64,7 @@ describe('eac doctor: the plan of a run', () => {
       ...tests,
       {
         where: 'suites/roles/a.test.ts > leans {roles.lean}',
-        declared: declared(['identity'], [], ['users.update.response-fields']),
+        declared: declared(['identity'], [], ['users.update.absent-fields-unchanged']),
       },
       { where: 'suites/hub/p.test.ts > page {hub.x}', declared: declared([], []) },
       { where: 'suites/hub/q.test.ts > http {hub.y}', declared: declared([], []) },
@@ -74,7 +74,12 @@ describe('eac doctor: the plan of a run', () => {
     });
     expect(plan).toMatchObject({ tests: 7, willRun: 3, notRun: 4 });
     expect(plan.causes.filter((c) => c.kind === 'follows' || c.kind === 'browser')).toEqual([
-      { kind: 'follows', entry: 'follows:users.update.response-fields', tests: 1, alone: 1 },
+      {
+        kind: 'follows',
+        entry: 'follows:users.update.absent-fields-unchanged',
+        tests: 1,
+        alone: 1,
+      },
       { kind: 'browser', entry: 'browser:chromium', tests: 1, alone: 1 },
     ]);
   });

@@ -135,6 +135,58 @@ export const WorkspaceItemShape = z
   })
   .strict();
 
+/** A JSON pointer (RFC 6901); the empty pointer is the whole value. */
+const Pointer = z.string().regex(/^(\/[^/]*)*$/, 'a JSON pointer such as "/data/items"');
+
+/**
+ * §2.8, §4.16: where the application list holds its items (a pointer into the whole answer),
+ * and where each item holds the members §2.8 names (pointers into an item; a member left out
+ * is at its document name, e.g. `/applicationId`).
+ */
+export const V2ApplicationShape = z
+  .object({
+    list: Pointer,
+    applicationId: Pointer.optional(),
+    name: Pointer.optional(),
+    defaultDashboardId: Pointer.optional(),
+    legacyWorkspaceId: Pointer.optional(),
+  })
+  .strict();
+
+/**
+ * §2.8, §4.16: where a v2 dashboard list holds its items (a pointer into the whole answer) and
+ * where an item holds its members (pointers into an item): the four §2.8 names (a member left
+ * out is at its document name), and the two it does not name, the display name and the chart
+ * ids of the layout in layout order (an array of strings). `made`: where a create or clone
+ * answer holds the new dashboard, when it holds one (a pointer into the whole answer).
+ */
+export const V2DashboardShape = z
+  .object({
+    list: Pointer,
+    made: Pointer.optional(),
+    id: Pointer.optional(),
+    legacyDashboardId: Pointer.optional(),
+    kind: Pointer.optional(),
+    ownerProjectUserId: Pointer.optional(),
+    name: Pointer.optional(),
+    chartIds: Pointer,
+  })
+  .strict();
+
+/**
+ * §4.6 shows none of a user update answer's members: where its data object shows the stored
+ * user's §2.4 fields, as pointers into that data object. A field left out is not shown.
+ */
+export const UserUpdateShape = z
+  .object({
+    id: Pointer.optional(),
+    name: Pointer.optional(),
+    properties: Pointer.optional(),
+    userRoleId: Pointer.optional(),
+    projectOrganizationId: Pointer.optional(),
+  })
+  .strict();
+
 /**
  * The path placeholders an endpoint the profile names may hold, each with the value it stands
  * for (the document's name of that value). A `{name}` outside this list is refused when the
@@ -265,6 +317,12 @@ export const ProfileShapes = z
      * spells it. The suites accept any 2xx with the success envelope there; this states which.
      */
     successStatuses: z.record(Endpoint, z.number().int().min(200).max(299)).optional(),
+    /** §2.8, §4.16: where the v2 application list and its items hold their members. */
+    v2Application: V2ApplicationShape.optional(),
+    /** §2.8, §4.16: where the v2 dashboard lists, their items and the writes' answers do. */
+    v2Dashboard: V2DashboardShape.optional(),
+    /** §4.6: where the user update answer shows the stored user. */
+    userUpdate: UserUpdateShape.optional(),
     /**
      * §4.9: which registrations name the same tenant. `columns`: the split columns and schema
      * alone; `columns-and-name`: the display name too. Either way a deprecated unique key,

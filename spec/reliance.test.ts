@@ -24,7 +24,7 @@ describe('the reliance table', () => {
       unstatedReliances(bare, ['tokens.claims', 'users.update.response-fields', 'nope.nope']),
     ).toEqual([
       'tokens.claims (shapes.tokenClaims)',
-      'users.update.response-fields (follows)',
+      'users.update.response-fields (shapes.userUpdate)',
       'nope.nope (no profile entry states it)',
     ]);
     const stated = TargetProfile.parse({
@@ -35,6 +35,26 @@ describe('the reliance table', () => {
     expect(unstatedReliances(stated, ['tokens.claims', 'users.update.response-fields'])).toEqual(
       [],
     );
+  });
+
+  it('takes a follows listing of a decision that is a shape as stating that shape', () => {
+    const old = TargetProfile.parse({
+      serves: ['v2', 'identity'],
+      follows: ['v2.shapes.beyond-named-fields', 'users.update.response-fields'],
+    });
+    expect(
+      unstatedReliances(old, ['v2.shapes.beyond-named-fields', 'users.update.response-fields']),
+    ).toEqual([]);
+    const stated = TargetProfile.parse({
+      serves: ['v2'],
+      shapes: { v2Dashboard: { list: '/items', chartIds: '/layout' } },
+    });
+    expect(unstatedReliances(stated, ['v2.shapes.beyond-named-fields'])).toEqual([]);
+    // A listing states only the shapes the table marks so: tokens.claims needs its paths.
+    const listed = TargetProfile.parse({ serves: ['identity'], follows: ['tokens.claims'] });
+    expect(unstatedReliances(listed, ['tokens.claims'])).toEqual([
+      'tokens.claims (shapes.tokenClaims)',
+    ]);
   });
 
   it('reads a nested entry, so that stating its parent alone is not enough', () => {

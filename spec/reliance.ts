@@ -46,13 +46,13 @@ export const RELIANCE = {
   'tokens.embed-token.upserts': 'follows',
   'tokens.jwt.exp-matches-expires-at': 'follows',
   'users.update.absent-fields-unchanged': 'follows',
-  'users.update.response-fields': 'follows',
+  'users.update.response-fields': 'shapes.userUpdate',
   'v2.applications.list.before-finalize': 'follows',
   'v2.credentials.api-key-carrier': 'follows',
   'v2.dashboards.lookup-path': 'shapes.endpoints.lookUpDashboard',
   'v2.no-organization.calls': 'follows',
   'v2.refusals.not-found': 'follows',
-  'v2.shapes.beyond-named-fields': 'follows',
+  'v2.shapes.beyond-named-fields': 'shapes.v2Dashboard',
   'workspaces.list-item.fields': 'shapes.workspaceItem',
   'workspaces.list.filter-names': 'shapes.listWorkspacesFilters',
 } as const satisfies Partial<Record<ClauseId, string>>;
@@ -68,6 +68,20 @@ export type ReliedClause = keyof typeof RELIANCE;
 export const STATED_OTHERWISE: Readonly<Partial<Record<ReliedClause, string>>> = {
   'v2.credentials.api-key-carrier': 'shapes.v2ApiKey',
 };
+/**
+ * Shape entries whose clause's recorded decision is itself a shape: a profile that lists the
+ * clause in `follows` answers in the decided shape, which states the entry as well (the
+ * harness then reads in the decided shape). Profiles written before the entry keep working.
+ */
+export const STATED_BY_FOLLOWS: ReadonlySet<ReliedClause> = new Set<ReliedClause>([
+  'users.update.response-fields',
+  'v2.shapes.beyond-named-fields',
+]);
+
+/** True when the profile follows the clause's decision and that decision states its shape. */
+export function followsDecidedShape(profile: TargetProfile, clause: ReliedClause): boolean {
+  return STATED_BY_FOLLOWS.has(clause) && (profile.follows ?? []).includes(clause);
+}
 
 function at(profile: unknown, path: string): unknown {
   let here: unknown = profile;
@@ -112,7 +126,10 @@ export function unstatedEntries(
     else if (entry === 'follows') {
       if (!(profile.follows ?? []).includes(id))
         missing.push({ clause: id, entry, follows: true, text: `${id} (follows)` });
-    } else if (at(profile, entry) === undefined)
+    } else if (
+      at(profile, entry) === undefined &&
+      !followsDecidedShape(profile, id as ReliedClause)
+    )
       missing.push({ clause: id, entry, follows: false, text: `${id} (${entry})` });
   }
   return missing;

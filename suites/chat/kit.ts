@@ -230,17 +230,6 @@ export function beyondVisible(
   return found;
 }
 
-/** The value at a JSON pointer (RFC 6901) in a value; undefined when the path is not there. */
-export function atPointer(value: unknown, pointer: string): unknown {
-  let at = value;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return at;
-}
-
 /**
  * Plain questions over the loaded sales table, in everyday words rather than any agent's
  * vocabulary; a test asks a seeded few of them, then the chart questions the profile states

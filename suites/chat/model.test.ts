@@ -4,15 +4,8 @@ import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
 import { ChatResult } from '../../spec/schemas/chat.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
-import {
-  atPointer,
-  chartQuestions,
-  chatWorld,
-  leaks,
-  parts,
-  type ChatUser,
-  type ChatWorld,
-} from './kit.ts';
+import { chartQuestions, chatWorld, leaks, parts, type ChatUser, type ChatWorld } from './kit.ts';
+import { atPointer } from '../harness/json-pointer.ts';
 import { tokenFor } from '../harness/given/accounts.ts';
 import { CHAT, chat, chatBody, expectStream, type ChatAnswer } from '../harness/chat.ts';
 import { v1Post } from '../harness/given/dashboards.ts';

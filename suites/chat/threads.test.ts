@@ -4,7 +4,6 @@ import { ChatResult } from '../../spec/schemas/chat.ts';
 import { accountSnapshot } from '../harness/readback.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import {
-  atPointer,
   chartQuestions,
   chatWorld,
   leaks,
@@ -14,6 +13,7 @@ import {
   type ChatUser,
   type ChatWorld,
 } from './kit.ts';
+import { atPointer } from '../harness/json-pointer.ts';
 import {
   CHAT,
   chat,

@@ -53,8 +53,11 @@ describe('the not-run decision of the harness', () => {
       notRunReason(bare, { relies: ['tokens.claims', 'users.update.response-fields'] })?.causes,
     ).toEqual([
       { kind: 'shape', entry: 'shapes.tokenClaims' },
-      { kind: 'follows', entry: 'follows:users.update.response-fields' },
+      { kind: 'shape', entry: 'shapes.userUpdate' },
     ]);
+    expect(
+      notRunReason(bare, { relies: ['users.update.absent-fields-unchanged'] })?.causes,
+    ).toEqual([{ kind: 'follows', entry: 'follows:users.update.absent-fields-unchanged' }]);
   });
 });
 

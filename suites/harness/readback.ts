@@ -9,6 +9,7 @@ import type { Conformance } from './conformance.ts';
 import { expectSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
 import { claimAt, claimsOf } from './jwt.ts';
+import { userUpdateRecord, userUpdateShape } from './records.ts';
 import { REGISTER_USER, USER_TOKEN, rolesPath, userPath } from './paths.ts';
 
 /** A token answer's data, read only for its token (§2.5). */
@@ -118,14 +119,16 @@ export async function updateUser(
 }
 
 /**
- * §4.6 shows none of the members of a user update's answer, and the profile has no entry for
- * them: a test that needs one shown waits on the document.
+ * §4.6 shows none of the members of a user update's answer: where the target's answer does not
+ * show a field at all (its profile's shapes.userUpdate leaves it out), a test that needs it
+ * shown waits on the document.
  */
 export const USER_UPDATE_ANSWER = '§4.6 user update answer';
 
 /**
- * Updates a user and returns the answer's data. §4.6 leaves those fields open, so a test
- * that needs `field` to be shown ends as not-run when the target does not show it. With only
+ * Updates a user and returns the stored user as the answer's data shows it, read where the
+ * profile's shapes.userUpdate says (records.ts), under §2.4's names. §4.6 leaves those fields
+ * open, so a test that needs `field` to be shown ends as not-run when the target does not show it. With only
  * the stored name sent, the update changes nothing and reads the user back where a left-out
  * role or organization stays as it is (decision users.update.absent-fields-unchanged): a test
  * reading either back that way relies on that clause too.
@@ -137,7 +140,13 @@ export async function updateUserShowing(
   fields: Readonly<Record<string, unknown>>,
   field: string,
 ): Promise<Record<string, unknown>> {
-  const data = await updateUser(t, w, userId, fields);
+  const shape =
+    userUpdateShape(t) ??
+    t.notRun(
+      'the profile does not state where the user update answer shows the stored user (§4.6)',
+      cause.shape('shapes.userUpdate'),
+    );
+  const data = userUpdateRecord(await updateUser(t, w, userId, fields), shape);
   if (!(field in data))
     t.notRun(
       `the target does not show ${field} in the user update answer (§4.6)`,

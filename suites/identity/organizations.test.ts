@@ -12,6 +12,7 @@ import { REGISTER_ORGANIZATION, REGISTER_USER, userPath } from '../harness/paths
 import { sendWatched } from '../harness/credential-table.ts';
 import { REGISTER_ORGANIZATION_EP } from '../harness/endpoints.ts';
 import { organizationExists, updateUserShowing } from '../harness/readback.ts';
+import { shownUser } from '../harness/records.ts';
 import {
   describeAnswer,
   expectClientError,
@@ -304,8 +305,7 @@ probe(
       name: user.body.name,
       projectOrganizationId: org.externalId,
     });
-    const shown = (res.body as { data?: { projectOrganizationId?: unknown } }).data
-      ?.projectOrganizationId;
+    const shown = shownUser(t, res.body)['projectOrganizationId'];
     t.observe(
       res.status === 200 ? `resolved to ${String(shown)}` : describeAnswer(res),
       res.status === 200 && shown === org.projectOrganizationId,

@@ -15,6 +15,7 @@ import { REGISTER_USER, userPath } from '../harness/paths.ts';
 import { sendWatched } from '../harness/credential-table.ts';
 import { USER_UPDATE } from '../harness/endpoints.ts';
 import { updateUserShowing, userAsTokenShows } from '../harness/readback.ts';
+import { shownUser } from '../harness/records.ts';
 import {
   describeAnswer,
   detailsOf,
@@ -116,7 +117,7 @@ probe(
     });
     const data = Registered.safeParse((again.body as { data?: unknown }).data);
     const after = await t.http.put(userPath(w, first.userId), { ...w.creds(), name: 'Renamed' });
-    const props = (after.body as { data?: { properties?: unknown } }).data?.properties;
+    const props = shownUser(t, after.body)['properties'];
     t.observe(
       `${statusAndCode(again)}${data.success ? `, message ${JSON.stringify(data.data.message)}` : ''}, properties afterwards ${JSON.stringify(props)}`,
       again.status === 200 &&
@@ -374,8 +375,10 @@ probe(
     });
     const data = (res.body as { data?: Record<string, unknown> }).data ?? {};
     const keys = Object.keys(data).sort().join(', ');
+    const shown = shownUser(t, res.body);
     const kept =
-      data['userRoleId'] === role.id && data['projectOrganizationId'] === org.projectOrganizationId;
+      shown['userRoleId'] === role.id &&
+      shown['projectOrganizationId'] === org.projectOrganizationId;
     t.observe(
       `${statusAndCode(res)}; data fields: ${keys}; role and organization ${kept ? 'kept' : 'not shown as kept'}`,
       res.status === 200 &&

@@ -20,7 +20,7 @@ import {
   v2Get,
   v2Post,
   writtenDashboard,
-  Dashboard,
+  dashboardsIn,
   type As,
   type Migrated,
 } from '../harness/given/v2.ts';
@@ -54,13 +54,9 @@ function lookedUp(res: Reply, self: string): string {
 }
 
 /** A list as a set of entries (an order is open), or the refusal. */
-function listed(res: Reply): string {
-  const parsed = z
-    .object({ data: z.object({ dashboards: z.array(Dashboard) }) })
-    .safeParse(res.body);
-  return successStatus(res.status) && parsed.success
-    ? snapshot(parsed.data.data.dashboards)
-    : replyShown(res);
+function listed(t: Conformance, res: Reply): string {
+  const items = dashboardsIn(t, res);
+  return items === undefined ? replyShown(res) : snapshot(items);
 }
 
 /** A project user with editing flags in a project organization, and a dashboard of its own. */
@@ -111,15 +107,15 @@ conformance(
     // The baseline, A alone with its first token: its lists, the template by its v1 id, and
     // C's dashboard, which nobody reads again.
     const baseline = {
-      list: listed(await get('A', dashboardsPath(m.applicationId))),
-      'other list': listed(await get('A', dashboardsPath(m.otherApplicationId))),
+      list: listed(t, await get('A', dashboardsPath(m.applicationId))),
+      'other list': listed(t, await get('A', dashboardsPath(m.otherApplicationId))),
       template: lookedUp(await get('A', lookUp(m.board.dashboardId)), m.template.id),
       "another user's dashboard": lookedUp(await get('A', lookUp(c.own)), c.own),
     };
     type Seen = keyof typeof baseline;
     const reads: Record<Seen, (who: string) => Promise<string>> = {
-      list: async (who) => listed(await get(who, dashboardsPath(m.applicationId))),
-      'other list': async (who) => listed(await get(who, dashboardsPath(m.otherApplicationId))),
+      list: async (who) => listed(t, await get(who, dashboardsPath(m.applicationId))),
+      'other list': async (who) => listed(t, await get(who, dashboardsPath(m.otherApplicationId))),
       template: async (who) => lookedUp(await get(who, lookUp(m.template.id)), m.template.id),
       "another user's dashboard": async (who) => lookedUp(await get(who, lookUp(b.own)), b.own),
     };

@@ -16,12 +16,20 @@ import type { Reply } from '../http.ts';
 import { CONTENT, dashboardsWorld, sharedDashboard, type Shared } from './dashboards.ts';
 import { APPLICATIONS, dashboardsPath } from '../paths.ts';
 import { expectOpenSuccess, madeEntry, successStatus } from '../expect.ts';
+import {
+  applicationItems,
+  dashboardItems,
+  madeDashboard,
+  v2ApplicationShape,
+  v2DashboardShape,
+} from '../records.ts';
 
 /**
  * What the v2 suites share (§4.16, §5 rules 6 and 7, §9): a migrated account (v1 content built
  * through the host hooks, then the `migration` hook), v2 calls made with an API key or a
  * bearer token, and read-backs through the v2 lists, whose shapes beyond the named fields
- * are the reference's decision (declared by each test in `relies`).
+ * the profile states (shapes.v2Application, shapes.v2Dashboard; declared by each test in
+ * `relies`).
  */
 
 export const parts = ['v2'] as const;
@@ -119,14 +127,14 @@ export function v2Delete(t: Conformance, w: World, path: string, as: As): Promis
   return t.http.delete(path, { headers: c.headers, query: c.query });
 }
 
-// Read-backs, written from §2.8's fields; the envelope members are the decided shapes.
-const Application = z.looseObject({
+// Read-backs, written from §2.8's fields, read where the profile's shapes say (records.ts).
+const Application = z.object({
   applicationId: z.string(),
   name: z.string(),
   defaultDashboardId: z.string().nullable(),
   legacyWorkspaceId: z.string(),
 });
-export const Dashboard = z.looseObject({
+export const Dashboard = z.object({
   id: z.string(),
   legacyDashboardId: z.string().nullable(),
   kind: z.enum(['template', 'dashboard']),
@@ -136,22 +144,43 @@ export const Dashboard = z.looseObject({
 });
 export type Dashboard = z.infer<typeof Dashboard>;
 
-function data<S extends z.ZodType>(res: Reply, schema: S, what: string): z.infer<S> {
-  const parsed = z.object({ status: z.literal('success'), data: schema }).safeParse(res.body);
+/** A list answer's items in the stated shape, or undefined when it is not one. */
+function itemsOf<S extends z.ZodType>(
+  res: Reply,
+  items: unknown[] | undefined,
+  schema: S,
+): z.infer<S>[] | undefined {
   // §4.16 shows no status for the v2 calls: any 2xx success. A list is read, so it has a body
   // (spec/bodies.ts).
-  if (!successStatus(res.status) || !parsed.success) {
+  const envelope = z.object({ status: z.literal('success') }).safeParse(res.body);
+  if (!successStatus(res.status) || !envelope.success || items === undefined) return undefined;
+  const parsed = z.array(schema).safeParse(items);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function listed<S extends z.ZodType>(
+  res: Reply,
+  items: unknown[] | undefined,
+  schema: S,
+  what: string,
+): z.infer<S>[] {
+  const found = itemsOf(res, items, schema);
+  if (found === undefined)
     expect.fail(
-      `${what}: expected a 2xx success with the decided shape, got ${res.status} ${res.text.slice(0, 300)}`,
+      `${what}: expected a 2xx success with the list in the stated shape, got ${res.status} ${res.text.slice(0, 300)}`,
     );
-  }
-  return (parsed.data as { data: z.infer<S> }).data;
+  return found;
 }
 
 export async function applicationsOf(t: Conformance, w: World, as: As = API_KEY) {
+  const shape = v2ApplicationShape(t);
   const res = await v2Get(t, w, APPLICATIONS, as);
-  return data(res, z.object({ applications: z.array(Application) }), 'listing applications')
-    .applications;
+  return listed(res, applicationItems(res.body, shape), Application, 'listing applications');
+}
+
+/** A dashboard list answer's entries in the stated shape, or undefined when it is not one. */
+export function dashboardsIn(t: Conformance, res: Reply): Dashboard[] | undefined {
+  return itemsOf(res, dashboardItems(res.body, v2DashboardShape(t)), Dashboard);
 }
 
 export async function dashboardsOf(
@@ -160,9 +189,9 @@ export async function dashboardsOf(
   applicationId: string,
   as: As = API_KEY,
 ): Promise<Dashboard[]> {
+  const shape = v2DashboardShape(t);
   const res = await v2Get(t, w, dashboardsPath(applicationId), as);
-  return data(res, z.object({ dashboards: z.array(Dashboard) }), 'listing v2 dashboards')
-    .dashboards;
+  return listed(res, dashboardItems(res.body, shape), Dashboard, 'listing v2 dashboards');
 }
 
 /** Which write (create or clone), where, as whom, and the caller's list read just before it. */
@@ -176,7 +205,7 @@ export interface WriteSite {
 /**
  * The dashboard a v2 create or clone made. §4.16 shows no answer (spec/bodies.ts), so the
  * write may answer 204 or an empty 2xx: a body, when there is one, is the success envelope and
- * carries the dashboard (decision v2.shapes.beyond-named-fields); without a dashboard in it,
+ * carries the dashboard where the profile's shapes.v2Dashboard `made` says; without one there,
  * the new one is the entry of the caller's list that a `Location` header names, else the one
  * entry that list gained since `before`.
  */
@@ -187,7 +216,8 @@ export async function writtenDashboard(
   site: WriteSite,
   what: string,
 ): Promise<Dashboard> {
-  const answered = Dashboard.safeParse(expectOpenSuccess(res, site.call, what));
+  expectOpenSuccess(res, site.call, what);
+  const answered = Dashboard.safeParse(madeDashboard(res.body, v2DashboardShape(t)));
   if (answered.success) return answered.data;
   return madeEntry(res, site.before, await dashboardsOf(t, w, site.applicationId, site.as), what);
 }
