@@ -3,7 +3,9 @@ import { ChatResult } from '../../spec/schemas/chat.ts';
 import { registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, refusedAs } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 import {
+  chartAnswers,
   chatUser,
   chatWorld,
   leaks,
@@ -108,6 +110,126 @@ conformance(
     }
   },
   { needs: GRAMMAR, parts },
+);
+
+/** Aggregation words a chartConfig measure may carry (§2.6 shows the member, not its values). */
+const AGGREGATES: Record<string, (amounts: readonly number[]) => number> = {
+  sum: (a) => a.reduce((x, y) => x + y, 0),
+  count: (a) => a.length,
+  avg: (a) => a.reduce((x, y) => x + y, 0) / a.length,
+  average: (a) => a.reduce((x, y) => x + y, 0) / a.length,
+  mean: (a) => a.reduce((x, y) => x + y, 0) / a.length,
+  min: (a) => Math.min(...a),
+  max: (a) => Math.max(...a),
+};
+
+const TEXT_COLUMNS = ['tenant', 'region', 'product'] as const;
+
+/** A column reference's last dotted part, lower case (`sales.Region` -> `region`). */
+const columnOf = (ref: Record<string, unknown> | undefined): string | undefined => {
+  const named = ref?.['field'] ?? ref?.['name'];
+  return typeof named === 'string' ? named.split('.').at(-1)?.toLowerCase() : undefined;
+};
+
+/**
+ * What a chart's rows must be when its chartConfig says it plainly: one dimension on a text
+ * column of the loaded table (no bucketing), one measure of amount (or a count) with an
+ * aggregation word, no filters and no cut; `label -> aggregate` of the user's rows. Any other
+ * chart says too little to predict its rows: undefined.
+ */
+function predicted(chart: ChatResult, rows: readonly SaleRow[]): Map<string, number> | undefined {
+  const c = chart.chartConfig;
+  const dimensions = c.dimensions ?? [];
+  const measures = c.measures ?? [];
+  if (dimensions.length !== 1 || measures.length !== 1) return undefined;
+  const dimension = columnOf(dimensions[0]);
+  const bucketing = dimensions[0]?.['bucketing'];
+  if (typeof bucketing === 'string' && !['none', ''].includes(bucketing.toLowerCase()))
+    return undefined;
+  const column = TEXT_COLUMNS.find((name) => name === dimension);
+  const word = measures[0]?.['aggregation'];
+  const aggregate = typeof word === 'string' ? AGGREGATES[word.toLowerCase()] : undefined;
+  const measure = columnOf(measures[0]);
+  if (column === undefined || aggregate === undefined) return undefined;
+  if (word !== 'count' && measure !== 'amount') return undefined;
+  if ((c.filters ?? []).length > 0 || (c.havingFilters ?? []).length > 0) return undefined;
+  const groups = new Map<string, number[]>();
+  for (const r of rows) groups.set(r[column], [...(groups.get(r[column]) ?? []), r.amount]);
+  const cuts = [c.settings?.pageSize, c.settings?.sliceLimit].filter(
+    (n): n is number => typeof n === 'number' && n > 0,
+  );
+  if (cuts.some((n) => n < groups.size)) return undefined;
+  return new Map([...groups].map(([label, amounts]) => [label, aggregate(amounts)]));
+}
+
+/** Numbers agree within 0.01 (two-decimal rounding) or a millionth of their size. */
+const close = (a: number, b: number) =>
+  Math.abs(a - b) <= Math.max(0.01, 1e-6 * Math.max(Math.abs(a), Math.abs(b)));
+
+/** The expected groups no row of `shown` holds (its label and a number close to its value). */
+function missing(expected: Map<string, number>, shown: readonly Record<string, unknown>[]) {
+  return [...expected].filter(
+    ([label, value]) =>
+      !shown.some((row) => {
+        const values = Object.values(row);
+        return (
+          values.includes(label) &&
+          values.some(
+            (v) =>
+              (typeof v === 'number' || typeof v === 'string') &&
+              v !== '' &&
+              close(Number(v), value),
+          )
+        );
+      }),
+  );
+}
+
+conformance(
+  [
+    'resources.properties.row-level-security',
+    'security.data.rows-of-the-user',
+    'chat.result.chart-data-rows',
+  ],
+  "a chart of the profile's questions whose chartConfig names one column, one aggregate and no filter holds exactly that aggregate of the asking user's rows",
+  async (t) => {
+    // Row-exactness without our grammar: the implementer's questions (chat.examples.charts),
+    // the expected rows worked out from what each chart's own config says it shows.
+    const questions = t.profile.chat?.examples?.charts ?? [];
+    if (questions.length === 0)
+      t.notRun(
+        'needs chat.examples.charts in the profile: questions the agent answers with a chart',
+        cause.shape('chat.examples.charts'),
+      );
+    const w = await chatWorld(t);
+    let judged = 0;
+    for (const [ti, ri] of [
+      [0, 0],
+      [1, 1],
+    ] as const) {
+      const user = userOf(w, ti, ri);
+      for (const { question, charts } of await chartAnswers(t, w, user, questions, 1))
+        for (const chart of charts) {
+          const expected = predicted(chart, visibleTo(w, user));
+          if (expected === undefined) continue;
+          judged++;
+          const what = `"${question}" asked by user ${ti}/${ri} (chartConfig ${JSON.stringify(chart.chartConfig).slice(0, 300)})`;
+          expect(
+            missing(expected, chart.chartData),
+            `${what}: groups of the user's rows the chart lacks (rows: ${JSON.stringify(chart.chartData).slice(0, 300)})`,
+          ).toEqual([]);
+          expect(chart.chartData.length, `${what}: rows beyond the user's groups`).toBe(
+            expected.size,
+          );
+        }
+    }
+    if (judged === 0)
+      t.notRun(
+        "no chart of the profile's questions names one text column, one aggregate of amount (or a count) and no filter in its chartConfig",
+        cause.shape('chat.examples.charts'),
+      );
+  },
+  { needs: CHAT, parts },
 );
 
 conformance(
