@@ -19,13 +19,11 @@ import {
 } from './kit.ts';
 import {
   CHAT,
-  GRAMMAR,
   chat,
   chatBody,
   expectStream,
   isEventStream,
   isStreamed,
-  pairs,
   type ChatAnswer,
 } from '../harness/chat.ts';
 
@@ -56,13 +54,6 @@ async function ask(t: Conformance, w: ChatWorld, user: ChatUser, question: strin
   return chat(t, w.agentId, user.token, chatBody(w.agentId, { question }));
 }
 
-/** `product -> total amount` of rows, as the grammar's "total amount by product" answers. */
-function totalsByProduct(rows: readonly SaleRow[]): Record<string, number> {
-  const totals: Record<string, number> = {};
-  for (const r of rows) totals[r.product] = (totals[r.product] ?? 0) + r.amount;
-  return totals;
-}
-
 conformance(
   [
     'resources.properties.row-level-security',
@@ -85,31 +76,6 @@ conformance(
         }
   },
   { needs: CHAT, parts },
-);
-
-conformance(
-  [
-    'resources.properties.row-level-security',
-    'security.data.rows-of-the-user',
-    'chat.result.chart-data-rows',
-  ],
-  "a chart's rows are exactly the asking user's rows, aggregated",
-  async (t) => {
-    const w = await chatWorld(t);
-    for (const [ti, ri] of [
-      [0, 0],
-      [0, 1],
-      [1, 0],
-    ] as const) {
-      const user = userOf(w, ti, ri);
-      const answer = expectStream(await ask(t, w, user, 'total amount by product'), 'a chart');
-      const chart = ChatResult.parse(answer.charts.at(-1));
-      expect(pairs(chart.chartData), `the totals by product of user ${ti}/${ri}`).toEqual(
-        totalsByProduct(visibleTo(w, user)),
-      );
-    }
-  },
-  { needs: GRAMMAR, parts },
 );
 
 /** Aggregation words a chartConfig measure may carry (§2.6 shows the member, not its values). */
@@ -162,6 +128,24 @@ function predicted(chart: ChatResult, rows: readonly SaleRow[]): Map<string, num
   return new Map([...groups].map(([label, amounts]) => [label, aggregate(amounts)]));
 }
 
+/** The profile's chart questions (chat.examples.charts), or not-run naming them. */
+function exampleCharts(t: Conformance): readonly string[] {
+  const questions = t.profile.chat?.examples?.charts ?? [];
+  if (questions.length === 0)
+    t.notRun(
+      'needs chat.examples.charts in the profile: questions the agent answers with a chart',
+      cause.shape('chat.examples.charts'),
+    );
+  return questions;
+}
+
+function notJudged(t: Conformance): never {
+  return t.notRun(
+    "no chart of the profile's questions names one text column, one aggregate of amount (or a count) and no filter in its chartConfig",
+    cause.shape('chat.examples.charts'),
+  );
+}
+
 /** Numbers agree within 0.01 (two-decimal rounding) or a millionth of their size. */
 const close = (a: number, b: number) =>
   Math.abs(a - b) <= Math.max(0.01, 1e-6 * Math.max(Math.abs(a), Math.abs(b)));
@@ -195,17 +179,13 @@ conformance(
   async (t) => {
     // Row-exactness without our grammar: the implementer's questions (chat.examples.charts),
     // the expected rows worked out from what each chart's own config says it shows.
-    const questions = t.profile.chat?.examples?.charts ?? [];
-    if (questions.length === 0)
-      t.notRun(
-        'needs chat.examples.charts in the profile: questions the agent answers with a chart',
-        cause.shape('chat.examples.charts'),
-      );
+    const questions = exampleCharts(t);
     const w = await chatWorld(t);
     let judged = 0;
     for (const [ti, ri] of [
       [0, 0],
-      [1, 1],
+      [0, 1],
+      [1, 0],
     ] as const) {
       const user = userOf(w, ti, ri);
       for (const { question, charts } of await chartAnswers(t, w, user, questions, 1))
@@ -223,11 +203,7 @@ conformance(
           );
         }
     }
-    if (judged === 0)
-      t.notRun(
-        "no chart of the profile's questions names one text column, one aggregate of amount (or a count) and no filter in its chartConfig",
-        cause.shape('chat.examples.charts'),
-      );
+    if (judged === 0) notJudged(t);
   },
   { needs: CHAT, parts },
 );
@@ -312,28 +288,41 @@ conformance(
   ['security.data.properties-are-values'],
   "after hostile property values every user's chart still holds exactly its own rows",
   async (t) => {
+    const questions = exampleCharts(t);
     const w = await chatWorld(t);
     const tenant0 = w.rows[0]?.tenant ?? '';
     const org = await registerOrganization(t, w, { properties: { tenant: tenant0 } });
-    for (const [, value] of hostileValues(t, tenant0)) {
+    let judged = 0;
+    // Each chart whose config says plainly what it shows holds exactly those aggregates of
+    // the asker's rows: none for a hostile region, which no row holds.
+    const judge = async (user: ChatUser, rows: readonly SaleRow[], who: string) => {
+      for (const { question, charts } of await chartAnswers(t, w, user, questions, 0))
+        for (const chart of charts) {
+          const expected = predicted(chart, rows);
+          if (expected === undefined) continue;
+          judged++;
+          expect(
+            missing(expected, chart.chartData),
+            `"${question}" asked by ${who}: groups of its rows the chart lacks`,
+          ).toEqual([]);
+          expect(chart.chartData.length, `"${question}" asked by ${who}: rows beyond its own`).toBe(
+            expected.size,
+          );
+        }
+    };
+    for (const [what, value] of hostileValues(t, tenant0)) {
       const user = await chatUser(t, w, org.projectOrganizationId, {
         tenant: tenant0,
         region: value,
       });
-      const answer = expectStream(await ask(t, w, user, 'total amount by product'), 'hostile');
-      const chart = answer.charts.at(-1);
-      if (chart !== undefined)
-        expect(ChatResult.parse(chart).chartData, 'a hostile region matches no row').toEqual([]);
+      await judge(user, [], `a user of ${what}`);
     }
-    for (const cell of w.users)
-      for (const user of cell) {
-        const answer = expectStream(await ask(t, w, user, 'total amount by product'), 'after');
-        expect(pairs(ChatResult.parse(answer.charts.at(-1)).chartData)).toEqual(
-          totalsByProduct(visibleTo(w, user)),
-        );
-      }
+    for (const [ti, cell] of w.users.entries())
+      for (const [ri, user] of cell.entries())
+        await judge(user, visibleTo(w, user), `user ${ti}/${ri} afterwards`);
+    if (judged === 0) notJudged(t);
   },
-  { needs: GRAMMAR, parts, timeout: 60_000 },
+  { needs: CHAT, parts, timeout: 60_000 },
 );
 
 conformance(
