@@ -510,23 +510,6 @@ conformance(
 );
 
 conformance(
-  ['chat.thread.keeps-context'],
-  'without a thread_id nothing is remembered: "as a bar chart" after a chart gets a text answer',
-  async (t) => {
-    const w = await grammarWorld(t);
-    await chartOf(t, w, 'total amount by product');
-    // docs/reference-agent.md: only the same thread_id refines the previous chart; alone, a type word says
-    // nothing the grammar can draw.
-    const answer = expectStream(
-      await chat(t, w.agentId, w.token, chatBody(w.agentId, { question: 'as a bar chart' })),
-      '"as a bar chart" without a thread_id',
-    );
-    expect(answer.charts.length, 'a chart drawn from a chart of no thread').toBe(0);
-  },
-  { needs: GRAMMAR, parts },
-);
-
-conformance(
   ['chat.result.fields'],
   "the grammar's chart type words give chartConfig.type",
   async (t) => {

@@ -3,7 +3,9 @@ import { ChatResult } from '../../spec/schemas/chat.ts';
 import { registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, refusedAs } from '../harness/expect.ts';
+import { cause } from '../harness/causes.ts';
 import {
+  chartAnswers,
   chatUser,
   chatWorld,
   leaks,
@@ -17,13 +19,11 @@ import {
 } from './kit.ts';
 import {
   CHAT,
-  GRAMMAR,
   chat,
   chatBody,
   expectStream,
   isEventStream,
   isStreamed,
-  pairs,
   type ChatAnswer,
 } from '../harness/chat.ts';
 
@@ -54,13 +54,6 @@ async function ask(t: Conformance, w: ChatWorld, user: ChatUser, question: strin
   return chat(t, w.agentId, user.token, chatBody(w.agentId, { question }));
 }
 
-/** `product -> total amount` of rows, as the grammar's "total amount by product" answers. */
-function totalsByProduct(rows: readonly SaleRow[]): Record<string, number> {
-  const totals: Record<string, number> = {};
-  for (const r of rows) totals[r.product] = (totals[r.product] ?? 0) + r.amount;
-  return totals;
-}
-
 conformance(
   [
     'resources.properties.row-level-security',
@@ -85,29 +78,134 @@ conformance(
   { needs: CHAT, parts },
 );
 
+/** Aggregation words a chartConfig measure may carry (§2.6 shows the member, not its values). */
+const AGGREGATES: Record<string, (amounts: readonly number[]) => number> = {
+  sum: (a) => a.reduce((x, y) => x + y, 0),
+  count: (a) => a.length,
+  avg: (a) => a.reduce((x, y) => x + y, 0) / a.length,
+  average: (a) => a.reduce((x, y) => x + y, 0) / a.length,
+  mean: (a) => a.reduce((x, y) => x + y, 0) / a.length,
+  min: (a) => Math.min(...a),
+  max: (a) => Math.max(...a),
+};
+
+const TEXT_COLUMNS = ['tenant', 'region', 'product'] as const;
+
+/** A column reference's last dotted part, lower case (`sales.Region` -> `region`). */
+const columnOf = (ref: Record<string, unknown> | undefined): string | undefined => {
+  const named = ref?.['field'] ?? ref?.['name'];
+  return typeof named === 'string' ? named.split('.').at(-1)?.toLowerCase() : undefined;
+};
+
+/**
+ * What a chart's rows must be when its chartConfig says it plainly: one dimension on a text
+ * column of the loaded table (no bucketing), one measure of amount (or a count) with an
+ * aggregation word, no filters and no cut; `label -> aggregate` of the user's rows. Any other
+ * chart says too little to predict its rows: undefined.
+ */
+function predicted(chart: ChatResult, rows: readonly SaleRow[]): Map<string, number> | undefined {
+  const c = chart.chartConfig;
+  const dimensions = c.dimensions ?? [];
+  const measures = c.measures ?? [];
+  if (dimensions.length !== 1 || measures.length !== 1) return undefined;
+  const dimension = columnOf(dimensions[0]);
+  const bucketing = dimensions[0]?.['bucketing'];
+  if (typeof bucketing === 'string' && !['none', ''].includes(bucketing.toLowerCase()))
+    return undefined;
+  const column = TEXT_COLUMNS.find((name) => name === dimension);
+  const word = measures[0]?.['aggregation'];
+  const aggregate = typeof word === 'string' ? AGGREGATES[word.toLowerCase()] : undefined;
+  const measure = columnOf(measures[0]);
+  if (column === undefined || aggregate === undefined) return undefined;
+  if (word !== 'count' && measure !== 'amount') return undefined;
+  if ((c.filters ?? []).length > 0 || (c.havingFilters ?? []).length > 0) return undefined;
+  const groups = new Map<string, number[]>();
+  for (const r of rows) groups.set(r[column], [...(groups.get(r[column]) ?? []), r.amount]);
+  const cuts = [c.settings?.pageSize, c.settings?.sliceLimit].filter(
+    (n): n is number => typeof n === 'number' && n > 0,
+  );
+  if (cuts.some((n) => n < groups.size)) return undefined;
+  return new Map([...groups].map(([label, amounts]) => [label, aggregate(amounts)]));
+}
+
+/** The profile's chart questions (chat.examples.charts), or not-run naming them. */
+function exampleCharts(t: Conformance): readonly string[] {
+  const questions = t.profile.chat?.examples?.charts ?? [];
+  if (questions.length === 0)
+    t.notRun(
+      'needs chat.examples.charts in the profile: questions the agent answers with a chart',
+      cause.shape('chat.examples.charts'),
+    );
+  return questions;
+}
+
+function notJudged(t: Conformance): never {
+  return t.notRun(
+    "no chart of the profile's questions names one text column, one aggregate of amount (or a count) and no filter in its chartConfig",
+    cause.shape('chat.examples.charts'),
+  );
+}
+
+/** Numbers agree within 0.01 (two-decimal rounding) or a millionth of their size. */
+const close = (a: number, b: number) =>
+  Math.abs(a - b) <= Math.max(0.01, 1e-6 * Math.max(Math.abs(a), Math.abs(b)));
+
+/** The expected groups no row of `shown` holds (its label and a number close to its value). */
+function missing(expected: Map<string, number>, shown: readonly Record<string, unknown>[]) {
+  return [...expected].filter(
+    ([label, value]) =>
+      !shown.some((row) => {
+        const values = Object.values(row);
+        return (
+          values.includes(label) &&
+          values.some(
+            (v) =>
+              (typeof v === 'number' || typeof v === 'string') &&
+              v !== '' &&
+              close(Number(v), value),
+          )
+        );
+      }),
+  );
+}
+
 conformance(
   [
     'resources.properties.row-level-security',
     'security.data.rows-of-the-user',
     'chat.result.chart-data-rows',
   ],
-  "a chart's rows are exactly the asking user's rows, aggregated",
+  "a chart of the profile's questions whose chartConfig names one column, one aggregate and no filter holds exactly that aggregate of the asking user's rows",
   async (t) => {
+    // Row-exactness without our grammar: the implementer's questions (chat.examples.charts),
+    // the expected rows worked out from what each chart's own config says it shows.
+    const questions = exampleCharts(t);
     const w = await chatWorld(t);
+    let judged = 0;
     for (const [ti, ri] of [
       [0, 0],
       [0, 1],
       [1, 0],
     ] as const) {
       const user = userOf(w, ti, ri);
-      const answer = expectStream(await ask(t, w, user, 'total amount by product'), 'a chart');
-      const chart = ChatResult.parse(answer.charts.at(-1));
-      expect(pairs(chart.chartData), `the totals by product of user ${ti}/${ri}`).toEqual(
-        totalsByProduct(visibleTo(w, user)),
-      );
+      for (const { question, charts } of await chartAnswers(t, w, user, questions, 1))
+        for (const chart of charts) {
+          const expected = predicted(chart, visibleTo(w, user));
+          if (expected === undefined) continue;
+          judged++;
+          const what = `"${question}" asked by user ${ti}/${ri} (chartConfig ${JSON.stringify(chart.chartConfig).slice(0, 300)})`;
+          expect(
+            missing(expected, chart.chartData),
+            `${what}: groups of the user's rows the chart lacks (rows: ${JSON.stringify(chart.chartData).slice(0, 300)})`,
+          ).toEqual([]);
+          expect(chart.chartData.length, `${what}: rows beyond the user's groups`).toBe(
+            expected.size,
+          );
+        }
     }
+    if (judged === 0) notJudged(t);
   },
-  { needs: GRAMMAR, parts },
+  { needs: CHAT, parts },
 );
 
 conformance(
@@ -190,28 +288,41 @@ conformance(
   ['security.data.properties-are-values'],
   "after hostile property values every user's chart still holds exactly its own rows",
   async (t) => {
+    const questions = exampleCharts(t);
     const w = await chatWorld(t);
     const tenant0 = w.rows[0]?.tenant ?? '';
     const org = await registerOrganization(t, w, { properties: { tenant: tenant0 } });
-    for (const [, value] of hostileValues(t, tenant0)) {
+    let judged = 0;
+    // Each chart whose config says plainly what it shows holds exactly those aggregates of
+    // the asker's rows: none for a hostile region, which no row holds.
+    const judge = async (user: ChatUser, rows: readonly SaleRow[], who: string) => {
+      for (const { question, charts } of await chartAnswers(t, w, user, questions, 0))
+        for (const chart of charts) {
+          const expected = predicted(chart, rows);
+          if (expected === undefined) continue;
+          judged++;
+          expect(
+            missing(expected, chart.chartData),
+            `"${question}" asked by ${who}: groups of its rows the chart lacks`,
+          ).toEqual([]);
+          expect(chart.chartData.length, `"${question}" asked by ${who}: rows beyond its own`).toBe(
+            expected.size,
+          );
+        }
+    };
+    for (const [what, value] of hostileValues(t, tenant0)) {
       const user = await chatUser(t, w, org.projectOrganizationId, {
         tenant: tenant0,
         region: value,
       });
-      const answer = expectStream(await ask(t, w, user, 'total amount by product'), 'hostile');
-      const chart = answer.charts.at(-1);
-      if (chart !== undefined)
-        expect(ChatResult.parse(chart).chartData, 'a hostile region matches no row').toEqual([]);
+      await judge(user, [], `a user of ${what}`);
     }
-    for (const cell of w.users)
-      for (const user of cell) {
-        const answer = expectStream(await ask(t, w, user, 'total amount by product'), 'after');
-        expect(pairs(ChatResult.parse(answer.charts.at(-1)).chartData)).toEqual(
-          totalsByProduct(visibleTo(w, user)),
-        );
-      }
+    for (const [ti, cell] of w.users.entries())
+      for (const [ri, user] of cell.entries())
+        await judge(user, visibleTo(w, user), `user ${ti}/${ri} afterwards`);
+    if (judged === 0) notJudged(t);
   },
-  { needs: GRAMMAR, parts, timeout: 60_000 },
+  { needs: CHAT, parts, timeout: 60_000 },
 );
 
 conformance(

@@ -196,6 +196,54 @@ probe(
   { needs: CHAT, parts },
 );
 
+probe(
+  ['chat.thread.new-thread-context'],
+  "what the profile's follow-up, sent with no thread_id after a first chart sent with none, makes of that chart",
+  async (t) => {
+    const example = threadExample(t);
+    const w = await chatWorld(t);
+    const user = userOf(w, 0, 1);
+    // The first question without a thread_id too: a server that kept an implicit per-user
+    // thread would carry it over; the follow-up is sent alone, as a new conversation.
+    let first: Chart | undefined;
+    for (let attempt = 0; attempt < 2 && first === undefined; attempt++) {
+      const answer = expectStream(
+        await chat(t, w.agentId, user.token, chatBody(w.agentId, { question: example.question })),
+        `the first question "${example.question}" without a thread_id`,
+      );
+      if (answer.charts.length > 0) first = theChart(answer, example.question);
+    }
+    const from =
+      first ??
+      t.notRun(
+        `the agent answered "${example.question}" with no chart, twice (chat.examples.thread)`,
+        cause.shape('chat.examples.thread'),
+      );
+    const alone = await chat(
+      t,
+      w.agentId,
+      user.token,
+      chatBody(w.agentId, { question: example.followUp }),
+    );
+    const charts = alone.charts.flatMap((c) => {
+      const parsed = ChatResult.safeParse(c);
+      return parsed.success ? [parsed.data] : [];
+    });
+    const keeps = charts.some((c) => notKept(from, c, example.keeps).length === 0);
+    t.observe(
+      !isStreamed(alone.res)
+        ? `answered ${alone.res.status}`
+        : charts.length === 0
+          ? 'no chart: the follow-up was read as a first question'
+          : keeps
+            ? "a chart keeping the first chart's members, though no thread_id joined them"
+            : 'a chart of its own, keeping nothing of the first',
+      isStreamed(alone.res) && !keeps,
+    );
+  },
+  { needs: CHAT, parts },
+);
+
 conformance(
   ['security.data.rows-of-the-user'],
   "another user reusing a thread_id gets nothing of the first user's rows",

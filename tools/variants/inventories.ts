@@ -225,7 +225,7 @@ const KEYED: readonly InventoryRow[] = [
     'chat thread × thread_id',
     '§4.15',
     'chat: requests without a thread_id share a thread',
-    'without a thread_id nothing is remembered: "as a bar chart" after a chart gets a text answer',
+    "what the profile's follow-up, sent with no thread_id after a first chart sent with none, makes of that chart",
   ),
   keyed(
     'chat thread × user',
@@ -249,7 +249,7 @@ const KEYED: readonly InventoryRow[] = [
     'rows × user (row-level security), chat',
     '§1, §2.4',
     'chat: the row filter dropped',
-    "a chart's rows are exactly the asking user's rows, aggregated",
+    "a chart of the profile's questions whose chartConfig names one column, one aggregate and no filter holds exactly that aggregate of the asking user's rows",
   ),
   keyed(
     'rows × user (row-level security), drill-down',
