@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import type { Reply } from '../harness/http.ts';
 import {
   chartsOf,
   createWorkspace,
@@ -11,7 +10,16 @@ import {
   layoutRead,
   type Shared,
 } from '../harness/given/dashboards.ts';
-import { EDITOR, finalize, needs, projectUser } from '../harness/given/v2.ts';
+import {
+  EDITOR,
+  finalize,
+  needs,
+  objectWith,
+  objectsIn,
+  projectUser,
+  success,
+  type PortableObject,
+} from '../harness/given/v2.ts';
 import {
   createRole,
   registerOrganization,
@@ -46,36 +54,7 @@ const Cloned = CloneDashboardResponse.shape.data;
 // envelope. Nothing here leans on a decided envelope member, path or API-key carrier, so these
 // verdicts hold on any server.
 
-type Json = Record<string, unknown>;
-
-/** Every object anywhere in a JSON value. */
-function objectsIn(value: unknown, out: Json[] = []): Json[] {
-  if (Array.isArray(value)) for (const v of value) objectsIn(v, out);
-  else if (value !== null && typeof value === 'object') {
-    out.push(value as Json);
-    for (const v of Object.values(value)) objectsIn(v, out);
-  }
-  return out;
-}
-
-/**
- * A read's success in the preamble's envelope (any 2xx: §4.16 shows no status); its data. A
- * write's answer is not shown, so writes go through expectOpenSuccess (spec/bodies.ts).
- */
-function success(res: Reply, what: string): unknown {
-  expect(successStatus(res.status), `${what}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
-  expect((res.body as { status?: unknown }).status, `${what}: the envelope's status`).toBe(
-    'success',
-  );
-  return (res.body as { data?: unknown }).data;
-}
-
-/** The one object of an answer whose `key` holds `value`. */
-function objectWith(data: unknown, key: string, value: unknown, what: string): Json {
-  const found = objectsIn(data).filter((o) => o[key] === value);
-  expect(found, `${what}: one object with ${key} ${String(value)}`).toHaveLength(1);
-  return found[0] as Json;
-}
+type Json = PortableObject;
 
 interface Setting {
   readonly w: World;
