@@ -11,13 +11,17 @@ import {
   type Shared,
 } from '../harness/given/dashboards.ts';
 import {
+  API_KEY,
   EDITOR,
   finalize,
+  legacyLanding,
   needs,
   objectWith,
   objectsIn,
   projectUser,
   success,
+  v2Get,
+  v2Post,
   type PortableObject,
 } from '../harness/given/v2.ts';
 import {
@@ -413,4 +417,41 @@ conformance(
     expect(there, 'and not in the other').not.toContain(plain.dashboardId);
   },
   { needs, parts: ['v2', 'identity', 'v1-dashboards'] },
+);
+
+conformance(
+  ['auth.v2.api-key-shared', 'auth.v2.organization-id-placement'],
+  "an API key, org-bound or user-scoped (organizationId in the query of a GET, in the body of a POST), lists the application's dashboards and creates a 'template' there",
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    await finalize(t, w);
+    const { applicationId } = await legacyLanding(t, w, w.board);
+    for (const [as, what] of [
+      [API_KEY, 'with the org-bound key'],
+      [{ key: 'user-scoped' }, 'with the user-scoped key'],
+    ] as const) {
+      const listed = async (when: string): Promise<Json[]> =>
+        objectsIn(
+          success(
+            await v2Get(t, w, dashboardsPath(applicationId), as),
+            `GET .../dashboards ${what}, ${when}`,
+          ),
+        ).filter((o) => typeof o['id'] === 'string' && typeof o['kind'] === 'string');
+      const before = await listed('before');
+      expect(
+        before.filter((o) => o['legacyDashboardId'] === w.board.dashboardId),
+        `${what}: the shared dashboard is listed`,
+      ).toHaveLength(1);
+      const res = await v2Post(t, w, dashboardsPath(applicationId), as, {
+        name: `${t.faker.commerce.department()} board`,
+      });
+      expectOpenSuccess(res, 'v2.create', `POST .../dashboards ${what}`);
+      const ids = before.map((o) => o['id']);
+      const made = (await listed('after the create')).filter((o) => !ids.includes(o['id']));
+      expect(made, `${what}: one new dashboard in the list`).toHaveLength(1);
+      expect(made[0]?.['kind'], `${what}: an API key acts on shared dashboards`).toBe('template');
+    }
+  },
+  // Where a key travels on v2 is the profile's (shapes.v2ApiKey, or the decided apiKey member).
+  { needs, parts: ['v2', 'identity'], relies: ['v2.credentials.api-key-carrier'] },
 );
