@@ -38,6 +38,34 @@ describe('coverage kinds', () => {
     });
   });
 
+  it('counts a test portable whose reliances the profile states as shapes, not as decisions', () => {
+    const shaped: Clause[] = [
+      { id: 'c.named', section: '4.9', level: 'must', summary: '' },
+      { id: 'c.carried', section: '5', level: 'must', summary: '' },
+      { id: 'c.followed', section: '4.16', level: 'must', summary: '' },
+    ];
+    expect(
+      Object.fromEntries(
+        clauseStandings(shaped, [
+          // shapes.registerTenant and shapes.tokenClaims: field names the profile states
+          {
+            clauses: ['c.named'],
+            outcome: 'pass',
+            relies: ['tenants.register.field-names', 'tokens.claims'],
+          },
+          // a follows row a shape may state otherwise (shapes.v2ApiKey)
+          { clauses: ['c.carried'], outcome: 'pass', relies: ['v2.credentials.api-key-carrier'] },
+          // one follows reliance is enough to make it a decision
+          {
+            clauses: ['c.followed'],
+            outcome: 'pass',
+            relies: ['tokens.claims', 'v2.shapes.beyond-named-fields'],
+          },
+        ]),
+      ),
+    ).toEqual({ 'c.named': 'portable', 'c.carried': 'portable', 'c.followed': 'through-decision' });
+  });
+
   it('counts portable, through a decision, probed and security apart in every row', () => {
     const rows = computeCoverage(clauses, [], results);
     expect(rows.find((r) => r.section === '4')).toMatchObject({

@@ -1,11 +1,12 @@
 /**
  * Clause coverage by section of the document: how many clauses each section holds per level,
  * and how many of them a run covered, in kinds kept apart: portably (a passing test that
- * relies on no decision of ours), through a decision, through a decision with a written reason
+ * relies on no decision of ours: none of its reliances is a `follows` one, spec/reliance.ts), through a decision, through a decision with a written reason
  * why no portable check exists (the clause's `noPortableCheck`), probed (open clauses), and
  * security.
  */
 import type { Clause } from '../spec/clauses/types.ts';
+import { restsOnDecision } from '../spec/reliance.ts';
 import type { CoverageGap, CoverageRow, Result } from './schema.ts';
 
 export interface SectionTitle {
@@ -68,7 +69,8 @@ export type ClauseStanding =
 
 /**
  * The standing of every clause the results cite. A probe backs only a clause the document
- * leaves open; a passing test backs the others, portably when it relies on no decision; a
+ * leaves open; a passing test backs the others, portably when it relies on no decision (a
+ * reliance on a shape the profile states is none); a
  * clause covered only through a decision stands apart when it says why no portable check
  * exists (`noPortableCheck`); a failing test takes a clause out of coverage whatever else
  * cites it.
@@ -95,7 +97,7 @@ export function clauseStandings(
       if (result.outcome === 'fail') failing.add(id);
       else if (result.outcome === 'probe' && open) probed.add(id);
       else if (result.outcome === 'pass' && !open) {
-        if ((result.relies ?? []).length === 0) portable.add(id);
+        if (!(result.relies ?? []).some(restsOnDecision)) portable.add(id);
         else throughDecision.add(id);
       }
     }

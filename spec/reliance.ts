@@ -83,6 +83,18 @@ export function followsDecidedShape(profile: TargetProfile, clause: ReliedClause
   return STATED_BY_FOLLOWS.has(clause) && (profile.follows ?? []).includes(clause);
 }
 
+/**
+ * Whether a reliance rests on a decision of ours: its row is `follows` (or it has none) and no
+ * shape may state it otherwise. A reliance a profile states as a shape (a field name, a path, a
+ * carrier) does not: the test reads the target's own shape and is not-run, with a shape cause,
+ * where the profile states none, so what it checks holds on any target that states it.
+ */
+export function restsOnDecision(id: string): boolean {
+  if ((STATED_OTHERWISE as Record<string, string | undefined>)[id] !== undefined) return false;
+  const entry = (RELIANCE as Record<string, string | undefined>)[id];
+  return entry === undefined || entry === 'follows';
+}
+
 function at(profile: unknown, path: string): unknown {
   let here: unknown = profile;
   for (const key of path.split('.')) {

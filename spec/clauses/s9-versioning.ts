@@ -51,8 +51,6 @@ export const s9 = defineClauses([
     section: '9',
     level: 'must',
     summary: 'Before finalize, list-workspace-dashboards answers v1 dashboards.',
-    noPortableCheck:
-      "§4.16 gives no path, and no answer, for the three v1 calls (creating a dashboard, adding charts to it, listing a workspace's dashboards), so this clause is only observable at the endpoints the profile states.",
   },
   {
     id: 'migration.list-workspace-dashboards.after',
@@ -60,8 +58,6 @@ export const s9 = defineClauses([
     level: 'must',
     summary:
       'After finalize, list-workspace-dashboards answers the application dashboards in v1 shape, v1 ids where they exist.',
-    noPortableCheck:
-      "§4.16 gives no path, and no answer, for the three v1 calls (creating a dashboard, adding charts to it, listing a workspace's dashboards), so this clause is only observable at the endpoints the profile states.",
   },
   {
     id: 'migration.v1-write.before',
@@ -82,24 +78,18 @@ export const s9 = defineClauses([
     level: 'must',
     summary:
       'After finalize the v1 dashboard component shows the dashboard as migrated and never updates.',
-    noPortableCheck:
-      "§9 names the v1 dashboard component without saying how it is reached, so opening it leans on the profile's stated component page (hub.v1-component.page).",
   },
   {
     id: 'migration.register-tenant.before',
     section: '9',
     level: 'must',
     summary: 'Before finalize, register-tenant answers a tenant JWT.',
-    noPortableCheck:
-      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'migration.register-tenant.after',
     section: '9',
     level: 'must',
     summary: 'After finalize, register-tenant answers a project-user JWT instead.',
-    noPortableCheck:
-      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'migration.tenant-users',
@@ -143,8 +133,6 @@ export const s9 = defineClauses([
     section: '9',
     level: 'must',
     summary: 'The unique key of register-tenant is deprecated.',
-    noPortableCheck:
-      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'versioning.timetable',

@@ -166,20 +166,27 @@ conformance(
   'save-from-chat takes every field §4.14 lists, credentials in the body',
   async (t) => {
     const w = await dashboardsWorld(t, 0);
+    // A connection of the account and an agent reaching it (hooks): the ids sent name things
+    // that exist, so the verdict does not lean on how an unknown one is treated
+    // (dashboards.connection-id.guest).
+    const { connectionId } = await t.hooks.createConnection(w.account.organizationId);
+    const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
+      connectionId,
+    });
     const name = `${t.faker.commerce.productName()} trend`;
     const config = chatChartConfig(t);
     const res = await t.http.post(SAVE_FROM_CHAT, {
       ...w.creds('user-scoped'),
       chartConfig: config,
-      connectionId: t.faker.string.uuid(),
+      connectionId,
       sql: config['sqlOverride'],
-      agentId: t.faker.string.uuid(),
+      agentId,
       name,
       thumbnail: `data:image/png;base64,${Buffer.from(name).toString('base64')}`,
     });
     expect(saved(res, 'save-from-chat with every field').name, 'the name sent').toBe(name);
   },
-  { needs: CONTENT, parts, relies: ['dashboards.connection-id.guest'] },
+  { needs: [...CONTENT, 'connections', 'agents'], parts },
 );
 
 conformance(

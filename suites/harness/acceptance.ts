@@ -55,6 +55,12 @@ interface Options {
    * (v2.applications.list.before-finalize, which the probe must declare in `relies`).
    */
   readonly decided?: boolean;
+  /**
+   * Only the acceptors whose request the document fixes (agent chat, v2 after finalize): no
+   * save-from-chat fallback, so a test asking this declares no ACCEPTOR_RELIES and ends not-run
+   * where neither is available.
+   */
+  readonly portable?: boolean;
 }
 
 /**
@@ -121,7 +127,7 @@ export async function tokenAcceptor(
       present: (token) => t.http.get(APPLICATIONS, { headers: bearer(token) }),
     };
   }
-  if (serves.includes('v1-dashboards')) {
+  if (serves.includes('v1-dashboards') && options.portable !== true) {
     return {
       via: 'POST /v1/api/chart/save-from-chat',
       takesApiKeys: true,
@@ -142,6 +148,11 @@ export async function tokenAcceptor(
       present: (token) => t.http.get(APPLICATIONS, { headers: bearer(token) }),
     };
   }
+  if (options.portable === true)
+    return t.notRun(
+      'no endpoint the document fixes the request of accepts a project-user token here: agent chat (profile part chat and the agents and connections hooks) or a v2 call after finalize (part v2 and the migration hook)',
+      cause.part('chat'),
+    );
   // Of the three, the part alone is enough: it needs no hook.
   return t.notRun(NONE, cause.part('v1-dashboards'));
 }

@@ -68,7 +68,8 @@ export interface ConformanceOptions {
   /**
    * `unspecified` clauses whose decision (or the profile's answer to them) the test leans on to
    * check its clauses: our claim names, a field name the document leaves open, an error code
-   * outside §7. The clauses it checks are then covered through a decision, not portably.
+   * outside §7. The clauses it checks are then covered through a decision, not portably, unless
+   * every reliance is a shape the profile states (spec/reliance.ts `restsOnDecision`).
    */
   readonly relies?: readonly ClauseId[];
   /**

@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import type { Reply } from '../harness/http.ts';
 import {
   chartsOf,
   createWorkspace,
@@ -11,7 +10,20 @@ import {
   layoutRead,
   type Shared,
 } from '../harness/given/dashboards.ts';
-import { EDITOR, finalize, needs, projectUser } from '../harness/given/v2.ts';
+import {
+  API_KEY,
+  EDITOR,
+  finalize,
+  legacyLanding,
+  needs,
+  objectWith,
+  objectsIn,
+  projectUser,
+  success,
+  v2Get,
+  v2Post,
+  type PortableObject,
+} from '../harness/given/v2.ts';
 import {
   createRole,
   registerOrganization,
@@ -46,36 +58,7 @@ const Cloned = CloneDashboardResponse.shape.data;
 // envelope. Nothing here leans on a decided envelope member, path or API-key carrier, so these
 // verdicts hold on any server.
 
-type Json = Record<string, unknown>;
-
-/** Every object anywhere in a JSON value. */
-function objectsIn(value: unknown, out: Json[] = []): Json[] {
-  if (Array.isArray(value)) for (const v of value) objectsIn(v, out);
-  else if (value !== null && typeof value === 'object') {
-    out.push(value as Json);
-    for (const v of Object.values(value)) objectsIn(v, out);
-  }
-  return out;
-}
-
-/**
- * A read's success in the preamble's envelope (any 2xx: §4.16 shows no status); its data. A
- * write's answer is not shown, so writes go through expectOpenSuccess (spec/bodies.ts).
- */
-function success(res: Reply, what: string): unknown {
-  expect(successStatus(res.status), `${what}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
-  expect((res.body as { status?: unknown }).status, `${what}: the envelope's status`).toBe(
-    'success',
-  );
-  return (res.body as { data?: unknown }).data;
-}
-
-/** The one object of an answer whose `key` holds `value`. */
-function objectWith(data: unknown, key: string, value: unknown, what: string): Json {
-  const found = objectsIn(data).filter((o) => o[key] === value);
-  expect(found, `${what}: one object with ${key} ${String(value)}`).toHaveLength(1);
-  return found[0] as Json;
-}
+type Json = PortableObject;
 
 interface Setting {
   readonly w: World;
@@ -434,4 +417,41 @@ conformance(
     expect(there, 'and not in the other').not.toContain(plain.dashboardId);
   },
   { needs, parts: ['v2', 'identity', 'v1-dashboards'] },
+);
+
+conformance(
+  ['auth.v2.api-key-shared', 'auth.v2.organization-id-placement'],
+  "an API key, org-bound or user-scoped (organizationId in the query of a GET, in the body of a POST), lists the application's dashboards and creates a 'template' there",
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    await finalize(t, w);
+    const { applicationId } = await legacyLanding(t, w, w.board);
+    for (const [as, what] of [
+      [API_KEY, 'with the org-bound key'],
+      [{ key: 'user-scoped' }, 'with the user-scoped key'],
+    ] as const) {
+      const listed = async (when: string): Promise<Json[]> =>
+        objectsIn(
+          success(
+            await v2Get(t, w, dashboardsPath(applicationId), as),
+            `GET .../dashboards ${what}, ${when}`,
+          ),
+        ).filter((o) => typeof o['id'] === 'string' && typeof o['kind'] === 'string');
+      const before = await listed('before');
+      expect(
+        before.filter((o) => o['legacyDashboardId'] === w.board.dashboardId),
+        `${what}: the shared dashboard is listed`,
+      ).toHaveLength(1);
+      const res = await v2Post(t, w, dashboardsPath(applicationId), as, {
+        name: `${t.faker.commerce.department()} board`,
+      });
+      expectOpenSuccess(res, 'v2.create', `POST .../dashboards ${what}`);
+      const ids = before.map((o) => o['id']);
+      const made = (await listed('after the create')).filter((o) => !ids.includes(o['id']));
+      expect(made, `${what}: one new dashboard in the list`).toHaveLength(1);
+      expect(made[0]?.['kind'], `${what}: an API key acts on shared dashboards`).toBe('template');
+    }
+  },
+  // Where a key travels on v2 is the profile's (shapes.v2ApiKey, or the decided apiKey member).
+  { needs, parts: ['v2', 'identity'], relies: ['v2.credentials.api-key-carrier'] },
 );

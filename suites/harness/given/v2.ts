@@ -322,3 +322,63 @@ export async function projectUser(
     throw new Error(`world building: user-token answered ${res.status} ${res.text.slice(0, 200)}`);
   return { userId, token, ...(role === undefined ? {} : { roleId: role.id }) };
 }
+
+/**
+ * The portable reading of v2 answers (suites/v2/portable.test.ts): the success envelope of the
+ * preamble and, wherever it sits in `data`, an object with the §2.8 field names. It leans on no
+ * decided member (v2.shapes.beyond-named-fields), so a test reading only this way declares none.
+ */
+export type PortableObject = Record<string, unknown>;
+type Json = PortableObject;
+
+/** Every object anywhere in a JSON value. */
+export function objectsIn(value: unknown, out: Json[] = []): Json[] {
+  if (Array.isArray(value)) for (const v of value) objectsIn(v, out);
+  else if (value !== null && typeof value === 'object') {
+    out.push(value as Json);
+    for (const v of Object.values(value)) objectsIn(v, out);
+  }
+  return out;
+}
+
+/**
+ * A read's success in the preamble's envelope (any 2xx: §4.16 shows no status); its data. A
+ * write's answer is not shown, so writes go through expectOpenSuccess (spec/bodies.ts).
+ */
+export function success(res: Reply, what: string): unknown {
+  expect(successStatus(res.status), `${what}: ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
+  expect((res.body as { status?: unknown }).status, `${what}: the envelope's status`).toBe(
+    'success',
+  );
+  return (res.body as { data?: unknown }).data;
+}
+
+/** The one object of an answer whose `key` holds `value`. */
+export function objectWith(data: unknown, key: string, value: unknown, what: string): Json {
+  const found = objectsIn(data).filter((o) => o[key] === value);
+  expect(found, `${what}: one object with ${key} ${String(value)}`).toHaveLength(1);
+  return found[0] as Json;
+}
+
+/**
+ * Where a v1 shared dashboard landed at finalize, read portably: a project user of the account
+ * (role EDITOR, in an organization of its own) lists the applications and the application's
+ * dashboards with its bearer token, and finds them by their legacy ids (§9). Finalize first.
+ */
+export async function legacyLanding(
+  t: Conformance,
+  w: World,
+  board: { readonly workspaceId: string; readonly dashboardId: string },
+): Promise<{ applicationId: string; v2Id: string }> {
+  const user = await projectUser(t, w, EDITOR);
+  const bearer = { headers: { authorization: `Bearer ${user.token}` } };
+  const apps = success(await t.http.get(APPLICATIONS, bearer), 'listing applications');
+  const app = objectWith(apps, 'legacyWorkspaceId', board.workspaceId, 'the applications');
+  const applicationId = String(app['applicationId']);
+  const listed = success(
+    await t.http.get(dashboardsPath(applicationId), bearer),
+    'listing the dashboards',
+  );
+  const template = objectWith(listed, 'legacyDashboardId', board.dashboardId, 'the dashboards');
+  return { applicationId, v2Id: String(template['id']) };
+}
