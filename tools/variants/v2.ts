@@ -5,8 +5,8 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: a project-user edit of a template changes the template',
     file: 'spec/machines/dashboards.ts',
-    from: "if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });",
-    to: "if (actor.kind === 'api-key' || !isShared(seen) || via === 'v2') return ok(state, { dashboard: seen });",
+    from: "    return seen !== undefined && c.actor.kind !== 'api-key' && isShared(seen) && c.via === 'v2';",
+    to: "    return seen !== undefined && c.actor.kind !== 'api-key' && isShared(seen) && c.via === 'v2' && seen.copyOf !== null;",
     only: ['v2'],
   },
   {
@@ -124,8 +124,8 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the 404 for an unknown append-charts source names no resource',
     decision: 'v2.refusals.not-found',
     file: 'spec/machines/dashboards.ts',
-    from: "    if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));",
-    to: "    if (source === undefined) return fail(notFound('', 'sourceDashboardId'));",
+    from: "  error: () => notFound('dashboard', 'sourceDashboardId'),",
+    to: "  error: (_, c) => notFound(c.type === 'appendCharts' ? '' : 'dashboard', 'sourceDashboardId'),",
     only: ['v2.refusals.not-found'],
   },
   // Stryker's reference-dashboards run (triage in bench/results/mutation-equivalent.md; its
