@@ -29,8 +29,8 @@ export const faultsVariants: readonly Variant[] = [
     name: 'sibling: user update finds the user in any project of the account',
     kind: 'sibling',
     file: 'spec/machines/identity.ts',
-    from: "  refuses: (state, c) => state.users[c.userId]?.projectId !== c.projectId,",
-    to: "  refuses: (state, c) => state.users[c.userId] === undefined,",
+    from: '  refuses: (state, c) => state.users[c.userId]?.projectId !== c.projectId,',
+    to: '  refuses: (state, c) => state.users[c.userId] === undefined,',
     only: ['security'],
   },
   {

@@ -109,8 +109,8 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'runtime: register-user ignores userRoleId',
     file: 'reference/http/users.ts',
-    from: "        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),\n        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      // §4.5: no token here",
-    to: "        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      // §4.5: no token here",
+    from: '        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),\n        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      // §4.5: no token here',
+    to: '        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      // §4.5: no token here',
   },
   {
     // Stryker's core slice (reference/http/auth.ts:79:5): organizationId is lower-cased before
