@@ -68,7 +68,7 @@ function coverageTable(run: Results): string[] {
 function machineRowsTable(run: Results): string[] {
   if (run.machines.length === 0) return [];
   const lines = [
-    '### Rows covered per machine',
+    '## Rows covered per machine',
     '',
     '| Machine | rows | covered | guards that refused |',
     '| --- | ---: | ---: | --- |',
