@@ -14,10 +14,11 @@ const boundary = (patterns, message) => ['error', { patterns: [{ group: patterns
  */
 const ORACLE =
   'an expected value must not come from code the reference runs: use fixtures/oracles (or spell it out)';
-const oracleRule = ({ machines }) => [
+const oracleRule = ({ machines, more = [] }) => [
   'error',
   {
     patterns: [
+      ...more,
       {
         group: ['**/spec/schemas/common.ts', '**/spec/schemas/common'],
         importNames: ['EXPIRATIONS', 'EXPIRATION_SECONDS', 'DEFAULT_EXPIRATION', 'Expiration'],
@@ -51,7 +52,9 @@ const oracleRule = ({ machines }) => [
 /**
  * The suites' areas (every folder of suites/ but the harness): an area imports only itself,
  * suites/harness, spec/, fixtures/ and packages, and the harness imports no area, so what two
- * areas share lives in suites/harness (its world builders in suites/harness/given/).
+ * areas share lives in suites/harness (its world builders in suites/harness/given/) and what
+ * one area alone uses lives in that area (its kit, suites/<area>/kit.ts, which imports none of
+ * the area's tests).
  */
 const AREAS = readdirSync(new URL('./suites/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && entry.name !== 'harness')
@@ -66,19 +69,30 @@ const SUITES_REFERENCE = {
   group: ['**/reference/**'],
   message: 'suites talk to a target over HTTP only',
 };
+const areaPatterns = (area) => [
+  SUITES_REFERENCE,
+  intoAreas(
+    AREAS.filter((other) => other !== area),
+    `suites/${area} imports only itself, suites/harness, spec/ and fixtures/: move what areas share into suites/harness`,
+  ),
+];
 const areaBlocks = [
   ...AREAS.map((area) => ({
     files: [`suites/${area}/**`],
+    rules: { 'no-restricted-imports': ['error', { patterns: areaPatterns(area) }] },
+  })),
+  ...AREAS.map((area) => ({
+    files: [`suites/${area}/kit.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            SUITES_REFERENCE,
-            intoAreas(
-              AREAS.filter((other) => other !== area),
-              `suites/${area} imports only itself, suites/harness, spec/ and fixtures/: move what areas share into suites/harness`,
-            ),
+            ...areaPatterns(area),
+            {
+              group: ['./*.test.ts', './*.test'],
+              message: `suites/${area}/kit.ts is below the area's tests: it imports none of them`,
+            },
           ],
         },
       ],
@@ -99,6 +113,14 @@ const areaBlocks = [
     },
   },
 ];
+
+/** What the harness's root may not take from its world builders: anything but types. */
+const GIVEN = {
+  group: ['./given/*'],
+  allowTypeImports: true,
+  message:
+    'suites/harness is below its world builders (given/ builds on it): it imports only types from given/',
+};
 
 /** The kit's top-level rooms: an import into one of them is one of ours. */
 const ROOMS = [
@@ -227,6 +249,20 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': oracleRule({ machines: true }) },
   },
   {
+    // The harness's root is below its world builders: given/ builds on it, so it takes only
+    // types from given/ (a World to read back), never a builder.
+    files: ['suites/harness/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': oracleRule({ machines: false, more: [GIVEN] }),
+    },
+  },
+  {
+    files: ['suites/harness/model*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': oracleRule({ machines: true, more: [GIVEN] }),
+    },
+  },
+  {
     // Reports are made from results: nothing of the reference's code reaches them.
     files: ['reports/**'],
     rules: {
@@ -278,6 +314,8 @@ export default tseslint.config(
     rooms: ['spec'],
     files: [
       'bin/source-hash.mjs',
+      // The stream recorder (tools/record-streams.ts) writes golden streams read as the suites read them.
+      'fixtures/streams/golden.ts',
       'reference/server.ts',
       'reports/compare.ts',
       'reports/flaky.ts',
@@ -288,10 +326,13 @@ export default tseslint.config(
       'runner/serve.ts',
       'runner/target.ts',
       'suites/concurrency/workload.ts',
+      'suites/harness/event-sequence.ts',
       'suites/harness/given/accounts.ts',
+      'suites/harness/sse.ts',
       'suites/harness/stated-endpoint.ts',
       'suites/harness/target.ts',
       'suites/robustness/generate.ts',
+      'suites/robustness/world.ts',
     ],
   }),
 );

@@ -246,6 +246,31 @@ describe('witnesses that remember the run', () => {
     expect(witnessed(append(['c0', 'c9']), chosen, newMemory(), run)).toEqual([]);
   });
 
+  it('see an append whose source a later read-back through the hooks shows', () => {
+    const witness = witnessing(chosen);
+    const append = (source: string, ids: string[]) =>
+      exchange(
+        'POST',
+        '/v1/api/dashboard/append-charts-from',
+        { sourceDashboardId: source, targetDashboardId: 't' },
+        { dashboardId: 't', chartIds: ids },
+      );
+    const layout = (id: string, chartIds: string[]) =>
+      exchange(
+        'GET',
+        `/__eac/accounts/o/dashboards/${id}/charts`,
+        {},
+        { dashboardId: id, chartIds },
+      );
+    expect(witness(append('s', ['c0', 'c1']))).toEqual([]);
+    expect(witness(append('u', ['c0', 'c7']))).toEqual([]);
+    // Copies: the source shows other ids than the ones placed.
+    expect(witness(layout('u', ['c8']), true)).toEqual([]);
+    expect(witness(layout('s', ['c1']), true)).toEqual(['dashboards.append-same-charts']);
+    // Seen once: a second read of the same source witnesses nothing more.
+    expect(witness(layout('s', ['c1']), true)).toEqual([]);
+  });
+
   it("see a user's copy holding none of the charts its dashboard showed", () => {
     const run = new Layouts();
     witnessed(list([{ id: 'd', chartIds: ['c1', 'c2'] }]), chosen, newMemory(), run);
@@ -313,6 +338,26 @@ describe('refusals a behaviour adds', () => {
       'charts.save-checked',
     ]);
     expect(witnessed(answer('POST', '/v1/api/chart/save-from-chat', 400, {}), chosen)).toEqual([]);
+  });
+});
+
+describe('dashboards.v1-project-users', () => {
+  const chosen = ['dashboards.v1-project-users'] as const;
+  const by = (kind: string, url: string, status: number): Answer => {
+    const a = answer('POST', url, status, {});
+    const authorization = `Bearer ${jwt({ alg: 'ES256' }, { sub: 'u', kind })}`;
+    return { ...a, request: { ...a.request, headers: { authorization } } };
+  };
+
+  it('sees a v1 call beside clone answered to a project-user token, and nothing else', () => {
+    expect(witnessed(by('project-user', '/v1/api/dashboard/remove-charts', 200), chosen)).toEqual([
+      'dashboards.v1-project-users',
+    ]);
+    expect(witnessed(by('project-user', '/v1/api/dashboard/remove-charts', 403), chosen)).toEqual(
+      [],
+    );
+    expect(witnessed(by('project-user', '/v1/api/dashboard/clone', 200), chosen)).toEqual([]);
+    expect(witnessed(by('tenant', '/v1/api/dashboard/remove-charts', 200), chosen)).toEqual([]);
   });
 });
 
@@ -505,5 +550,149 @@ describe('hub.drill-sampled witness', () => {
     const said = '<p>3 rows (read-only). Every row is shown; the chart itself reads a sample.</p>';
     expect(witnessing(['hub.drill-sampled'])(page(said))).toEqual(['hub.drill-sampled']);
     expect(witnessing(['hub.drill-sampled'])(page('<p>3 rows (read-only).</p>'))).toEqual([]);
+  });
+});
+
+describe('tenant users and users without an organization', () => {
+  const chosen = ['migration.tenants-shared-organization', 'v2.no-organization-own-space'] as const;
+  const registered = (payload: object) =>
+    answer('POST', '/v1/api/tenant/register-tenant', 200, {
+      status: 'success',
+      data: { message: 'm', token: jwt({ alg: 'ES256' }, { kind: 'project-user', ...payload }) },
+    });
+  const called = (method: string, url: string, status: number, payload: object) => {
+    const a = answer(method, url, status, {});
+    const headers = { authorization: `Bearer ${jwt({ alg: 'ES256' }, payload)}` };
+    return { ...a, request: { ...a.request, headers } };
+  };
+
+  it('see a second tenant user placed in the project organization of the first', () => {
+    const memory = newMemory();
+    expect(witnessed(registered({ sub: 'u1', pog: 'o1' }), chosen, memory)).toEqual([]);
+    // The same user again (registered once more), and another user elsewhere: nothing shared.
+    expect(witnessed(registered({ sub: 'u1', pog: 'o1' }), chosen, memory)).toEqual([]);
+    expect(witnessed(registered({ sub: 'u2', pog: 'o2' }), chosen, memory)).toEqual([]);
+    expect(
+      witnessed(registered({ uid: 'u3', ctx: { organization: 'o1' } }), chosen, memory),
+    ).toEqual(['migration.tenants-shared-organization']);
+    // A tenant token (before finalize) places no user.
+    const tenant = answer('POST', '/v1/api/tenant/register-tenant', 200, {
+      data: { token: jwt({ alg: 'ES256' }, { kind: 'tenant', sub: 't', org: 'o1' }) },
+    });
+    expect(witnessed(tenant, chosen, memory)).toEqual([]);
+  });
+
+  it('see a user with no project organization read an application, or meet the 409 first', () => {
+    const spaceless = { kind: 'project-user', sub: 'u', pog: null };
+    const list = '/v2/api/applications/a/dashboards';
+    const edit = '/v2/api/applications/a/dashboards/d/charts';
+    expect(witnessed(called('GET', list, 200, spaceless), chosen)).toEqual([
+      'v2.no-organization-own-space',
+    ]);
+    expect(witnessed(called('POST', edit, 409, spaceless), chosen)).toEqual([
+      'v2.no-organization-own-space',
+    ]);
+    expect(
+      witnessed(
+        called('GET', '/v2/api/dashboards/d/lookup', 200, {
+          kind: 'project-user',
+          uid: 'u',
+          ctx: { organization: null },
+        }),
+        chosen,
+      ),
+    ).toEqual(['v2.no-organization-own-space']);
+    expect(witnessed(called('GET', list, 403, spaceless), chosen)).toEqual([]);
+    expect(witnessed(called('GET', '/v2/api/applications', 200, spaceless), chosen)).toEqual([]);
+    expect(witnessed(called('GET', list, 200, { ...spaceless, pog: 'o' }), chosen)).toEqual([]);
+  });
+});
+
+describe('tenants.permissions-at-issue, tokens.embed-creates-only, charts.save-name-required', () => {
+  const sentBy = (a: Answer, headers: Record<string, string>, body: unknown): Answer => ({
+    ...a,
+    request: { ...a.request, headers, body: Buffer.from(JSON.stringify(body)) },
+  });
+
+  it('see a write made with a tenant token issued before the tenant was made view-only', () => {
+    const chosen = ['tenants.permissions-at-issue'] as const;
+    const memory = newMemory();
+    const editing = { kind: 'tenant', sub: 'T1', perm: { addChart: true, removeChart: true } };
+    const viewOnly = { kind: 'tenant', sub: 't1', perm: { addChart: true, readOnly: true } };
+    const registered = (payload: object) =>
+      answer('POST', '/v1/api/tenant/register-tenant', 200, {
+        data: { token: jwt({ alg: 'ES256' }, payload) },
+      });
+    const removal = (payload: object, status = 200) =>
+      sentBy(
+        answer('POST', '/v1/api/dashboard/remove-charts', status, { data: {} }),
+        { authorization: `Bearer ${jwt({ alg: 'ES256' }, payload)}` },
+        {},
+      );
+    expect(witnessed(registered(editing), chosen, memory)).toEqual([]);
+    // Still editing when it was last registered: nothing to see.
+    expect(witnessed(removal(editing), chosen, memory)).toEqual([]);
+    expect(witnessed(registered(viewOnly), chosen, memory)).toEqual([]);
+    expect(witnessed(removal(editing), chosen, memory)).toEqual(chosen);
+    // Refused as stored now (the decision), or made with the new view-only token: not it.
+    expect(witnessed(removal(editing, 403), chosen, memory)).toEqual([]);
+    expect(witnessed(removal(viewOnly), chosen, memory)).toEqual([]);
+    // Nested layout, and a v2 write.
+    const nested = { kind: 'tenant', uid: 't1', ctx: { permissions: { addDashboard: true } } };
+    const v2 = sentBy(
+      answer('POST', '/v2/api/applications/a/dashboards', 201, { data: {} }),
+      { authorization: `Bearer ${jwt({ alg: 'ES256' }, nested)}` },
+      { name: 'x' },
+    );
+    expect(witnessed(v2, chosen, memory)).toEqual(chosen);
+  });
+
+  it('see an embed token that kept the stored user over what the body sent', () => {
+    const chosen = ['tokens.embed-creates-only'] as const;
+    const embed = (payload: object, user: object) =>
+      sentBy(
+        answer('POST', '/v1/api/projects/embed-token', 200, {
+          data: { token: jwt({ alg: 'ES256' }, { kind: 'project-user', ...payload }) },
+        }),
+        {},
+        { organization: { externalId: 'e' }, user },
+      );
+    const sent = { name: 'New', properties: { a: 1 }, userRoleId: 'r2' };
+    const flat = { name: 'New', props: { a: 1 }, rol: 'r2' };
+    expect(witnessed(embed(flat, sent), chosen)).toEqual([]);
+    expect(witnessed(embed({ ...flat, name: 'Old' }, sent), chosen)).toEqual(chosen);
+    expect(witnessed(embed({ ...flat, props: { a: 0 } }, sent), chosen)).toEqual(chosen);
+    expect(witnessed(embed({ ...flat, rol: 'r1' }, sent), chosen)).toEqual(chosen);
+    const nested = { name: 'New', uid: 'u', ctx: { properties: { a: 1 }, role: 'r2' } };
+    expect(witnessed(embed(nested, sent), chosen)).toEqual([]);
+    expect(
+      witnessed(embed({ ...nested, ctx: { properties: {}, role: 'r2' } }, sent), chosen),
+    ).toEqual(chosen);
+    // What the body leaves out is none of it.
+    expect(witnessed(embed({ ...flat, props: { b: 2 } }, { name: 'New' }), chosen)).toEqual([]);
+  });
+
+  it('see a save-from-chat refused for the name it lacked', () => {
+    const chosen = ['charts.save-name-required'] as const;
+    const refusal = (path: unknown[]) => ({
+      status: 'error',
+      error: {
+        message: 'invalid body',
+        code: 'VALIDATION_ERROR',
+        details: { issues: [{ path, message: 'required', code: 'invalid_type' }] },
+      },
+    });
+    const save = (status: number, body: unknown, sent: object) =>
+      sentBy(answer('POST', '/v1/api/chart/save-from-chat', status, body), {}, sent);
+    expect(witnessed(save(400, refusal(['body', 'name']), { chartConfig: {} }), chosen)).toEqual(
+      chosen,
+    );
+    expect(witnessed(save(400, refusal(['body', 'chartConfig']), { name: 'n' }), chosen)).toEqual(
+      [],
+    );
+    expect(
+      witnessed(save(400, refusal(['body', 'chartConfig', 'name']), { chartConfig: {} }), chosen),
+    ).toEqual([]);
+    expect(witnessed(save(200, { data: {} }, { chartConfig: {} }), chosen)).toEqual([]);
   });
 });

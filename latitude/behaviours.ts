@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FreedomId } from '../spec/latitude.ts';
 import type { Answer } from './transform.ts';
 
@@ -153,6 +154,33 @@ export class Layouts {
   private readonly edited = new Map<string, Set<string>>();
   /** Per credential, the clones it made of a dashboard it had not edited: clone id -> source. */
   private readonly clones = new Map<string, Map<string, string>>();
+  /** Appends made before any answer showed their source: source id -> the chart ids placed. */
+  private readonly appends = new Map<string, readonly string[]>();
+  /** Sources shown after their append holding a chart it placed, not yet taken. */
+  private shownShared = 0;
+
+  /**
+   * `dashboards.append-same-charts`: whether this append placed a chart its source holds. When no
+   * answer has shown the source yet, the append is kept until one does (a read-back through the
+   * hooks, a list), and `takeShared` tells then.
+   */
+  appendShares(answer: Answer, path: string): boolean {
+    if (path !== APPEND_CHARTS_FROM) return false;
+    const exchange = exchangeOf(answer);
+    const source = exchange?.sent['sourceDashboardId'];
+    const placed = idsOf(exchange?.data['chartIds']);
+    const layout = this.of(source);
+    if (layout !== undefined) return placed.some((id) => layout.includes(id));
+    if (typeof source === 'string' && placed.length > 0) this.appends.set(source, placed);
+    return false;
+  }
+
+  /** Whether a source shown since holds a chart its earlier append placed (each seen once). */
+  takeShared(): boolean {
+    if (this.shownShared === 0) return false;
+    this.shownShared -= 1;
+    return true;
+  }
 
   /** Remembers a v1 edit or clone the answer made (a 2xx POST). */
   noteWrite(answer: Answer, path: string): void {
@@ -213,8 +241,14 @@ export class Layouts {
         typeof id === 'string' &&
         Array.isArray(charts) &&
         charts.every((c) => typeof c === 'string')
-      )
+      ) {
         this.seen.set(id, charts);
+        const placed = this.appends.get(id);
+        if (placed?.some((c) => charts.includes(c)) === true) {
+          this.appends.delete(id);
+          this.shownShared += 1;
+        }
+      }
       for (const v of Object.values(o)) walk(v, depth + 1);
     };
     walk(json, 0);
@@ -254,6 +288,25 @@ const V1_LAYOUT_EDIT = new Map([
   [REMOVE_CHARTS, 'dashboardId'],
 ]);
 
+/** The v1 dashboard calls other than clone, at the reference's paths. */
+const V1_BESIDE_CLONE = new Set([
+  APPEND_CHARTS_FROM,
+  REMOVE_CHARTS,
+  ADD_CHARTS,
+  '/v1/api/dashboard/create',
+  LIST_WORKSPACE_DASHBOARDS,
+]);
+
+/**
+ * `dashboards.v1-project-users`: a v1 dashboard call other than clone answered with success to
+ * a project-user token in the authorization header.
+ */
+function projectUserOnV1(answer: Answer, path: string): boolean {
+  if (!V1_BESIDE_CLONE.has(path)) return false;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(answer.request.headers['authorization'] ?? '')?.[1];
+  return decoded(bearer?.split('.')[1] ?? '')?.['kind'] === 'project-user';
+}
+
 /** The request's JSON body and the answer's `data`, when both are objects. */
 function exchangeOf(
   answer: Answer,
@@ -272,14 +325,6 @@ function exchangeOf(
 
 const idsOf = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-
-/** `dashboards.append-same-charts`: an append whose target now holds a chart of its source. */
-function sameChartsAppended(answer: Answer, path: string, layouts: Layouts): boolean {
-  if (path !== APPEND_CHARTS_FROM) return false;
-  const exchange = exchangeOf(answer);
-  const source = layouts.of(exchange?.sent['sourceDashboardId']) ?? [];
-  return idsOf(exchange?.data['chartIds']).some((id) => source.includes(id));
-}
 
 /**
  * `dashboards.charts-renumbered`: a v1 edit that landed on a user's copy (another dashboard than
@@ -347,24 +392,68 @@ function noRoleGrantsNothing(payload: Record<string, unknown>): boolean {
 
 /** What one run's answers have shown so far, for the witnesses that compare answers. */
 export interface Memory {
-  /** Per user id, the properties a user update last stored (as canonical JSON). */
-  readonly stored: Map<string, string>;
+  /** Per user id, the properties a user update last stored. */
+  readonly stored: Map<string, unknown>;
+  /** Per project organization, the first user a register-tenant token placed in it. */
+  readonly tenantOrganizations: Map<string, string>;
+  /** Per tenant id, whether its last registration made it view-only (from the token answered). */
+  readonly viewOnlyTenants: Map<string, boolean>;
 }
 
-export const newMemory = (): Memory => ({ stored: new Map() });
+export const newMemory = (): Memory => ({
+  stored: new Map(),
+  tenantOrganizations: new Map(),
+  viewOnlyTenants: new Map(),
+});
+
+/**
+ * A project-user token's user and project organization, in either layout the reference writes
+ * (flat `sub` and `pog`, or nested `uid` and `ctx.organization`); undefined for other tokens.
+ */
+function placeOf(
+  payload: Record<string, unknown>,
+): { user: unknown; organization: unknown } | undefined {
+  if (payload['kind'] !== 'project-user') return undefined;
+  const ctx = payload['ctx'];
+  if (typeof ctx === 'object' && ctx !== null)
+    return { user: payload['uid'], organization: (ctx as Record<string, unknown>)['organization'] };
+  return { user: payload['sub'], organization: payload['pog'] };
+}
+
+/**
+ * `migration.tenants-shared-organization`: register-tenant answering a project-user token (after
+ * finalize) that places its user in the project organization of another tenant's user.
+ */
+function tenantsShareOrganization(answer: Answer, path: string, memory: Memory): boolean {
+  if (answer.request.method !== 'POST' || path !== REGISTER_TENANT) return false;
+  let shared = false;
+  for (const { payload } of tokensIn(answer.body)) {
+    const place = placeOf(payload);
+    if (typeof place?.user !== 'string' || typeof place.organization !== 'string') continue;
+    const first = memory.tenantOrganizations.get(place.organization);
+    if (first === undefined) memory.tenantOrganizations.set(place.organization, place.user);
+    else if (first !== place.user) shared = true;
+  }
+  return shared;
+}
+
+const V2_UNDER_APPLICATION = /^\/v2\/api\/(applications\/[^/]+\/|dashboards\/[^/]+\/lookup$)/;
+
+/**
+ * `v2.no-organization-own-space`: a call under an application or the look-up, made with the
+ * token of a project user with no project organization, answered with something else than a
+ * refusal of that user: a 2xx, or the 409 of a template edit.
+ */
+function spacelessUserAnswered(answer: Answer, path: string): boolean {
+  if (!V2_UNDER_APPLICATION.test(path)) return false;
+  if (!(answer.status === 409 || (answer.status >= 200 && answer.status < 300))) return false;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(answer.request.headers['authorization'] ?? '')?.[1];
+  const payload = decoded(bearer?.split('.')[1] ?? '');
+  const place = payload === undefined ? undefined : placeOf(payload);
+  return place !== undefined && place.organization === null;
+}
 
 const USER_UPDATE = /^\/v1\/api\/projects\/[^/]+\/users\/([^/]+)$/;
-
-/** JSON with every object's members in name order, to compare two values. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
 
 /**
  * `tokens.live-user`: a chat answered to a token whose properties are no longer its user's (a
@@ -379,7 +468,7 @@ function staleTokenAnswered(answer: Answer, path: string, memory: Memory): boole
       const body = JSON.parse(answer.request.body.toString('utf8')) as Record<string, unknown>;
       const props = body['properties'] ?? body['payload'];
       if (props !== undefined)
-        memory.stored.set(decodeURIComponent(update[1] ?? '').toLowerCase(), canonical(props));
+        memory.stored.set(decodeURIComponent(update[1] ?? '').toLowerCase(), props);
     } catch {
       // Not a JSON body: nothing stored.
     }
@@ -394,7 +483,102 @@ function staleTokenAnswered(answer: Answer, path: string, memory: Memory): boole
   const user = nested ? payload['uid'] : payload['sub'];
   const props = nested ? (ctx as Record<string, unknown>)['properties'] : payload['props'];
   const stored = typeof user === 'string' ? memory.stored.get(user.toLowerCase()) : undefined;
-  return stored !== undefined && stored !== canonical(props);
+  return stored !== undefined && !isDeepStrictEqual(stored, props);
+}
+
+/** §2.2 rule 1's editing flags: a tenant with none of them on, or readOnly, writes nothing. */
+const EDITING_FLAGS = [
+  'addChart',
+  'addFilter',
+  'createChart',
+  'editCharts',
+  'removeChart',
+  'addDashboard',
+  'canDuplicateDashboard',
+];
+
+/** A tenant token's subject and whether the permissions it carries let it write at all. */
+function tenantOf(
+  payload: Record<string, unknown>,
+): { tenantId: string; viewOnly: boolean } | undefined {
+  if (payload['kind'] !== 'tenant') return undefined;
+  const ctx = payload['ctx'];
+  const nested = typeof ctx === 'object' && ctx !== null;
+  const tenantId = nested ? payload['uid'] : payload['sub'];
+  const perm = nested ? (ctx as Record<string, unknown>)['permissions'] : payload['perm'];
+  if (typeof tenantId !== 'string' || typeof perm !== 'object' || perm === null) return undefined;
+  const flags = perm as Record<string, unknown>;
+  const viewOnly = flags['readOnly'] === true || !EDITING_FLAGS.some((f) => flags[f] === true);
+  return { tenantId: tenantId.toLowerCase(), viewOnly };
+}
+
+const V2_WRITE = /^\/v2\/api\/applications\/[^/]+\/dashboards(\/|$)/;
+
+/**
+ * `tenants.permissions-at-issue`: a dashboard write made with a tenant JWT that could write when
+ * it was issued, while the tenant's last registration (the token answered to it) made it
+ * view-only. Remembers what each register-tenant answer says of its tenant.
+ */
+function writeByStaleTenant(answer: Answer, path: string, memory: Memory): boolean {
+  const ok = answer.status >= 200 && answer.status < 300;
+  if (!ok) return false;
+  if (answer.request.method === 'POST' && path === REGISTER_TENANT) {
+    for (const { payload } of tokensIn(answer.body)) {
+      const tenant = tenantOf(payload);
+      if (tenant !== undefined) memory.viewOnlyTenants.set(tenant.tenantId, tenant.viewOnly);
+    }
+    return false;
+  }
+  const write =
+    (answer.request.method === 'POST' && V1_DASHBOARD_WRITE.test(path)) ||
+    (['POST', 'DELETE'].includes(answer.request.method) && V2_WRITE.test(path));
+  if (!write) return false;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(answer.request.headers['authorization'] ?? '')?.[1];
+  const payload = decoded(bearer?.split('.')[1] ?? '');
+  const issued = payload === undefined ? undefined : tenantOf(payload);
+  return (
+    issued !== undefined && !issued.viewOnly && memory.viewOnlyTenants.get(issued.tenantId) === true
+  );
+}
+
+const EMBED_TOKEN = '/v1/api/projects/embed-token';
+
+/**
+ * `tokens.embed-creates-only`: an embed token that does not carry the user's name, properties or
+ * role the body sent (the user was known and kept as stored), in either layout.
+ */
+function embedKeptStored(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || path !== EMBED_TOKEN) return false;
+  if (answer.status < 200 || answer.status > 299) return false;
+  const user = jsonOf(answer.request.body)?.['user'] as Body | undefined;
+  const payload = tokensIn(answer.body)[0]?.payload;
+  if (user === undefined || payload?.['kind'] !== 'project-user') return false;
+  const ctx = payload['ctx'];
+  const nested = typeof ctx === 'object' && ctx !== null ? (ctx as Body) : undefined;
+  const carried = {
+    name: payload['name'],
+    properties: nested === undefined ? payload['props'] : nested['properties'],
+    userRoleId: nested === undefined ? payload['rol'] : nested['role'],
+  };
+  return (['name', 'properties', 'userRoleId'] as const).some(
+    (field) => user[field] !== undefined && !isDeepStrictEqual(user[field], carried[field]),
+  );
+}
+
+/** `charts.save-name-required`: a save-from-chat refused 400 for the name it lacked. */
+function nameRequired(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || path !== SAVE_FROM_CHAT || answer.status !== 400)
+    return false;
+  if (jsonOf(answer.request.body)?.['name'] !== undefined) return false;
+  const error = jsonOf(answer.body)?.['error'] as Body | undefined;
+  const issues = (error?.['details'] as Body | undefined)?.['issues'];
+  return (
+    Array.isArray(issues) &&
+    issues.some((i) => {
+      const at = (i as Body | null)?.['path'];
+      return Array.isArray(at) && at.length === 2 && at[0] === 'body' && at[1] === 'name';
+    })
+  );
 }
 
 /**
@@ -455,10 +639,7 @@ export function witnessed(
   if (chosen.includes('dashboards.layout-strict') && layoutStrict(answer, path))
     seen.push('dashboards.layout-strict');
   if (ok && answer.request.method === 'POST') {
-    if (
-      chosen.includes('dashboards.append-same-charts') &&
-      sameChartsAppended(answer, path, layouts)
-    )
+    if (chosen.includes('dashboards.append-same-charts') && layouts.appendShares(answer, path))
       seen.push('dashboards.append-same-charts');
     if (chosen.includes('dashboards.charts-renumbered') && copyRenumbered(answer, path, layouts))
       seen.push('dashboards.charts-renumbered');
@@ -489,7 +670,11 @@ export function witnessed(
     answer.status === 403
   )
     seen.push('charts.save-checked');
+  if (chosen.includes('dashboards.v1-project-users') && ok && projectUserOnV1(answer, path))
+    seen.push('dashboards.v1-project-users');
   layouts.note(answer);
+  if (chosen.includes('dashboards.append-same-charts') && layouts.takeShared())
+    seen.push('dashboards.append-same-charts');
   layouts.noteWrite(answer, path);
   if (
     chosen.includes('dashboards.connections-unchecked') &&
@@ -508,6 +693,20 @@ export function witnessed(
     seen.push('permissions.no-role-nothing');
   if (chosen.includes('tokens.live-user') && staleTokenAnswered(answer, path, memory))
     seen.push('tokens.live-user');
+  if (
+    chosen.includes('migration.tenants-shared-organization') &&
+    ok &&
+    tenantsShareOrganization(answer, path, memory)
+  )
+    seen.push('migration.tenants-shared-organization');
+  if (chosen.includes('v2.no-organization-own-space') && spacelessUserAnswered(answer, path))
+    seen.push('v2.no-organization-own-space');
+  if (chosen.includes('tenants.permissions-at-issue') && writeByStaleTenant(answer, path, memory))
+    seen.push('tenants.permissions-at-issue');
+  if (chosen.includes('tokens.embed-creates-only') && embedKeptStored(answer, path))
+    seen.push('tokens.embed-creates-only');
+  if (chosen.includes('charts.save-name-required') && nameRequired(answer, path))
+    seen.push('charts.save-name-required');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }
@@ -667,11 +866,22 @@ function textFilterSet(answer: Answer): boolean {
 }
 
 /** The behaviour entries an answer shows, of those chosen, with what a run must remember. */
-export function witnessing(chosen: readonly FreedomId[]): (answer: Answer) => FreedomId[] {
+export function witnessing(
+  chosen: readonly FreedomId[],
+): (answer: Answer, hook?: boolean) => FreedomId[] {
   const carried = carriedVersions();
   const memory = newMemory();
   const layouts = new Layouts();
-  return (answer) => {
+  return (answer, hook = false) => {
+    if (hook) {
+      // A hook's answer is our test protocol: it shows what the reference holds (a layout read
+      // back), never a variation of the API itself, but for the hooks' own witnesses.
+      const seen = witnessedInHooks(answer, chosen);
+      layouts.note(answer);
+      if (chosen.includes('dashboards.append-same-charts') && layouts.takeShared())
+        seen.push('dashboards.append-same-charts');
+      return seen;
+    }
     const seen = witnessed(answer, chosen, memory, layouts);
     if (chosen.includes('hub.dashboard-redirect') && dashboardRedirected(answer))
       seen.push('hub.dashboard-redirect');

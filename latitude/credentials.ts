@@ -304,3 +304,47 @@ export function isolationForbidden(): Transform {
     },
   };
 }
+
+/** The header a server taking `v2.api-key-header` reads an API key from on v2 calls. */
+export const V2_KEY_HEADER = 'x-api-key';
+
+/**
+ * `v2.api-key-header`: a server that takes an API key on v2 calls (§4.16, §5 rule 7) in a header
+ * of its own, `x-api-key`, and nowhere else, where the reference reads the `apiKey` member beside
+ * organizationId (v2.credentials.api-key-carrier). A key in that header reaches the target as
+ * the member it reads; an `apiKey` member the client sent is not read (dropped), so a call
+ * carrying the key only there is refused as one with no credential. organizationId stays where
+ * rule 7 puts it. The printed profile states the header.
+ */
+export const v2ApiKeyHeader: Transform = {
+  id: 'v2.api-key-header',
+  apply: () => undefined,
+  before(request) {
+    if (!pathOfUrl(request.url).startsWith('/v2/')) return undefined;
+    const { [V2_KEY_HEADER]: key, ...headers } = request.headers;
+    const query = queryOf(request);
+    const body = bodyObjectOf(request);
+    const method = request.method.toUpperCase();
+    const sent = query.has('apiKey') || (body !== undefined && 'apiKey' in body);
+    if (key === undefined && !sent) return undefined;
+    query.delete('apiKey');
+    const { apiKey: _unread, ...rest } = body ?? {};
+    let rewritten = withQuery({ ...request, headers }, query);
+    if (body !== undefined) rewritten = withBody(rewritten, rest);
+    if (!present(key)) return { request: rewritten };
+    if (method === 'POST' || method === 'PUT') {
+      if (request.body.length > 0 && body === undefined) return { request: rewritten };
+      return { request: withBody(rewritten, { ...rest, apiKey: key }) };
+    }
+    query.set('apiKey', key);
+    return { request: withQuery(rewritten, query) };
+  },
+  restate(profile) {
+    const follows = (profile.follows ?? []).filter((id) => id !== 'v2.credentials.api-key-carrier');
+    return {
+      ...profile,
+      follows,
+      shapes: { ...profile.shapes, v2ApiKey: { header: V2_KEY_HEADER } },
+    };
+  },
+};

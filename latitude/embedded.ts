@@ -128,6 +128,14 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
   'dashboards.clone-in-place': (p) => notFollowing(p, 'dashboards.copy.clone-beside'),
   'v2.unmigrated-refused': (p) => notFollowing(p, 'v2.applications.list.before-finalize'),
   'charts.save-checked': (p) => notFollowing(p, 'charts.save-from-chat.permissions'),
+  'migration.tenants-shared-organization': (p) => notFollowing(p, 'migration.tenant-users'),
+  'v2.no-organization-own-space': (p) => notFollowing(p, 'v2.no-organization.calls'),
+  // A project-user token is taken on the v1 calls beside clone: the decision no longer holds.
+  'dashboards.v1-project-users': (p) => notFollowing(p, 'dashboards.v1-writes.credentials'),
+  'tenants.permissions-at-issue': (p) =>
+    notFollowing(p, 'dashboards.tenant-permissions.read-at-write'),
+  'tokens.embed-creates-only': (p) => notFollowing(p, 'tokens.embed-token.upserts'),
+  'charts.save-name-required': (p) => notFollowing(p, 'charts.save-from-chat.required-fields'),
 };
 
 /**

@@ -1,3 +1,4 @@
+import { isObject, successOf, withJson } from './answer.ts';
 import { bodyObjectOf, pathOfUrl, queryOf, refusal } from './request.ts';
 import type { Answer, Transform } from './transform.ts';
 
@@ -134,3 +135,84 @@ export function limitsTighter(now: () => number = Date.now): Transform {
     },
   };
 }
+
+// `limits.slow-clients-cut` (spec/latitude.ts): §8 gives no time a client may take to send a
+// request (limits.request-timeout; the reference waits 60 s for the line and headers). This
+// server gives 2 s to the line and headers and 10 s to the whole request, and looks every 200 ms:
+// the proxy's listeners answer a request still arriving 408 and close its connection
+// (latitude/framing.ts answerClientError). The body's time is longer so that a request sent at
+// once is never cut off while a loaded machine holds the proxy back between two of its reads.
+
+export const slowClientsCut: Transform = {
+  id: 'limits.slow-clients-cut',
+  timeouts: { headersMs: 2000, requestMs: 10_000, checkMs: 200 },
+  apply: () => undefined,
+};
+
+// `lists.paged` (spec/latitude.ts): §8 says nothing of paging (limits.pagination; the reference
+// answers every list whole). This server pages each list answer: a page of PAGE_SIZE items, with
+// `data.nextCursor` naming the next page (null on the last), asked for by the same request with
+// the `cursor` query parameter. The cursor is an offset into the list as the target holds it when
+// each page is asked for, so a list the target keeps in one order pages without gaps; the other
+// transforms then rewrite each page (an order within it, its members) as any answer.
+
+export const PAGE_SIZE = 2;
+export const CURSOR_PARAMETER = 'cursor';
+const NEXT_MEMBER = 'nextCursor';
+/** The list members of the list answers: §4.2's roles, §4.13's workspaces, §4.16's and §9's. */
+const LIST_MEMBERS = ['userRoles', 'workspaces', 'applications', 'dashboards'] as const;
+
+export const cursorOf = (offset: number): string =>
+  Buffer.from(`page:${String(offset)}`, 'utf8').toString('base64url');
+
+/** The offset a cursor names, or undefined when it names none. */
+export function offsetOf(cursor: string): number | undefined {
+  const m = /^page:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return m === null ? undefined : Number(m[1]);
+}
+
+export const listsPaged: Transform = {
+  id: 'lists.paged',
+  nearest: true,
+  before(request) {
+    if (request.method !== 'GET') return undefined;
+    const cursor = queryOf(request).get(CURSOR_PARAMETER);
+    if (cursor === null || offsetOf(cursor) !== undefined) return undefined;
+    return {
+      answer: refusal(400, {
+        message: 'The cursor names no page of this list.',
+        code: 'INVALID_CURSOR',
+        details: { parameter: CURSOR_PARAMETER },
+      }),
+    };
+  },
+  apply(answer) {
+    if (answer.request.method !== 'GET') return undefined;
+    const envelope = successOf(answer);
+    const data = envelope?.['data'];
+    if (envelope === undefined || !isObject(data)) return undefined;
+    const member = LIST_MEMBERS.find((m) => Array.isArray(data[m]));
+    if (member === undefined) return undefined;
+    const items = data[member] as readonly unknown[];
+    const cursor = queryOf(answer.request).get(CURSOR_PARAMETER);
+    const from = (cursor === null ? undefined : offsetOf(cursor)) ?? 0;
+    const to = from + PAGE_SIZE;
+    return withJson(answer, {
+      ...envelope,
+      data: {
+        ...data,
+        [member]: items.slice(from, to),
+        [NEXT_MEMBER]: to < items.length ? cursorOf(to) : null,
+      },
+    });
+  },
+  restate(profile) {
+    return {
+      ...profile,
+      shapes: {
+        ...profile.shapes,
+        paging: { cursor: { pointer: `/data/${NEXT_MEMBER}`, parameter: CURSOR_PARAMETER } },
+      },
+    };
+  },
+};

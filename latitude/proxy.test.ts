@@ -7,6 +7,7 @@ import { TargetProfile } from '../spec/profile.ts';
 import { startLatitude, type RunningLatitude } from './proxy.ts';
 
 // A tiny target: a few API answers, two hooks, and a hub page; enough to watch the relay.
+const ROLES = '/v1/api/projects/p/user-roles';
 const HOOK_ANSWER = '{"status":"success","data":{"created_at":"2026-01-02T03:04:05.678Z"}}';
 function stubTarget(): Server {
   return createServer((req, res) => {
@@ -36,6 +37,11 @@ function stubTarget(): Server {
         ),
       );
       return;
+    }
+    if (req.url?.startsWith(ROLES)) {
+      // A list of five roles whatever the query (the cursor is the proxy's to read).
+      const userRoles = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, name: id }));
+      return json(200, JSON.stringify({ status: 'success', data: { userRoles } }));
     }
     if (req.url === '/share/page') {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -271,5 +277,47 @@ describe('startLatitude', () => {
     expect(a.chosen).toEqual(b.chosen);
     expect(a.chosen.length).toBeGreaterThan(0);
     expect(lines.join('\n')).toContain(`random:5 takes ${a.chosen.join(', ')}`);
+  });
+
+  it('pages a list answer two at a time by a cursor, refusing one that names no page', async () => {
+    let seen = 0;
+    api.on('request', () => (seen += 1));
+    const p = await proxy(['lists.paged', 'arrays.reordered']);
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor === null ? '' : `?cursor=${cursor}`;
+      const page = (await (await fetch(`${p.url}${ROLES}${query}`)).json()) as {
+        data: { userRoles: { id: string }[]; nextCursor: string | null };
+      };
+      expect(page.data.userRoles.length).toBeLessThanOrEqual(2);
+      ids.push(...page.data.userRoles.map((r) => r.id));
+      cursor = page.data.nextCursor;
+      pages += 1;
+    } while (cursor !== null && pages < 10);
+    // Reordered within each page (arrays.reordered comes later), never across them.
+    expect(pages).toBe(3);
+    expect([...ids].sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    const before = seen;
+    const bad = await fetch(`${p.url}${ROLES}?cursor=nonsense`);
+    expect(bad.status).toBe(400);
+    expect(seen).toBe(before);
+    expect(p.counts()['lists.paged']).toBe(4);
+    expect(p.profile({ serves: [], shapes: {} }).shapes.paging).toEqual({
+      cursor: { pointer: '/data/nextCursor', parameter: 'cursor' },
+    });
+  });
+
+  it('answers 408 to a client still sending its headers after 2 s, and reads a quick one', async () => {
+    const p = await proxy(['limits.slow-clients-cut']);
+    const quick = await fetch(`${p.url}/v1/api/dashboard/create`);
+    expect(quick.status).toBe(200);
+    const started = performance.now();
+    // The line and one header, then nothing: the proxy gives up and closes.
+    const answer = await raw(p.url, 'GET /v1/api/dashboard/create HTTP/1.1\r\nhost: x\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(p.counts()['limits.slow-clients-cut']).toBe(1);
   });
 });

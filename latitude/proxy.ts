@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { request } from 'undici';
 import { FREEDOM_IDS, type FreedomId } from '../spec/latitude.ts';
 import type { TargetProfile } from '../spec/profile.ts';
@@ -8,7 +8,7 @@ import { chosenIds, type LatitudeVary } from './choice.ts';
 import { LIMITS, answerClientError, envelopeOf, frontRefusal } from './framing.ts';
 import { perAnswer } from './random.ts';
 import { formTransforms, unimplementedForms } from './registry.ts';
-import { bareKey, witnessedInHooks, witnessing } from './behaviours.ts';
+import { bareKey, witnessing } from './behaviours.ts';
 import { requestInTargetNames } from './requests.ts';
 import { untemplated } from './templated.ts';
 import type { Answer, Transform } from './transform.ts';
@@ -286,17 +286,27 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       }
       const answer: Answer = own ?? (await relay(base, sent));
       for (const t of transforms) t.observe?.(answer);
-      if (!isHook) for (const id of witness(answer)) counts[id] += 1;
-      else for (const id of witnessedInHooks(answer, chosen)) counts[id] += 1;
+      for (const id of witness(answer, isHook)) counts[id] += 1;
       // Hook answers are our test protocol, not the API: relayed as they are.
       await write(res, isHook ? answer : transform(answer, random, transforms), method);
     };
+
+  // limits.slow-clients-cut: the listeners give up on a client still sending its request.
+  const slow = transforms.find((t) => t.timeouts !== undefined);
+  const timeouts =
+    slow?.timeouts === undefined
+      ? {}
+      : {
+          headersTimeout: slow.timeouts.headersMs,
+          requestTimeout: slow.timeouts.requestMs,
+          connectionsCheckingInterval: slow.timeouts.checkMs,
+        };
 
   const serve = (origin: 'api' | 'hub', base: string) => {
     const server = createServer(
       // The proxy's own limits are checked on whole requests (frontRefusal); Node's parser
       // must let those through to be judged, and must not answer a missing Host itself.
-      { maxHeaderSize: 4 * LIMITS.headers, requireHostHeader: false },
+      { maxHeaderSize: 4 * LIMITS.headers, requireHostHeader: false, ...timeouts },
       (req, res) => {
         handler(origin, base)(req, res).catch(() => {
           // The target did not answer (or the client went): a gateway error, no body.
@@ -309,8 +319,12 @@ export async function startLatitude(options: LatitudeOptions): Promise<RunningLa
       },
     );
     server.on('clientError', (err: Error & { code?: string }, socket) => {
-      if (answerClientError(err, socket, emptyFraming) && emptyFraming)
-        counts['framing.empty-body'] += 1;
+      const answered = answerClientError(err, socket, emptyFraming);
+      if (answered && emptyFraming) counts['framing.empty-body'] += 1;
+      // A request cut off, not a connection that never sent a byte (a browser's spare one).
+      const read = (socket as Partial<Socket>).bytesRead ?? 0;
+      if (slow !== undefined && err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && read > 0)
+        counts[slow.id] += 1;
     });
     return server;
   };

@@ -4,6 +4,7 @@ import {
   credentialsRefusedOtherwise,
   isolationForbidden,
   organizationIdValidated,
+  v2ApiKeyHeader,
 } from './credentials.ts';
 import { depthOf, limitsTighter, TIGHTER } from './limits.ts';
 import {
@@ -88,6 +89,42 @@ describe('credentials.refused-otherwise', () => {
     expect(credentialsRefusedOtherwise.apply(other, r)).toBe(undefined);
     const unknown = answerOf('GET', '/x', 403, refusalOf(403, 'FORBIDDEN', 'no-permission'));
     expect(credentialsRefusedOtherwise.apply(unknown, r)).toBe(undefined);
+  });
+});
+
+describe('v2.api-key-header', () => {
+  const APPS = '/v2/api/applications';
+
+  it('reads the key from x-api-key into the member the target reads, organizationId kept', () => {
+    const get = requestOf('GET', `${APPS}?organizationId=${ORG}`, undefined, {
+      'x-api-key': KEY,
+    });
+    const out = rewritten(v2ApiKeyHeader.before?.(get));
+    expect(out?.url).toBe(`${APPS}?organizationId=${ORG}&apiKey=${KEY}`);
+    expect(out?.headers['x-api-key']).toBe(undefined);
+    const post = requestOf('POST', `${APPS}/a/dashboards`, { name: 'n' }, { 'x-api-key': KEY });
+    expect(jsonBody(rewritten(v2ApiKeyHeader.before?.(post)))).toEqual({ name: 'n', apiKey: KEY });
+  });
+
+  it('does not read an apiKey member on v2, and leaves other calls and tokens alone', () => {
+    const query = requestOf('GET', `${APPS}?apiKey=${KEY}&organizationId=${ORG}`);
+    expect(rewritten(v2ApiKeyHeader.before?.(query))?.url).toBe(`${APPS}?organizationId=${ORG}`);
+    const body = requestOf('POST', `${APPS}/a/dashboards`, { name: 'n', apiKey: KEY });
+    expect(jsonBody(rewritten(v2ApiKeyHeader.before?.(body)))).toEqual({ name: 'n' });
+    const v1 = requestOf('GET', `/v1/api/dashboard/list-workspaces?apiKey=${KEY}`);
+    expect(v2ApiKeyHeader.before?.(v1)).toBe(undefined);
+    const token = requestOf('GET', APPS, undefined, { authorization: 'Bearer a.b.c' });
+    expect(v2ApiKeyHeader.before?.(token)).toBe(undefined);
+  });
+
+  it('states the header in the printed profile, which no longer follows the decision', () => {
+    const p = v2ApiKeyHeader.restate?.({
+      serves: ['v2'],
+      shapes: {},
+      follows: ['v2.credentials.api-key-carrier', 'tokens.claims'],
+    } as never);
+    expect(p?.shapes.v2ApiKey).toEqual({ header: 'x-api-key' });
+    expect(p?.follows).toEqual(['tokens.claims']);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   credentialsRefusedOtherwise,
   isolationForbidden,
   organizationIdValidated,
+  v2ApiKeyHeader,
 } from './credentials.ts';
 import { hubOpenTransforms } from './hub-open.ts';
 import { hubTransforms } from './hub.ts';
@@ -18,7 +19,7 @@ import {
   v1RecordMinimal,
   workspacesRenamed,
 } from './json.ts';
-import { limitsTighter } from './limits.ts';
+import { limitsTighter, listsPaged, slowClientsCut } from './limits.ts';
 import { openFormTransforms } from './open-forms.ts';
 import {
   bodiesPrototypeKeysDropped,
@@ -32,6 +33,7 @@ import { requestsRenamed } from './requests.ts';
 import { sseTransforms } from './sse.ts';
 import { endpointsTemplated } from './templated.ts';
 import { identityTransforms } from './identity.ts';
+import { idsUpperCase } from './ids.ts';
 import type { Transform } from './transform.ts';
 import { bodyChunked, contentTypeCharset, framingEmptyBody } from './wire.ts';
 
@@ -66,11 +68,15 @@ const ALL: ReadonlyMap<FreedomId, () => Transform> = new Map(
     ...chatStreamTransforms,
     ...hubOpenTransforms,
     requestsRenamed,
+    v2ApiKeyHeader,
+    slowClientsCut,
+    listsPaged,
   ]
     .map((t): [FreedomId, () => Transform] => [t.id, () => t])
     .concat([
       ['isolation.forbidden', () => isolationForbidden()],
       ['limits.tighter', () => limitsTighter()],
+      ['ids.upper-case', () => idsUpperCase()],
     ]),
 );
 
@@ -84,12 +90,16 @@ const STATEFUL: ReadonlyMap<FreedomId, () => Transform> = new Map(
 
 const FORMS: readonly FreedomId[] = LATITUDE.filter((f) => f.kind === 'form').map((f) => f.id);
 
-/** The form entries of `chosen` the proxy carries out, in catalogue order. */
+/**
+ * The form entries of `chosen` the proxy carries out, in catalogue order but for the `nearest`
+ * ones, which come first (they change what the target holds, the others how it is written).
+ */
 export function formTransforms(chosen: readonly FreedomId[]): Transform[] {
-  return FORMS.filter((id) => chosen.includes(id)).flatMap((id) => {
+  const made = FORMS.filter((id) => chosen.includes(id)).flatMap((id) => {
     const make = ALL.get(id) ?? STATEFUL.get(id);
     return make === undefined ? [] : [make()];
   });
+  return [...made.filter((t) => t.nearest === true), ...made.filter((t) => t.nearest !== true)];
 }
 
 /** Form entries of the catalogue with no transform yet (chosen in vain). */

@@ -65,6 +65,22 @@ export interface Transform {
    * transform that keeps what one run has shown (what exists, what was deleted).
    */
   observe?(answer: Answer): void;
+  /**
+   * Rewrites what the target holds rather than how it writes it (which items a list answer
+   * carries): its `apply` takes the target's answer before every other transform's, whatever
+   * the catalogue order.
+   */
+  readonly nearest?: boolean;
+  /**
+   * How long the proxy's listeners give a client to send a request (its line and headers, then
+   * the whole of it), and how often they look: a request still arriving after that is answered
+   * 408 and its connection closed. Absent: Node's defaults (60 s, 300 s).
+   */
+  readonly timeouts?: {
+    readonly headersMs: number;
+    readonly requestMs: number;
+    readonly checkMs: number;
+  };
   /** The profile stating the shapes this transform produces, from the one before it. */
   restate?(profile: TargetProfile): TargetProfile;
 }

@@ -35,6 +35,12 @@ describe('reference settings', () => {
       userClone: 'beside',
       applicationsBeforeFinalize: 'none',
       chartSaving: 'unchecked',
+      tenantUsers: 'own',
+      noOrganizationCalls: 'under-application',
+      v1ProjectUsers: 'refused',
+      tenantPermissions: 'stored',
+      embedSignIn: 'upsert',
+      saveFromChatRequired: 'chart-config',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);
   });
@@ -94,6 +100,11 @@ describe('reference settings', () => {
       userClone: 'beside',
       applicationsBeforeFinalize: 'none',
       chartSaving: 'unchecked',
+      v1ProjectUsers: 'refused',
+    });
+    expect(settingsFor(['dashboards.v1-project-users'])).toEqual({
+      ...DEFAULT_SETTINGS,
+      v1ProjectUsers: 'taken',
     });
     expect(settingsFor(['chat.requests-answered'])).toEqual({
       ...DEFAULT_SETTINGS,

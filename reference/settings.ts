@@ -163,6 +163,43 @@ export interface Settings {
    * (charts.save-from-chat.permissions): `unchecked`, or `checked` as adding a chart is.
    */
   readonly chartSaving: 'unchecked' | 'checked';
+  /**
+   * §4.9 and §9 leave open what the project user made for a tenant holds
+   * (tenants.migration.mapping, migration.tenant-users): a role and a project organization of its
+   * `own`, or `shared` ones (one project organization for every tenant, one role per set of
+   * editing permissions).
+   */
+  readonly tenantUsers: 'own' | 'shared';
+  /**
+   * §4.16 leaves open which other v2 calls refuse a project user with no project organization
+   * (v2.no-organization.calls): every call `under-application` and the look-up, first; or only
+   * those that would put a dashboard in its `own-space`, a template edit meeting the 409 first.
+   */
+  readonly noOrganizationCalls: 'under-application' | 'own-space';
+  /**
+   * §5 leaves open which credentials the v1 dashboard calls other than clone take
+   * (dashboards.v1-writes.credentials): a project-user token there is `refused` (403), or
+   * `taken`, the user acting in their own space.
+   */
+  readonly v1ProjectUsers: 'refused' | 'taken';
+  /**
+   * §3 leaves open whether a change of a tenant's permissions reaches tokens already issued
+   * (dashboards.tenant-permissions.read-at-write): write checks read the tenant as `stored` now,
+   * or as its token was `issued`.
+   */
+  readonly tenantPermissions: 'stored' | 'issued';
+  /**
+   * §4.8 leaves open whether embed-token creates or updates (tokens.embed-token.upserts):
+   * `upsert`, fields the body gives replace the stored ones; `create-only`, an organization or
+   * user the project already holds signs in as stored, unchanged.
+   */
+  readonly embedSignIn: 'upsert' | 'create-only';
+  /**
+   * §4.14 leaves open which save-from-chat fields are mandatory
+   * (charts.save-from-chat.required-fields): `chart-config` alone (the name falls back to the
+   * title), or `name-too` (a body without a name is refused 400).
+   */
+  readonly saveFromChatRequired: 'chart-config' | 'name-too';
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -194,6 +231,12 @@ export const DEFAULT_SETTINGS: Settings = {
   userClone: 'beside',
   applicationsBeforeFinalize: 'none',
   chartSaving: 'unchecked',
+  tenantUsers: 'own',
+  noOrganizationCalls: 'under-application',
+  v1ProjectUsers: 'refused',
+  tenantPermissions: 'stored',
+  embedSignIn: 'upsert',
+  saveFromChatRequired: 'chart-config',
 };
 
 type BehaviourId = Extract<(typeof LATITUDE)[number], { kind: 'behaviour' }>['id'];
@@ -232,6 +275,12 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'dashboards.clone-in-place': { userClone: 'in-place' },
   'v2.unmigrated-refused': { applicationsBeforeFinalize: 'refused' },
   'charts.save-checked': { chartSaving: 'checked' },
+  'migration.tenants-shared-organization': { tenantUsers: 'shared' },
+  'v2.no-organization-own-space': { noOrganizationCalls: 'own-space' },
+  'dashboards.v1-project-users': { v1ProjectUsers: 'taken' },
+  'tenants.permissions-at-issue': { tenantPermissions: 'issued' },
+  'tokens.embed-creates-only': { embedSignIn: 'create-only' },
+  'charts.save-name-required': { saveFromChatRequired: 'name-too' },
 };
 
 /**
@@ -270,5 +319,9 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
     userClone: settings.userClone,
     applicationsBeforeFinalize: settings.applicationsBeforeFinalize,
     chartSaving: settings.chartSaving,
+    tenantUsers: settings.tenantUsers,
+    noOrganizationCalls: settings.noOrganizationCalls,
+    v1ProjectUsers: settings.v1ProjectUsers,
+    tenantPermissions: settings.tenantPermissions,
   };
 }

@@ -64,8 +64,54 @@ describe('coverage kinds', () => {
 
   it('lists per section the must clauses covered only through a decision and the unprobed open ones', () => {
     expect(coverageGaps(clauses, results)).toEqual([
-      { section: '4.1', decisionOnly: ['a.claims'], unprobed: [] },
-      { section: '4.2', decisionOnly: [], unprobed: ['a.quiet'] },
+      { section: '4.1', decisionOnly: ['a.claims'], unprobed: [], noPortableCheck: [] },
+      { section: '4.2', decisionOnly: [], unprobed: ['a.quiet'], noPortableCheck: [] },
+    ]);
+  });
+});
+
+describe('clauses that say why no portable check exists', () => {
+  const why = 'only an open field name reaches it';
+  const reasoned: Clause[] = [
+    { id: 'b.explained', section: '4.9', level: 'must', summary: '', noPortableCheck: why },
+    { id: 'b.checked', section: '4.9', level: 'observed', summary: '', noPortableCheck: why },
+    { id: 'b.bare', section: '4.9', level: 'must', summary: '' },
+    { id: 'b.idle', section: '4.9', level: 'must', summary: '', noPortableCheck: why },
+    { id: 'b.open', section: '4.9', level: 'unspecified', summary: '', decision: 'd' },
+  ];
+  const runs = [
+    {
+      clauses: ['b.explained', 'b.bare', 'b.checked'],
+      outcome: 'pass' as const,
+      relies: ['b.open'],
+    },
+    // A portable test outranks the reason: the clause was observed without a decision after all.
+    { clauses: ['b.checked'], outcome: 'pass' as const, relies: [] },
+  ];
+
+  it('stand apart when covered only through a decision, and nowhere else', () => {
+    expect(Object.fromEntries(clauseStandings(reasoned, runs))).toMatchObject({
+      'b.explained': 'no-portable-check',
+      'b.checked': 'portable',
+      'b.bare': 'through-decision',
+      'b.idle': 'uncovered',
+    });
+  });
+
+  it('are counted in their own column and listed apart from the gaps', () => {
+    expect(computeCoverage(reasoned, [], runs).find((r) => r.section === '4.9')).toMatchObject({
+      portable: 1,
+      throughDecision: 1,
+      noPortableCheck: 1,
+      covered: 3,
+    });
+    expect(coverageGaps(reasoned, runs)).toEqual([
+      {
+        section: '4.9',
+        decisionOnly: ['b.bare'],
+        unprobed: ['b.open'],
+        noPortableCheck: ['b.explained'],
+      },
     ]);
   });
 });

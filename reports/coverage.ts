@@ -1,7 +1,9 @@
 /**
  * Clause coverage by section of the document: how many clauses each section holds per level,
  * and how many of them a run covered, in kinds kept apart: portably (a passing test that
- * relies on no decision of ours), through a decision, probed (open clauses), and security.
+ * relies on no decision of ours), through a decision, through a decision with a written reason
+ * why no portable check exists (the clause's `noPortableCheck`), probed (open clauses), and
+ * security.
  */
 import type { Clause } from '../spec/clauses/types.ts';
 import type { CoverageGap, CoverageRow, Result } from './schema.ts';
@@ -45,6 +47,7 @@ export function emptyRow(
     security: 0,
     portable: 0,
     throughDecision: 0,
+    noPortableCheck: 0,
     probed: 0,
     securityCovered: 0,
     securityThroughDecision: 0,
@@ -60,18 +63,28 @@ export function emptyRow(
 type Cited = Pick<Result, 'clauses' | 'outcome'> & { readonly relies?: readonly string[] };
 
 /** How one clause stands after a run. */
-export type ClauseStanding = 'portable' | 'through-decision' | 'probed' | 'failing' | 'uncovered';
+export type ClauseStanding =
+  'portable' | 'through-decision' | 'no-portable-check' | 'probed' | 'failing' | 'uncovered';
 
 /**
  * The standing of every clause the results cite. A probe backs only a clause the document
  * leaves open; a passing test backs the others, portably when it relies on no decision; a
- * failing test takes a clause out of coverage whatever else cites it.
+ * clause covered only through a decision stands apart when it says why no portable check
+ * exists (`noPortableCheck`); a failing test takes a clause out of coverage whatever else
+ * cites it.
  */
 export function clauseStandings(
   clauses: readonly Clause[],
   results: readonly Cited[],
 ): Map<string, ClauseStanding> {
   const levels = new Map(clauses.map((c) => [c.id, c.level]));
+  const explained = new Set(
+    clauses
+      .filter(
+        (c) => c.noPortableCheck !== undefined && (c.level === 'must' || c.level === 'observed'),
+      )
+      .map((c) => c.id),
+  );
   const portable = new Set<string>();
   const throughDecision = new Set<string>();
   const probed = new Set<string>();
@@ -97,7 +110,9 @@ export function clauseStandings(
         : portable.has(id)
           ? 'portable'
           : throughDecision.has(id)
-            ? 'through-decision'
+            ? explained.has(id)
+              ? 'no-portable-check'
+              : 'through-decision'
             : probed.has(id)
               ? 'probed'
               : 'uncovered',
@@ -141,6 +156,7 @@ export function computeCoverage(
         if (standing === 'through-decision') row.securityThroughDecision += 1;
       } else if (clause.level === 'unspecified') row.probed += 1;
       else if (standing === 'portable') row.portable += 1;
+      else if (standing === 'no-portable-check') row.noPortableCheck += 1;
       else row.throughDecision += 1;
     }
   }
@@ -149,15 +165,19 @@ export function computeCoverage(
 
 /**
  * Per section, the must/observed clauses covered only through a decision and the unspecified
- * clauses no probe answered: what a reader of the summary should look at next.
+ * clauses no probe answered: what a reader of the summary should look at next; and apart, the
+ * must/observed clauses covered through a decision that say why no portable check exists.
  */
 export function coverageGaps(clauses: readonly Clause[], results: readonly Cited[]): CoverageGap[] {
   const standings = clauseStandings(clauses, results);
-  const gaps = new Map<string, { decisionOnly: string[]; unprobed: string[] }>();
+  const gaps = new Map<
+    string,
+    { decisionOnly: string[]; unprobed: string[]; noPortableCheck: string[] }
+  >();
   const gapFor = (section: string) => {
     let gap = gaps.get(section);
     if (!gap) {
-      gap = { decisionOnly: [], unprobed: [] };
+      gap = { decisionOnly: [], unprobed: [], noPortableCheck: [] };
       gaps.set(section, gap);
     }
     return gap;
@@ -166,6 +186,7 @@ export function coverageGaps(clauses: readonly Clause[], results: readonly Cited
     const standing = standings.get(clause.id);
     if ((clause.level === 'must' || clause.level === 'observed') && standing === 'through-decision')
       gapFor(clause.section).decisionOnly.push(clause.id);
+    if (standing === 'no-portable-check') gapFor(clause.section).noPortableCheck.push(clause.id);
     if (clause.level === 'unspecified' && standing !== 'probed')
       gapFor(clause.section).unprobed.push(clause.id);
   }

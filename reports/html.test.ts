@@ -187,7 +187,9 @@ describe('renderHtml', () => {
 
   it('shows the profile, coverage kinds, security apart, gaps, the register by clause and not-run causes', () => {
     expect(html).toContain('<tr><th>Profile</th><td>reference default</td></tr>');
-    expect(html).toContain('<th>portable</th><th>through a decision</th>');
+    expect(html).toContain(
+      '<th>portable</th><th>through a decision</th><th>no portable check</th>',
+    );
     expect(html).toContain('<h2>Security clauses</h2>');
     expect(html).toMatch(
       /<h2 id="gaps">Covered only through a decision, and open clauses with no probe<\/h2><details><summary>\d+ must\/observed clauses covered only through a decision, \d+ open clauses with no probe, in \d+ sections<\/summary>/,

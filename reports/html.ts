@@ -84,7 +84,7 @@ details{margin:.4rem 0 .8rem}summary{cursor:pointer}
 a.sec{text-decoration:none;font-size:12px;color:#0969da}
 .bar{display:flex;height:.9rem;min-width:12rem;background:#eaeef2;border-radius:3px;overflow:hidden}
 .bar i{display:block;height:100%}
-.k-portable{background:#1a7f37}.k-decision{background:#8fd19e}.k-probed{background:#a475f9}.k-failing{background:#cf222e}.k-uncovered{background:#eaeef2}
+.k-portable{background:#1a7f37}.k-decision{background:#8fd19e}.k-explained{background:#d4a72c}.k-probed{background:#a475f9}.k-failing{background:#cf222e}.k-uncovered{background:#eaeef2}
 .legend i{display:inline-block;width:.8rem;height:.8rem;margin:0 .3rem 0 .9rem;vertical-align:middle;border-radius:2px}
 .filters{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #ddd;z-index:1}
 .filters button{font:inherit;margin-right:.2rem;padding:.1rem .5rem;border:1px solid #bbb;border-radius:3px;background:#fff;cursor:pointer}
@@ -232,15 +232,16 @@ function filterData(result: Result): string {
 
 // ---------------------------------------------------------------- coverage
 
-type Kind = 'portable' | 'decision' | 'probed' | 'failing' | 'uncovered';
+type Kind = 'portable' | 'decision' | 'explained' | 'probed' | 'failing' | 'uncovered';
 
 /** The document's clauses of a row, split into the standings the bar shows. */
 function standings(row: CoverageRow): Record<Kind, number> {
   const total = row.must + row.observed + row.unspecified;
-  const known = row.portable + row.throughDecision + row.probed + row.failing;
+  const known = row.portable + row.throughDecision + row.noPortableCheck + row.probed + row.failing;
   return {
     portable: row.portable,
     decision: row.throughDecision,
+    explained: row.noPortableCheck,
     probed: row.probed,
     failing: row.failing,
     uncovered: Math.max(0, total - known),
@@ -250,6 +251,7 @@ function standings(row: CoverageRow): Record<Kind, number> {
 const KIND_LABELS: Record<Kind, string> = {
   portable: 'portable',
   decision: 'through a decision',
+  explained: 'no portable check',
   probed: 'probed',
   failing: 'failing',
   uncovered: 'not covered',
@@ -273,12 +275,13 @@ function coverageRow(page: Page, row: CoverageRow, top: boolean): string {
   const link = page.documentLink(row.section);
   const label = `§${row.section}${row.title !== undefined ? ` ${row.title}` : ''}`;
   const name = link !== undefined ? `<a href="${h(link)}">${h(label)}</a>` : h(label);
-  return `<tr id="sec-${h(row.section)}" class="${top ? 'top' : 'sub'}"><td>${name}</td><td>${bar(row)}</td>${n(`${row.portable}/${firmTotal(row)}`)}${n(row.throughDecision)}${n(`${row.probed}/${row.unspecified}`)}${n(row.failing)}${n(row.must)}${n(row.observed)}</tr>`;
+  return `<tr id="sec-${h(row.section)}" class="${top ? 'top' : 'sub'}"><td>${name}</td><td>${bar(row)}</td>${n(`${row.portable}/${firmTotal(row)}`)}${n(row.throughDecision)}${n(row.noPortableCheck)}${n(`${row.probed}/${row.unspecified}`)}${n(row.failing)}${n(row.must)}${n(row.observed)}</tr>`;
 }
 
 const KINDS = `<ul class="kinds">
 <li><strong>portable</strong>: a passing conformance test cites the clause and relies on no decision of ours, so the verdict holds on any server that follows the document;</li>
 <li><strong>through a decision</strong>: only passing tests that rely on an unspecified clause (one of our choices, or the profile’s answer to it) cite the clause;</li>
+<li><strong>no portable check</strong>: covered through a decision, and the catalogue says why no test can observe the clause without one (listed below with the gaps);</li>
 <li><strong>probed</strong>: a probe recorded what the target does where the document is silent.</li>
 </ul><p>A clause cited by a failing test counts as covered by nothing. Security clauses are not the document’s and are counted apart.</p>`;
 
@@ -300,7 +303,7 @@ function coverage(page: Page): string {
     page.context.documentUrl !== undefined
       ? 'Section names and section references link to the document.'
       : 'Section references elsewhere in the page lead to these rows; set EAC_DOCUMENT_URL (a URL, #section-N is appended; or one with {section}) when rendering to link them to the document.';
-  return `<h2 id="coverage">Clause coverage by section</h2>${legend()}<table><thead><tr><th>Section</th><th>clauses of the document</th><th>portable</th><th>through a decision</th><th>probed</th><th>failing</th><th>must</th><th>observed</th></tr></thead><tbody>${rows.join('')}</tbody></table><p><small>${h(note)}</small></p>${KINDS}`;
+  return `<h2 id="coverage">Clause coverage by section</h2>${legend()}<table><thead><tr><th>Section</th><th>clauses of the document</th><th>portable</th><th>through a decision</th><th>no portable check</th><th>probed</th><th>failing</th><th>must</th><th>observed</th></tr></thead><tbody>${rows.join('')}</tbody></table><p><small>${h(note)}</small></p>${KINDS}`;
 }
 
 function security(page: Page): string {
@@ -329,6 +332,18 @@ function gaps(page: Page): string {
   const count = (pick: (g: (typeof shown)[number]) => readonly string[]) =>
     shown.reduce((n, g) => n + pick(g).length, 0);
   return `${head}<details><summary>${count((g) => g.decisionOnly)} must/observed clauses covered only through a decision, ${count((g) => g.unprobed)} open clauses with no probe, in ${shown.length} sections</summary><table><thead><tr><th>Section</th><th>must/observed covered only through a decision</th><th>unspecified, no probe</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
+}
+
+/** The clauses covered through a decision that say why no portable check exists, with why. */
+function noPortableCheck(page: Page): string {
+  const ids = page.run.gaps.flatMap((g) => g.noPortableCheck.map((id) => [g.section, id] as const));
+  const head = '<h2 id="no-portable-check">Covered through a decision, with no portable check</h2>';
+  if (ids.length === 0) return `${head}<p>None.</p>`;
+  const rows = ids.map(([section, id]) => {
+    const reason = clauseById.get(id)?.noPortableCheck ?? '';
+    return `<tr><td>${page.section(section)}</td><td><code>${h(id)}</code></td><td>${h(reason)}</td></tr>`;
+  });
+  return `${head}<details><summary>${plural(ids.length, 'must/observed clause')} no test can observe without leaning on an open point</summary><table><thead><tr><th>Section</th><th>clause</th><th>why no portable check exists</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
 }
 
 // ---------------------------------------------------------------- tests and exchanges
@@ -697,6 +712,7 @@ export function renderHtml(run: Results, context: HtmlContext = {}): string {
     coverage(page),
     security(page),
     gaps(page),
+    noPortableCheck(page),
     allTests(page),
   ].join('\n');
   const packed = page.packed();

@@ -15,6 +15,7 @@ export function rowTotals(rows: Results['coverage']) {
     firm: sum((r) => r.must + r.observed),
     portable: sum((r) => r.portable),
     throughDecision: sum((r) => r.throughDecision),
+    noPortableCheck: sum((r) => r.noPortableCheck),
     unspecified: sum((r) => r.unspecified),
     probed: sum((r) => r.probed),
     security: sum((r) => r.security),
@@ -25,7 +26,7 @@ export function rowTotals(rows: Results['coverage']) {
 
 export function coverageLine(run: Pick<Results, 'coverage'>): string {
   const t = coverageTotals(run);
-  return `coverage: must/observed ${t.portable} portable + ${t.throughDecision} through a decision of ${t.firm}; unspecified ${t.probed} probed of ${t.unspecified}; security ${t.securityCovered} of ${t.security}`;
+  return `coverage: must/observed ${t.portable} portable + ${t.throughDecision} through a decision + ${t.noPortableCheck} with no portable check of ${t.firm}; unspecified ${t.probed} probed of ${t.unspecified}; security ${t.securityCovered} of ${t.security}`;
 }
 
 /** What the report says of a hub that was not given: no address, so nothing tested there. */

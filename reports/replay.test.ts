@@ -18,7 +18,7 @@ describe('replay words', () => {
     );
   });
 
-  it('keeps --credentials, --profile and --check-decisions in replay lines, embedded or not', () => {
+  it('keeps --credentials, --profile, --ca and --check-decisions in replay lines, embedded or not', () => {
     const described = {
       baseUrl: 'http://x',
       credentialsFile: '/abs/creds.json',
@@ -32,6 +32,12 @@ describe('replay words', () => {
       '/abs/my profile.yaml',
       '--check-decisions',
     ]);
+    expect(targetArgsOf({ ...described, caFile: '/abs/ca.pem', embedded: false })).toContain(
+      '/abs/ca.pem',
+    );
+    expect(
+      targetArgsOf({ baseUrl: 'http://x', caFile: '/abs/ca.pem', embedded: false }).slice(-2),
+    ).toEqual(['--ca', '/abs/ca.pem']);
     const args = targetArgsOf({ ...described, embedded: false });
     expect(args.slice(0, 2)).toEqual(['--target', 'http://x']);
     expect(runReplayLine({ runSeed: 3, targetArgs: args })).toBe(

@@ -19,8 +19,8 @@ export function shellQuote(arg: string): string {
 
 /**
  * Arguments that point a replay at the target of a run, as it was described: the addresses
- * (none for the embedded reference), and the credentials file, profile and --check-decisions
- * the run was given.
+ * (none for the embedded reference), and the credentials file, profile, certificate authority
+ * and --check-decisions the run was given.
  */
 export function targetArgsOf(target: {
   readonly baseUrl: string;
@@ -29,6 +29,7 @@ export function targetArgsOf(target: {
   readonly embedded?: boolean | undefined;
   readonly credentialsFile?: string | undefined;
   readonly profileFile?: string | undefined;
+  readonly caFile?: string | undefined;
   readonly checkDecisionsAsked?: boolean | undefined;
   readonly latitude?: string | undefined;
   /** `--image`: a replay starts the image again instead of naming its passing addresses. */
@@ -44,6 +45,7 @@ export function targetArgsOf(target: {
   }
   if (target.credentialsFile !== undefined) args.push('--credentials', target.credentialsFile);
   if (target.profileFile !== undefined) args.push('--profile', target.profileFile);
+  if (target.caFile !== undefined) args.push('--ca', target.caFile);
   if (target.checkDecisionsAsked === true) args.push('--check-decisions');
   if (target.latitude !== undefined) args.push('--latitude', target.latitude);
   return args;

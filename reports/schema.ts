@@ -65,6 +65,8 @@ export const RunTargetSchema = z.object({
   credentialsFile: z.string().min(1).optional(),
   /** `--profile FILE` of the run, absolute, so replay lines keep it. */
   profileFile: z.string().min(1).optional(),
+  /** `--ca FILE` of the run, absolute, so replay lines keep it. */
+  caFile: z.string().min(1).optional(),
   /** Whether `--check-decisions` was given (it is automatic against the reference). */
   checkDecisionsAsked: z.boolean().optional(),
   /** `--latitude VARY`: the embedded reference behind the latitude proxy (replay lines keep it). */
@@ -220,9 +222,10 @@ export type GateCheck = z.infer<typeof GateCheckSchema>;
  *
  * A `must` or `observed` clause is covered *portably* when a passing conformance test that
  * relies on no decision cites it, *through a decision* when only passing tests that rely on
- * one of our decisions do. An `unspecified` clause is *probed* when a probe recorded what the
- * target did. `security` clauses are not the document's and are counted apart. A clause cited
- * by a failing test is covered by nothing.
+ * one of our decisions do, and *with no portable check* when so covered and its catalogue
+ * entry says why no portable observation exists. An `unspecified` clause is *probed* when a
+ * probe recorded what the target did. `security` clauses are not the document's and are
+ * counted apart. A clause cited by a failing test is covered by nothing.
  */
 export const CoverageRowSchema = z.object({
   section: z.string().regex(/^\d+(\.\d+)*$/),
@@ -234,8 +237,16 @@ export const CoverageRowSchema = z.object({
   security: z.number().int().nonnegative(),
   /** must + observed clauses covered by a passing test that relies on no decision. */
   portable: z.number().int().nonnegative(),
-  /** must + observed clauses covered only by passing tests that rely on a decision. */
+  /**
+   * must + observed clauses covered only by passing tests that rely on a decision, and that
+   * give no reason why no portable check exists.
+   */
   throughDecision: z.number().int().nonnegative(),
+  /**
+   * must + observed clauses covered only through a decision whose catalogue entry says why no
+   * portable check exists (`noPortableCheck`); absent in results written before it was counted.
+   */
+  noPortableCheck: z.number().int().nonnegative().default(0),
   /** unspecified clauses a probe recorded an answer for. */
   probed: z.number().int().nonnegative(),
   /** security clauses covered by a passing test (portably or through a decision). */
@@ -260,6 +271,8 @@ export const CoverageGapSchema = z.object({
   section: z.string().regex(/^\d+(\.\d+)*$/),
   decisionOnly: z.array(z.string()),
   unprobed: z.array(z.string()),
+  /** must/observed clauses covered only through a decision, with a reason no portable check exists. */
+  noPortableCheck: z.array(z.string()).default([]),
 });
 export type CoverageGap = z.infer<typeof CoverageGapSchema>;
 

@@ -35,26 +35,27 @@ const NOT_RUN_CAUSES = 30;
 const DEPARTING_CLAUSES = 30;
 
 function coverageRow(row: CoverageRow): string {
-  return `| ${cell(sectionLabel(row))} | ${row.must} | ${row.observed} | ${row.portable}/${firmTotal(row)} | ${row.throughDecision} | ${row.unspecified} | ${row.probed}/${row.unspecified} | ${row.failing} | ${row.securityCovered}/${row.security} |`;
+  return `| ${cell(sectionLabel(row))} | ${row.must} | ${row.observed} | ${row.portable}/${firmTotal(row)} | ${row.throughDecision} | ${row.noPortableCheck} | ${row.unspecified} | ${row.probed}/${row.unspecified} | ${row.failing} | ${row.securityCovered}/${row.security} |`;
 }
 
 export const COVERAGE_KINDS = [
-  '**portable**: a passing conformance test cites the clause and relies on no decision of ours; **through a decision**: only passing tests that rely on an unspecified clause (one of our choices, or the profile’s answer to it) cite it; **probed**: a probe recorded what the target does where the document is silent. A clause cited by a failing test counts as covered by nothing; security clauses are not the document’s and are counted apart.',
+  '**portable**: a passing conformance test cites the clause and relies on no decision of ours; **through a decision**: only passing tests that rely on an unspecified clause (one of our choices, or the profile’s answer to it) cite it; **no portable check**: covered through a decision, and the catalogue says why no test can observe the clause without one; **probed**: a probe recorded what the target does where the document is silent. A clause cited by a failing test counts as covered by nothing; security clauses are not the document’s and are counted apart.',
 ];
 
 /** Coverage in short form: one row per top section; the subsections are in index.html. */
 function coverageTable(run: Results): string[] {
   const lines: string[] = ['## Clause coverage by section', '', ...COVERAGE_KINDS, ''];
   lines.push(
-    '| Section | must | observed | portable | through a decision | unspecified | probed | failing | security covered |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Section | must | observed | portable | through a decision | no portable check | unspecified | probed | failing | security covered |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const { top } of groupCoverage(run.coverage)) lines.push(coverageRow(top));
   const decisionOnly = run.gaps.reduce((n, g) => n + g.decisionOnly.length, 0);
   const unprobed = run.gaps.reduce((n, g) => n + g.unprobed.length, 0);
+  const explained = run.gaps.reduce((n, g) => n + g.noPortableCheck.length, 0);
   lines.push(
     '',
-    `${decisionOnly} must/observed clause${decisionOnly === 1 ? ' is' : 's are'} covered only through a decision and ${unprobed} open clause${unprobed === 1 ? ' has' : 's have'} no probe; ${FULL_REPORT} lists them, the subsections and the security clauses.`,
+    `${decisionOnly} must/observed clause${decisionOnly === 1 ? ' is' : 's are'} covered only through a decision and ${unprobed} open clause${unprobed === 1 ? ' has' : 's have'} no probe; ${explained} more ${explained === 1 ? 'is' : 'are'} covered through a decision with a reason why no portable check exists; ${FULL_REPORT} lists them, the subsections and the security clauses.`,
     '',
     ...machineRowsTable(run),
   );

@@ -20,6 +20,43 @@ function usageError(argv: string[]): string {
 }
 
 describe('parseCommand', () => {
+  it("reads profile discover's target as eac run reads one", () => {
+    expect(
+      parseCommand([
+        'profile',
+        'discover',
+        '--target',
+        'http://x:1',
+        '--hooks',
+        'http://x:1/__eac',
+        '--ca',
+        'ca.pem',
+        '--out',
+        'd.json',
+        '--seed',
+        '3',
+      ]),
+    ).toEqual({
+      kind: 'discover',
+      options: {
+        spec: {
+          target: 'http://x:1',
+          hooks: 'http://x:1/__eac',
+          ca: 'ca.pem',
+          checkDecisions: false,
+        },
+        out: 'd.json',
+        seed: 3,
+      },
+    });
+    const proxied = parseCommand(['profile', 'discover', '--latitude', 'all', '--out', 'd.json']);
+    expect(proxied).toMatchObject({ kind: 'discover', options: { spec: { latitude: {} } } });
+    expect(usageError(['profile', 'discover', '--target', 'http://x:1'])).toMatch(/--out FILE/);
+    expect(usageError(['profile', 'discover', '--hub', 'http://h:2', '--out', 'd.json'])).toMatch(
+      /give --target too/,
+    );
+  });
+
   it('parses a full run command', () => {
     const command = parseCommand([
       'run',

@@ -378,32 +378,25 @@ function buildDiff(values: Values, positionals: readonly string[]): Command {
   return { kind: 'diff', base, next, json: values['json'] === true, ...defined({ out }) };
 }
 
-/** `eac profile discover`: where to look and where the draft goes. */
+/** `eac profile discover`: the target, as `eac run` names one, and where the draft goes. */
 export interface DiscoverCommandOptions {
-  readonly target: string;
-  readonly hub?: string;
-  readonly hooks?: string;
+  readonly spec: TargetSpec;
   readonly out: string;
   readonly seed?: number;
 }
 
 function buildDiscover(values: Values): Command {
-  const target = nonEmpty('profile discover', '--target', str(values['target']));
   const out = nonEmpty('profile discover', '--out', str(values['out']));
-  if (target === undefined || out === undefined)
+  if (out === undefined)
     throw new UsageError(
-      'eac profile discover: give --target URL and --out FILE (and --hooks URL, without which only routes can be watched)',
+      'eac profile discover: give --out FILE, and the target as eac run takes it (--target URL --hooks URL [--hub URL]; none for the embedded reference, --latitude for it behind the proxy)',
     );
   const seed = str(values['seed']);
   return {
     kind: 'discover',
     options: {
-      target,
+      spec: targetOf('profile discover', values, undefined),
       out,
-      ...defined({
-        hub: nonEmpty('profile discover', '--hub', str(values['hub'])),
-        hooks: nonEmpty('profile discover', '--hooks', str(values['hooks'])),
-      }),
       ...(seed === undefined
         ? {}
         : { seed: integer('profile discover', '--seed', seed, 0xffffffff) }),
@@ -741,22 +734,26 @@ function program(
     )
     .action((values: Values) => done(buildInit(values)));
 
-  eac
+  const discoverCommand = eac
     .command('profile')
     .description("work with a target's profile")
     .command('discover')
     .description(
       'write a draft profile by watching a target: the parts that answer, token claims, key set, header forms, embed-token members, the chat version report; prints what it could not decide',
-    )
-    .option('--target <url>', 'base URL of the implementation')
-    .option('--hub <url>', 'origin of its embedded pages')
-    .option('--hooks <url>', "base URL of the target's host hooks (worlds are built through them)")
+    );
+  targetOptions(discoverCommand, ['target', 'hub', 'hooks', 'credentials', 'ca']);
+  discoverCommand
     .option('--out <file>', 'where the draft goes (JSON)')
     .option('--seed <n>', 'seed for the names and values sent')
+    .option(
+      '--latitude <vary>',
+      'without --target: the embedded reference behind the latitude proxy (all, random:SEED or catalogue ids)',
+    )
     .addHelpText(
       'after',
       examples(
         'eac profile discover --target http://localhost:8080 --hooks http://localhost:8080/__eac --out profile.json',
+        'eac profile discover --latitude all --out draft.json   the reference behind the latitude proxy',
       ),
     )
     .action((values: Values) => done(buildDiscover(values)));

@@ -30,9 +30,12 @@ async function execute(command: Command): Promise<number> {
       }
     }
     case 'discover': {
-      const { discover, renderDiscovery } = await import('./discover.ts');
-      const { out, ...options } = command.options;
-      const found = await discover(options);
+      const [{ discoverSpec, renderDiscovery }, { randomSeed }] = await Promise.all([
+        import('./discover.ts'),
+        import('./target.ts'),
+      ]);
+      const { out, spec, seed } = command.options;
+      const found = await discoverSpec(spec, seed ?? randomSeed());
       // The schema beside the draft, for an editor's completion and checks.
       const schema = path.relative(
         path.dirname(path.resolve(out)),

@@ -9,6 +9,7 @@
  * entry is proposed only for a behaviour it saw, and is listed for review. Nothing is applied
  * to a run silently: the draft is a file the implementer reads.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { expectedEffective, expectedPermissions } from '../fixtures/oracles/index.ts';
 import type { TargetProfile } from '../spec/profile.ts';
@@ -33,15 +34,10 @@ import {
   USER_TOKEN,
 } from '../suites/harness/paths.ts';
 import type { Reply } from '../suites/harness/http.ts';
-import type { TestTarget } from '../suites/harness/target.ts';
-import { fetchCapabilities, randomSeed } from './target.ts';
-
-export interface DiscoverOptions {
-  readonly target: string;
-  readonly hub?: string;
-  readonly hooks?: string;
-  readonly seed?: number;
-}
+import { readStreamText } from '../suites/harness/sse.ts';
+import type { Target, TestTarget } from '../suites/harness/target.ts';
+import { resolveTarget } from './target.ts';
+import type { TargetSpec } from './target-spec.ts';
 
 /** What discover saw, decided and left open. */
 export interface Discovery {
@@ -88,18 +84,6 @@ export function pathsWhere(
       for (const [k, child] of Object.entries(v)) queue.push({ v: child, at: [...here, k] });
   }
   return found;
-}
-
-const sameJson = (a: unknown, b: unknown) =>
-  JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (!isObject(v)) return v;
-  return Object.fromEntries(
-    Object.keys(v)
-      .sort()
-      .map((k) => [k, sortKeys(v[k])]),
-  );
 }
 
 /**
@@ -168,29 +152,37 @@ class Watch {
   }
 }
 
-/** Watches a target and writes what it saw as a draft profile. */
-export async function discover(options: DiscoverOptions): Promise<Discovery> {
-  const capabilities =
-    options.hooks === undefined ? undefined : await fetchCapabilities(options.hooks);
+/**
+ * Resolves the target the words name, as `eac run` does (a URL, the embedded reference, the
+ * latitude proxy before it, an image), watches it, and lets it go.
+ */
+export async function discoverSpec(spec: TargetSpec, seed: number): Promise<Discovery> {
+  const resolved = await resolveTarget(spec, seed);
+  try {
+    return await discover(resolved.target);
+  } finally {
+    await resolved.close();
+  }
+}
+
+/**
+ * Watches a target and writes what it saw as a draft profile. What the target's profile states
+ * is never read: the draft holds only what the answers showed.
+ */
+export async function discover(found: Target): Promise<Discovery> {
   const target: TestTarget = {
-    baseUrl: options.target.replace(/\/+$/, ''),
-    hubUrl: options.hub?.replace(/\/+$/, '') ?? '',
-    ...(options.hooks === undefined ? {} : { hooksUrl: options.hooks.replace(/\/+$/, '') }),
-    hooks: capabilities?.hooks ?? [],
-    ...(capabilities?.implementation === undefined
-      ? {}
-      : { implementation: capabilities.implementation }),
+    ...found,
+    hubUrl: found.hubUrl ?? '',
     checkDecisions: false,
-    seed: options.seed ?? randomSeed(),
     profile: { serves: [], shapes: {} },
   };
   const w = new Watch(givenFor(target));
-  if (options.hub !== undefined) {
+  if (found.hubUrl !== undefined) {
     w.serves.add('hub');
     w.review.push(
-      'serves hub: given --hub; the hub section (how a browser finds controls and rows) is yours to write (docs/targets-and-profiles.md)',
+      'serves hub: a hub address was given; the hub section (how a browser finds controls and rows) is yours to write (docs/targets-and-profiles.md)',
     );
-  } else w.cannot('the hub part', 'no --hub given');
+  } else w.cannot('the hub part', 'no hub address given (--hub URL)');
 
   if (!target.hooks.includes('accounts') || !target.hooks.includes('projects')) {
     w.cannot(
@@ -283,7 +275,7 @@ async function identity(w: Watch, world: World) {
   place('subject', userId, (v) => v === userId);
   place('role', role.id, (v) => v === role.id);
   place('projectOrganization', org.projectOrganizationId, (v) => v === org.projectOrganizationId);
-  place('properties', props, (v) => sameJson(v, props));
+  place('properties', props, (v) => isDeepStrictEqual(v, props));
   const permissions = permissionsIn(payload, granted);
   if (permissions === undefined)
     w.cannot(
@@ -493,7 +485,10 @@ async function chatVersion(w: Watch, world: World) {
       },
       { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` } },
     );
-    return { res, events: eventsOf(res.text) };
+    return {
+      res,
+      events: readStreamText(res.text).events.flatMap((e) => ('json' in e ? [e.json] : [])),
+    };
   };
   const latest = await ask(version);
   if (!(latest.res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
@@ -531,20 +526,6 @@ function valueAt(value: unknown, path: readonly string[]): unknown {
   let here = value;
   for (const p of path) here = isObject(here) ? here[p] : undefined;
   return here;
-}
-
-/** The JSON of each `data:` line of an event stream (lines that are not JSON are passed over). */
-function eventsOf(text: string): unknown[] {
-  const events: unknown[] = [];
-  for (const line of text.split(/\r\n|\r|\n/)) {
-    if (!line.startsWith('data:')) continue;
-    try {
-      events.push(JSON.parse(line.slice(5).trim()));
-    } catch {
-      // Not JSON: not an event of §6.
-    }
-  }
-  return events;
 }
 
 /** The terminal's account of a discovery. */

@@ -121,4 +121,12 @@ describe('a test id', () => {
     expect(names.filter((n) => pattern?.test(n) === true)).toEqual([names[0], names[3]]);
     expect(pattern?.test('x {hub.other.thing}')).toBe(true);
   });
+
+  it('finds a test by the explicit id it carries, whatever its name says', () => {
+    const named = 'model runs over v1 dashboards (v1: 3 runs × 20 commands) [model-runs] {a.b c.d}';
+    expect(testPattern('model-runs').test(named)).toBe(true);
+    expect(testPattern('model-runs-over-v1-dashboards').test(named)).toBe(false);
+    expect(testPattern('runs').test(named)).toBe(false);
+    expect(testPattern('model-runs').test('model runs {a.b}')).toBe(true);
+  });
 });

@@ -80,15 +80,17 @@ export function clausePattern(prefixes: readonly string[]): RegExp | undefined {
  * A name pattern that matches exactly the test whose name slugs to `slug` (results.json's id
  * less its area): each `-` of the slug stands for the run of other characters it replaced,
  * letters match in either case, and the name runs from its start to its `{...}` clause
- * suffix (suites register their tests at top level, so vitest's full name is the name). An
- * explicit id (ConformanceOptions.id) is matched the same way: it finds its test while it is
- * the slug of the name, as an id is given by freezing that slug; after a rewording it finds none.
+ * suffix (suites register their tests at top level, so vitest's full name is the name). A test
+ * with an explicit id (ConformanceOptions.id) carries it as ` [id]` before that suffix, and is
+ * matched by it whatever its name says.
  */
 export function testPattern(slug: string): RegExp {
   const letters = (word: string) =>
     [...word].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('');
   const words = slug.split('-').map(letters).join('[^A-Za-z0-9]+');
-  return new RegExp(`^[^A-Za-z0-9]*${words}[^A-Za-z0-9{]*\\{[^{}]*\\}\\s*$`);
+  const byName = `^[^A-Za-z0-9]*${words}[^A-Za-z0-9{]*\\{[^{}]*\\}\\s*$`;
+  const byId = ` \\[${escapeRegExp(slug)}\\] \\{[^{}]*\\}\\s*$`;
+  return new RegExp(`(?:${byName})|(?:${byId})`);
 }
 
 /** Area of a test file, `suites/<area>/...`, relative to `suitesDir`. */

@@ -28,7 +28,9 @@ describe('closingSummary', () => {
 
   it('states the profile, the coverage kinds and what each missing hook cost', () => {
     expect(text).toContain('profile reference default: serves identity, tenant-flow');
-    expect(text).toMatch(/coverage: must\/observed 2 portable \+ 1 through a decision of \d+/);
+    expect(text).toMatch(
+      /coverage: must\/observed 2 portable \+ 1 through a decision \+ 0 with no portable check of \d+/,
+    );
     expect(text).toMatch(/not-run by entry:\n\s+1 {2}the hook clock would run 1 test/);
   });
 });

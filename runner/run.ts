@@ -433,6 +433,7 @@ interface RunPlan {
   /** Files as absolute paths: a replay line must work from any folder. */
   readonly credentialsFile?: string;
   readonly profileFile?: string;
+  readonly caFile?: string;
 }
 
 /** What the tests left: their results, and where the run's reports go. */
@@ -513,6 +514,7 @@ async function planRun(options: RunOptions, place: RunPlace): Promise<RunPlan> {
     ...(options.target.profile !== undefined
       ? { profileFile: path.resolve(options.target.profile) }
       : {}),
+    ...(options.target.ca !== undefined ? { caFile: path.resolve(options.target.ca) } : {}),
   };
 }
 
@@ -551,6 +553,7 @@ function describeTarget(plan: RunPlan, resolved: ResolvedTarget): RunTarget {
       : {}),
     ...(plan.credentialsFile !== undefined ? { credentialsFile: plan.credentialsFile } : {}),
     ...(plan.profileFile !== undefined ? { profileFile: plan.profileFile } : {}),
+    ...(plan.caFile !== undefined ? { caFile: plan.caFile } : {}),
     ...(plan.options.target.checkDecisions ? { checkDecisionsAsked: true } : {}),
     ...(resolved.latitude !== undefined ? { latitude: resolved.latitude.vary } : {}),
   };

@@ -100,7 +100,7 @@ function counted(coverage: Results['coverage'], f: CoverageFloor) {
   const t = rowTotals(rows);
   const counts: Record<CoverageKind, { value: number; whole: number }> = {
     portable: { value: t.portable, whole: t.firm },
-    covered: { value: t.portable + t.throughDecision, whole: t.firm },
+    covered: { value: t.portable + t.throughDecision + t.noPortableCheck, whole: t.firm },
     security: { value: t.securityCovered, whole: t.security },
     probed: { value: t.probed, whole: t.unspecified },
   };

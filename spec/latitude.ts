@@ -236,6 +236,14 @@ export const LATITUDE = [
       'Reads an API key wherever the client put it on the identity calls and list-workspaces: in the other place (the query of a POST or PUT, the body of a DELETE) or in an authorization header, when the §5 carrier holds none.',
   },
   {
+    id: 'v2.api-key-header',
+    kind: 'form',
+    clauses: ['v2.credentials.api-key-carrier'],
+    varies: ['v2.credentials.api-key-carrier'],
+    description:
+      'Takes an API key on v2 calls only in an x-api-key header (organizationId where §5 rule 7 puts it) and reads no apiKey member there; stated in the printed profile (shapes.v2ApiKey), which no longer follows v2.credentials.api-key-carrier.',
+  },
+  {
     id: 'organization-id.validated',
     kind: 'form',
     clauses: ['auth.org-bound.organization-id-shape'],
@@ -285,6 +293,15 @@ export const LATITUDE = [
     varies: ['errors.validation.uuid-case'],
     description:
       'Reads UUIDs only in lower case: an id written in upper case in the path, the query or a body member typed as a UUID is a 400 validation error (externalIds are matched as written).',
+  },
+  {
+    id: 'ids.upper-case',
+    kind: 'form',
+    clauses: ['resources.uuid.format', 'errors.validation.uuid-case'],
+    varies: ['partial.form.ids'],
+    description:
+      'Writes the UUIDs it answers in upper case (every id-named member of a success answer, the callers’ externalIds, properties and chart data aside) and reads ids in either case.',
+    excludes: ['ids.lower-case-only'],
   },
   {
     id: 'bodies.prototype-keys-dropped',
@@ -901,6 +918,70 @@ export const LATITUDE = [
     varies: ['charts.save-from-chat.permissions'],
     description:
       'Checks save-from-chat by a tenant or a project user as adding a chart: refused (403) without addChart or with readOnly.',
+  },
+  {
+    id: 'migration.tenants-shared-organization',
+    kind: 'behaviour',
+    clauses: ['tenants.migration.mapping', 'migration.tenant-users'],
+    varies: ['tenants.migration.mapping', 'migration.tenant-users'],
+    description:
+      'Maps every tenant of an account to a project user of one project organization shared by all of them, on a role shared by the tenants of the same editing permissions (a tenant registered again with other permissions moves to that role), instead of an organization and a role of its own.',
+  },
+  {
+    id: 'v2.no-organization-own-space',
+    kind: 'behaviour',
+    clauses: ['v2.no-organization.calls'],
+    varies: ['v2.no-organization.calls'],
+    description:
+      'Refuses a project user with no project organization (403) only where a call would put a dashboard in its space: it reads an application’s dashboards and looks dashboards up as any user, and its edit of a template meets the 409 first.',
+  },
+  {
+    id: 'dashboards.v1-project-users',
+    kind: 'behaviour',
+    clauses: ['dashboards.v1-writes.credentials'],
+    varies: ['dashboards.v1-writes.credentials'],
+    description:
+      'Takes a project-user token on the v1 dashboard calls other than clone (create, add-charts, append-charts-from, remove-charts, the list of a workspace’s dashboards): the user acts in their own space with their role’s permissions, as a tenant does; the printed profile does not follow dashboards.v1-writes.credentials.',
+  },
+  {
+    id: 'tenants.permissions-at-issue',
+    kind: 'behaviour',
+    clauses: ['dashboards.tenant-permissions.read-at-write'],
+    varies: ['dashboards.tenant-permissions.read-at-write'],
+    description:
+      'Checks a tenant JWT’s dashboard writes (v1, and v2 after finalize) against the permissions the token was issued with: registering the tenant again with other permissions reaches its next token only.',
+  },
+  {
+    id: 'tokens.embed-creates-only',
+    kind: 'behaviour',
+    clauses: ['tokens.embed-token.upserts'],
+    varies: ['tokens.embed-token.upserts'],
+    description:
+      'Makes embed-token create the organization and the user when absent but never update what it finds: an organization found by externalId keeps its name and properties, a user found by id its name, properties and role, whatever the body sends (the user is still attached to the organization it signs in for).',
+  },
+  {
+    id: 'charts.save-name-required',
+    kind: 'behaviour',
+    clauses: ['charts.save-from-chat.required-fields'],
+    varies: ['charts.save-from-chat.required-fields'],
+    description:
+      'Requires a name in save-from-chat beside chartConfig: a body without one is refused (400 VALIDATION_ERROR) and no chart is saved.',
+  },
+  {
+    id: 'limits.slow-clients-cut',
+    kind: 'form',
+    clauses: ['limits.request-timeout'],
+    varies: ['limits.request-timeout'],
+    description:
+      'Gives a client 2 s to send the line and headers of a request (10 s for the whole of it): a request still arriving after that is answered 408 and its connection closed.',
+  },
+  {
+    id: 'lists.paged',
+    kind: 'form',
+    clauses: ['limits.pagination'],
+    varies: ['limits.pagination'],
+    description:
+      'Pages every list answer (roles, workspaces, applications, dashboards) two items at a time: data.nextCursor names the next page, asked for with a cursor query parameter, and is null on the last; the printed profile states it in shapes.paging.',
   },
 ] as const satisfies readonly Freedom[];
 

@@ -235,6 +235,20 @@ export const ProfileShapes = z
      * accepts either (the suites then send the `Bearer` form).
      */
     authorizationHeader: z.enum(['bearer', 'raw', 'both']).optional(),
+    /**
+     * §4.16, §5 rule 7: where an API key travels on v2 calls when it is not the `apiKey` member
+     * (query on GET and DELETE, JSON body on POST) that decision v2.credentials.api-key-carrier
+     * records: the request header that carries it (its name in lower case), the key written
+     * after `scheme` and a space when one is stated, bare otherwise. organizationId stays where
+     * rule 7 puts it. Absent: the decision's member.
+     */
+    v2ApiKey: z
+      .object({
+        header: z.string().regex(/^[a-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name in lower case'),
+        scheme: Name.optional(),
+      })
+      .strict()
+      .optional(),
     /** The JSON Web Key Set of the keys the target signs tokens with: a path or a URL. */
     jwks: z.string().min(1).optional(),
     tokenClaims: TokenClaimsShape.optional(),
@@ -257,6 +271,29 @@ export const ProfileShapes = z
      * when given, names one tenant alone.
      */
     tenantIdentity: z.enum(['columns', 'columns-and-name']).optional(),
+    /**
+     * §8 leaves paging open: how the target pages its list answers (roles, workspaces,
+     * applications, dashboards). Absent: a list answer holds the whole list. Present without
+     * `cursor`: paged in a way not stated here, so a test reading a list ends not-run.
+     */
+    paging: z
+      .object({
+        /**
+         * A page names the next one by a cursor: `pointer`, a JSON pointer into the answer's
+         * body to it (absent, null or empty on the last page), e.g. `/data/nextCursor`;
+         * `parameter`, the query parameter the next request carries it in (the request's other
+         * parameters kept).
+         */
+        cursor: z
+          .object({
+            pointer: z.string().regex(/^(\/[^/]*)+$/, 'a JSON pointer'),
+            parameter: Name,
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -43,4 +43,17 @@ describe('the reliance table', () => {
       'v2.dashboards.lookup-path (shapes.endpoints.lookUpDashboard)',
     ]);
   });
+
+  it('takes the v2 key carrier as followed, or as a header the profile states instead', () => {
+    const carrier = ['v2.credentials.api-key-carrier'];
+    const bare = TargetProfile.parse({ serves: ['v2'] });
+    expect(unstatedReliances(bare, carrier)).toEqual(['v2.credentials.api-key-carrier (follows)']);
+    const header = TargetProfile.parse({
+      serves: ['v2'],
+      shapes: { v2ApiKey: { header: 'x-key' } },
+    });
+    expect(unstatedReliances(header, carrier)).toEqual([]);
+    const followed = TargetProfile.parse({ serves: ['v2'], follows: carrier });
+    expect(unstatedReliances(followed, carrier)).toEqual([]);
+  });
 });

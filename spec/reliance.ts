@@ -59,6 +59,16 @@ export const RELIANCE = {
 
 export type ReliedClause = keyof typeof RELIANCE;
 
+/**
+ * Reliances a profile may also state by another entry than their row: following the decision
+ * (the row) or stating the shape the target takes instead. v2.credentials.api-key-carrier: the
+ * decided `apiKey` member, or the header shapes.v2ApiKey names; the suites send the key where the
+ * profile says.
+ */
+export const STATED_OTHERWISE: Readonly<Partial<Record<ReliedClause, string>>> = {
+  'v2.credentials.api-key-carrier': 'shapes.v2ApiKey',
+};
+
 function at(profile: unknown, path: string): unknown {
   let here: unknown = profile;
   for (const key of path.split('.')) {
@@ -89,6 +99,8 @@ export function unstatedEntries(
 ): UnstatedReliance[] {
   const missing: UnstatedReliance[] = [];
   for (const id of relies) {
+    const otherwise = (STATED_OTHERWISE as Record<string, string | undefined>)[id];
+    if (otherwise !== undefined && at(profile, otherwise) !== undefined) continue;
     const entry = (RELIANCE as Record<string, string>)[id];
     if (entry === undefined)
       missing.push({

@@ -22,6 +22,7 @@ import {
   type FuzzContext,
   type FuzzRequest,
 } from '../suites/robustness/generate.ts';
+import { fuzzWorld } from '../suites/robustness/world.ts';
 
 const { values } = parseArgs({
   options: {
@@ -60,69 +61,7 @@ async function call(method: string, url: string, body?: unknown) {
   return json.data ?? {};
 }
 
-/** One account with a project, a role, an organization and a user, through hooks and API. */
-async function account(name: string) {
-  const acc = await call('POST', `${hooks}/accounts`, { name });
-  const org = String(acc['organizationId']);
-  const key = String(acc['orgBoundKey']);
-  const project = String(
-    (await call('POST', `${hooks}/accounts/${org}/projects`, {}))['projectId'],
-  );
-  const role = String(
-    (
-      await call('POST', `${hooks}/accounts/${org}/projects/${project}/roles`, {
-        name: 'fuzz role',
-        permissions: { addChart: true },
-      })
-    )['id'],
-  );
-  const po = await call('POST', `${base}/v1/api/projects/register-organization`, {
-    apiKey: key,
-    projectId: project,
-    name: 'fuzz organization',
-    externalId: `ext-${name}`,
-  });
-  const user = await call('POST', `${base}/v1/api/projects/register-user`, {
-    apiKey: key,
-    projectId: project,
-    name: 'fuzz user',
-    userRoleId: role,
-    projectOrganizationId: po['projectOrganizationId'],
-  });
-  const token = await call('POST', `${base}/v1/api/projects/user-token`, {
-    apiKey: key,
-    userId: user['userId'],
-  });
-  return {
-    organizationId: org,
-    orgBoundKey: key,
-    userScopedKey: String(acc['userScopedKey']),
-    token: String(token['token']),
-    ids: {
-      projectId: [project],
-      projectUserRoleId: [role],
-      userRoleId: [role],
-      projectUserId: [String(user['userId'])],
-      userId: [String(user['userId'])],
-      projectOrganizationId: [String(po['projectOrganizationId']), `ext-${name}`],
-      externalId: [`ext-${name}`],
-      organizationId: [org],
-    },
-  };
-}
-
-const a = await account('a');
-const b = await account('b');
-const ctx: FuzzContext = {
-  ids: a.ids,
-  foreignIds: b.ids,
-  organizationId: a.organizationId,
-  foreignOrganizationId: b.organizationId,
-  orgBoundKey: a.orgBoundKey,
-  userScopedKey: a.userScopedKey,
-  foreignKey: b.orgBoundKey,
-  tokens: [a.token],
-};
+const ctx: FuzzContext = await fuzzWorld(call, { base, hooks });
 
 const { operations, doc } = loadOperations();
 const arb = requestsArb(operations, doc, ctx);
@@ -171,7 +110,7 @@ for (let chunk = 0; sent < total; chunk++) {
 const seconds = (Date.now() - started) / 1000;
 // The process keeps serving: a plain request still works.
 const alive = await request(
-  `${base}/v1/api/projects/${a.ids.projectId[0]}/user-roles?apiKey=${encodeURIComponent(a.orgBoundKey)}`,
+  `${base}/v1/api/projects/${ctx.ids['projectId']?.[0] ?? ''}/user-roles?apiKey=${encodeURIComponent(ctx.orgBoundKey)}`,
 );
 await alive.body.text();
 const after = memory();

@@ -22,7 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadVariants, type Variant } from './variants/variant.ts';
+import { applyVariant, loadVariants, type Variant } from './variants/variant.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const { values } = parseArgs({
@@ -63,10 +63,9 @@ function scratchCopy(): string {
 
 function breakIt(dir: string, v: Variant): void {
   const path = join(dir, v.file);
-  const source = readFileSync(path, 'utf8');
-  if (source.split(v.from).length !== 2)
-    throw new Error(`variant "${v.name}" is stale: its text is not in ${v.file} exactly once`);
-  writeFileSync(path, source.replace(v.from, v.to));
+  const changed = applyVariant(readFileSync(path, 'utf8'), v);
+  if ('problem' in changed) throw new Error(`variant "${v.name}" is stale: ${changed.problem}`);
+  writeFileSync(path, changed.source);
 }
 
 interface Step {

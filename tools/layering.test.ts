@@ -11,7 +11,8 @@ const root = path.resolve(import.meta.dirname, '..');
 // in no TypeScript project, and the import rule reads no types).
 const eslint = new ESLint({
   cwd: root,
-  ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports',
+  ruleFilter: ({ ruleId }) =>
+    ruleId === 'no-restricted-imports' || ruleId === '@typescript-eslint/no-restricted-imports',
   overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
 });
 
@@ -19,7 +20,7 @@ const eslint = new ESLint({
 async function refusals(at: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: path.join(root, at) });
   return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .filter((m) => m.ruleId?.endsWith('no-restricted-imports'))
     .map((m) => m.message);
 }
 
@@ -36,6 +37,13 @@ describe('the import boundaries are enforced by the lint', () => {
     ['tools/planted.ts', '../suites/identity/users.test.ts', 'allow-list'],
     ['tools/variants/planted.ts', '../../latitude/proxy.ts', 'allow-list'],
     ['bench/planted.ts', '../runner/run.ts', 'allow-list'],
+    // An area's kit serves that area alone, and nothing of the harness leans on an area.
+    ['suites/security/planted.ts', '../chat/kit.ts', 'imports only itself'],
+    ['suites/harness/planted.ts', '../hub/kit.ts', 'imports none of them'],
+    ['suites/harness/given/planted.ts', '../../migration/kit.ts', 'imports none of them'],
+    ['suites/chat/kit.ts', './rows.test.ts', "below the area's tests"],
+    // The harness's root is below its world builders.
+    ['suites/harness/planted.ts', './given/accounts.ts', 'only types from given/'],
   ])('%s may not import %s', async (at, specifier, said) => {
     const messages = await refusals(at, importing(specifier));
     expect(messages.join('\n')).toContain(said);
@@ -48,7 +56,15 @@ describe('the import boundaries are enforced by the lint', () => {
     ['latitude/planted.ts', '../reference/server.ts'],
     ['tools/planted.ts', '../runner/target.ts'],
     ['bench/planted.ts', '../reference/data/seed.ts'],
+    ['suites/chat/planted.ts', './kit.ts'],
+    ['suites/harness/given/planted.ts', '../builders.ts'],
+    ['tools/planted.ts', '../suites/harness/sse.ts'],
   ])('%s may import %s', async (at, specifier) => {
     expect(await refusals(at, importing(specifier))).toEqual([]);
+  });
+
+  it('suites/harness may take a type from given/', async () => {
+    const source = `import type { World } from './given/accounts.ts';\nexport type Used = World;\n`;
+    expect(await refusals('suites/harness/planted.ts', source)).toEqual([]);
   });
 });

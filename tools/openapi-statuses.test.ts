@@ -10,6 +10,7 @@ import {
   type FuzzContext,
   type FuzzRequest,
 } from '../suites/robustness/generate.ts';
+import { fuzzWorld } from '../suites/robustness/world.ts';
 
 // Both OpenAPI files describe what the reference answers: every status it gives to a call of an
 // operation must be one that operation's responses list. The document's operations are driven
@@ -62,85 +63,24 @@ describe('the OpenAPI files list every status the reference answers', () => {
   const hookCalls: { method: string; path: string; status: number }[] = [];
   let ctx: FuzzContext;
 
-  /** A hook or API call of the world's making, its status recorded. */
-  async function call(base: string, method: string, path: string, body?: unknown) {
-    const res = await request(`${base}${path}`, {
+  /** A hook or API call of the world's making, its status recorded when it is a hook's. */
+  async function call(method: string, url: string, body?: unknown) {
+    const res = await request(url, {
       method: method as 'POST',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
     });
     const json = (await res.body.json()) as { data?: Record<string, unknown> };
-    if (base === running.hooksUrl) hookCalls.push({ method, path, status: res.statusCode });
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode}`);
-    return json.data ?? {};
-  }
-
-  async function account(name: string) {
     const hooks = running.hooksUrl ?? '';
-    const acc = await call(hooks, 'POST', '/accounts', { name });
-    const org = String(acc['organizationId']);
-    const key = String(acc['orgBoundKey']);
-    const project = String(
-      (await call(hooks, 'POST', `/accounts/${org}/projects`, {}))['projectId'],
-    );
-    const role = String(
-      (
-        await call(hooks, 'POST', `/accounts/${org}/projects/${project}/roles`, {
-          name: `role ${name}`,
-          permissions: { addChart: true },
-        })
-      )['id'],
-    );
-    const po = await call(running.url, 'POST', '/v1/api/projects/register-organization', {
-      apiKey: key,
-      projectId: project,
-      name: `organization ${name}`,
-      externalId: `ext-${name}`,
-    });
-    const user = await call(running.url, 'POST', '/v1/api/projects/register-user', {
-      apiKey: key,
-      projectId: project,
-      name: `user ${name}`,
-      userRoleId: role,
-      projectOrganizationId: po['projectOrganizationId'],
-    });
-    const token = await call(running.url, 'POST', '/v1/api/projects/user-token', {
-      apiKey: key,
-      userId: user['userId'],
-    });
-    await call(hooks, 'GET', `/accounts/${org}/snapshot`);
-    return {
-      organizationId: org,
-      orgBoundKey: key,
-      userScopedKey: String(acc['userScopedKey']),
-      token: String(token['token']),
-      ids: {
-        projectId: [project],
-        projectUserRoleId: [role],
-        userRoleId: [role],
-        projectUserId: [String(user['userId'])],
-        userId: [String(user['userId'])],
-        projectOrganizationId: [String(po['projectOrganizationId']), `ext-${name}`],
-        externalId: [`ext-${name}`],
-        organizationId: [org],
-      },
-    };
+    if (url.startsWith(hooks))
+      hookCalls.push({ method, path: url.slice(hooks.length), status: res.statusCode });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode}`);
+    return json.data ?? {};
   }
 
   beforeAll(async () => {
     running = await start({ hooks: true, seed: SEED });
-    const a = await account('a');
-    const b = await account('b');
-    ctx = {
-      ids: a.ids,
-      foreignIds: b.ids,
-      organizationId: a.organizationId,
-      foreignOrganizationId: b.organizationId,
-      orgBoundKey: a.orgBoundKey,
-      userScopedKey: a.userScopedKey,
-      foreignKey: b.orgBoundKey,
-      tokens: [a.token],
-    };
+    ctx = await fuzzWorld(call, { base: running.url, hooks: running.hooksUrl ?? '' });
   }, 60_000);
   afterAll(async () => {
     await running.close();

@@ -35,7 +35,7 @@ import {
   scratchCopy,
   type Baseline,
 } from './fault-run.ts';
-import { loadVariants, type AreaVariant } from './variants/variant.ts';
+import { applyVariant, loadVariants, type AreaVariant } from './variants/variant.ts';
 
 /** Every variant of tools/variants/*.ts (one file per area, so they can grow apart). */
 export const variants: readonly AreaVariant[] = await loadVariants();
@@ -101,13 +101,16 @@ async function runSuites(
   };
 }
 
-/** Applies a replacement in the copy; false when the text is not there exactly once. */
-function patch(dir: string, change: { file: string; from: string; to: string }): boolean {
-  const path = join(dir, change.file);
-  const source = readFileSync(path, 'utf8');
-  if (source.split(change.from).length !== 2) return false;
-  writeFileSync(path, source.replace(change.from, change.to));
-  return true;
+/**
+ * Applies a variant in the copy, inside the declaration it is anchored in; says why not when
+ * its text is not there exactly once (or the declaration is gone).
+ */
+function patch(dir: string, v: AreaVariant): string | undefined {
+  const path = join(dir, v.file);
+  const changed = applyVariant(readFileSync(path, 'utf8'), v);
+  if ('problem' in changed) return changed.problem;
+  writeFileSync(path, changed.source);
+  return undefined;
 }
 
 function onlyOf(v: AreaVariant): readonly string[] {
@@ -256,10 +259,11 @@ async function judge(v: AreaVariant): Promise<void> {
       ...(v.kind ? { kind: v.kind } : {}),
       file: v.file,
     };
-    if (!patch(dir, v)) {
+    const problem = patch(dir, v);
+    if (problem !== undefined) {
       // The code moved on: say so and go on, so one stale variant does not hide the others.
       outcomes.push({ ...named, pass: 0, fail: 0, failing: [], caught: false, stale: true });
-      console.log(`STALE   ${v.name}: the text to replace is not in ${v.file} exactly once`);
+      console.log(`STALE   ${v.name}: ${problem}`);
       return;
     }
     let ran: Awaited<ReturnType<typeof runSuites>>;

@@ -8,7 +8,7 @@ import {
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import { migratedWrite } from '../../spec/machines/migration.ts';
-import { SaveFromChatBody } from '../../spec/schemas/chart.ts';
+import { saveFromChatBody, savedChartName } from '../charts/save.ts';
 import {
   AppendChartsFromBody,
   CloneDashboardBody,
@@ -100,7 +100,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     auth: V1_WRITE,
     body: CloneDashboardBody,
     handle: ({ principal, body }) => {
-      const who = v1Writer(caller(principal));
+      const who = v1Writer(caller(principal), 'clone');
       if (!who.ok) return who;
       const refused = connectionRefusal(who.value.account.dashboards, body.connectionId);
       if (refused !== undefined) return errDone(refused);
@@ -301,19 +301,17 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
     method: 'POST',
     url: '/v1/api/chart/save-from-chat',
     auth: V1_WRITE,
-    body: SaveFromChatBody,
+    body: saveFromChatBody(ctx.settings.saveFromChatRequired),
     handle: ({ principal, body, req }) => {
       const { account } = caller(principal);
       const saver = chartSaver(caller(principal));
       // §2.6, §4.14: kept exactly as sent, sqlOverride included: the body as it arrived, not
       // the parsed copy (validation passed; parsing may drop or reorder what it does not know).
       const raw = (req.body as { chartConfig: Record<string, unknown> }).chartConfig;
-      const title = typeof raw['title'] === 'string' && raw['title'] !== '' ? raw['title'] : null;
       const done = store.dashboards(account, {
         type: 'createChart',
         chartId: ctx.ids.uuid(),
-        // Decision charts.save-from-chat.required-fields: name falls back to the title.
-        name: body.name ?? title ?? 'Chart from chat',
+        name: savedChartName(body.name, raw),
         config: raw,
         ...(saver.ok ? { actor: saver.value.actor } : {}),
       });

@@ -50,6 +50,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         organization: body.organization,
         userId: body.user.id ?? ctx.ids.uuid(),
         user: body.user,
+        existing: ctx.settings.embedSignIn,
       });
       if (!done.ok) return done;
       const { user, organization } = done.value;

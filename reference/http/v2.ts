@@ -5,7 +5,9 @@ import { specError } from '../../spec/errors.ts';
 import {
   dashboardsFor,
   isShared,
+  noOrganizationRefusal,
   resolveFor,
+  rulesOf,
   type Actor,
   type DashboardRecord,
   type DashboardWrite,
@@ -48,16 +50,10 @@ const CredentialQuery = z.object(CredentialFields);
 const notFound = (resource: string, field: string) =>
   specError('NOT_FOUND', `no ${resource} with that id here`, { resource, field });
 
-/** §2.4, §7: a project user with no project organization has no space for dashboards. */
-function withoutOrganization(actor: Actor): Done<never> | undefined {
-  if (actor.kind !== 'project-user' || actor.projectOrganizationId !== null) return undefined;
-  return errDone(
-    specError(
-      'PROJECT_USER_WITHOUT_ORGANIZATION',
-      'this project user has no project organization, so no space to hold dashboards',
-      {},
-    ),
-  );
+/** §2.4, §7: the refusal of a project user with no space for dashboards, where the rule makes one. */
+function withoutOrganization(account: AccountRecord, actor: Actor): Done<never> | undefined {
+  const refused = noOrganizationRefusal(rulesOf(account.dashboards), actor);
+  return refused === undefined ? undefined : errDone(refused);
 }
 
 /** The caller and the application named in the path; 404 when the account has no such one. */
@@ -67,9 +63,9 @@ function inApplication(
 ): Done<{ account: AccountRecord; actor: Actor }> {
   const who = v2Actor(caller(principal));
   if (!who.ok) return who;
-  const refused = withoutOrganization(who.value.actor);
-  if (refused !== undefined) return refused;
   const { account } = who.value;
+  const refused = withoutOrganization(account, who.value.actor);
+  if (refused !== undefined) return refused;
   if (account.migration.phase !== 'after' || !(applicationId in account.migration.applications)) {
     return errDone(notFound('application', 'applicationId'));
   }
@@ -297,7 +293,7 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
       const who = v2Actor(caller(principal));
       if (!who.ok) return who;
       const { account, actor } = who.value;
-      const refused = withoutOrganization(actor);
+      const refused = withoutOrganization(account, actor);
       if (refused !== undefined) return refused;
       if (account.migration.phase !== 'after') {
         return errDone(notFound('dashboard', 'dashboardId'));

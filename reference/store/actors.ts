@@ -1,8 +1,8 @@
 import { specError, type AuthReason } from '../../spec/errors.ts';
-import type { Actor } from '../../spec/machines/dashboards.ts';
+import { rulesOf, tenantWritePermissions, type Actor } from '../../spec/machines/dashboards.ts';
 import { roleOf, tenantById } from '../../spec/machines/identity.ts';
 import { errDone, okDone, type Done } from '../done.ts';
-import { projectUserFacts, type EacClaims } from '../tokens/claims.ts';
+import { projectUserFacts, tenantPermissionsClaimed, type EacClaims } from '../tokens/claims.ts';
 import { TokenService } from '../tokens/jwt.ts';
 import type { Settings } from '../settings.ts';
 import type { AccountRecord, Store } from './store.ts';
@@ -45,14 +45,22 @@ function migratedUserOf(account: AccountRecord, tenantId: string): string | unde
 
 /**
  * §5 rule 4 names an API key or a tenant JWT for clone; the reference holds every v1 write to
- * the same pair (decision dashboards.v1-writes.credentials): a project user works in v2. The
+ * the same pair (decision dashboards.v1-writes.credentials): a project user works in v2, unless
+ * the rules take its token on the calls other than clone (`call`). The
  * tenant acts with the permissions the store holds now (decision
- * dashboards.tenant-permissions.read-at-write), as the project user it became once migrated.
+ * dashboards.tenant-permissions.read-at-write; the other rule reads its token's), as the project
+ * user it became once migrated.
  */
-export function v1Writer(principal: Principal): Done<{ account: AccountRecord; actor: Actor }> {
+export function v1Writer(
+  principal: Principal,
+  call: 'clone' | 'other' = 'other',
+): Done<{ account: AccountRecord; actor: Actor }> {
   const { account } = principal;
   const subject = principal.subject ?? '';
   if (principal.via === 'project-user-token') {
+    // A service taking the token elsewhere than clone lets the user act in their own space.
+    if (call === 'other' && rulesOf(account.dashboards).v1ProjectUsers === 'taken')
+      return v2Actor(principal);
     return errDone(
       specError('FORBIDDEN', 'v1 dashboard writes take an API key or a tenant JWT', {
         reason: 'project-user-token-on-v1',
@@ -61,7 +69,11 @@ export function v1Writer(principal: Principal): Done<{ account: AccountRecord; a
     );
   }
   if (principal.via !== 'tenant-token') return okDone({ account, actor: { kind: 'api-key' } });
-  const permissions = tenantById(account.identity, subject)?.permissions ?? null;
+  const permissions = tenantWritePermissions(
+    account.dashboards,
+    tenantById(account.identity, subject)?.permissions ?? null,
+    tenantPermissionsClaimed(principal.claims ?? {}),
+  );
   const mapped = migratedUserOf(account, subject);
   return okDone({
     account,
@@ -100,7 +112,16 @@ export function v2Actor(principal: Principal): Done<{ account: AccountRecord; ac
   if (actor === undefined) {
     return errDone(specError('UNAUTHORIZED', 'the token\u2019s user no longer exists', {}));
   }
-  return okDone({ account, actor });
+  if (principal.via !== 'tenant-token' || actor.kind !== 'project-user')
+    return okDone({ account, actor });
+  // A tenant JWT acts as its project user with that user's role as stored, or (the other rule of
+  // dashboards.tenant-permissions.read-at-write) with the permissions the token was issued with.
+  const permissions = tenantWritePermissions(
+    account.dashboards,
+    actor.permissions,
+    tenantPermissionsClaimed(principal.claims ?? {}),
+  );
+  return okDone({ account, actor: { ...actor, permissions } });
 }
 
 /**

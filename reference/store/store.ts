@@ -25,6 +25,7 @@ import {
   applyDashboards,
   DECIDED,
   emptyDashboards,
+  rulesOf,
   type DashboardRules,
   type DashboardsCommand,
   type DashboardsResults,
@@ -183,7 +184,12 @@ export class Store {
     );
     if (!applied.ok) return applied;
     // §4.9, §5 rule 6: the identity side holds the project users the tenants became.
-    const users = mapTenantUsers(account.identity, tenants, this.now(account));
+    const users = mapTenantUsers(
+      account.identity,
+      tenants,
+      this.now(account),
+      rulesOf(account.dashboards).tenantUsers,
+    );
     if (!users.ok) return users;
     account.identity = users.state;
     account.migration = applied.result.migration;
@@ -197,6 +203,7 @@ export class Store {
       account.identity,
       [{ tenantId, projectUserId }],
       this.now(account),
+      rulesOf(account.dashboards).tenantUsers,
     );
     if (!users.ok) return users;
     const [user] = users.result;

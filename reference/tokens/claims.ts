@@ -1,4 +1,5 @@
 import { effectivePermissions, type NoRolePermissions } from '../../spec/machines/permissions.ts';
+import { RolePermissions } from '../../spec/schemas/permissions.ts';
 import {
   roleOf,
   type IdentityState,
@@ -152,4 +153,20 @@ export function projectUserFacts(claims: Readonly<Record<string, unknown>>): Pro
     projectOrganization: claims['pog'],
     properties: claims['props'],
   };
+}
+
+/**
+ * The permissions a tenant token says its tenant had when it was issued, from either layout
+ * (decision tenants.token.claims); null when it shows none.
+ */
+export function tenantPermissionsClaimed(
+  claims: Readonly<Record<string, unknown>>,
+): RolePermissions | null {
+  const nested = claims['ctx'];
+  const perm =
+    typeof nested === 'object' && nested !== null
+      ? (nested as Readonly<Record<string, unknown>>)['permissions']
+      : claims['perm'];
+  const parsed = RolePermissions.safeParse(read(perm));
+  return parsed.success ? parsed.data : null;
 }

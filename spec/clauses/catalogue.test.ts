@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { documentText as maybeDocument } from '../document.ts';
 import { catalogue, clauseById, documentSections, isClauseId, sectionOf } from './index.ts';
 import type { ClauseId } from './index.ts';
+import type { Clause } from './types.ts';
+
+/** A clause's reason why no portable check exists, read through the wide type. */
+const reasonOf = (c: Clause): string | undefined => c.noPortableCheck;
 
 // Without the document beside the checkout, the checks against it are skipped (see below).
 const haveDocument = maybeDocument !== undefined;
@@ -136,6 +140,15 @@ describe('clause catalogue', () => {
     expect(stray, 'only unspecified clauses carry a decision').toEqual([]);
   });
 
+  it('gives a reason why no portable check exists only to must and observed clauses', () => {
+    const stray = catalogue
+      .filter((c) => reasonOf(c) !== undefined && c.level !== 'must' && c.level !== 'observed')
+      .map((c) => c.id);
+    expect(stray, "only the document's firm clauses are judged portably or not").toEqual([]);
+    const empty = catalogue.filter((c) => reasonOf(c)?.trim() === '').map((c) => c.id);
+    expect(empty, 'a reason is written out').toEqual([]);
+  });
+
   it('has short, non-empty summaries', () => {
     const bad = catalogue
       .filter((c) => c.summary.trim().length === 0 || c.summary.length >= 160)
@@ -149,6 +162,7 @@ describe('clause catalogue', () => {
       const texts = [
         c.summary,
         ...('decision' in c && c.decision !== undefined ? [c.decision] : []),
+        ...(reasonOf(c) !== undefined ? [reasonOf(c) ?? ''] : []),
       ];
       for (const text of texts) {
         for (const run of runs(words(text), COPY_RUN))

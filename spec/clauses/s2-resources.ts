@@ -112,6 +112,8 @@ export const s2 = defineClauses([
     section: '2.2',
     level: 'must',
     summary: 'disableTabs left unset counts as false.',
+    noPortableCheck:
+      "The default's only effect is a tabbed display, and §4.17 names no page that must show tabs (the application page given a dashboardId shows none, and neither the dashboard page nor the whole application is said to be tabbed); only the profile's word on navigation (hub.dashboard.navigation) says where to look.",
   },
   {
     id: 'permissions.default.hide-header',
@@ -136,6 +138,8 @@ export const s2 = defineClauses([
     section: '2.2',
     level: 'must',
     summary: 'editMarketplace left unset counts as false.',
+    noPortableCheck:
+      "editMarketplace is a legacy flag with no effect (§2.2), so its default shows on no page and in no refusal; only the token's claims could carry it, and §5 rule 8 leaves them open.",
   },
   {
     id: 'permissions.default.read-only',
@@ -358,6 +362,8 @@ export const s2 = defineClauses([
     section: '2.2',
     level: 'must',
     summary: "Edits land in the user's own copy; the shared dashboard itself stays untouched.",
+    noPortableCheck:
+      "A user's copy of a shared dashboard comes only from a v1 edit by a tenant JWT (register-tenant field names open, §4.9) or by a project-user token in the authorization header (its form open, §5); a v2 edit of a shared dashboard is refused (§7 409), so no copy is made without leaning on one of those.",
   },
   {
     id: 'dashboards.write-refusal.status',
@@ -667,6 +673,8 @@ export const s2 = defineClauses([
     section: '2.8',
     level: 'must',
     summary: 'A v1 workspace is listed together with its primary dashboard.',
+    noPortableCheck:
+      "§2.8 and §4.13 show no field of a list-workspaces item, so where an item names its primary dashboard is the profile's stated shape.",
   },
   {
     id: 'workspaces.list-item.names-seen',
@@ -674,6 +682,8 @@ export const s2 = defineClauses([
     level: 'observed',
     summary:
       'The names workspace_id, dashboard_id and dashboard_name appear in the migration mapping.',
+    noPortableCheck:
+      "§2.8 and §4.13 show no field of a list-workspaces item, so the names an item carries are read through the profile's stated shape.",
   },
   {
     id: 'workspaces.list-item.fields',
@@ -721,6 +731,8 @@ export const s2 = defineClauses([
     section: '2.8',
     level: 'must',
     summary: "A v1 dashboard with a non-null tenantId belongs to that user's own space.",
+    noPortableCheck:
+      "A user's copy of a shared dashboard comes only from a v1 edit by a tenant JWT (register-tenant field names open, §4.9) or by a project-user token in the authorization header (its form open, §5); a v2 edit of a shared dashboard is refused (§7 409), so no copy is made without leaning on one of those.",
   },
   {
     id: 'dashboards.copy.replaces-shared',
@@ -728,6 +740,8 @@ export const s2 = defineClauses([
     level: 'must',
     summary:
       "Editing a shared dashboard gives the user a copy that takes the shared one's place in their list.",
+    noPortableCheck:
+      "A user's copy of a shared dashboard comes only from a v1 edit by a tenant JWT (register-tenant field names open, §4.9) or by a project-user token in the authorization header (its form open, §5); a v2 edit of a shared dashboard is refused (§7 409), so no copy is made without leaning on one of those.",
   },
   {
     id: 'dashboards.copy.one-entry',
@@ -735,6 +749,8 @@ export const s2 = defineClauses([
     level: 'must',
     summary:
       'Lists and the embedded page both show a single entry per dashboard, the copy winning over the original.',
+    noPortableCheck:
+      "A user's copy of a shared dashboard comes only from a v1 edit by a tenant JWT (register-tenant field names open, §4.9) or by a project-user token in the authorization header (its form open, §5); a v2 edit of a shared dashboard is refused (§7 409), so no copy is made without leaning on one of those.",
   },
   {
     id: 'dashboards.copy.chart-ids',

@@ -202,6 +202,8 @@ export const s4Dashboards = defineClauses([
     level: 'must',
     summary:
       'list-workspaces can be narrowed by an optional team id and an optional project id (UUID).',
+    noPortableCheck:
+      "§4.13 leaves the names of the team and project filter parameters open, so no filtered request is built without the profile's names.",
   },
   {
     id: 'workspaces.list.filter-names',

@@ -100,6 +100,8 @@ export const s4Identity = defineClauses([
     section: '4.2',
     level: 'must',
     summary: 'A listed role id is accepted as user.userRoleId by the embed-token call.',
+    noPortableCheck:
+      "An embed-token request is built from the fields of its organization and user objects, which §4.8 leaves open apart from user.userRoleId; no call succeeds without the profile's shape.",
   },
   {
     id: 'roles.list.order',
@@ -444,12 +446,16 @@ export const s4Identity = defineClauses([
     section: '4.8',
     level: 'must',
     summary: 'POST /v1/api/projects/embed-token issues a token for an embedded session.',
+    noPortableCheck:
+      "An embed-token request is built from the fields of its organization and user objects, which §4.8 leaves open apart from user.userRoleId; no call succeeds without the profile's shape.",
   },
   {
     id: 'tokens.embed-token.project-id-required',
     section: '4.8',
     level: 'must',
     summary: 'projectId (UUID) is mandatory: the project the person signs into.',
+    noPortableCheck:
+      "An embed-token request is built from the fields of its organization and user objects, which §4.8 leaves open apart from user.userRoleId; no call succeeds without the profile's shape. A refusal without projectId tells only when the rest of the body would be accepted.",
   },
   {
     id: 'tokens.embed-token.organization-required',
@@ -457,6 +463,8 @@ export const s4Identity = defineClauses([
     level: 'must',
     summary:
       'The organization object, describing the customer as a project organization, is mandatory.',
+    noPortableCheck:
+      "An embed-token request is built from the fields of its organization and user objects, which §4.8 leaves open apart from user.userRoleId; no call succeeds without the profile's shape. A refusal without organization tells only when the rest of the body would be accepted.",
   },
   {
     id: 'tokens.embed-token.user-required',
@@ -464,18 +472,24 @@ export const s4Identity = defineClauses([
     level: 'must',
     summary:
       'The user object, describing the person signing in, is mandatory and holds userRoleId.',
+    noPortableCheck:
+      "An embed-token request is built from the fields of its organization and user objects, which §4.8 leaves open apart from user.userRoleId; no call succeeds without the profile's shape. A refusal without user tells only when the rest of the body would be accepted.",
   },
   {
     id: 'tokens.embed-token.expiration',
     section: '4.8',
     level: 'must',
     summary: 'embed-token takes the same expiration values as user-token, one hour by default.',
+    noPortableCheck:
+      "An embed-token request is built from the fields of its organization and user objects, which §4.8 leaves open apart from user.userRoleId; no call succeeds without the profile's shape.",
   },
   {
     id: 'tokens.embed-token.response-envelope',
     section: '4.8',
     level: 'must',
     summary: "A 200 answers {status: 'success', data: object}.",
+    noPortableCheck:
+      "An embed-token request is built from the fields of its organization and user objects, which §4.8 leaves open apart from user.userRoleId; no call succeeds without the profile's shape.",
   },
   {
     id: 'tokens.embed-token.body-shape',
@@ -507,6 +521,8 @@ export const s4Identity = defineClauses([
     section: '4.9',
     level: 'must',
     summary: 'POST /v1/api/tenant/register-tenant registers a tenant and answers a token.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'tenants.register.body-concepts',
@@ -514,6 +530,8 @@ export const s4Identity = defineClauses([
     level: 'must',
     summary:
       'The body conveys key, name, split columns and values, schema, permissions, connection override, metadata, expiration.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'tenants.register.field-names',
@@ -544,6 +562,8 @@ export const s4Identity = defineClauses([
     section: '4.9',
     level: 'must',
     summary: "A 200 answers {status: 'success', data: {message, token}} where token is a JWT.",
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'tenants.token.claims',
@@ -559,6 +579,8 @@ export const s4Identity = defineClauses([
     level: 'must',
     summary:
       'Once migration is finalized, register-tenant answers a project-user token for the same person.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'tenants.migration.mapping',

@@ -42,6 +42,8 @@ export const s4V2 = defineClauses([
     section: '4.16',
     level: 'must',
     summary: 'POST .../dashboards/{dashboardId}/charts with {charts} adds charts.',
+    noPortableCheck:
+      '§4.16 names the body field charts but not its form (one chart id or a list of them), so every add-charts request is built in the form the profile follows.',
   },
   {
     id: 'v2.dashboards.remove-chart.path',
@@ -62,6 +64,8 @@ export const s4V2 = defineClauses([
     section: '4.16',
     level: 'must',
     summary: 'A look-up maps any v1 or v2 dashboard id to {applicationId, dashboardId}.',
+    noPortableCheck:
+      "§4.16 names the look-up without its path, so every look-up is made at the profile's stated endpoint.",
   },
   {
     id: 'v2.dashboards.lookup-path',
@@ -111,12 +115,16 @@ export const s4V2 = defineClauses([
     section: '4.16',
     level: 'observed',
     summary: 'The v1 dashboard create body has been seen as {workspaceId, name}.',
+    noPortableCheck:
+      "§4.16 gives no path, and no answer, for the three v1 calls (creating a dashboard, adding charts to it, listing a workspace's dashboards), so this clause is only observable at the endpoints the profile states.",
   },
   {
     id: 'dashboards.v1-add-charts.body',
     section: '4.16',
     level: 'observed',
     summary: 'The v1 add-charts body has been seen as {targetDashboardId, charts}.',
+    noPortableCheck:
+      "§4.16 gives no path, and no answer, for the three v1 calls (creating a dashboard, adding charts to it, listing a workspace's dashboards), so this clause is only observable at the endpoints the profile states.",
   },
   {
     id: 'dashboards.v1-shapes.not-shown',

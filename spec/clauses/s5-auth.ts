@@ -165,6 +165,8 @@ export const s5 = defineClauses([
     level: 'must',
     summary:
       'save-from-chat accepts three credentials: an API key, a tenant JWT, a project-user JWT.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names. The clause names the tenant JWT among the three carriers.",
   },
   {
     id: 'auth.clone.carriers',
@@ -207,18 +209,24 @@ export const s5 = defineClauses([
     section: '5',
     level: 'must',
     summary: 'A tenant JWT issued before migration still works on v2 calls afterwards.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'auth.tenant-jwt.translated',
     section: '5',
     level: 'must',
     summary: 'On v2 calls a tenant JWT acts as the project user created for that tenant.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'auth.hub.project-user-token-only',
     section: '5',
     level: 'must',
     summary: 'Embedded pages require a project-user token; a tenant JWT is not enough.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names. The pages' refusal of the one other kind of JWT is what the clause is about.",
   },
   // rule 7
   {
@@ -226,6 +234,8 @@ export const s5 = defineClauses([
     section: '5',
     level: 'must',
     summary: 'v2 calls made with an API key work on shared (template) dashboards.',
+    noPortableCheck:
+      "§5's table names only the bearer project-user token for v2 calls; where an API key travels on them is open (v2.credentials.api-key-carrier), so no v2 call with a key is made without the profile's carrier.",
   },
   {
     id: 'auth.v2.user-token-own-space',
@@ -239,6 +249,8 @@ export const s5 = defineClauses([
     level: 'must',
     summary:
       'On v2 calls, a user-scoped key puts organizationId in the query (GET, DELETE) or in the JSON body (POST).',
+    noPortableCheck:
+      "The organizationId goes beside a user-scoped API key, and where that key travels on v2 calls is open (v2.credentials.api-key-carrier), so no such call is made without the profile's carrier.",
   },
   // rule 8
   {

@@ -27,6 +27,8 @@ export const s7 = defineClauses([
     level: 'must',
     summary:
       'A tenant JWT whose tenant has no mapping yet gets 401 TENANT_NOT_MIGRATED; a fresh register-tenant fixes it.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'errors.user-without-organization',

@@ -51,6 +51,8 @@ export const s9 = defineClauses([
     section: '9',
     level: 'must',
     summary: 'Before finalize, list-workspace-dashboards answers v1 dashboards.',
+    noPortableCheck:
+      "§4.16 gives no path, and no answer, for the three v1 calls (creating a dashboard, adding charts to it, listing a workspace's dashboards), so this clause is only observable at the endpoints the profile states.",
   },
   {
     id: 'migration.list-workspace-dashboards.after',
@@ -58,6 +60,8 @@ export const s9 = defineClauses([
     level: 'must',
     summary:
       'After finalize, list-workspace-dashboards answers the application dashboards in v1 shape, v1 ids where they exist.',
+    noPortableCheck:
+      "§4.16 gives no path, and no answer, for the three v1 calls (creating a dashboard, adding charts to it, listing a workspace's dashboards), so this clause is only observable at the endpoints the profile states.",
   },
   {
     id: 'migration.v1-write.before',
@@ -78,18 +82,24 @@ export const s9 = defineClauses([
     level: 'must',
     summary:
       'After finalize the v1 dashboard component shows the dashboard as migrated and never updates.',
+    noPortableCheck:
+      "§9 names the v1 dashboard component without saying how it is reached, so opening it leans on the profile's stated component page (hub.v1-component.page).",
   },
   {
     id: 'migration.register-tenant.before',
     section: '9',
     level: 'must',
     summary: 'Before finalize, register-tenant answers a tenant JWT.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'migration.register-tenant.after',
     section: '9',
     level: 'must',
     summary: 'After finalize, register-tenant answers a project-user JWT instead.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'migration.tenant-users',
@@ -119,6 +129,8 @@ export const s9 = defineClauses([
     section: '9',
     level: 'must',
     summary: 'After finalize, the saved chartId goes to the v2 add-charts endpoint.',
+    noPortableCheck:
+      'The chartId goes to the v2 add-charts call, whose charts field §4.16 names without its form (one id or a list), so passing it leans on the form the profile follows.',
   },
   {
     id: 'versioning.deprecated.payload',
@@ -131,6 +143,8 @@ export const s9 = defineClauses([
     section: '9',
     level: 'must',
     summary: 'The unique key of register-tenant is deprecated.',
+    noPortableCheck:
+      "Any observation needs a successful register-tenant call or a tenant JWT, and §4.9 leaves the body's field names open, so every such request is built from the profile's names.",
   },
   {
     id: 'versioning.timetable',

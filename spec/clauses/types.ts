@@ -20,6 +20,12 @@ export interface Clause {
   readonly summary: string;
   /** Only for `unspecified` clauses: what the reference does where the document is silent. */
   readonly decision?: string;
+  /**
+   * Only for `must` and `observed` clauses: why no test can observe the clause on a target
+   * without leaning on an open point (a field name, a path or a claim the document leaves to
+   * the server). Such a clause, covered through a decision, is counted apart in the coverage.
+   */
+  readonly noPortableCheck?: string;
 }
 
 /** Keeps the literal ids of a clause list so that `ClauseId` is a checked union. */

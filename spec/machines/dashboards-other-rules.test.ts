@@ -6,6 +6,8 @@ import {
   copyIdFor,
   dashboardsFor,
   emptyDashboards,
+  noOrganizationRefusal,
+  tenantWritePermissions,
   type Actor,
   type DashboardRules,
   type DashboardsCommand,
@@ -249,5 +251,78 @@ describe('v2.unmigrated-refused', () => {
       world({ ...DECIDED, applicationsBeforeFinalize: 'refused' }),
     );
     expect(refused?.code).toBe('CONFLICT');
+  });
+});
+
+describe('v2.no-organization-own-space', () => {
+  const spaceless: Actor = {
+    kind: 'project-user',
+    userId: 'u-none',
+    permissions: { addChart: true, removeChart: true, editCharts: true },
+    projectOrganizationId: null,
+  };
+  const OWN_SPACE: DashboardRules = { ...DECIDED, noOrganizationCalls: 'own-space' };
+  const code = (state: DashboardsState, command: DashboardsCommand) => {
+    const r = applyDashboards(state, command, T0);
+    return r.ok ? 'done' : r.error.code;
+  };
+  const addToTemplate: DashboardsCommand = {
+    type: 'addCharts',
+    dashboardId: D,
+    chartIds: [C3],
+    actor: spaceless,
+    via: 'v2',
+  };
+  const create: DashboardsCommand = {
+    type: 'createDashboard',
+    dashboardId: '00000000-0000-4000-8000-0000000000d9',
+    workspaceId: W,
+    name: 'Nowhere',
+    actor: spaceless,
+    via: 'v2',
+  };
+
+  it('refuses every call first by default; under the other rule a template edit meets the 409', () => {
+    expect(noOrganizationRefusal(DECIDED, spaceless)?.code).toBe(
+      'PROJECT_USER_WITHOUT_ORGANIZATION',
+    );
+    expect(noOrganizationRefusal(OWN_SPACE, spaceless)).toBe(undefined);
+    expect(noOrganizationRefusal(DECIDED, key)).toBe(undefined);
+    expect(code(world(DECIDED), addToTemplate)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
+    expect(code(world(OWN_SPACE), addToTemplate)).toBe('SHARED_DASHBOARD_READ_ONLY');
+    // Whatever the rule, a call that would put a dashboard in its space is refused 403.
+    expect(code(world(OWN_SPACE), create)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
+    expect(code(world(DECIDED), create)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
+  });
+
+  it('under the other rule refuses a v2 edit of a dashboard of its own (guard space-for-edit)', () => {
+    // A dashboard the user made while it still had a project organization.
+    const mine = '00000000-0000-4000-8000-0000000000d8';
+    const made = (rules: DashboardRules) =>
+      run(world(rules), {
+        type: 'createDashboard',
+        dashboardId: mine,
+        workspaceId: W,
+        name: 'Mine',
+        actor: { ...spaceless, projectOrganizationId: 'o1' },
+        via: 'v2',
+      });
+    const edit: DashboardsCommand = { ...addToTemplate, dashboardId: mine };
+    const refused = (rules: DashboardRules) => {
+      const r = applyDashboards(made(rules), edit, T0);
+      return r.ok ? 'done' : `${r.error.code} (${r.guard ?? ''})`;
+    };
+    expect(refused(OWN_SPACE)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION (space-for-edit)');
+    expect(refused(DECIDED)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION (may-write)');
+  });
+});
+
+describe('tenants.permissions-at-issue', () => {
+  it('reads the tenant as stored by default, as its token was issued under the other rule', () => {
+    const stored = { readOnly: true };
+    const issued = { addChart: true };
+    expect(tenantWritePermissions(world(DECIDED), stored, issued)).toBe(stored);
+    const atIssue = world({ ...DECIDED, tenantPermissions: 'issued' });
+    expect(tenantWritePermissions(atIssue, stored, issued)).toBe(issued);
   });
 });

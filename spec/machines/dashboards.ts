@@ -139,6 +139,31 @@ export interface DashboardRules {
    * (it lands on no dashboard), or `checked` as adding a chart is (addChart, readOnly).
    */
   readonly chartSaving: 'unchecked' | 'checked';
+  /**
+   * migration.tenant-users, tenants.migration.mapping: the project user a tenant becomes holds a
+   * project organization and a role of its `own`, or is `shared`: one project organization for
+   * every tenant of the account, one role per set of editing permissions.
+   */
+  readonly tenantUsers: 'own' | 'shared';
+  /**
+   * v2.no-organization.calls: a project user with no project organization is refused (403) on
+   * every call `under-application` and the look-up, before anything else; or only where a call
+   * would put a dashboard in its `own-space` (create, clone, an edit of its own), so that it
+   * reads as any user and its edit of a template meets the 409 first.
+   */
+  readonly noOrganizationCalls: 'under-application' | 'own-space';
+  /**
+   * dashboards.v1-writes.credentials: a project-user token on a v1 dashboard call other than
+   * clone (which §5 rule 4 gives an API key or a tenant JWT) is `refused`, or `taken`: the user
+   * acts in their own space with their role's permissions, as a tenant does through v1.
+   */
+  readonly v1ProjectUsers: 'refused' | 'taken';
+  /**
+   * dashboards.tenant-permissions.read-at-write: a tenant JWT writes with the tenant's
+   * permissions as `stored` now (a later registration reaches it at once), or as `issued` in the
+   * token (a later registration reaches the tenant's next token only).
+   */
+  readonly tenantPermissions: 'stored' | 'issued';
 }
 
 export const DECIDED: DashboardRules = {
@@ -151,6 +176,10 @@ export const DECIDED: DashboardRules = {
   userClone: 'beside',
   applicationsBeforeFinalize: 'none',
   chartSaving: 'unchecked',
+  tenantUsers: 'own',
+  noOrganizationCalls: 'under-application',
+  v1ProjectUsers: 'refused',
+  tenantPermissions: 'stored',
 };
 
 /**
@@ -171,6 +200,18 @@ export function connectionRefusal(
 }
 
 export const rulesOf = (state: DashboardsState): DashboardRules => state.rules ?? DECIDED;
+
+/**
+ * The permissions a tenant JWT writes with (decision dashboards.tenant-permissions.read-at-write:
+ * the tenant's as stored now); under the other rule, those its token was issued with.
+ */
+export function tenantWritePermissions(
+  state: DashboardsState,
+  stored: RolePermissions | null,
+  issued: RolePermissions | null,
+): RolePermissions | null {
+  return rulesOf(state).tenantPermissions === 'issued' ? issued : stored;
+}
 
 /** An account with no dashboards yet; `writes` makes its tables (plain records by default). */
 export function emptyDashboards(
@@ -347,16 +388,41 @@ export function copyIdFor(sharedDashboardId: string, actor: Actor): string {
   return derivedUuid('eac-user-copy', sharedDashboardId, owner);
 }
 
+/** §2.4, §7: a project user with no project organization has no space to hold dashboards. */
+const withoutSpace = (): SpecError =>
+  specError(
+    'PROJECT_USER_WITHOUT_ORGANIZATION',
+    'this project user has no project organization, so no space to hold dashboards',
+    {},
+  );
+
+const hasNoSpace = (actor: Actor): boolean =>
+  actor.kind === 'project-user' && actor.projectOrganizationId === null;
+
+/**
+ * Decision v2.no-organization.calls: a project user with no project organization is refused
+ * every v2 call under an application, and the look-up, before anything else. Under the other
+ * rule nothing is refused here: only a write that would put a dashboard in its space is
+ * (writeRefusal, editTarget).
+ */
+export function noOrganizationRefusal(rules: DashboardRules, actor: Actor): SpecError | undefined {
+  if (!hasNoSpace(actor) || rules.noOrganizationCalls === 'own-space') return undefined;
+  return withoutSpace();
+}
+
 /** §2.2 and §7: may the actor make this kind of write at all? */
-export function writeRefusal(actor: Actor, write: WriteKind, via: Via): SpecError | undefined {
+export function writeRefusal(
+  actor: Actor,
+  write: WriteKind,
+  via: Via,
+  rules: DashboardRules = DECIDED,
+): SpecError | undefined {
   if (actor.kind === 'api-key') return undefined;
-  if (actor.kind === 'project-user' && via === 'v2' && actor.projectOrganizationId === null) {
-    return specError(
-      'PROJECT_USER_WITHOUT_ORGANIZATION',
-      'this project user has no project organization, so no space to hold dashboards',
-      {},
-    );
-  }
+  // A create or a clone always lands in the user's space; an edit of a template, under the
+  // other rule of v2.no-organization.calls, meets the 409 of editTarget first.
+  const landsInSpace =
+    rules.noOrganizationCalls === 'under-application' || write === 'create' || write === 'clone';
+  if (via === 'v2' && hasNoSpace(actor) && landsInSpace) return withoutSpace();
   const flag = WRITE_FLAG[write];
   if (actor.permissions?.readOnly === true) {
     return specError('FORBIDDEN', 'the role is read-only', { permission: 'readOnly', write });
@@ -511,13 +577,34 @@ const editedId = (c: Edit): string => ('dashboardId' in c ? c.dashboardId : c.ta
 
 /** §2.2: a write of this kind needs the actor's role to allow it (before anything changes). */
 const mayWrite = (write: WriteKind): Check<Write> =>
-  guardOf('may-write', (_, c) => writeRefusal(c.actor, write, c.via));
+  guardOf('may-write', (state, c) => writeRefusal(c.actor, write, c.via, rulesOf(state)));
 
 /** §2.8: the dashboard an edit names exists for the actor (another user's own does not). */
 const dashboardExists: Check<Edit> = {
   name: 'dashboard-exists',
   refuses: (state, c) => resolveFor(state, editedId(c), c.actor) === undefined,
   error: () => notFound('dashboard', 'dashboardId'),
+};
+
+/**
+ * §2.4, §7, v2.no-organization.calls: under the other rule (`own-space`), a v2 edit of a
+ * dashboard of the user's own space by a project user with no project organization is refused
+ * here (403); an edit of a shared one meets not-shared-via-v2 (409). Under the decision may-write
+ * has refused every such write already.
+ */
+const spaceForEdit: Check<Edit> = {
+  name: 'space-for-edit',
+  refuses: (state, c) => {
+    const seen = resolveFor(state, editedId(c), c.actor);
+    return (
+      rulesOf(state).noOrganizationCalls === 'own-space' &&
+      c.via === 'v2' &&
+      hasNoSpace(c.actor) &&
+      seen !== undefined &&
+      !isShared(seen)
+    );
+  },
+  error: () => withoutSpace(),
 };
 
 /** §2.8, §7: through v2 a user never edits a shared dashboard; the user clones it first. */
@@ -683,19 +770,32 @@ const DASHBOARDS: MachineTable<DashboardsState, DashboardsCommand, DashboardsRes
   },
   addCharts: {
     ...editMove,
-    guards: [mayWrite('addCharts'), dashboardExists, notSharedViaV2, chartsKnown, noRepeatedChart],
+    guards: [
+      mayWrite('addCharts'),
+      dashboardExists,
+      spaceForEdit,
+      notSharedViaV2,
+      chartsKnown,
+      noRepeatedChart,
+    ],
     rows: EDIT_ROWS('4.16', 'the charts placed at the end'),
     effect: addCharts,
   },
   appendCharts: {
     ...editMove,
-    guards: [mayWrite('appendCharts'), dashboardExists, notSharedViaV2, sourceExists],
+    guards: [mayWrite('appendCharts'), dashboardExists, spaceForEdit, notSharedViaV2, sourceExists],
     rows: EDIT_ROWS('4.11', "the source's charts copied to the end of the target"),
     effect: appendCharts,
   },
   removeCharts: {
     ...editMove,
-    guards: [mayWrite('removeCharts'), dashboardExists, notSharedViaV2, noAbsentChart],
+    guards: [
+      mayWrite('removeCharts'),
+      dashboardExists,
+      spaceForEdit,
+      notSharedViaV2,
+      noAbsentChart,
+    ],
     rows: EDIT_ROWS('4.12', 'the ids leave the layout'),
     effect: removeCharts,
   },

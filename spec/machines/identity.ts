@@ -191,6 +191,12 @@ export type IdentityCommand =
         readonly properties?: Properties | undefined;
         readonly userRoleId?: string | null | undefined;
       };
+      /**
+       * `upsert` (the decision, the default): fields the body gives replace the stored ones;
+       * `create-only` (the other reading): an organization or user the project already holds
+       * keeps its name, properties and role; the user is still attached to the organization.
+       */
+      readonly existing?: 'upsert' | 'create-only';
     }
   | {
       readonly type: 'registerTenant';
@@ -222,6 +228,8 @@ export interface IdentityResults {
     readonly kind: 'signIn';
     readonly user: UserRecord;
     readonly organization: OrganizationRecord;
+    /** Whether the sign-in made the user (a row's landing: a user kept is not). */
+    readonly created: boolean;
   };
   readonly registerTenant: {
     readonly kind: 'tenant';
@@ -406,9 +414,18 @@ const organizationNamed: Check<Cmd<'embedSignIn'>> = {
     }),
 };
 
-/** The role a sign-in leaves its user with: the body's, else the one the user holds. */
+/** The user a create-only sign-in (tokens.embed-creates-only) finds and keeps, if any. */
+const keptUser = (state: IdentityState, c: Cmd<'embedSignIn'>) =>
+  c.existing === 'create-only' ? state.users[c.userId] : undefined;
+
+/**
+ * The role a sign-in leaves its user with: the body's, else the one the user holds; created
+ * only, a user the project holds keeps its own.
+ */
 const signInRole = (state: IdentityState, c: Cmd<'embedSignIn'>) =>
-  c.user.userRoleId === undefined ? state.users[c.userId]?.userRoleId : c.user.userRoleId;
+  keptUser(state, c) !== undefined || c.user.userRoleId === undefined
+    ? state.users[c.userId]?.userRoleId
+    : c.user.userRoleId;
 
 const present = (found: unknown, name: string) => (found === undefined ? 'absent' : name);
 
@@ -532,9 +549,16 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResults> = 
         note: 'fields the body gives replace the stored ones',
         section: 'decision',
       },
+      {
+        from: 'user',
+        to: 'same',
+        note: 'created only (tokens.embed-creates-only): the user keeps its fields; it is attached to the organization',
+        section: 'decision',
+      },
     ],
     effect: embedSignIn,
-    landed: () => 'user',
+    // Created only, a user the sign-in found is kept as it was (but for its organization).
+    landed: (_, c, result) => (!result.created && c.existing === 'create-only' ? 'same' : 'user'),
   },
   registerTenant: {
     subject: (state, c) => present(state.tenants[c.identity], 'tenant'),
@@ -717,28 +741,37 @@ function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Made<'updateUse
 
 function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Made<'embedSignIn'> {
   const existingOrg = organizationByExternalId(state, c.projectId, c.organization.externalId);
+  // Created only (tokens.embed-creates-only), an organization the project holds keeps its
+  // name and properties.
+  const keptOrg = c.existing === 'create-only' ? existingOrg : undefined;
   const org = registerOrganization(state, {
     type: 'registerOrganization',
     projectId: c.projectId,
     newId: c.newOrganizationId,
-    name: found(c.organization.name ?? existingOrg?.name),
+    name: found(keptOrg?.name ?? c.organization.name ?? existingOrg?.name),
     externalId: c.organization.externalId,
-    properties: c.organization.properties ?? existingOrg?.properties ?? {},
+    properties: keptOrg?.properties ?? c.organization.properties ?? existingOrg?.properties ?? {},
   });
   const organization = org.result.organization;
   const existingUser = org.state.users[c.userId];
   // Decision tokens.embed-token.upserts: fields the body gives replace the stored ones; the others
-  // are kept.
+  // are kept. Created only, a user the project holds keeps all it has but its organization.
+  const kept = keptUser(org.state, c);
   const user = registerUser(org.state, {
     type: 'registerUser',
     projectId: c.projectId,
     userId: c.userId,
-    name: c.user.name,
-    properties: c.user.properties ?? existingUser?.properties ?? {},
+    name: kept?.name ?? c.user.name,
+    properties: kept?.properties ?? c.user.properties ?? existingUser?.properties ?? {},
     ...optionalRole(signInRole(org.state, c)),
     projectOrganizationId: organization.projectOrganizationId,
   });
-  return effected(user.state, { kind: 'signIn', user: user.result.user, organization });
+  return effected(user.state, {
+    kind: 'signIn',
+    user: user.result.user,
+    organization,
+    created: user.result.created,
+  });
 }
 
 const optionalRole = (role: string | null | undefined) =>

@@ -139,7 +139,11 @@ export function applyBy<
   if (rows.length === 0) throw new Error(`${command.type}: no row leaves ${from}`);
   const done = move.effect(state, command, now);
   const to = move.landed(done.state, command, done.result);
-  const row = rows.find((r) => r.to === to || r.to === 'any' || (r.to === 'same' && to === from));
+  // A row naming the landing itself wins over one that reads `same` or `any` (a switch may
+  // land on either of two rows leaving one state: `landed` names which).
+  const row =
+    rows.find((r) => r.to === to) ??
+    rows.find((r) => r.to === 'any' || (r.to === 'same' && to === from));
   if (row === undefined) throw new Error(`${command.type}: no row from ${from} lands in ${to}`);
   return {
     ok: true,

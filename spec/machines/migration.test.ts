@@ -423,6 +423,69 @@ describe('tenant users (decision migration.tenant-users)', () => {
     expect(Object.keys(again.state.users)).toEqual([USER]);
   });
 
+  it('under the other rule, places tenants in one shared organization, on a role per permission set', () => {
+    const OTHER = '00000000-0000-4000-8000-00000000ee03';
+    const USER3 = '00000000-0000-4000-8000-00000000ee04';
+    const tenants = apply(
+      withTenant({ addChart: true }),
+      {
+        type: 'registerTenant',
+        newTenantId: 'tenant-key-2',
+        identity: 'key:t2',
+        name: 'Beta',
+        permissions: { addChart: true },
+      },
+      {
+        type: 'registerTenant',
+        newTenantId: 'tenant-key-3',
+        identity: 'key:t3',
+        name: 'Gamma',
+        permissions: { readOnly: true },
+      },
+    );
+    const all = [
+      { tenantId: TENANT, projectUserId: USER },
+      { tenantId: 'tenant-key-2', projectUserId: OTHER },
+      { tenantId: 'tenant-key-3', projectUserId: USER3 },
+    ];
+    const done = mapTenantUsers(tenants, all, NOW, 'shared');
+    if (!done.ok) throw new Error(done.error.code);
+    const [a, b, c] = [USER, OTHER, USER3].map((id) => done.state.users[id]);
+    // One project organization for all, with no tenant's metadata on it.
+    expect(a?.projectOrganizationId).not.toBeNull();
+    expect(new Set([a, b, c].map((u) => u?.projectOrganizationId)).size).toBe(1);
+    expect(done.state.organizations[a?.projectOrganizationId ?? '']).toMatchObject({
+      externalId: 'migrated-tenants',
+      properties: {},
+    });
+    // The same permissions, the same role; other permissions, another role.
+    expect(a?.userRoleId).toBe(b?.userRoleId);
+    expect(c?.userRoleId).not.toBe(a?.userRoleId);
+    expect(done.state.roles[c?.userRoleId ?? '']?.permissions).toEqual({ readOnly: true });
+    // Registered again with other permissions, a tenant moves to their role; the role it
+    // shared stays as it was for the others.
+    const changed = apply(done.state, {
+      type: 'registerTenant',
+      newTenantId: 'ignored',
+      identity: 'key:t1',
+      permissions: { readOnly: true },
+    });
+    const again = mapTenantUsers(
+      changed,
+      [{ tenantId: TENANT, projectUserId: USER }],
+      NOW + 1,
+      'shared',
+    );
+    if (!again.ok) throw new Error(again.error.code);
+    expect(again.state.users[USER]?.userRoleId).toBe(c?.userRoleId);
+    expect(again.state.roles[b?.userRoleId ?? '']?.permissions).toEqual({ addChart: true });
+    // The decision gives each its own.
+    const own = mapTenantUsers(tenants, all, NOW);
+    if (!own.ok) throw new Error(own.error.code);
+    const pogs = [USER, OTHER, USER3].map((id) => own.state.users[id]?.projectOrganizationId);
+    expect(new Set(pogs).size).toBe(3);
+  });
+
   it('skips a tenant the account does not hold', () => {
     const done = mapTenantUsers(
       emptyIdentity(ORG),

@@ -6,6 +6,7 @@ import {
   indexByWorkspace,
   rulesOf,
   type DashboardRecord,
+  type DashboardRules,
   type DashboardsState,
   type WriteKind,
 } from './dashboards.ts';
@@ -16,6 +17,7 @@ import {
   type IdentityCommand,
   type IdentityResults,
   type IdentityState,
+  type TenantRecord,
   type UserRecord,
 } from './identity.ts';
 import {
@@ -262,21 +264,110 @@ export function migratedWrite(
   });
 }
 
+/** How tenants' project users are placed (decision migration.tenant-users, or the other rule). */
+export type TenantUsers = DashboardRules['tenantUsers'];
+
 /** Decision migration.tenant-users: the project that holds the users tenants became. */
 export const tenantsProjectIdFor = (organizationId: string): string =>
   derivedUuid('eac-migrated-tenants', organizationId);
 
+/** The permissions as one text, whatever order their flags come in. */
+const permissionsKey = (permissions: Readonly<Record<string, unknown>>): string =>
+  JSON.stringify(
+    Object.keys(permissions)
+      .sort()
+      .map((k) => [k, permissions[k]]),
+  );
+
 /**
- * §4.9, §5 rule 6 (decision migration.tenant-users): the identity side of mapping tenants to
- * project users. Each mapped tenant becomes a project user of one project of the account, with
- * a role of its own holding the tenant's editing permissions and a project organization of its
- * own (so it has a space to hold v2 dashboards, §2.4), named after the tenant and carrying its
- * metadata as properties. Mapping a tenant again updates its role to the tenant's permissions.
+ * The role and project organization a tenant's project user holds. Decision
+ * migration.tenant-users: a role of its own holding the tenant's editing permissions (updated
+ * when the tenant is mapped again) and a project organization of its own carrying its metadata.
+ * Under the other rule (DashboardRules `tenantUsers: 'shared'`), one role per set of editing
+ * permissions, shared by the tenants that hold it and never changed (a tenant registered again
+ * with others moves to theirs), and one project organization for every tenant of the account.
+ */
+function tenantPlaces(
+  state: IdentityState,
+  projectId: string,
+  tenant: TenantRecord,
+  name: string,
+  mapping: TenantUsers,
+): {
+  readonly roleId: string;
+  readonly organizationId: string;
+  readonly commands: readonly IdentityCommand[];
+} {
+  const account = state.organizationId;
+  if (mapping === 'shared') {
+    const key = permissionsKey(tenant.permissions);
+    const roleId = derivedUuid('eac-tenants-role', account, key);
+    const organizationId = derivedUuid('eac-tenants-organization', account);
+    const granted = Object.keys(tenant.permissions).filter(
+      (k) => (tenant.permissions as Readonly<Record<string, unknown>>)[k] === true,
+    );
+    return {
+      roleId,
+      organizationId,
+      commands: [
+        ...(state.roles[roleId] === undefined
+          ? [
+              {
+                type: 'createRole' as const,
+                projectId,
+                roleId,
+                name: `Tenants: ${granted.length === 0 ? 'no flag' : granted.sort().join(', ')}`,
+                permissions: tenant.permissions,
+              },
+            ]
+          : []),
+        ...(state.organizations[organizationId] === undefined
+          ? [
+              {
+                type: 'registerOrganization' as const,
+                projectId,
+                newId: organizationId,
+                externalId: 'migrated-tenants',
+                name: 'Migrated tenants',
+              },
+            ]
+          : []),
+      ],
+    };
+  }
+  const roleId = derivedUuid('eac-tenant-role', account, tenant.tenantId);
+  const organizationId = derivedUuid('eac-tenant-organization', account, tenant.tenantId);
+  return {
+    roleId,
+    organizationId,
+    commands: [
+      state.roles[roleId] === undefined
+        ? { type: 'createRole', projectId, roleId, name, permissions: tenant.permissions }
+        : { type: 'updateRole', projectId, roleId, permissions: tenant.permissions },
+      {
+        type: 'registerOrganization',
+        projectId,
+        newId: organizationId,
+        externalId: `tenant:${tenant.tenantId}`,
+        name,
+        properties: tenant.metadata,
+      },
+    ],
+  };
+}
+
+/**
+ * §4.9, §5 rule 6 (decisions tenants.migration.mapping, migration.tenant-users): the identity
+ * side of mapping tenants to project users. Each mapped tenant becomes a project user of one
+ * project of the account, on the role and in the project organization tenantPlaces gives it
+ * (so it has a space to hold v2 dashboards, §2.4), named after the tenant and carrying its
+ * metadata as properties.
  */
 export function mapTenantUsers(
   identity: IdentityState,
   tenants: readonly { readonly tenantId: string; readonly projectUserId: string }[],
   now: Instant,
+  mapping: TenantUsers = DECIDED.tenantUsers,
 ): Applied<IdentityState, readonly UserRecord[]> {
   let state = identity;
   const projectId = tenantsProjectIdFor(identity.organizationId);
@@ -298,25 +389,13 @@ export function mapTenantUsers(
     const tenant = tenantById(state, tenantId);
     if (tenant === undefined) continue;
     const name = tenant.name ?? `Tenant ${tenantId}`;
-    const roleId = derivedUuid('eac-tenant-role', identity.organizationId, tenantId);
-    const organizationId = derivedUuid(
-      'eac-tenant-organization',
-      identity.organizationId,
-      tenantId,
+    const { roleId, organizationId, commands } = tenantPlaces(
+      state,
+      projectId,
+      tenant,
+      name,
+      mapping,
     );
-    const commands: IdentityCommand[] = [
-      state.roles[roleId] === undefined
-        ? { type: 'createRole', projectId, roleId, name, permissions: tenant.permissions }
-        : { type: 'updateRole', projectId, roleId, permissions: tenant.permissions },
-      {
-        type: 'registerOrganization',
-        projectId,
-        newId: organizationId,
-        externalId: `tenant:${tenantId}`,
-        name,
-        properties: tenant.metadata,
-      },
-    ];
     for (const command of commands) {
       const done = step(command);
       if ('refused' in done) return fail(done.refused);

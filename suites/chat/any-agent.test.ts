@@ -7,18 +7,18 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { expectSuccess } from '../harness/expect.ts';
 import { updateUser } from '../harness/readback.ts';
 import {
-  CHAT,
   beyondVisible,
   chartAnswers,
   chartQuestions,
   chatWorld,
   leaks,
   parts,
-  tokenFor,
   userOf,
   type ChatUser,
   type ChatWorld,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
+import { tokenFor } from '../harness/given/accounts.ts';
+import { CHAT } from '../harness/chat.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { cause } from '../harness/causes.ts';
 
@@ -212,11 +212,11 @@ conformance(
  * (§4.6: the update's properties take the place of the stored ones), a token issued after,
  * and what user (0, 1)'s properties let see.
  */
-async function movedUser(t: Conformance) {
+async function movedUser(t: Conformance, field: 'properties' | 'payload' = 'properties') {
   const w = await chatWorld(t);
   const before = userOf(w, 0, 0);
   const moved = userOf(w, 0, 1);
-  await updateUser(t, w, before.userId, { name: 'Moved user', properties: moved.properties });
+  await updateUser(t, w, before.userId, { name: 'Moved user', [field]: moved.properties });
   const after: ChatUser = { ...before, token: await tokenFor(t, w, before.userId) };
   return { w, before, after, newRows: { ...moved, userId: before.userId } };
 }
@@ -231,6 +231,21 @@ conformance(
         expect(
           outside(w, newRows, chart.chartData),
           `"${question}" with a token issued after the update: rows of other properties`,
+        ).toEqual([]);
+  },
+  { needs: CHAT, parts, timeout: 60_000 },
+);
+
+conformance(
+  ['users.update.payload-alias', 'versioning.deprecated.payload'],
+  'a properties update sent as the deprecated payload field reaches, from the next token, only the rows of the new properties',
+  async (t) => {
+    const { w, after, newRows } = await movedUser(t, 'payload');
+    for (const { question, charts } of await chartAnswers(t, w, after, chartQuestions(t, 2), 1))
+      for (const chart of charts)
+        expect(
+          outside(w, newRows, chart.chartData),
+          `"${question}" with a token issued after the update by payload: rows of other properties`,
         ).toEqual([]);
   },
   { needs: CHAT, parts, timeout: 60_000 },

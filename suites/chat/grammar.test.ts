@@ -1,16 +1,8 @@
 import { expect } from 'vitest';
 import { buildWorld, registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import {
-  GRAMMAR,
-  chat,
-  chatBody,
-  chatUser,
-  expectStream,
-  pairs,
-  parts,
-  theChart,
-} from '../harness/given/chat.ts';
+import { chatUser, parts, theChart } from './kit.ts';
+import { GRAMMAR, chat, chatBody, expectStream, pairs } from '../harness/chat.ts';
 
 // The reference agent's question grammar (docs/reference-agent.md): value filters
 // (`in <value>`), the measure named after `total` wherever it stands, grouping `by` a date

@@ -5,19 +5,9 @@ import { ChatResult } from '../../spec/schemas/chat.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
-import {
-  CHAT,
-  GRAMMAR,
-  chat,
-  chatBody,
-  chatWorld,
-  expectStream,
-  parts,
-  tokenFor,
-  userOf,
-  type ChatAnswer,
-  type ChatWorld,
-} from '../harness/given/chat.ts';
+import { chatWorld, parts, userOf, type ChatWorld } from './kit.ts';
+import { tokenFor } from '../harness/given/accounts.ts';
+import { CHAT, GRAMMAR, chat, chatBody, expectStream, type ChatAnswer } from '../harness/chat.ts';
 import { v1Post } from '../harness/given/dashboards.ts';
 import {
   replyShown,

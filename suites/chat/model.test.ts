@@ -5,20 +5,16 @@ import { ChatResult } from '../../spec/schemas/chat.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 import {
-  CHAT,
   atPointer,
   chartQuestions,
-  chat,
-  chatBody,
   chatWorld,
-  expectStream,
   leaks,
   parts,
-  tokenFor,
-  type ChatAnswer,
   type ChatUser,
   type ChatWorld,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
+import { tokenFor } from '../harness/given/accounts.ts';
+import { CHAT, chat, chatBody, expectStream, type ChatAnswer } from '../harness/chat.ts';
 import { v1Post } from '../harness/given/dashboards.ts';
 import type { Reply } from '../harness/http.ts';
 import {

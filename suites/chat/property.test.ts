@@ -1,17 +1,8 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { conformance } from '../harness/conformance.ts';
-import {
-  CHAT,
-  GRAMMAR,
-  chat,
-  chatBody,
-  chatWorld,
-  expectStream,
-  leaks,
-  parts,
-  userOf,
-} from '../harness/given/chat.ts';
+import { chatWorld, leaks, parts, userOf } from './kit.ts';
+import { CHAT, GRAMMAR, chat, chatBody, expectStream } from '../harness/chat.ts';
 import { ChatResult } from '../../spec/schemas/chat.ts';
 
 // Properties of §6 and §2.7 over arbitrary questions: questions built from the words of the

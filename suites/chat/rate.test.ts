@@ -3,20 +3,16 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
 import { instant } from '../harness/instant.ts';
 import { REGISTER_USER } from '../harness/paths.ts';
+import { chatWorld, parts, userOf, type ChatUser, type ChatWorld } from './kit.ts';
+import { tokenFor } from '../harness/given/accounts.ts';
 import {
   CHAT,
   chat,
   chatBody,
-  chatWorld,
   isEventStream,
   isStreamed,
-  parts,
-  tokenFor,
-  userOf,
   type ChatAnswer,
-  type ChatUser,
-  type ChatWorld,
-} from '../harness/given/chat.ts';
+} from '../harness/chat.ts';
 
 // §8: 180 chat requests a minute for each organization plus user. The clock hook holds the
 // account's clock still, so "within one minute" is exact and no test waits for time. Which

@@ -1,21 +1,18 @@
 import { expect } from 'vitest';
-import { buildWorld } from '../harness/given/accounts.ts';
+import { buildWorld, tokenFor } from '../harness/given/accounts.ts';
 import { TENANT_FIELDS, tenantToken } from '../harness/given/dashboards.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, detailsOf, expectClientError, refusedAs } from '../harness/expect.ts';
+import { chatWorld, parts, userOf } from './kit.ts';
 import {
   CHAT,
   chat,
   chatBody,
-  chatWorld,
   expectStream,
   isEventStream,
   isStreamed,
-  parts,
-  tokenFor,
-  userOf,
   type ChatAnswer,
-} from '../harness/given/chat.ts';
+} from '../harness/chat.ts';
 import { chatPath } from '../harness/paths.ts';
 
 // §4.15: the request checks. A refused request is refused before any stream starts: a §7

@@ -4,26 +4,28 @@ import { registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, refusedAs } from '../harness/expect.ts';
 import {
-  CHAT,
-  GRAMMAR,
-  chat,
-  chatBody,
   chatUser,
   chatWorld,
-  expectStream,
-  isEventStream,
-  isStreamed,
   leaks,
-  pairs,
   parts,
   salesRows,
   userOf,
   visibleTo,
-  type ChatAnswer,
   type ChatUser,
   type ChatWorld,
   type SaleRow,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
+import {
+  CHAT,
+  GRAMMAR,
+  chat,
+  chatBody,
+  expectStream,
+  isEventStream,
+  isStreamed,
+  pairs,
+  type ChatAnswer,
+} from '../harness/chat.ts';
 
 // Row-level security (§1, §2.4 `{{user.<key>}}`) through the chat: the agent reaches a small
 // table the test loaded with row filters on tenant and region, so the test knows which rows

@@ -12,17 +12,8 @@ import {
   v1AddCharts,
   v1Post,
 } from '../harness/given/dashboards.ts';
-import {
-  CHAT,
-  chat,
-  chatBody,
-  chatWorld,
-  expectStream,
-  leaks,
-  parts,
-  userOf,
-  type ChatWorld,
-} from '../harness/given/chat.ts';
+import { chatWorld, leaks, parts, userOf, type ChatWorld } from './kit.ts';
+import { CHAT, chat, chatBody, expectStream } from '../harness/chat.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { cause } from '../harness/causes.ts';
 

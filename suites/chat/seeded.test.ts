@@ -1,16 +1,8 @@
 import { expect } from 'vitest';
 import { buildWorld, registerOrganization } from '../harness/given/accounts.ts';
 import { conformance } from '../harness/conformance.ts';
-import {
-  GRAMMAR,
-  chat,
-  chatBody,
-  chatUser,
-  expectStream,
-  pairs,
-  parts,
-  theChart,
-} from '../harness/given/chat.ts';
+import { chatUser, parts, theChart } from './kit.ts';
+import { GRAMMAR, chat, chatBody, expectStream, pairs } from '../harness/chat.ts';
 
 // The reference agent's data (docs/reference-agent.md): an agent made without a
 // connection reaches the seeded `orders` table, whose default row filter shows a user only the

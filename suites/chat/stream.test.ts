@@ -1,19 +1,8 @@
 import { expect } from 'vitest';
 import { conformance, probe } from '../harness/conformance.ts';
 import { describeIssues } from '../harness/event-sequence.ts';
-import {
-  CHAT,
-  GRAMMAR,
-  chartAnswers,
-  chartQuestions,
-  chat,
-  chatBody,
-  chatWorld,
-  expectStream,
-  parts,
-  theChart,
-  userOf,
-} from '../harness/given/chat.ts';
+import { chartAnswers, chartQuestions, chatWorld, parts, theChart, userOf } from './kit.ts';
+import { CHAT, GRAMMAR, chat, chatBody, expectStream } from '../harness/chat.ts';
 
 // §4.15 and §6: what every agent's answer must be, whatever it says (a candidate's agent may
 // be a language model: its words and charts are not ours to predict), then what the reference

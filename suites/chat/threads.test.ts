@@ -4,22 +4,24 @@ import { ChatResult } from '../../spec/schemas/chat.ts';
 import { accountSnapshot } from '../harness/readback.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import {
-  CHAT,
   atPointer,
   chartQuestions,
-  chat,
-  chatBody,
   chatWorld,
-  expectStream,
-  isStreamed,
   leaks,
   parts,
   theChart,
   userOf,
-  type ChatAnswer,
   type ChatUser,
   type ChatWorld,
-} from '../harness/given/chat.ts';
+} from './kit.ts';
+import {
+  CHAT,
+  chat,
+  chatBody,
+  expectStream,
+  isStreamed,
+  type ChatAnswer,
+} from '../harness/chat.ts';
 import { cause } from '../harness/causes.ts';
 
 // §4.15: a thread keeps its context (previous SQL, chart, data); agent_version pins a version,

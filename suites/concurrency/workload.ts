@@ -1,10 +1,11 @@
 import {
-  buildWorld as buildAccount,
+  buildWorld,
   createRole,
   registerOrganization,
   type Given,
+  type World,
 } from '../harness/given/accounts.ts';
-import { createChart, createDashboard, createWorkspace } from '../harness/given/dashboards.ts';
+import { createDashboard, createWorkspace, sharedDashboard } from '../harness/given/dashboards.ts';
 import type { CallOptions, Reply } from '../harness/http.ts';
 import {
   REGISTER_USER,
@@ -130,10 +131,9 @@ const flagsOf = (permissions: unknown): string => {
   return FLAGS.map((f) => `${f}:${p[f] === true ? 1 : 0}`).join(',');
 };
 
-interface World {
-  readonly organizationId: string;
+/** The run's world: one account (the shared builder's) and what the clients act on. */
+interface Workload extends World {
   readonly apiKey: string;
-  readonly projectId: string;
   readonly projectOrganizationId: string;
   readonly roles: readonly { readonly id: string; readonly init: RoleState }[];
   /** A role one client deletes halfway through while the others list it. */
@@ -144,51 +144,51 @@ interface World {
   readonly charts: readonly string[];
 }
 
-async function buildWorld(t: Given, settings: Settings): Promise<World> {
-  const account = await buildAccount(t);
-  const { organizationId } = account.account;
-  const { apiKey } = account.creds();
-  const { projectId } = account;
-  const role = async (permissions: Record<string, boolean>) => {
+/** Roles with no flag set, and a project organization for the users (identity entities). */
+async function identityParts(t: Given, account: World, settings: Settings) {
+  const role = async () => {
+    const permissions = Object.fromEntries(FLAGS.map((f) => [f, false]));
     const made = await createRole(t, account, permissions);
     return { id: made.id, init: { name: made.name, permissions: flagsOf(permissions) } };
   };
-  const none = () => Object.fromEntries(FLAGS.map((f) => [f, false]));
-  const identity = settings.entities.includes('roles') || settings.entities.includes('users');
   const roles = [];
-  let doomed: World['doomed'] = null;
-  let projectOrganizationId = '';
-  if (identity) {
-    for (let r = 0; r < settings.roles; r++) roles.push(await role(none()));
-    if (settings.entities.includes('roles')) doomed = await role(none());
-    projectOrganizationId = (await registerOrganization(t, account)).projectOrganizationId;
-  }
-  let workspaceId = '';
-  const dashboards: string[] = [];
-  const charts: string[] = [];
-  if (settings.entities.includes('layouts')) {
-    const workspace = await createWorkspace(t, account, { name: 'edited' });
-    workspaceId = workspace.workspaceId;
-    dashboards.push(workspace.dashboardId);
-    while (dashboards.length < settings.dashboards)
-      dashboards.push(
-        (await createDashboard(t, account, workspaceId, `board ${dashboards.length}`)).dashboardId,
-      );
-    // The charts live on a dashboard of another workspace, so the edited ones start empty.
-    const shelf = await createWorkspace(t, account, { name: 'chart shelf' });
-    for (let c = 0; c < settings.clients * settings.chartsPerClient; c++)
-      charts.push((await createChart(t, account, shelf.dashboardId, `chart ${c}`)).chartId);
-  }
+  for (let r = 0; r < settings.roles; r++) roles.push(await role());
+  const doomed = settings.entities.includes('roles') ? await role() : null;
+  const { projectOrganizationId } = await registerOrganization(t, account);
+  return { roles, doomed, projectOrganizationId };
+}
+
+/** Empty dashboards of one workspace to edit, and the clients' charts on a shelf of their own. */
+async function layoutParts(t: Given, account: World, settings: Settings) {
+  const edited = await createWorkspace(t, account);
+  const dashboards = [edited.dashboardId];
+  while (dashboards.length < settings.dashboards)
+    dashboards.push(
+      (await createDashboard(t, account, edited.workspaceId, `board ${dashboards.length}`))
+        .dashboardId,
+    );
+  // The charts live on a dashboard of another workspace, so the edited ones start empty.
+  const shelf = await sharedDashboard(t, account, settings.clients * settings.chartsPerClient);
   return {
-    organizationId,
-    apiKey,
-    projectId,
-    projectOrganizationId,
-    roles,
-    doomed,
-    workspaceId,
+    workspaceId: edited.workspaceId,
     dashboards,
-    charts,
+    charts: shelf.charts.map((chart) => chart.chartId),
+  };
+}
+
+/** The world, built with the shared builders (suites/harness/given/). */
+async function buildWorkload(t: Given, settings: Settings): Promise<Workload> {
+  const account = await buildWorld(t);
+  const identity = settings.entities.includes('roles') || settings.entities.includes('users');
+  return {
+    ...account,
+    apiKey: account.creds().apiKey,
+    ...(identity
+      ? await identityParts(t, account, settings)
+      : { roles: [], doomed: null, projectOrganizationId: '' }),
+    ...(settings.entities.includes('layouts')
+      ? await layoutParts(t, account, settings)
+      : { workspaceId: '', dashboards: [], charts: [] }),
   };
 }
 
@@ -198,35 +198,80 @@ interface Recorded<I, O> {
   readonly op: Operation<I, O>;
 }
 
-/** Runs the clients, then checks every entity's history. */
-export async function runConcurrency(
-  t: Given,
-  shapes: Shapes,
-  settings: Settings,
-): Promise<Report> {
-  const world = await buildWorld(t, settings);
-  const { apiKey, projectId } = world;
-  const roleOps: Recorded<RoleInput, RoleOutput>[] = [];
-  const userOps: Recorded<UserInput, UserOutput>[] = [];
-  const layoutOps: Recorded<LayoutInput, LayoutOutput>[] = [];
-  const anomalies: string[] = [];
-  const allRoles = world.doomed === null ? world.roles : [...world.roles, world.doomed];
-  const users = Array.from({ length: settings.clients }, (_, c) => {
-    const next = seeded(settings.seed * 7919 + c * 104729 + 1);
-    return Array.from({ length: settings.usersPerClient }, () => uuidFrom(next));
-  });
-  const everyUser = users.flat();
+/** What the steps of one run share: its world, the target's shapes and what was recorded. */
+interface Run {
+  readonly t: Given;
+  readonly shapes: Shapes;
+  readonly settings: Settings;
+  readonly world: Workload;
+  /** Every role the clients see, the doomed one included. */
+  readonly allRoles: Workload['roles'];
+  /** The user ids each client registers (seeded). */
+  readonly users: readonly (readonly string[])[];
+  readonly everyUser: readonly string[];
+  readonly roleOps: Recorded<RoleInput, RoleOutput>[];
+  readonly userOps: Recorded<UserInput, UserOutput>[];
+  readonly layoutOps: Recorded<LayoutInput, LayoutOutput>[];
+  readonly anomalies: string[];
+}
 
-  /** Sends one request and gives its answer with the client's timing. */
-  const timed = async (what: string, method: string, path: string, options: CallOptions) => {
-    const sent = performance.now();
-    const answer = await t.http.call(method, path, options);
-    const back = performance.now();
-    if (answer.status >= 500)
-      anomalies.push(`${what}: ${method} ${path} answered ${answer.status}`);
-    return { answer, sent, back };
-  };
+/** One client: its seeded choices, its users and charts, and where it put them. */
+interface Client {
+  readonly c: number;
+  readonly next: () => number;
+  readonly mine: readonly string[];
+  readonly charts: readonly string[];
+  /** Where this client believes its charts are (it alone adds and removes them). */
+  readonly placed: Set<string>;
+  registered: number;
+  serial: number;
+}
 
+const pick = <T>(client: Client, xs: readonly T[]): T =>
+  xs[Math.floor(client.next() * xs.length)] as T;
+
+/** A request's answer with the client's timing: when it was sent and when the answer came. */
+interface Timed {
+  readonly answer: Reply;
+  readonly sent: number;
+  readonly back: number;
+}
+
+/** Sends one request and gives its answer with the client's timing; a 5xx is an anomaly. */
+async function timed(
+  run: Run,
+  what: string,
+  method: string,
+  path: string,
+  options: CallOptions,
+): Promise<Timed> {
+  const sent = performance.now();
+  const answer = await run.t.http.call(method, path, options);
+  const back = performance.now();
+  if (answer.status >= 500)
+    run.anomalies.push(`${what}: ${method} ${path} answered ${answer.status}`);
+  return { answer, sent, back };
+}
+
+/** An operation of a client, timed as its request was. */
+const operation = <I, O>(client: Client, at: Timed, input: I, output: O): Operation<I, O> => ({
+  client: client.c,
+  input,
+  output,
+  call: at.sent,
+  ret: at.back,
+});
+
+/** A read that could not be read: the anomaly it is. */
+const unreadable = (run: Run, what: string, at: Timed) =>
+  run.anomalies.push(
+    `${what} answered ${at.answer.status}: ${JSON.stringify(at.answer.body).slice(0, 200)}`,
+  );
+
+type Step = 'role update' | 'role list' | 'user' | 'token' | 'chart' | 'list';
+
+/** Picks a step by its weight among those of the run's entities. */
+function chooser(settings: Settings): (x: number) => Step | undefined {
   const choices = (
     [
       ['role update', 'roles', 18],
@@ -238,7 +283,7 @@ export async function runConcurrency(
     ] as const
   ).filter(([, entity]) => settings.entities.includes(entity));
   const total = choices.reduce((n, [, , weight]) => n + weight, 0);
-  const choose = (x: number) => {
+  return (x) => {
     let at = x * total;
     for (const [name, , weight] of choices) {
       if (at < weight) return name;
@@ -246,247 +291,231 @@ export async function runConcurrency(
     }
     return choices.at(-1)?.[0];
   };
-  const doomedBy = (c: number, i: number) =>
-    settings.entities.includes('roles') && c === 0 && i === Math.floor(settings.opsPerClient / 2);
+}
 
-  const client = async (c: number) => {
-    const next = seeded(settings.seed * 31 + c + 1);
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
-    const mine = users[c] ?? [];
-    let registered = 0;
-    const charts = world.charts.slice(
+/** §4.3: the doomed role goes while the others keep listing it. */
+async function deleteDoomedRole(run: Run, client: Client): Promise<void> {
+  const doomed = run.world.doomed as { readonly id: string };
+  const at = await timed(run, 'role delete', 'DELETE', rolePath(run.world, doomed.id), {
+    query: { apiKey: run.world.apiKey },
+  });
+  run.roleOps.push({
+    key: doomed.id,
+    op: operation(client, at, { kind: 'delete' }, { kind: 'delete', ok: ok(at.answer) }),
+  });
+}
+
+/** §4.1: a new name (unique to this write) and the four flags, all set. */
+async function updateRole(run: Run, client: Client): Promise<void> {
+  const role = pick(client, run.world.roles);
+  const name = `c${client.c}-${client.serial++}`;
+  const permissions = Object.fromEntries(FLAGS.map((f) => [f, client.next() < 0.5]));
+  const at = await timed(run, 'role update', 'PUT', rolePath(run.world, role.id), {
+    body: { apiKey: run.world.apiKey, name, permissions },
+  });
+  const answered = data(at.answer)?.['name'];
+  run.roleOps.push({
+    key: role.id,
+    op: operation(
+      client,
+      at,
+      { kind: 'update', name, permissions: flagsOf(permissions) },
+      {
+        kind: 'update',
+        ok: ok(at.answer),
+        ...(typeof answered === 'string' ? { name: answered } : {}),
+      },
+    ),
+  });
+}
+
+/** §4.2: one read of every role at once, split into one read per role. */
+async function listRoles(run: Run, client: Client): Promise<void> {
+  const at = await timed(run, 'role list', 'GET', rolesPath(run.world), {
+    query: { apiKey: run.world.apiKey },
+  });
+  const listed = data(at.answer)?.['userRoles'];
+  if (!ok(at.answer) || !Array.isArray(listed)) return void unreadable(run, 'role list', at);
+  for (const role of run.allRoles) {
+    const found = (listed as Record<string, unknown>[]).find((r) => r['id'] === role.id);
+    run.roleOps.push({
+      key: role.id,
+      op: operation(
+        client,
+        at,
+        { kind: 'read' },
+        {
+          kind: 'read',
+          role:
+            found === undefined
+              ? null
+              : { name: String(found['name']), permissions: flagsOf(found['permissions']) },
+        },
+      ),
+    });
+  }
+}
+
+/** §4.5 with a userId of the client's own; once all are in, §4.6 updates of them. */
+async function registerOrUpdateUser(run: Run, client: Client, i: number): Promise<void> {
+  const { world } = run;
+  if (client.registered < client.mine.length) {
+    const userId = client.mine[client.registered++] as string;
+    const at = await timed(run, 'register-user', 'POST', REGISTER_USER, {
+      body: {
+        apiKey: world.apiKey,
+        projectId: world.projectId,
+        userId,
+        name: `user ${userId.slice(0, 8)}`,
+        properties: { client: client.c },
+        userRoleId: pick(client, world.roles).id,
+        projectOrganizationId: world.projectOrganizationId,
+      },
+    });
+    run.userOps.push({
+      key: userId,
+      op: operation(client, at, { kind: 'register' }, { ok: ok(at.answer) }),
+    });
+    return;
+  }
+  const userId = pick(client, client.mine);
+  const at = await timed(run, 'user update', 'PUT', userPath(world, userId), {
+    body: {
+      apiKey: world.apiKey,
+      name: `renamed ${client.serial++}`,
+      properties: { client: client.c, at: i },
+    },
+  });
+  run.userOps.push({
+    key: userId,
+    op: operation(client, at, { kind: 'update' }, { ok: ok(at.answer) }),
+  });
+}
+
+/** §4.7 for any client's user, registered or not yet. */
+async function askToken(run: Run, client: Client): Promise<void> {
+  const userId = pick(client, run.everyUser);
+  const at = await timed(run, 'user-token', 'POST', USER_TOKEN, {
+    body: { apiKey: run.world.apiKey, userId },
+  });
+  run.userOps.push({
+    key: userId,
+    op: operation(client, at, { kind: 'token' }, { ok: ok(at.answer) }),
+  });
+}
+
+/** One of the client's charts on or off one dashboard (v1 add-charts, §4.12 remove). */
+async function moveChart(run: Run, client: Client): Promise<void> {
+  const { shapes, world } = run;
+  const dashboardId = pick(client, world.dashboards);
+  const chartId = pick(client, client.charts);
+  const where = `${dashboardId} ${chartId}`;
+  const adding = !client.placed.has(where);
+  const at = adding
+    ? await timed(run, 'add-charts', 'POST', shapes.addChartsPath(dashboardId), {
+        headers: shapes.authorization(world.apiKey),
+        body: { targetDashboardId: dashboardId, charts: [chartId] },
+      })
+    : await timed(run, 'remove-charts', 'POST', REMOVE, {
+        headers: shapes.authorization(world.apiKey),
+        body: { dashboardId, chartIds: [chartId] },
+      });
+  if (ok(at.answer)) {
+    if (adding) client.placed.add(where);
+    else client.placed.delete(where);
+  }
+  const kind = adding ? 'add' : 'remove';
+  run.layoutOps.push({
+    key: dashboardId,
+    op: operation(client, at, { kind, chartId }, { kind, ok: ok(at.answer) }),
+  });
+}
+
+/** One dashboard's layout as the host hook shows it. */
+async function readLayoutByHook(run: Run, client: Client): Promise<void> {
+  const dashboardId = pick(client, run.world.dashboards);
+  const at = await timed(
+    run,
+    'dashboard-charts',
+    'GET',
+    `/accounts/${run.world.account.organizationId}/dashboards/${dashboardId}/charts`,
+    { base: 'hooks' },
+  );
+  const chartIds = data(at.answer)?.['chartIds'];
+  if (!ok(at.answer) || !Array.isArray(chartIds))
+    return void unreadable(run, 'dashboard-charts', at);
+  run.layoutOps.push({
+    key: dashboardId,
+    op: operation(
+      client,
+      at,
+      { kind: 'read' },
+      { kind: 'read', layout: layoutOf(chartIds.map(String)) },
+    ),
+  });
+}
+
+/** The workspace's dashboards with their layouts, one read per dashboard. */
+async function readLayoutsByList(run: Run, client: Client, member: string): Promise<void> {
+  const { world } = run;
+  const at = await timed(
+    run,
+    'list-workspace-dashboards',
+    'GET',
+    run.shapes.listDashboardsPath(world.workspaceId),
+    { query: { apiKey: world.apiKey, workspaceId: world.workspaceId } },
+  );
+  const listed = data(at.answer)?.['dashboards'];
+  if (!ok(at.answer) || !Array.isArray(listed))
+    return void unreadable(run, 'list-workspace-dashboards', at);
+  for (const dashboardId of world.dashboards) {
+    const found = (listed as Record<string, unknown>[]).find((d) => d['id'] === dashboardId);
+    const chartIds = found?.[member];
+    run.layoutOps.push({
+      key: dashboardId,
+      op: operation(
+        client,
+        at,
+        { kind: 'read' },
+        { kind: 'read', layout: Array.isArray(chartIds) ? layoutOf(chartIds.map(String)) : null },
+      ),
+    });
+  }
+}
+
+/** Client c's operations, one after another, each chosen by its seeded draws. */
+async function runClient(run: Run, c: number): Promise<void> {
+  const { settings, shapes } = run;
+  const client: Client = {
+    c,
+    next: seeded(settings.seed * 31 + c + 1),
+    mine: run.users[c] ?? [],
+    charts: run.world.charts.slice(
       c * settings.chartsPerClient,
       (c + 1) * settings.chartsPerClient,
-    );
-    /** Where this client believes its charts are (it alone adds and removes them). */
-    const placed = new Set<string>();
-    let serial = 0;
-    for (let i = 0; i < settings.opsPerClient; i++) {
-      const op = choose(next());
-      if (doomedBy(c, i)) {
-        // §4.3: the doomed role goes while the others keep listing it.
-        const doomed = world.doomed as { readonly id: string };
-        const t = await timed('role delete', 'DELETE', rolePath(world, doomed.id), {
-          query: { apiKey },
-        });
-        roleOps.push({
-          key: doomed.id,
-          op: {
-            client: c,
-            input: { kind: 'delete' },
-            output: { kind: 'delete', ok: ok(t.answer) },
-            call: t.sent,
-            ret: t.back,
-          },
-        });
-      } else if (op === 'role update') {
-        // §4.1: a new name (unique to this write) and the four flags, all set.
-        const role = pick(world.roles);
-        const name = `c${c}-${serial++}`;
-        const permissions = Object.fromEntries(FLAGS.map((f) => [f, next() < 0.5]));
-        const t = await timed('role update', 'PUT', rolePath(world, role.id), {
-          body: { apiKey, name, permissions },
-        });
-        const answered = data(t.answer)?.['name'];
-        roleOps.push({
-          key: role.id,
-          op: {
-            client: c,
-            input: { kind: 'update', name, permissions: flagsOf(permissions) },
-            output: {
-              kind: 'update',
-              ok: ok(t.answer),
-              ...(typeof answered === 'string' ? { name: answered } : {}),
-            },
-            call: t.sent,
-            ret: t.back,
-          },
-        });
-      } else if (op === 'role list') {
-        // §4.2: one read of every role at once, split into one read per role.
-        const t = await timed('role list', 'GET', rolesPath(world), {
-          query: { apiKey },
-        });
-        const listed = data(t.answer)?.['userRoles'];
-        if (!ok(t.answer) || !Array.isArray(listed)) {
-          anomalies.push(
-            `role list answered ${t.answer.status}: ${JSON.stringify(t.answer.body).slice(0, 200)}`,
-          );
-          continue;
-        }
-        for (const role of allRoles) {
-          const found = (listed as Record<string, unknown>[]).find((r) => r['id'] === role.id);
-          roleOps.push({
-            key: role.id,
-            op: {
-              client: c,
-              input: { kind: 'read' },
-              output: {
-                kind: 'read',
-                role:
-                  found === undefined
-                    ? null
-                    : { name: String(found['name']), permissions: flagsOf(found['permissions']) },
-              },
-              call: t.sent,
-              ret: t.back,
-            },
-          });
-        }
-      } else if (op === 'user') {
-        // §4.5 with a userId of the client's own; once all are in, §4.6 updates of them.
-        if (registered < mine.length) {
-          const userId = mine[registered++] as string;
-          const t = await timed('register-user', 'POST', REGISTER_USER, {
-            body: {
-              apiKey,
-              projectId,
-              userId,
-              name: `user ${userId.slice(0, 8)}`,
-              properties: { client: c },
-              userRoleId: pick(world.roles).id,
-              projectOrganizationId: world.projectOrganizationId,
-            },
-          });
-          userOps.push({
-            key: userId,
-            op: {
-              client: c,
-              input: { kind: 'register' },
-              output: { ok: ok(t.answer) },
-              call: t.sent,
-              ret: t.back,
-            },
-          });
-        } else {
-          const userId = pick(mine);
-          const t = await timed('user update', 'PUT', userPath(world, userId), {
-            body: { apiKey, name: `renamed ${serial++}`, properties: { client: c, at: i } },
-          });
-          userOps.push({
-            key: userId,
-            op: {
-              client: c,
-              input: { kind: 'update' },
-              output: { ok: ok(t.answer) },
-              call: t.sent,
-              ret: t.back,
-            },
-          });
-        }
-      } else if (op === 'token') {
-        // §4.7 for any client's user, registered or not yet.
-        const userId = pick(everyUser);
-        const t = await timed('user-token', 'POST', USER_TOKEN, {
-          body: { apiKey, userId },
-        });
-        userOps.push({
-          key: userId,
-          op: {
-            client: c,
-            input: { kind: 'token' },
-            output: { ok: ok(t.answer) },
-            call: t.sent,
-            ret: t.back,
-          },
-        });
-      } else if (op === 'chart') {
-        // One of the client's charts on or off one dashboard (v1 add-charts, §4.12 remove).
-        const dashboardId = pick(world.dashboards);
-        const chartId = pick(charts);
-        const where = `${dashboardId} ${chartId}`;
-        const adding = !placed.has(where);
-        const t = adding
-          ? await timed('add-charts', 'POST', shapes.addChartsPath(dashboardId), {
-              headers: shapes.authorization(apiKey),
-              body: { targetDashboardId: dashboardId, charts: [chartId] },
-            })
-          : await timed('remove-charts', 'POST', REMOVE, {
-              headers: shapes.authorization(apiKey),
-              body: { dashboardId, chartIds: [chartId] },
-            });
-        if (ok(t.answer)) {
-          if (adding) placed.add(where);
-          else placed.delete(where);
-        }
-        const kind = adding ? 'add' : 'remove';
-        layoutOps.push({
-          key: dashboardId,
-          op: {
-            client: c,
-            input: { kind, chartId },
-            output: { kind, ok: ok(t.answer) },
-            call: t.sent,
-            ret: t.back,
-          },
-        });
-      } else if ('hook' in shapes.layout) {
-        // One dashboard's layout as the host hook shows it.
-        const dashboardId = pick(world.dashboards);
-        const t = await timed(
-          'dashboard-charts',
-          'GET',
-          `/accounts/${world.organizationId}/dashboards/${dashboardId}/charts`,
-          { base: 'hooks' },
-        );
-        const chartIds = data(t.answer)?.['chartIds'];
-        if (!ok(t.answer) || !Array.isArray(chartIds)) {
-          anomalies.push(
-            `dashboard-charts answered ${t.answer.status}: ${JSON.stringify(t.answer.body).slice(0, 200)}`,
-          );
-          continue;
-        }
-        layoutOps.push({
-          key: dashboardId,
-          op: {
-            client: c,
-            input: { kind: 'read' },
-            output: { kind: 'read', layout: layoutOf(chartIds.map(String)) },
-            call: t.sent,
-            ret: t.back,
-          },
-        });
-      } else {
-        // The workspace's dashboards with their layouts, one read per dashboard.
-        const member = shapes.layout.listMember;
-        const t = await timed(
-          'list-workspace-dashboards',
-          'GET',
-          shapes.listDashboardsPath(world.workspaceId),
-          { query: { apiKey, workspaceId: world.workspaceId } },
-        );
-        const listed = data(t.answer)?.['dashboards'];
-        if (!ok(t.answer) || !Array.isArray(listed)) {
-          anomalies.push(
-            `list-workspace-dashboards answered ${t.answer.status}: ${JSON.stringify(t.answer.body).slice(0, 200)}`,
-          );
-          continue;
-        }
-        for (const dashboardId of world.dashboards) {
-          const found = (listed as Record<string, unknown>[]).find((d) => d['id'] === dashboardId);
-          const chartIds = found?.[member];
-          layoutOps.push({
-            key: dashboardId,
-            op: {
-              client: c,
-              input: { kind: 'read' },
-              output: {
-                kind: 'read',
-                layout: Array.isArray(chartIds) ? layoutOf(chartIds.map(String)) : null,
-              },
-              call: t.sent,
-              ret: t.back,
-            },
-          });
-        }
-      }
-    }
+    ),
+    placed: new Set(),
+    registered: 0,
+    serial: 0,
   };
+  const choose = chooser(settings);
+  const doomedAt = Math.floor(settings.opsPerClient / 2);
+  for (let i = 0; i < settings.opsPerClient; i++) {
+    const step = choose(client.next());
+    if (settings.entities.includes('roles') && c === 0 && i === doomedAt)
+      await deleteDoomedRole(run, client);
+    else if (step === 'role update') await updateRole(run, client);
+    else if (step === 'role list') await listRoles(run, client);
+    else if (step === 'user') await registerOrUpdateUser(run, client, i);
+    else if (step === 'token') await askToken(run, client);
+    else if (step === 'chart') await moveChart(run, client);
+    else if ('hook' in shapes.layout) await readLayoutByHook(run, client);
+    else await readLayoutsByList(run, client, shapes.layout.listMember);
+  }
+}
 
-  const began = performance.now();
-  await Promise.all(Array.from({ length: settings.clients }, (_, c) => client(c)));
-  const seconds = (performance.now() - began) / 1000;
-
+/** Each entity's history, split by key and checked against its model. */
+function checkHistories(run: Run): PartitionReport[] {
   const partitions: PartitionReport[] = [];
   const checkAll = <S, I, O>(
     entity: PartitionReport['entity'],
@@ -506,15 +535,47 @@ export async function runConcurrency(
       partitions.push({ entity, key, operations: ops.length, verdict, ms: performance.now() - t0 });
     }
   };
+  const initialRole = (key: string): RoleState =>
+    run.allRoles.find((r) => r.id === key)?.init ?? null;
+  checkAll('role', roleModel, initialRole, run.roleOps);
+  checkAll('user', userModel, () => false, run.userOps);
+  checkAll<LayoutState, LayoutInput, LayoutOutput>('layout', layoutModel, () => '', run.layoutOps);
+  return partitions;
+}
+
+/** Builds the world, runs the clients, then checks every entity's history. */
+export async function runConcurrency(
+  t: Given,
+  shapes: Shapes,
+  settings: Settings,
+): Promise<Report> {
+  const world = await buildWorkload(t, settings);
+  const users = Array.from({ length: settings.clients }, (_, c) => {
+    const next = seeded(settings.seed * 7919 + c * 104729 + 1);
+    return Array.from({ length: settings.usersPerClient }, () => uuidFrom(next));
+  });
+  const run: Run = {
+    t,
+    shapes,
+    settings,
+    world,
+    allRoles: world.doomed === null ? world.roles : [...world.roles, world.doomed],
+    users,
+    everyUser: users.flat(),
+    roleOps: [],
+    userOps: [],
+    layoutOps: [],
+    anomalies: [],
+  };
+  const began = performance.now();
+  await Promise.all(Array.from({ length: settings.clients }, (_, c) => runClient(run, c)));
+  const seconds = (performance.now() - began) / 1000;
   const checking = performance.now();
-  const initialRole = (key: string): RoleState => allRoles.find((r) => r.id === key)?.init ?? null;
-  checkAll('role', roleModel, initialRole, roleOps);
-  checkAll('user', userModel, () => false, userOps);
-  checkAll<LayoutState, LayoutInput, LayoutOutput>('layout', layoutModel, () => '', layoutOps);
+  const partitions = checkHistories(run);
   return {
     operations: settings.clients * settings.opsPerClient,
     seconds,
-    anomalies,
+    anomalies: run.anomalies,
     partitions,
     checkerMs: performance.now() - checking,
   };

@@ -17,7 +17,9 @@ import {
   dashboardsOf,
   dashboardsWorld,
   entry,
-  layoutOf,
+  hookCharts,
+  hookLayout,
+  WITH_LAYOUT,
   sharedDashboard,
   v1AddCharts,
   v1Create,
@@ -55,11 +57,7 @@ conformance(
       targetDashboardId: w.board.dashboardId,
     });
     expectObjectSuccess(res, 'append-charts-from');
-    const target = entry(
-      await dashboardsOf(t, w, w.board.workspaceId),
-      w.board.dashboardId,
-      'the target',
-    );
+    const target = await hookCharts(t, w, w.board.dashboardId);
     expect(target.chartIds.slice(0, 2), "the target's own charts stay first").toEqual(
       w.board.charts.map((c) => c.chartId),
     );
@@ -67,24 +65,16 @@ conformance(
       source.charts.length,
     );
     // Whether they are the source's charts or copies is open (dashboards.append-charts-from
-    // .copies); which they are shows in their names, where the target shows them.
-    const charts = await chartsOf(t, w, w.board.dashboardId);
-    if (charts !== undefined) {
-      expect(
-        charts.slice(2).map((c) => c.name),
-        "then the source's charts, in the source's order",
-      ).toEqual(source.charts.map((c) => c.name));
-    }
-    const after = entry(
-      await dashboardsOf(t, w, source.workspaceId),
-      source.dashboardId,
-      'the source',
-    );
-    expect(after.chartIds, 'the source keeps its charts').toEqual(
+    // .copies); which they are shows in their names.
+    expect(
+      target.charts.slice(2).map((c) => c.name),
+      "then the source's charts, in the source's order",
+    ).toEqual(source.charts.map((c) => c.name));
+    expect(await hookLayout(t, w, source.dashboardId), 'the source keeps its charts').toEqual(
       source.charts.map((c) => c.chartId),
     );
   },
-  { needs: CONTENT, parts, relies: READ_BACK },
+  { needs: WITH_LAYOUT, parts },
 );
 
 probe(
@@ -122,7 +112,9 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t);
     const source = await sharedDashboard(t, w, 1);
-    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+    const layouts = () =>
+      Promise.all([w.board.dashboardId, source.dashboardId].map((id) => hookLayout(t, w, id)));
+    const before = await layouts();
     for (const body of [
       { sourceDashboardId: source.dashboardId },
       { targetDashboardId: w.board.dashboardId },
@@ -130,9 +122,9 @@ conformance(
       const res = await v1Post(t, APPEND, w.creds().apiKey, body);
       expectClientError(res, `append-charts-from with only ${Object.keys(body).join()}`);
     }
-    expect(layoutOf(await dashboardsOf(t, w, w.board.workspaceId)), 'nothing changed').toBe(before);
+    expect(await layouts(), 'neither layout changed').toEqual(before);
   },
-  { needs: CONTENT, parts, relies: READ_BACK },
+  { needs: WITH_LAYOUT, parts },
 );
 
 conformance(
@@ -150,14 +142,11 @@ conformance(
       chartIds: [first, third],
     });
     expectObjectSuccess(res, 'remove-charts');
-    const after = entry(
-      await dashboardsOf(t, w, w.board.workspaceId),
-      w.board.dashboardId,
-      'the dashboard',
-    );
-    expect(after.chartIds, 'only the chart not named stays').toEqual([second]);
+    expect(await hookLayout(t, w, w.board.dashboardId), 'only the chart not named stays').toEqual([
+      second,
+    ]);
   },
-  { needs: CONTENT, parts, relies: READ_BACK },
+  { needs: WITH_LAYOUT, parts },
 );
 
 conformance(
@@ -215,7 +204,7 @@ conformance(
   'remove-charts with no chart id, or no dashboard, is refused and changes nothing',
   async (t) => {
     const w = await dashboardsWorld(t, 2);
-    const before = layoutOf(await dashboardsOf(t, w, w.board.workspaceId));
+    const before = await hookLayout(t, w, w.board.dashboardId);
     const bodies: [string, Record<string, unknown>][] = [
       ['an empty chartIds', { dashboardId: w.board.dashboardId, chartIds: [] }],
       ['no chartIds', { dashboardId: w.board.dashboardId }],
@@ -227,9 +216,11 @@ conformance(
         `remove-charts with ${what}`,
       );
     }
-    expect(layoutOf(await dashboardsOf(t, w, w.board.workspaceId)), 'nothing changed').toBe(before);
+    expect(await hookLayout(t, w, w.board.dashboardId), 'the layout did not change').toEqual(
+      before,
+    );
   },
-  { needs: CONTENT, parts, relies: READ_BACK },
+  { needs: WITH_LAYOUT, parts },
 );
 
 probe(

@@ -38,7 +38,7 @@ import {
   type Item,
   type Shared,
 } from '../harness/given/dashboards.ts';
-import { V2_REPLACEMENT, namedReplacements, type WriteKind } from '../harness/given/migration.ts';
+import { V2_REPLACEMENT, namedReplacements, type WriteKind } from '../harness/replacements.ts';
 import {
   APPEND,
   CLONE,
@@ -281,6 +281,7 @@ conformance(
     const { w } = await migratedWorld(t);
     const res = await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
       chartConfig: { title: 'After the migration', type: 'bar', sqlOverride: 'SELECT 1' },
+      name: 'After the migration',
     });
     expectSuccess(
       res,
@@ -298,6 +299,7 @@ conformance(
     const { w } = await migratedWorld(t);
     const res = await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
       chartConfig: { title: 'After the migration', type: 'bar', sqlOverride: 'SELECT 1' },
+      name: 'After the migration',
     });
     const { chartId } = expectSuccess(
       res,

@@ -18,7 +18,7 @@ import {
   type DashboardsWorld,
   type Shared,
 } from '../harness/given/dashboards.ts';
-import type { WriteKind } from '../harness/given/migration.ts';
+import type { WriteKind } from '../harness/replacements.ts';
 import { APPEND, CLONE, REMOVE } from '../harness/paths.ts';
 
 // The inventory "a refused request changes nothing" for the five v1 dashboard writes (§4.10–

@@ -105,7 +105,10 @@ conformance(
   async (t) => {
     const w = await dashboardsWorld(t, 1);
     const { chartId } = saved(
-      await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, { chartConfig: chatChartConfig(t) }),
+      await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, {
+        chartConfig: chatChartConfig(t),
+        name: 'Saved for add-charts',
+      }),
       'save-from-chat',
     );
     const res = await v1AddCharts(t, w.creds().apiKey, w.board.dashboardId, [chartId]);
@@ -131,7 +134,7 @@ conformance(
     const w = await dashboardsWorld(t, 0);
     const config = chatChartConfig(t);
     const { chartId } = saved(
-      await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, { chartConfig: config }),
+      await v1Post(t, SAVE_FROM_CHAT, w.creds().apiKey, { chartConfig: config, name: 'Kept' }),
       'save-from-chat',
     );
     const added = await v1AddCharts(t, w.creds().apiKey, w.board.dashboardId, [chartId]);
@@ -199,7 +202,7 @@ conformance(
     ];
     for (const [what, secret] of credentials) {
       saved(
-        await v1Post(t, SAVE_FROM_CHAT, secret, { chartConfig: chatChartConfig(t) }),
+        await v1Post(t, SAVE_FROM_CHAT, secret, { chartConfig: chatChartConfig(t), name: what }),
         `save-from-chat with ${what}`,
       );
     }
@@ -237,6 +240,7 @@ probe(
     const w = await dashboardsWorld(t, 0);
     const res = await v1Post(t, SAVE_FROM_CHAT, await tenantToken(t, w, { readOnly: true }), {
       chartConfig: chatChartConfig(t),
+      name: 'By a view-only tenant',
     });
     t.observe(describeAnswer(res), res.status === 200);
   },

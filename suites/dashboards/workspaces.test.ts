@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { buildWorld, type World } from '../harness/given/accounts.ts';
+import { buildWorld, registerUser, userToken, type World } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectClientError, refusedAs } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -13,6 +13,7 @@ import {
   tenantToken,
 } from '../harness/given/dashboards.ts';
 import { LIST_WORKSPACES } from '../harness/paths.ts';
+import { mentionsId } from '../harness/ids.ts';
 
 // §4.13, §2.8: list-workspaces lists every workspace of the organization with its primary
 // dashboard, takes an API key only (§5 rule 4), and two optional filters whose names the
@@ -201,20 +202,53 @@ conformance(
       headers: { authorization: `Bearer ${token}` },
     });
     expectClientError(res, 'list-workspaces with a tenant JWT');
-    expect(res.text, 'the refusal shows no workspace').not.toContain(ws.workspaceId);
+    expect(mentionsId(res.text, ws.workspaceId), 'the refusal shows no workspace').toBe(false);
   },
   { needs: CONTENT, parts: [...parts, 'tenant-flow'], relies: TENANT_FIELDS },
+);
+
+conformance(
+  ['auth.list-workspaces.api-key-only'],
+  'list-workspaces refuses a project-user token, and answers the same call made with the API key',
+  async (t) => {
+    const w: World = await buildWorld(t);
+    const ws = await createWorkspace(t, w);
+    const { userId } = await registerUser(t, w);
+    const issued = await userToken(t, w, userId);
+    const token = (issued.body as { data?: { token?: unknown } }).data?.token;
+    if (issued.status !== 200 || typeof token !== 'string')
+      expect.fail(`user-token: ${issued.status} ${issued.text.slice(0, 200)}`);
+    const res = await t.http.get(LIST_WORKSPACES, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expectClientError(res, 'list-workspaces with a project-user token');
+    expect(res.text, 'the refusal shows no workspace').not.toContain(ws.workspaceId);
+    const items = workspacesOf(
+      await listWorkspaces(t, { apiKey: w.creds().apiKey }),
+      'list-workspaces with the API key',
+    );
+    expect(
+      items.some((i) => mentions(i, ws.workspaceId)),
+      'the API key lists the workspace',
+    ).toBe(true);
+  },
+  { needs: CONTENT, parts: [...parts, 'identity'] },
 );
 
 probe(
   ['workspaces.list.filter-names'],
   'a team filter no workspace matches',
   async (t) => {
+    const teamName = t.profile.shapes.listWorkspacesFilters?.team;
+    if (teamName === undefined)
+      return t.notRun(
+        'the profile does not name the list-workspaces team filter (listWorkspacesFilters)',
+      );
     const w = await buildWorld(t);
     await createWorkspace(t, w);
     const res = await listWorkspaces(t, {
       apiKey: w.creds().apiKey,
-      teamId: `team-${t.faker.string.alphanumeric(8)}`,
+      [teamName]: `team-${t.faker.string.alphanumeric(8)}`,
     });
     const count = (res.body as { data?: { workspaces?: unknown[] } }).data?.workspaces?.length;
     t.observe(

@@ -3,6 +3,7 @@ import { cause } from './causes.ts';
 import type { z } from 'zod';
 import type { Conformance } from './conformance.ts';
 import { claimAt as readClaim, claimsOf } from './jwt.ts';
+import { canonicalId } from './ids.ts';
 
 type ClaimName = keyof z.infer<typeof TokenClaimsShape>;
 
@@ -35,8 +36,11 @@ export function claimAt(
     throw new Error(
       `the token carries nothing at ${path}, where the target's profile puts ${name}`,
     );
-  return at;
+  // The user, role and organization are ids: compared as §1 allows (ids.ts).
+  return ID_CLAIMS.has(name) && typeof at === 'string' ? canonicalId(at) : at;
 }
+
+const ID_CLAIMS: ReadonlySet<ClaimName> = new Set(['subject', 'role', 'projectOrganization']);
 
 /**
  * The effective §2.2 permissions a token carries, as an object of the flags it shows on (`true`)

@@ -1,5 +1,5 @@
 import type { Faker } from '@faker-js/faker';
-import { seededFaker } from './given/builders.ts';
+import { seededFaker } from './builders.ts';
 import { inject, test, type TestContext } from 'vitest';
 import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';
@@ -234,10 +234,11 @@ function register<C extends Conformance>(
     needs: [...(options.needs ?? [])],
     parts: [...(options.parts ?? [])],
   };
-  // The clause ids ride in the test name so that `--only CLAUSE` can select by name; what the
-  // test declares rides in its meta, readable by a collection that runs nothing.
+  // The clause ids ride in the test name so that `--only CLAUSE` can select by name, and so does
+  // an explicit id, so that `--only AREA/ID` (a replay line) finds its test; what the test
+  // declares rides in its meta, readable by a collection that runs nothing.
   test(
-    `${name} {${clauses.join(' ')}}`,
+    `${name}${options.id !== undefined ? ` [${options.id}]` : ''} {${clauses.join(' ')}}`,
     { timeout: options.timeout ?? 30_000, meta: { eacDeclared: declared } },
     async (ctx: TestContext) => {
       const target = inject('eacTarget');
@@ -263,7 +264,7 @@ function register<C extends Conformance>(
         throw new Error('unreachable: skip did not stop the test');
       };
       const seen = testTarget(target, notRun);
-      const http = new Http(seen);
+      const http = new Http(seen, notRun);
       const why = notRunReason(target, options);
       if (why !== undefined) notRun(why.reason, why.causes);
       const faker = seededFaker(seed);

@@ -1,7 +1,7 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { cause } from './causes.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
-import { externalId, organizationName, personName, properties } from './given/builders.ts';
+import { externalId, organizationName, personName, properties } from './builders.ts';
 import { z } from 'zod';
 import type { Conformance } from './conformance.ts';
 import { expectSuccess } from './expect.ts';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { OpenBodyId } from '../../spec/bodies.ts';
 import { ErrorEnvelope } from '../../spec/schemas/common.ts';
 import type { Reply } from './http.ts';
+import { sameId } from './ids.ts';
 
 function show(res: Reply): string {
   return `${res.status} ${res.text.slice(0, 400)}`;
@@ -72,7 +73,8 @@ export function madeEntry<T extends { readonly id: string }>(
   const location = res.headers['location'];
   if (location !== undefined) {
     const id = new URL(location, 'http://target.invalid').pathname.split('/').pop() ?? '';
-    const found = after.find((d) => d.id === id);
+    // The header is read as written: its id is compared as §1 allows (ids.ts).
+    const found = after.find((d) => sameId(d.id, id));
     if (found === undefined)
       expect.fail(`${what}: the Location header names ${id}, which the caller's list lacks`);
     return found;

@@ -1,7 +1,10 @@
 import { request } from 'undici';
+import type { NotRunCause } from './causes.ts';
 import type { Exchange } from './meta.ts';
+import { wholeList } from './pages.ts';
 import type { Target } from './target.ts';
 import { installNetwork } from './network.ts';
+import { canonicalIds } from './ids.ts';
 
 // Proxy variables and `eac run --ca` (EAC_CA) for every request of this worker.
 installNetwork();
@@ -49,7 +52,16 @@ export class Http {
   /** Every 5xx answer of the test (`METHOD path -> status`), kept apart from the bounded log. */
   readonly serverErrors: string[] = [];
 
-  constructor(private readonly target: Target) {}
+  /**
+   * `notRun` ends the test when the target pages its lists in a way its profile does not state
+   * (suites/harness/pages.ts); without it, that is an error.
+   */
+  constructor(
+    private readonly target: Target,
+    private readonly notRun: (reason: string, causes: NotRunCause) => never = (reason) => {
+      throw new Error(reason);
+    },
+  ) {}
 
   private baseOf(base: CallOptions['base']): string {
     if (base === 'hooks') {
@@ -64,11 +76,30 @@ export class Http {
     return this.target.baseUrl;
   }
 
+  /**
+   * One call. A successful GET of the API that answers a list is read whole: on a target that
+   * pages (shapes.paging), every page is asked for and the lists joined (pages.ts).
+   */
   async call<B = unknown>(
     method: string,
     path: string,
     options: CallOptions = {},
   ): Promise<Reply<B>> {
+    const reply = await this.once<B>(method, path, options);
+    if (method !== 'GET' || (options.base ?? 'api') !== 'api') return reply;
+    return wholeList(
+      reply,
+      this.target.profile,
+      (parameter, cursor) =>
+        this.once<B>(method, path, {
+          ...options,
+          query: { ...options.query, [parameter]: cursor },
+        }),
+      this.notRun,
+    );
+  }
+
+  private async once<B>(method: string, path: string, options: CallOptions): Promise<Reply<B>> {
     const url = new URL(this.baseOf(options.base) + path);
     for (const [k, v] of Object.entries(options.query ?? {})) {
       if (Array.isArray(v))
@@ -102,7 +133,9 @@ export class Http {
       let body: unknown = text;
       if ((responseHeaders['content-type'] ?? '').includes('json') && text.length > 0) {
         try {
-          body = JSON.parse(text);
+          const parsed: unknown = JSON.parse(text);
+          // §1: ids are compared as the document allows, a UUID in either case (ids.ts).
+          body = (options.base ?? 'api') === 'api' ? canonicalIds(parsed) : parsed;
         } catch {
           body = text;
         }

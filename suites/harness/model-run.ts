@@ -36,6 +36,8 @@ export type Verdict =
       readonly documented?: number;
       /** Why the model refuses, for the failure message. */
       readonly why: string;
+      /** What else the document fixes of this refusal (a 410's named endpoint), checked last. */
+      readonly also?: (res: Reply) => void;
     };
 
 /** A command that calls the target and is judged against the model's verdict. */
@@ -127,6 +129,7 @@ export async function judge(
       if (t.target.checkDecisions && verdict.code !== undefined)
         expect(envelope.error.code, `${what}: the decided code`).toBe(verdict.code);
     }
+    verdict.also?.(res);
     return false;
   }
   const ok =

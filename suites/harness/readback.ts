@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { ListRolesResponse } from '../../spec/schemas/role.ts';
 import { Token } from '../../spec/schemas/token.ts';
-import { personName } from './given/builders.ts';
+import { personName } from './builders.ts';
 import type { World } from './given/accounts.ts';
 import type { Conformance } from './conformance.ts';
 import { expectSuccess } from './expect.ts';

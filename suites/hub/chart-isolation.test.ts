@@ -3,7 +3,7 @@ import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer } from '../harness/expect.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
-import { needsChartData as needs, parts, viewer } from '../harness/given/hub.ts';
+import { needsChartData as needs, parts, viewer } from './kit.ts';
 
 // A saved chart's rows (§2.6) never carry another account's data, nor rows its user may not
 // see (§1, §2.4; security.data.*), whatever SQL the chart holds and however tables are named.

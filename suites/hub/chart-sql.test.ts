@@ -4,7 +4,7 @@ import type { ClauseId } from '../../spec/clauses/index.ts';
 import { describeAnswer, detailsOf, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
-import { needsChartData as needs, parts, viewer } from '../harness/given/hub.ts';
+import { needsChartData as needs, parts, viewer } from './kit.ts';
 
 // §2.6: a saved chart loads its data through its sqlOverride, under row-level security (§1,
 // §2.4). Which SQL a chart may run, and how a {{user.<key>}} value reaches it, the document

@@ -3,14 +3,7 @@ import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { openHub, type HubView } from '../harness/browser.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
-import {
-  dashboardPath,
-  expectCount,
-  needsData,
-  parts,
-  viewer,
-  HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+import { dashboardPath, expectCount, needsData, parts, viewer, HUB_TIMEOUT } from './kit.ts';
 
 // §2.2 drillDown on an embedded page (§4.17): drilling
 // into one point of an aggregating chart shows the rows of the chart's table behind that point,

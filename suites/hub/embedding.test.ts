@@ -21,7 +21,7 @@ import {
   parts,
   type HubWorld,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { cause } from '../harness/causes.ts';
 
 // §4.17: controlled filters on the charts' data, and what the page tells its parent: the

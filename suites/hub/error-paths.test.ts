@@ -25,7 +25,7 @@ import {
   tokenOf,
   type HubWorld,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { dashboardsPath } from '../harness/paths.ts';
 import type { Conformance } from '../harness/conformance.ts';
 

@@ -16,7 +16,7 @@ import {
   viewer,
   HUB_TIMEOUT,
   type HubWorld,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { cause } from '../harness/causes.ts';
 

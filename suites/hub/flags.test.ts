@@ -20,7 +20,7 @@ import {
   HUB_TIMEOUT,
   TOOLS,
   type HubWorld,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { SAVE_FROM_CHAT, rolePath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 import { cause } from '../harness/causes.ts';
@@ -83,16 +83,21 @@ const EDITING: RolePermissions = {
   canDuplicateDashboard: true,
 };
 
+// Where the role that offers the thing leaves its flag unset (`shown: {}`), its page also
+// shows that flag's §2.2 default, and the case cites the default too.
 const CASES: readonly FlagCase[] = [
   {
-    clauses: ['permissions.hide-header.effect'],
+    clauses: ['permissions.hide-header.effect', 'permissions.default.hide-header'],
     title: 'hideHeader on the role removes the page header',
     thing: 'header',
     shown: {},
     hidden: { hideHeader: true },
   },
   {
-    clauses: ['permissions.hide-download-button.effect'],
+    clauses: [
+      'permissions.hide-download-button.effect',
+      'permissions.default.hide-download-button',
+    ],
     title: 'hideDownloadButton on the role removes the PDF download control',
     thing: 'download',
     shown: {},
@@ -110,7 +115,7 @@ const CASES: readonly FlagCase[] = [
     judged: tabsOnDashboardPage,
   },
   {
-    clauses: ['permissions.hide-filters.effect'],
+    clauses: ['permissions.hide-filters.effect', 'permissions.default.hide-filters'],
     title: 'hideFilters on the role removes the filter bar',
     thing: 'filterBar',
     shown: {},
@@ -330,6 +335,128 @@ conformance(
       );
       // Existing filters need no permission (§2.2 addFilter): the read-only page keeps its bar.
       await expectCount(view.thing('filterBar'), 1, 'the filter bar is still there to use');
+    });
+  },
+  { timeout: HUB_TIMEOUT, parts, needs },
+);
+
+/** The editing tools whose §2.2 default is on for a role that grants editing. */
+const ON_WHEN_EDITING = [
+  'addChart',
+  'addFilter',
+  'createChart',
+  'removeChart',
+  'addDashboard',
+  'duplicate',
+] as const satisfies readonly HubThing[];
+
+conformance(
+  [
+    'permissions.default.add-chart',
+    'permissions.default.add-filter',
+    'permissions.default.create-chart',
+    'permissions.default.remove-chart',
+    'permissions.default.add-dashboard',
+    'permissions.default.can-duplicate-dashboard',
+    'permissions.default.create-chart-sql',
+    'permissions.default.read-only',
+    'permissions.default.enable-schedule-report',
+  ],
+  'a role granting editing through editCharts alone offers every tool on by default for an editing role, and neither hand-written SQL nor Schedule Report',
+  async (t) => {
+    await eachPage(t, [{ editCharts: true }], async (view) => {
+      for (const thing of ON_WHEN_EDITING)
+        await expectCount(
+          view.thing(thing),
+          1,
+          `the page of a role {"editCharts":true} offers ${thing}, its flag left unset`,
+        );
+      // createChart is on by default here, so only createChartSQL's own default keeps it away.
+      await expectCount(
+        view.thing('createChartSQL'),
+        0,
+        'the page of a role {"editCharts":true} offers no hand-written chart SQL',
+      );
+      // Off when unset, wherever the organization has scheduled reports or not.
+      await expectCount(
+        view.thing('scheduleReport'),
+        0,
+        'the page of a role {"editCharts":true} offers no Schedule Report button',
+      );
+    });
+  },
+  { timeout: HUB_TIMEOUT, parts, needs },
+);
+
+conformance(
+  ['permissions.default.edit-charts'],
+  'editCharts left unset is off even on a role that grants editing',
+  async (t) => {
+    await eachPage(t, [{ addChart: true }], async (view) => {
+      await expectCount(
+        view.thing('addChart'),
+        1,
+        'the page of a role {"addChart":true} offers addChart',
+      );
+      await expectCount(
+        view.thing('editCharts'),
+        0,
+        'the page of a role {"addChart":true} offers no editing of charts',
+      );
+    });
+  },
+  { timeout: HUB_TIMEOUT, parts, needs },
+);
+
+conformance(
+  ['permissions.create-chart-sql.needs-create-chart'],
+  'createChartSQL offers hand-written SQL only while createChart is on, by default or set',
+  async (t) => {
+    const roles = [
+      { addChart: true, createChartSQL: true },
+      { addChart: true, createChartSQL: true, createChart: false },
+    ];
+    await eachPage(t, roles, async (view, i) => {
+      const role = JSON.stringify(roles[i]);
+      await expectCount(
+        view.thing('createChartSQL'),
+        i === 0 ? 1 : 0,
+        `the page of a role ${role} offers ${i === 0 ? '' : 'no '}hand-written chart SQL`,
+      );
+    });
+  },
+  { timeout: HUB_TIMEOUT, parts, needs },
+);
+
+conformance(
+  ['permissions.editing.empty-is-view-only'],
+  'an empty role, and one holding only flags that grant no editing, offer no editing tools',
+  async (t) => {
+    const roles: RolePermissions[] = [
+      {},
+      {
+        createChartSQL: true,
+        aiCharts: true,
+        aiInsight: true,
+        drillDown: true,
+        editMarketplace: true,
+        enableScheduleReport: true,
+      },
+    ];
+    await eachPage(t, roles, async (view, i) => {
+      const role = JSON.stringify(roles[i]);
+      for (const [thing] of TOOLS)
+        await expectCount(view.thing(thing), 0, `the page of a role ${role} offers no ${thing}`);
+      await expectCount(
+        view.thing('duplicate'),
+        0,
+        `the page of a role ${role} offers no duplicate`,
+      );
+      await expectCount(
+        view.thing('createChartSQL'),
+        0,
+        `the page of a role ${role} offers no hand-written chart SQL`,
+      );
     });
   },
   { timeout: HUB_TIMEOUT, parts, needs },

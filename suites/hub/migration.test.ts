@@ -20,7 +20,7 @@ import {
   needs,
   type HubWorld,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { REMOVE, chartPath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 

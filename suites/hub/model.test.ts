@@ -13,7 +13,7 @@ import {
   tokenOf,
   viewer,
   type HubWorld,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { budgetLine, modelRuns, type Budget, type ModelCommand } from '../harness/model-run.ts';
 
 // Model-based (STYLE 7, issue 34) on the shared runner, for the embedded pages (§4.17). Pages

@@ -21,7 +21,7 @@ import {
   finalize,
   v2Post,
 } from '../harness/given/v2.ts';
-import { applicationPath, dashboardPath, tokenOf, HUB_TIMEOUT } from '../harness/given/hub.ts';
+import { applicationPath, dashboardPath, tokenOf, HUB_TIMEOUT } from './kit.ts';
 import { CLONE, SAVE_FROM_CHAT, dashboardsPath, clonePath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 import { cause } from '../harness/causes.ts';

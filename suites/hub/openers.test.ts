@@ -20,7 +20,7 @@ import {
   needsData,
   parts,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { cause } from '../harness/causes.ts';
 
 // §2.2 names controls; what clicking one opens is our decision (hub.controls.placement),

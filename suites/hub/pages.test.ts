@@ -12,7 +12,7 @@ import {
   tokenOf,
   viewer,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 
 // §4.17: the two pages, their required jwt, and the texts for a bad token or an unseen id.
 const { dashboardNotFound, invalidToken } = expectedStrings.hub;

@@ -3,14 +3,7 @@ import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { openHub, type HubView } from '../harness/browser.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
-import {
-  dashboardPath,
-  expectCount,
-  needsData,
-  parts,
-  viewer,
-  HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+import { dashboardPath, expectCount, needsData, parts, viewer, HUB_TIMEOUT } from './kit.ts';
 
 // Row-level security reads a property's value as stored, whatever its class (§1, §2.4
 // `{{user.<key>}}`): on an embedded page (§4.17) as much as through the API. A page shows a

@@ -10,7 +10,7 @@ import {
   parts,
   tokenOf,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { rolePath } from '../harness/paths.ts';
 
 // §4.17 (issue 9 part 4): every name shown is text, never markup; §3: a role update reaches

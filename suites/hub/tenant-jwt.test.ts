@@ -9,7 +9,7 @@ import {
   hubWorld,
   needs,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 
 // §5 rule 6: a tenant JWT keeps working on API calls, but the embedded pages take a
 // project-user token only. A tenant of the very account whose dashboard the page names, with

@@ -10,7 +10,7 @@ import {
   needsData,
   type HubWorld,
   HUB_TIMEOUT,
-} from '../harness/given/hub.ts';
+} from './kit.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 import { cause } from '../harness/causes.ts';
@@ -50,7 +50,10 @@ async function worldWithUnloadable(
   const w = await hubWorld(t, { data: true, permissions: { drillDown: true } });
   const key = w.creds().apiKey;
   const chartConfig = configWithoutSql(t);
-  const save = await v1Post(t, SAVE_FROM_CHAT, key, { chartConfig });
+  const save = await v1Post(t, SAVE_FROM_CHAT, key, {
+    chartConfig,
+    name: String(chartConfig['title']),
+  });
   expect(
     save.status,
     `save-from-chat without sqlOverride: ${save.text.slice(0, 300)}`,

@@ -2,7 +2,7 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
-import { organizationName, personName } from '../harness/given/builders.ts';
+import { organizationName, personName } from '../harness/builders.ts';
 import {
   buildWorld,
   registerOrganization,
@@ -13,6 +13,7 @@ import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../har
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { APPLICATIONS, EMBED_TOKEN, rolesPath } from '../harness/paths.ts';
 import { embedAnswer } from '../harness/endpoints.ts';
+import { v2KeyCarrier } from '../harness/given/v2.ts';
 import {
   describeAnswer,
   expectClientError,
@@ -159,11 +160,17 @@ conformance(
   'a user-scoped key on a v2 GET names its organization in the query',
   async (t) => {
     const w = await buildWorld(t);
-    const { apiKey, organizationId } = w.creds('user-scoped');
-    const inQuery = await t.http.get(APPLICATIONS, { query: { apiKey, organizationId } });
+    // The key travels where the profile says (decision v2.credentials.api-key-carrier).
+    const { headers, query } = v2KeyCarrier(t, w, 'GET', 'user-scoped');
+    const inQuery = await t.http.get(APPLICATIONS, { headers, query });
     expectSuccess(inQuery, AnyData, 'organizationId in the query of a v2 GET');
-    const missing = await t.http.get(APPLICATIONS, { query: { apiKey } });
+    const { organizationId: _left, ...withoutOrganization } = query;
+    const missing = await t.http.get(APPLICATIONS, { headers, query: withoutOrganization });
     expectClientError(missing, 'a user-scoped key without organizationId on a v2 GET');
   },
-  { needs, parts: ['v2'], relies: ['v2.applications.list.before-finalize'] },
+  {
+    needs,
+    parts: ['v2'],
+    relies: ['v2.applications.list.before-finalize', 'v2.credentials.api-key-carrier'],
+  },
 );

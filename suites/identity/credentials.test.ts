@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { ErrorEnvelope } from '../../spec/schemas/common.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { externalId } from '../harness/given/builders.ts';
+import { externalId } from '../harness/builders.ts';
 import {
   buildWorld,
   createRole,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { RegisterUserResponse } from '../../spec/schemas/user.ts';
-import { personName } from '../harness/given/builders.ts';
+import { personName } from '../harness/builders.ts';
 import { buildWorld, registerWithoutUserId, userToken } from '../harness/given/accounts.ts';
 import { conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectSuccess } from '../harness/expect.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { RegisterOrganizationResponse } from '../../spec/schemas/organization.ts';
-import { externalId, organizationName } from '../harness/given/builders.ts';
+import { externalId, organizationName } from '../harness/builders.ts';
 import {
   buildWorld,
   registerOrganization,

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { IsoUtc } from '../../spec/schemas/common.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
-import { externalId, organizationName, personName, properties } from '../harness/given/builders.ts';
+import { externalId, organizationName, personName, properties } from '../harness/builders.ts';
 import {
   expectedEffective,
   expectedPermissions,

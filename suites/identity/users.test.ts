@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import { ValidationIssue } from '../../spec/schemas/common.ts';
 import { RegisterUserResponse } from '../../spec/schemas/user.ts';
-import { personName } from '../harness/given/builders.ts';
+import { personName } from '../harness/builders.ts';
 import {
   buildWorld,
   createRole,

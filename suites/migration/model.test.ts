@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/oracles/index.ts';
-import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
-import type { SpecError } from '../../spec/errors.ts';
 import {
   applyDashboards,
   dashboardsFor,
@@ -16,19 +14,17 @@ import {
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import {
-  applyMigration,
   BEFORE_FINALIZE,
+  applyMigration,
   migratedWrite,
   type MigrationState,
 } from '../../spec/machines/migration.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import { expectClientError, expectError, successStatus } from '../harness/expect.ts';
-import type { Reply } from '../harness/http.ts';
+import { buildWorld, type World } from '../harness/given/accounts.ts';
 import {
   CONTENT,
   READ_BACK,
-  TENANT_FIELDS,
   createChart,
   createDashboard,
   createWorkspace,
@@ -41,6 +37,12 @@ import {
   type CreateSite,
 } from '../harness/given/dashboards.ts';
 import {
+  V2_REPLACEMENT,
+  namedReplacements,
+  type WriteKind as V1WriteKind,
+} from '../harness/replacements.ts';
+import { errorText } from './kit.ts';
+import {
   API_KEY,
   V2_KEY,
   applicationsOf,
@@ -49,19 +51,34 @@ import {
   v2Delete,
   v2Post,
   writtenDashboard,
+  type As,
   type WriteSite,
 } from '../harness/given/v2.ts';
+import type { Reply } from '../harness/http.ts';
+import {
+  budgetLine,
+  modelRuns,
+  states,
+  type Budget,
+  type ModelCommand,
+  type Verdict,
+} from '../harness/model-run.ts';
 import { APPEND, CLONE, REMOVE, dashboardPath, dashboardsPath } from '../harness/paths.ts';
 
-// Model-based (STYLE 7), like suites/identity/model.test.ts: random sequences of v1 writes by
-// an API key and two tenants, the finalize, then v1 writes again (410) and v2 writes by the
-// API key and the tenants' earlier JWTs (§5 rule 6), run against the target and, in step,
-// against the pure machines of spec/machines (dashboards, migration), which are the oracle.
-// After each step every caller's list must be what the model holds. Ids the target issues are
-// bound to the model's as they first appear (by position in a layout, or as the one new entry
-// of a list), so a target whose ids differ from the reference's can still be in step.
+// Model-based (STYLE 7, issue 34) on the shared runner, for the migration (§3 last row, §5 rule
+// 6, §9, §4.16): two accounts, each a workspace of two shared dashboards and three tenants
+// (an editor, one of a few lesser roles, another editor); random v1 writes by the API key and
+// the tenants, the finalize of either account when drawn, v1 writes after it (410
+// MIGRATED_TO_V2 naming the v2 call that replaces them) and v2 writes by the API key and the
+// tenants' earlier JWTs, which then act as their project users (§5 rule 6). The oracle is the
+// pure dashboards and migration machines of spec/machines. After each command every caller's
+// list in both accounts must be what the model holds: the v1 list before that account's
+// finalize, its application's v2 list after it (migrated dashboards found by legacyDashboardId).
+// Ids the target issues are bound to the model's as they first appear. Commands and reads
+// resting on a decision the profile does not follow are left out, never failed.
 
-const TENANTS = 2;
+const BUDGET: Budget = { runs: 3, commands: 20 };
+const TENANTS = 3;
 const EDITOR: RolePermissions = {
   addDashboard: true,
   addChart: true,
@@ -69,77 +86,123 @@ const EDITOR: RolePermissions = {
   canDuplicateDashboard: true,
 };
 /** What the second tenant may hold: editing, a single flag, view-only, read-only. */
-const secondTenant = fc.constantFrom<RolePermissions>(
-  EDITOR,
+const SECOND_ROLES: readonly RolePermissions[] = [
   { addChart: true },
   { removeChart: true, canDuplicateDashboard: true },
   {},
   { ...EDITOR, readOnly: true },
-);
+  EDITOR,
+];
+/** §7 codes whose status the document gives; any other refusal is a 4xx (its code decided). */
+const DOCUMENTED = new Set([
+  'MIGRATED_TO_V2',
+  'SHARED_DASHBOARD_READ_ONLY',
+  'PROJECT_USER_WITHOUT_ORGANIZATION',
+]);
+const V1_KIND: Readonly<Record<WriteKind, V1WriteKind>> = {
+  create: 'create',
+  clone: 'clone',
+  addCharts: 'add-charts',
+  appendCharts: 'append-charts-from',
+  removeCharts: 'remove-charts',
+};
 
-/** §7 codes the document gives a status; any other refusal is only a 4xx off the reference. */
-const DOCUMENTED = new Set(['MIGRATED_TO_V2', 'SHARED_DASHBOARD_READ_ONLY']);
+interface Tenant {
+  readonly permissions: RolePermissions;
+  readonly token: string;
+}
 
-interface Model {
+interface Account {
+  readonly w: World;
   state: DashboardsState;
   migration: MigrationState;
-  /** The v1 workspace (model and target share its id) and, after finalize, its application. */
+  /** The v1 workspace (the model's id is the target's) and, after finalize, its application. */
   readonly workspaceId: string;
   applicationId: string;
-  readonly permissions: readonly RolePermissions[];
+  realApplicationId: string;
+  readonly tenants: readonly Tenant[];
   /** Target id <-> model id, for dashboards and charts. */
   readonly toModel: Map<string, string>;
   readonly toReal: Map<string, string>;
-  readonly decisions: boolean;
+}
+
+/** Which of our decisions the profile follows: each gates the commands and reads resting on it. */
+interface Follows {
+  /** Tenants are registered and write and read through v1 (tenant-flow, field names, credentials). */
+  readonly tenants: boolean;
+  /** migration.tenant-users: after finalize a tenant's JWT acts as its project user. */
+  readonly tenantUsers: boolean;
+  readonly apiKeyView: boolean;
+  readonly copyChartIds: boolean;
+  readonly cloneBeside: boolean;
+  readonly appendCopies: boolean;
+  /**
+   * migration.chart-ids-kept: a migrated dashboard's charts keep their ids, so chart ids are
+   * compared after finalize and v2 calls name charts; else only how many charts a layout holds.
+   */
+  readonly chartIdsKept: boolean;
+}
+
+interface Model {
+  readonly accounts: readonly Account[];
+  readonly follows: Follows;
 }
 
 interface Real {
   readonly t: Conformance;
-  readonly w: World;
-  readonly tokens: readonly string[];
-  applicationId: string;
 }
 
-/** Who calls: the API key, or tenant k (a project user after finalize). */
+/** Who calls: the API key, or tenant k (its project user after finalize). */
 type Who = 'api' | number;
+type Cmd = ModelCommand<Model, Real>;
+const accountAt = (m: Model, a: number) => m.accounts[a % m.accounts.length] as Account;
+const pick = <T>(items: readonly T[], i: number): T | undefined =>
+  items.length === 0 ? undefined : items[i % items.length];
+const after = (acct: Account) => acct.migration.phase === 'after';
+/** The v1 id a migrated dashboard kept, and the v2 id of a v1 dashboard (§9); none before. */
+const legacyOf = (acct: Account, id: string): string | undefined =>
+  acct.migration.phase === 'after' ? acct.migration.legacyIdOf[id] : undefined;
+const v2Of = (acct: Account, v1: string): string | undefined =>
+  acct.migration.phase === 'after' ? acct.migration.v2IdOf[v1] : undefined;
+const whoText = (who: Who) => (who === 'api' ? 'the API key' : `tenant ${who}`);
 
-function actorOf(m: Model, who: Who): Actor {
+function actorOf(acct: Account, who: Who): Actor {
   if (who === 'api') return { kind: 'api-key' };
-  const permissions = m.permissions[who] ?? null;
-  return m.migration.phase === 'before'
-    ? { kind: 'tenant', tenantId: `tenant-${who}`, permissions }
-    : {
+  const k = who % TENANTS;
+  const permissions = acct.tenants[k]?.permissions ?? null;
+  return after(acct)
+    ? {
         kind: 'project-user',
-        userId: `user-${who}`,
+        userId: `user-${k}`,
         permissions,
-        projectOrganizationId: `organization-${who}`,
-      };
+        projectOrganizationId: `organization-${k}`,
+      }
+    : { kind: 'tenant', tenantId: `tenant-${k}`, permissions };
 }
 
-function bind(m: Model, real: string, model: string, what: string): void {
-  const was = m.toModel.get(real);
-  const had = m.toReal.get(model);
+const secretOf = (acct: Account, who: Who) =>
+  who === 'api' ? acct.w.creds().apiKey : (acct.tenants[who % TENANTS]?.token ?? '');
+
+function bind(acct: Account, real: string, model: string, what: string): void {
+  const was = acct.toModel.get(real);
+  const had = acct.toReal.get(model);
   expect(was ?? model, `${what}: target id ${real} stands for one model id`).toBe(model);
   expect(had ?? real, `${what}: model id ${model} stands for one target id`).toBe(real);
-  m.toModel.set(real, model);
-  m.toReal.set(model, real);
+  acct.toModel.set(real, model);
+  acct.toReal.set(model, real);
 }
 
-function apply(m: Model, command: DashboardsCommand) {
-  return applyDashboards(m.state, command, Date.now());
-}
-
-function step(m: Model, command: DashboardsCommand): void {
-  const applied = apply(m, command);
+function step(acct: Account, command: DashboardsCommand): void {
+  const applied = applyDashboards(acct.state, command, Date.now());
   if (!applied.ok) throw new Error(`the model refused ${command.type}: ${applied.error.message}`);
-  m.state = applied.state;
+  acct.state = applied.state;
 }
 
 /** The model's list for a caller: the v1 workspace before finalize, its application after. */
-function modelList(m: Model, who: Who): DashboardRecord[] {
-  const at = m.migration.phase === 'before' ? m.workspaceId : m.applicationId;
-  return dashboardsFor(m.state, at, actorOf(m, who));
-}
+const modelList = (acct: Account, who: Who): DashboardRecord[] =>
+  after(acct)
+    ? dashboardsFor(acct.state, acct.applicationId, actorOf(acct, who))
+    : dashboardsFor(acct.state, acct.workspaceId, actorOf(acct, who), 'v1');
 
 interface Shown {
   readonly id: string;
@@ -149,14 +212,13 @@ interface Shown {
   readonly legacyDashboardId?: string | null;
 }
 
-async function realList(m: Model, real: Real, who: Who): Promise<Shown[]> {
-  const { t, w } = real;
-  const token = who === 'api' ? undefined : (real.tokens[who] ?? '');
-  if (m.migration.phase === 'before') {
+async function realList(t: Conformance, acct: Account, who: Who): Promise<Shown[]> {
+  const token = who === 'api' ? undefined : secretOf(acct, who);
+  if (!after(acct)) {
     const items = await v1DashboardsOf(
       t,
-      w,
-      m.workspaceId,
+      acct.w,
+      acct.workspaceId,
       token === undefined ? undefined : { token },
     );
     return items.map((d) => ({
@@ -168,8 +230,8 @@ async function realList(m: Model, real: Real, who: Who): Promise<Shown[]> {
   }
   const items = await v2DashboardsOf(
     t,
-    w,
-    real.applicationId,
+    acct.w,
+    acct.realApplicationId,
     token === undefined ? API_KEY : { token },
   );
   return items.map((d) => ({
@@ -181,84 +243,67 @@ async function realList(m: Model, real: Real, who: Who): Promise<Shown[]> {
   }));
 }
 
-/** Every caller's list is the model's, binding ids the target issued on their first showing. */
-async function expectInStep(m: Model, real: Real, after: string): Promise<void> {
-  for (const who of ['api', ...Array.from({ length: TENANTS }, (_, k) => k)] as Who[]) {
-    const what = `after ${after}, the list of ${who === 'api' ? 'the API key' : `tenant ${who}`}`;
-    const shown = await realList(m, real, who);
-    const held = modelList(m, who);
-    expect(
-      shown.length,
-      `${what}: ${JSON.stringify(shown.map((s) => s.id))} vs the model's ${held.length}`,
-    ).toBe(held.length);
-    const left = new Set(held.map((d) => d.dashboardId));
-    const pending: Shown[] = [];
-    for (const s of shown) {
-      let id = m.toModel.get(s.id);
-      if (id === undefined && m.migration.phase === 'after' && s.legacyDashboardId) {
-        // §9: a migrated dashboard keeps its v1 id as legacyDashboardId.
-        const v1 = m.toModel.get(s.legacyDashboardId);
-        const v2 = v1 === undefined ? undefined : m.migration.v2IdOf[v1];
-        if (v2 !== undefined) {
-          bind(m, s.id, v2, what);
-          id = v2;
-        }
-      }
-      if (id === undefined) pending.push(s);
-      else {
-        expect(left.has(id), `${what}: shows ${s.id}, which the model does not list`).toBe(true);
-        left.delete(id);
-      }
-    }
-    // At most one dashboard is new to a list per step: bind it to the model's one new entry.
-    expect(pending.length, `${what}: more than one new entry at once`).toBeLessThanOrEqual(1);
-    const [fresh] = pending;
-    if (fresh !== undefined) bind(m, fresh.id, [...left][0] ?? '', what);
-    for (const s of shown) {
-      const d = held.find((x) => x.dashboardId === m.toModel.get(s.id));
-      if (d === undefined) continue;
-      const label = `${what}: ${d.name}`;
-      if (s.name !== undefined) expect(s.name, `${label}: name`).toBe(d.name);
-      expect(s.own, `${label}: the caller's own dashboard or a shared one`).toBe(!isShared(d));
-      if (m.migration.phase === 'after' && s.legacyDashboardId !== undefined) {
-        const legacy = m.migration.legacyIdOf[d.dashboardId];
-        expect(s.legacyDashboardId ?? null, `${label}: legacyDashboardId`).toBe(
-          legacy === undefined ? null : (m.toReal.get(legacy) ?? legacy),
-        );
-      }
-      expect(s.chartIds.length, `${label}: how many charts`).toBe(d.chartIds.length);
-      d.chartIds.forEach((chart, i) => bind(m, s.chartIds[i] ?? '', chart, `${label}: chart ${i}`));
-    }
-  }
-}
-
-/** Checks an answer against the model's verdict. */
-function expectVerdict(
-  m: Model,
-  res: Reply,
-  refused: SpecError | undefined,
-  what: string,
-  statusShown: boolean,
+/** A caller's list is the model's, binding ids the target issued on their first showing. */
+function expectListInStep(
+  acct: Account,
+  who: Who,
+  shown: readonly Shown[],
+  after_: string,
+  chartIds: boolean,
 ): void {
-  if (refused === undefined) {
-    // §4.10–§4.12 show 200; where the document shows no status (§4.16), any 2xx success.
-    const ok = statusShown ? res.status === 200 : successStatus(res.status);
-    expect(ok, `${what}: the model allows it: ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
-  } else if (DOCUMENTED.has(refused.code)) {
-    expectError(res, documentedStatus(refused.code), what, refused.code);
-  } else {
-    const envelope = expectClientError(res, `${what} (the model: ${refused.code})`);
-    if (m.decisions) expect(envelope.error.code, `${what}: the decided code`).toBe(refused.code);
+  const where = after(acct) ? 'v2' : 'v1';
+  const what = `after ${after_}, the ${where} list of ${whoText(who)} in ${acct.w.account.organizationId}`;
+  const held = modelList(acct, who);
+  expect(
+    shown.length,
+    `${what}: ${JSON.stringify(shown.map((s) => s.id))} vs the model's ${held.length}`,
+  ).toBe(held.length);
+  const left = new Set(held.map((d) => d.dashboardId));
+  const pending: Shown[] = [];
+  for (const s of shown) {
+    let id = acct.toModel.get(s.id);
+    if (id === undefined && after(acct) && s.legacyDashboardId) {
+      // §9: a migrated dashboard keeps its v1 id as legacyDashboardId.
+      const v1 = acct.toModel.get(s.legacyDashboardId);
+      const v2 = v1 === undefined ? undefined : v2Of(acct, v1);
+      if (v2 !== undefined) {
+        bind(acct, s.id, v2, what);
+        id = v2;
+      }
+    }
+    if (id === undefined) pending.push(s);
+    else {
+      expect(left.has(id), `${what}: shows ${s.id}, which the model does not list`).toBe(true);
+      left.delete(id);
+    }
+  }
+  // At most one dashboard is new to a list per step: bind it to the model's one new entry.
+  expect(pending.length, `${what}: more than one new entry at once`).toBeLessThanOrEqual(1);
+  const [fresh] = pending;
+  if (fresh !== undefined) bind(acct, fresh.id, [...left][0] ?? '', what);
+  for (const s of shown) {
+    const d = held.find((x) => x.dashboardId === acct.toModel.get(s.id));
+    if (d === undefined) continue;
+    const label = `${what}: ${d.name}`;
+    if (s.name !== undefined) expect(s.name, `${label}: name`).toBe(d.name);
+    expect(s.own, `${label}: the caller's own dashboard or a shared one`).toBe(!isShared(d));
+    if (after(acct) && s.legacyDashboardId !== undefined) {
+      const legacy = legacyOf(acct, d.dashboardId);
+      expect(s.legacyDashboardId ?? null, `${label}: legacyDashboardId`).toBe(
+        legacy === undefined ? null : (acct.toReal.get(legacy) ?? legacy),
+      );
+    }
+    expect(s.chartIds.length, `${label}: how many charts`).toBe(d.chartIds.length);
+    if (!chartIds) continue;
+    d.chartIds.forEach((chart, i) => {
+      bind(acct, s.chartIds[i] ?? '', chart, `${label}: chart ${i}`);
+    });
   }
 }
-
-const pick = <T>(items: readonly T[], i: number): T | undefined =>
-  items.length === 0 ? undefined : items[i % items.length];
-
-const realOf = (m: Model, id: string) => m.toReal.get(id);
 
 /** A write as the model sees it: which entry of the caller's list, which chart, which source. */
 interface Aim {
+  readonly a: number;
   readonly who: Who;
   readonly kind: WriteKind;
   readonly entry: number;
@@ -268,297 +313,318 @@ interface Aim {
 
 /** Resolves an aim against the model; undefined when it has nothing to aim at yet. */
 function resolve(m: Model, aim: Aim) {
-  const list = modelList(m, aim.who);
+  const acct = accountAt(m, aim.a);
+  const list = modelList(acct, aim.who);
   const target = pick(list, aim.entry);
   const source = pick(list, aim.source);
   if (target === undefined || source === undefined) return undefined;
-  const everyChart = Object.keys(m.state.charts).filter((c) => m.toReal.has(c));
+  if (!acct.toReal.has(target.dashboardId) || !acct.toReal.has(source.dashboardId))
+    return undefined;
+  const bound = Object.keys(acct.state.charts).filter((c) => acct.toReal.has(c));
   const chart =
     aim.kind === 'removeCharts'
       ? pick(
-          target.chartIds.filter((c) => m.toReal.has(c)),
+          target.chartIds.filter((c) => acct.toReal.has(c)),
           aim.chart,
         )
       : pick(
-          everyChart.filter((c) => !target.chartIds.includes(c)),
+          bound.filter((c) => !target.chartIds.includes(c)),
           aim.chart,
         );
   if ((aim.kind === 'addCharts' || aim.kind === 'removeCharts') && chart === undefined)
     return undefined;
-  return { target, source, chart: chart ?? '' };
+  return { acct, target, source, chart: chart ?? '' };
 }
 
-const secretOf = (real: Real, who: Who) =>
-  who === 'api' ? real.w.creds().apiKey : (real.tokens[who] ?? '');
+/** Whether a write the model would carry out rests on a decision the profile does not follow. */
+function restsOnUnfollowed(m: Model, aim: Aim, via: 'v1' | 'v2'): boolean {
+  const f = m.follows;
+  const acct = accountAt(m, aim.a);
+  if (aim.who !== 'api' && !(after(acct) ? f.tenantUsers : f.tenants)) return true;
+  // After finalize every v1 write is refused: nothing it would have done is compared.
+  if (via === 'v1' && after(acct)) return false;
+  if (aim.kind === 'appendCharts' && !f.appendCopies) return true;
+  const aimed = resolve(m, aim);
+  if (aim.who === 'api' || via === 'v2' || aimed === undefined || !isShared(aimed.target))
+    return false;
+  if (aim.kind === 'clone') return !f.cloneBeside;
+  return aim.kind !== 'create' && !f.copyChartIds;
+}
 
-class V1Write implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly aim: Aim) {}
-  check = () => true;
-  async run(m: Model, real: Real) {
-    const { t } = real;
-    const { who, kind } = this.aim;
-    const aimed = resolve(m, this.aim);
-    if (aimed === undefined) return;
-    const { target, source, chart } = aimed;
-    const secret = secretOf(real, who);
-    const actor = actorOf(m, who);
-    const realTarget = realOf(m, target.dashboardId) ?? target.dashboardId;
-    const realSource = realOf(m, source.dashboardId) ?? source.dashboardId;
-    const realChart = realOf(m, chart) ?? chart;
-    const name = `Board ${Object.keys(m.state.dashboards).length}`;
-    const what = this.toString();
-    let res: Reply;
-    let command: (newId: string) => DashboardsCommand;
-    let created: CreateSite | undefined;
-    switch (kind) {
-      case 'create': {
-        // §4.16 shows no answer for the v1 create: the caller's list before it finds the new one.
-        const as = who === 'api' ? { apiKey: secret } : { token: secret };
-        const before = await v1DashboardsOf(t, real.w, m.workspaceId, as);
-        created = { workspaceId: m.workspaceId, as, before };
-        res = await v1Create(t, secret, m.workspaceId, name);
-        command = (id) => ({
-          type: 'createDashboard',
-          dashboardId: id,
-          workspaceId: m.workspaceId,
-          name,
-          actor,
-          via: 'v1',
-        });
-        break;
-      }
-      case 'clone':
-        res = await v1Post(t, CLONE, secret, { sourceDashboardId: realTarget });
-        command = (id) => ({
-          type: 'clone',
-          sourceDashboardId: target.dashboardId,
-          newDashboardId: id,
-          actor,
-          via: 'v1',
-        });
-        break;
-      case 'addCharts':
-        res = await v1AddCharts(t, secret, realTarget, [realChart]);
-        command = () => ({
-          type: 'addCharts',
-          dashboardId: target.dashboardId,
-          chartIds: [chart],
-          actor,
-          via: 'v1',
-        });
-        break;
-      case 'appendCharts':
-        res = await v1Post(t, APPEND, secret, {
-          sourceDashboardId: realSource,
-          targetDashboardId: realTarget,
-        });
-        command = (id) => ({
-          type: 'appendCharts',
-          sourceDashboardId: source.dashboardId,
-          targetDashboardId: target.dashboardId,
-          batchId: id,
-          actor,
-          via: 'v1',
-        });
-        break;
-      case 'removeCharts':
-        res = await v1Post(t, REMOVE, secret, { dashboardId: realTarget, chartIds: [realChart] });
-        command = () => ({
-          type: 'removeCharts',
-          dashboardId: target.dashboardId,
-          chartIds: [chart],
-          actor,
-          via: 'v1',
-        });
-        break;
-    }
-    // §9: after finalize every v1 write is gone, whatever the model would say of it.
-    const gone = migratedWrite(m.migration, kind, {
-      workspaceId: m.workspaceId,
+function refusal(code: string, why: string): Verdict {
+  return DOCUMENTED.has(code)
+    ? { kind: 'refused', code, documented: documentedStatus(code), why }
+    : { kind: 'refused', code, why };
+}
+
+/** The command a write is to the model, for a given new id. */
+function commandOf(
+  acct: Account,
+  aim: Aim,
+  aimed: NonNullable<ReturnType<typeof resolve>>,
+  via: 'v1' | 'v2',
+  name: string,
+): (id: string) => DashboardsCommand {
+  const actor = actorOf(acct, aim.who);
+  const { target, source, chart } = aimed;
+  return {
+    create: (id: string): DashboardsCommand => ({
+      type: 'createDashboard',
+      dashboardId: id,
+      workspaceId: via === 'v1' ? acct.workspaceId : acct.applicationId,
+      name,
+      actor,
+      via,
+    }),
+    clone: (id: string): DashboardsCommand => ({
+      type: 'clone',
+      sourceDashboardId: target.dashboardId,
+      newDashboardId: id,
+      ...(via === 'v2' ? { name } : {}),
+      actor,
+      via,
+    }),
+    addCharts: (): DashboardsCommand => ({
+      type: 'addCharts',
       dashboardId: target.dashboardId,
-    });
-    if (gone !== undefined) {
-      expectVerdict(m, res, gone, what, !['create', 'addCharts'].includes(kind));
-    } else {
-      const trial = apply(m, command(crypto.randomUUID()));
-      expectVerdict(
-        m,
-        res,
-        trial.ok ? undefined : trial.error,
-        what,
-        !['create', 'addCharts'].includes(kind),
-      );
-      if (trial.ok) {
-        // A new dashboard takes the target's id; anything else keeps the model's own.
-        const id =
-          created !== undefined
-            ? await v1Created(t, real.w, res, created, what)
-            : kind === 'clone'
-              ? CloneDashboardResponse.shape.data.parse((res.body as { data?: unknown }).data)
-                  .dashboardId
-              : crypto.randomUUID();
-        step(m, command(id));
-        if (kind === 'create' || kind === 'clone') bind(m, id, id, what);
+      chartIds: [chart],
+      actor,
+      via,
+    }),
+    appendCharts: (id: string): DashboardsCommand => ({
+      type: 'appendCharts',
+      sourceDashboardId: source.dashboardId,
+      targetDashboardId: target.dashboardId,
+      batchId: id,
+      actor,
+      via,
+    }),
+    removeCharts: (): DashboardsCommand => ({
+      type: 'removeCharts',
+      dashboardId: target.dashboardId,
+      chartIds: [chart],
+      actor,
+      via,
+    }),
+  }[aim.kind];
+}
+
+const v1WriteCmd = (aim: Aim): Cmd => {
+  let created: CreateSite | undefined;
+  let allowed = false;
+  const name = `Board ${aim.a}.${aim.entry}.${aim.source}`;
+  const label = `v1 ${aim.kind} in account#${aim.a} by ${whoText(aim.who)} on entry#${aim.entry} chart#${aim.chart} source#${aim.source}`;
+  /** The target's v1 id of a model dashboard: after finalize, the v1 id it kept. */
+  const v1Id = (acct: Account, id: string) => acct.toReal.get(legacyOf(acct, id) ?? id) ?? '';
+  return {
+    kind: 'call',
+    label,
+    pre: (m) => resolve(m, aim) !== undefined && !restsOnUnfollowed(m, aim, 'v1'),
+    verdict: (m, { t }) => {
+      const aimed = resolve(m, aim);
+      if (aimed === undefined) throw new Error('unreachable: checked by pre');
+      const { acct, target } = aimed;
+      created = undefined;
+      allowed = false;
+      // §9: after finalize every v1 write answers 410, whatever the model would say of it.
+      const gone = migratedWrite(acct.migration, aim.kind, {
+        workspaceId: acct.workspaceId,
+        dashboardId: legacyOf(acct, target.dashboardId) ?? target.dashboardId,
+      });
+      if (gone !== undefined) {
+        const kind = V1_KIND[aim.kind];
+        return {
+          ...refusal(gone.code, gone.message),
+          // §4.16, §7: the 410 names the v2 call that replaces this write, and no other's.
+          also: (res: Reply) =>
+            expect(
+              [...namedReplacements(errorText(res))],
+              `${label}: the 410 names ${V2_REPLACEMENT[kind].join(' ')}: ${errorText(res).slice(0, 300)}`,
+            ).toEqual([kind]),
+        };
       }
-    }
-    await expectInStep(m, real, what);
-  }
-  toString = () =>
-    `v1 ${this.aim.kind} by ${String(this.aim.who)} on entry#${this.aim.entry} chart#${this.aim.chart} source#${this.aim.source}`;
-}
+      const command = commandOf(acct, aim, aimed, 'v1', name);
+      const trial = applyDashboards(acct.state, command(crypto.randomUUID()), Date.now());
+      if (!trial.ok)
+        return refusal(trial.error.code, `${trial.error.code}: ${trial.error.message}`);
+      allowed = true;
+      return {
+        kind: 'allowed',
+        // §4.10–§4.12 show 200; §4.16 shows no answer for the create and the add-charts.
+        ...(aim.kind === 'create' || aim.kind === 'addCharts' ? {} : { status: 200 }),
+        then: async (res: Reply) => {
+          let id: string = crypto.randomUUID();
+          if (created !== undefined) id = await v1Created(t, acct.w, res, created, label);
+          if (aim.kind === 'clone') {
+            const parsed = CloneDashboardResponse.safeParse(res.body);
+            if (!parsed.success) expect.fail(`${label}: no {dashboardId, name}: ${res.text}`);
+            id = parsed.data.data.dashboardId;
+          }
+          step(acct, command(id));
+          if (aim.kind === 'create' || aim.kind === 'clone') bind(acct, id, id, label);
+        },
+      };
+    },
+    call: async (m, { t }) => {
+      const aimed = resolve(m, aim);
+      if (aimed === undefined) throw new Error('unreachable: checked by pre');
+      const { acct, target, source, chart } = aimed;
+      const secret = secretOf(acct, aim.who);
+      const real = {
+        target: v1Id(acct, target.dashboardId),
+        source: v1Id(acct, source.dashboardId),
+      };
+      const realChart = acct.toReal.get(chart) ?? '';
+      switch (aim.kind) {
+        case 'create':
+          if (allowed) {
+            // §4.16 shows no answer for the v1 create: the caller's list before it finds it.
+            const as = aim.who === 'api' ? { apiKey: secret } : { token: secret };
+            const before = await v1DashboardsOf(t, acct.w, acct.workspaceId, as);
+            created = { workspaceId: acct.workspaceId, as, before };
+          }
+          return v1Create(t, secret, acct.workspaceId, name);
+        case 'clone':
+          return v1Post(t, CLONE, secret, { sourceDashboardId: real.target });
+        case 'addCharts':
+          return v1AddCharts(t, secret, real.target, [realChart]);
+        case 'appendCharts':
+          return v1Post(t, APPEND, secret, {
+            sourceDashboardId: real.source,
+            targetDashboardId: real.target,
+          });
+        case 'removeCharts':
+          return v1Post(t, REMOVE, secret, { dashboardId: real.target, chartIds: [realChart] });
+      }
+    },
+  };
+};
 
-class V2Write implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly aim: Aim) {}
-  check = (m: Readonly<Model>) => m.migration.phase === 'after';
-  async run(m: Model, real: Real) {
-    const { t, w } = real;
-    const { who, kind } = this.aim;
-    const aimed = resolve(m, this.aim);
-    if (aimed === undefined) return;
-    const { target, source, chart } = aimed;
-    const as = who === 'api' ? API_KEY : { token: real.tokens[who] ?? '' };
-    const actor = actorOf(m, who);
-    const at = dashboardPath(real.applicationId, realOf(m, target.dashboardId) ?? '');
-    const name = `Board ${Object.keys(m.state.dashboards).length}`;
-    const what = this.toString();
-    let res: Reply;
-    let command: (newId: string) => DashboardsCommand;
-    // §4.16 shows no answer for the v2 create and clone: the caller's list before them finds
-    // the new dashboard.
-    let made: WriteSite | undefined;
-    const listed = () => v2DashboardsOf(t, w, real.applicationId, as);
-    switch (kind) {
-      case 'create':
-        made = { call: 'v2.create', applicationId: real.applicationId, as, before: await listed() };
-        res = await v2Post(t, w, dashboardsPath(real.applicationId), as, { name });
-        command = (id) => ({
-          type: 'createDashboard',
-          dashboardId: id,
-          workspaceId: m.applicationId,
-          name,
-          actor,
-          via: 'v2',
-        });
-        break;
-      case 'clone':
-        made = { call: 'v2.clone', applicationId: real.applicationId, as, before: await listed() };
-        res = await v2Post(t, w, `${at}/clone`, as, { name });
-        command = (id) => ({
-          type: 'clone',
-          sourceDashboardId: target.dashboardId,
-          newDashboardId: id,
-          name,
-          actor,
-          via: 'v2',
-        });
-        break;
-      case 'addCharts':
-        res = await v2Post(t, w, `${at}/charts`, as, { charts: [realOf(m, chart) ?? ''] });
-        command = () => ({
-          type: 'addCharts',
-          dashboardId: target.dashboardId,
-          chartIds: [chart],
-          actor,
-          via: 'v2',
-        });
-        break;
-      case 'appendCharts':
-        res = await v2Post(t, w, `${at}/append-charts`, as, {
-          sourceDashboardId: realOf(m, source.dashboardId) ?? '',
-        });
-        command = (id) => ({
-          type: 'appendCharts',
-          sourceDashboardId: source.dashboardId,
-          targetDashboardId: target.dashboardId,
-          batchId: id,
-          actor,
-          via: 'v2',
-        });
-        break;
-      case 'removeCharts':
-        res = await v2Delete(t, w, `${at}/charts/${realOf(m, chart) ?? ''}`, as);
-        command = () => ({
-          type: 'removeCharts',
-          dashboardId: target.dashboardId,
-          chartIds: [chart],
-          actor,
-          via: 'v2',
-        });
-        break;
-    }
-    const trial = apply(m, command(crypto.randomUUID()));
-    expectVerdict(m, res, trial.ok ? undefined : trial.error, what, false);
-    if (trial.ok) {
-      const id =
-        made === undefined
-          ? crypto.randomUUID()
-          : (await writtenDashboard(t, w, res, made, what)).id;
-      step(m, command(id));
-      if (kind === 'create' || kind === 'clone') bind(m, id, id, what);
-    }
-    await expectInStep(m, real, what);
-  }
-  toString = () =>
-    `v2 ${this.aim.kind} by ${String(this.aim.who)} on entry#${this.aim.entry} chart#${this.aim.chart} source#${this.aim.source}`;
-}
+const v2WriteCmd = (aim: Aim): Cmd => {
+  let made: WriteSite | undefined;
+  let allowed = false;
+  const name = `Board ${aim.a}.${aim.entry}.${aim.source}`;
+  const label = `v2 ${aim.kind} in account#${aim.a} by ${whoText(aim.who)} on entry#${aim.entry} chart#${aim.chart} source#${aim.source}`;
+  const asOf = (acct: Account): As =>
+    aim.who === 'api' ? API_KEY : { token: secretOf(acct, aim.who) };
+  return {
+    kind: 'call',
+    label,
+    pre: (m) =>
+      after(accountAt(m, aim.a)) &&
+      (m.follows.chartIdsKept || (aim.kind !== 'addCharts' && aim.kind !== 'removeCharts')) &&
+      resolve(m, aim) !== undefined &&
+      !restsOnUnfollowed(m, aim, 'v2'),
+    verdict: (m, { t }) => {
+      const aimed = resolve(m, aim);
+      if (aimed === undefined) throw new Error('unreachable: checked by pre');
+      const { acct } = aimed;
+      made = undefined;
+      allowed = false;
+      const command = commandOf(acct, aim, aimed, 'v2', name);
+      const trial = applyDashboards(acct.state, command(crypto.randomUUID()), Date.now());
+      if (!trial.ok)
+        return refusal(trial.error.code, `${trial.error.code}: ${trial.error.message}`);
+      allowed = true;
+      return {
+        kind: 'allowed',
+        then: async (res: Reply) => {
+          const id =
+            made === undefined
+              ? crypto.randomUUID()
+              : (await writtenDashboard(t, acct.w, res, made, label)).id;
+          step(acct, command(id));
+          if (aim.kind === 'create' || aim.kind === 'clone') bind(acct, id, id, label);
+        },
+      };
+    },
+    call: async (m, { t }) => {
+      const aimed = resolve(m, aim);
+      if (aimed === undefined) throw new Error('unreachable: checked by pre');
+      const { acct, target, source, chart } = aimed;
+      const as = asOf(acct);
+      const app = acct.realApplicationId;
+      const at = dashboardPath(app, acct.toReal.get(target.dashboardId) ?? '');
+      // §4.16 shows no answer for the v2 create and clone: the caller's list before them
+      // finds the new dashboard.
+      const listed = () => v2DashboardsOf(t, acct.w, app, as);
+      switch (aim.kind) {
+        case 'create':
+          if (allowed) made = { call: 'v2.create', applicationId: app, as, before: await listed() };
+          return v2Post(t, acct.w, dashboardsPath(app), as, { name });
+        case 'clone':
+          if (allowed) made = { call: 'v2.clone', applicationId: app, as, before: await listed() };
+          return v2Post(t, acct.w, `${at}/clone`, as, { name });
+        case 'addCharts':
+          return v2Post(t, acct.w, `${at}/charts`, as, { charts: [acct.toReal.get(chart) ?? ''] });
+        case 'appendCharts':
+          return v2Post(t, acct.w, `${at}/append-charts`, as, {
+            sourceDashboardId: acct.toReal.get(source.dashboardId) ?? '',
+          });
+        case 'removeCharts':
+          return v2Delete(t, acct.w, `${at}/charts/${acct.toReal.get(chart) ?? ''}`, as);
+      }
+    },
+  };
+};
 
-class Finalize implements fc.AsyncCommand<Model, Real> {
-  check = (m: Readonly<Model>) => m.migration.phase === 'before';
-  async run(m: Model, real: Real) {
-    await finalize(real.t, real.w);
-    const tenants = m.permissions.map((_, k) => ({
+/** The migration hook finalizes one account; the model's migration machine does the same. */
+const finalizeCmd = (a: number): Cmd => ({
+  kind: 'world',
+  label: `hook: finalize account#${a}`,
+  pre: (m) => !after(accountAt(m, a)),
+  act: async (m, { t }) => {
+    const acct = accountAt(m, a);
+    await finalize(t, acct.w);
+    const tenants = acct.tenants.map((_, k) => ({
       tenantId: `tenant-${k}`,
       projectUserId: `user-${k}`,
     }));
     const done = applyMigration(
-      m.migration,
-      { type: 'finalize', dashboards: m.state, tenants },
+      acct.migration,
+      { type: 'finalize', dashboards: acct.state, tenants },
       Date.now(),
     );
     if (!done.ok) throw new Error(`the model refused finalize: ${done.error.message}`);
-    m.migration = done.result.migration;
-    m.state = done.result.dashboards;
-    if (m.migration.phase !== 'after') throw new Error('the model did not finalize');
-    m.applicationId = m.migration.applicationOf[m.workspaceId] ?? '';
-    const app = (await applicationsOf(real.t, real.w)).find(
-      (a) => a.legacyWorkspaceId === m.workspaceId,
+    acct.migration = done.result.migration;
+    acct.state = done.result.dashboards;
+    if (acct.migration.phase !== 'after') throw new Error('the model did not finalize');
+    acct.applicationId = acct.migration.applicationOf[acct.workspaceId] ?? '';
+    const app = (await applicationsOf(t, acct.w)).find(
+      (x) => x.legacyWorkspaceId === acct.workspaceId,
     );
     if (app === undefined) expect.fail('after finalize: no application for the v1 workspace');
-    real.applicationId = app.applicationId;
-    await expectInStep(m, real, 'finalize');
-  }
-  toString = () => 'hook: finalize';
-}
-
-const who: fc.Arbitrary<Who> = fc.oneof(fc.constant('api' as const), fc.nat({ max: TENANTS - 1 }));
-const aim: fc.Arbitrary<Aim> = fc.record({
-  who,
-  kind: fc.constantFrom<WriteKind>('create', 'clone', 'addCharts', 'appendCharts', 'removeCharts'),
-  entry: fc.nat({ max: 7 }),
-  chart: fc.nat({ max: 7 }),
-  source: fc.nat({ max: 7 }),
+    acct.realApplicationId = app.applicationId;
+  },
 });
-// Writes outnumber the one finalize, so that both phases see several steps.
-const commands = [
-  aim.map((a) => new V1Write(a)),
-  aim.map((a) => new V1Write(a)),
-  aim.map((a) => new V1Write(a)),
-  aim.map((a) => new V2Write(a)),
-  aim.map((a) => new V2Write(a)),
-  fc.constant(new Finalize()),
-];
 
-/** The host's content, made through the hooks and mirrored in the model with the target's ids. */
-async function content(t: Conformance, w: World, m: Omit<Model, 'workspaceId'>) {
+/** One account: a workspace of two shared dashboards mirrored in the model, and its tenants. */
+async function accountWorld(
+  t: Conformance,
+  second: RolePermissions,
+  tenants: boolean,
+): Promise<Account> {
+  const w = await buildWorld(t);
   const ws = await createWorkspace(t, w, { name: 'Sales', dashboardName: 'Sales overview' });
+  const acct: Account = {
+    w,
+    state: emptyDashboards(),
+    migration: BEFORE_FINALIZE,
+    workspaceId: ws.workspaceId,
+    applicationId: '',
+    realApplicationId: '',
+    tenants: [],
+    toModel: new Map(),
+    toReal: new Map(),
+  };
   const hook: Actor = { kind: 'api-key' };
-  const model = { ...m, workspaceId: ws.workspaceId } as Model;
-  step(model, { type: 'createWorkspace', workspaceId: ws.workspaceId, name: 'Sales' });
-  const boards: [string, string, number][] = [[ws.dashboardId, 'Sales overview', 2]];
+  step(acct, { type: 'createWorkspace', workspaceId: ws.workspaceId, name: 'Sales' });
   const stock = await createDashboard(t, w, ws.workspaceId, 'Stock');
-  boards.push([stock.dashboardId, 'Stock', 1]);
-  for (const [dashboardId, name, charts] of boards) {
-    step(model, {
+  for (const [dashboardId, name, count] of [
+    [ws.dashboardId, 'Sales overview', 2],
+    [stock.dashboardId, 'Stock', 1],
+  ] as const) {
+    step(acct, {
       type: 'createDashboard',
       dashboardId,
       workspaceId: ws.workspaceId,
@@ -566,23 +632,33 @@ async function content(t: Conformance, w: World, m: Omit<Model, 'workspaceId'>) 
       actor: hook,
       via: 'hook',
     });
-    bind(model, dashboardId, dashboardId, 'content');
-    for (let i = 0; i < charts; i++) {
+    bind(acct, dashboardId, dashboardId, 'the content');
+    for (let i = 0; i < count; i++) {
       const chartName = `${name} chart ${i}`;
       const { chartId } = await createChart(t, w, dashboardId, chartName);
-      step(model, { type: 'createChart', chartId, name: chartName, config: {} });
-      step(model, {
-        type: 'addCharts',
-        dashboardId,
-        chartIds: [chartId],
-        actor: hook,
-        via: 'hook',
-      });
-      bind(model, chartId, chartId, 'content');
+      step(acct, { type: 'createChart', chartId, name: chartName, config: {} });
+      step(acct, { type: 'addCharts', dashboardId, chartIds: [chartId], actor: hook, via: 'hook' });
+      bind(acct, chartId, chartId, 'the content');
     }
   }
-  return model;
+  const made: Tenant[] = [];
+  if (tenants)
+    for (const permissions of [EDITOR, second, EDITOR])
+      made.push({
+        permissions,
+        token: await tenantToken(t, w, permissions as Record<string, boolean>),
+      });
+  return { ...acct, tenants: made };
 }
+
+const aim: fc.Arbitrary<Aim> = fc.record({
+  a: fc.nat({ max: 1 }),
+  who: fc.oneof(fc.constant<Who>('api'), fc.nat({ max: TENANTS - 1 })),
+  kind: fc.constantFrom<WriteKind>('create', 'clone', 'addCharts', 'appendCharts', 'removeCharts'),
+  entry: fc.nat({ max: 7 }),
+  chart: fc.nat({ max: 7 }),
+  source: fc.nat({ max: 7 }),
+});
 
 conformance(
   [
@@ -591,56 +667,78 @@ conformance(
     'dashboards.remove-charts.removes-from-layout',
     'permissions.editing.edits-go-to-own-copy',
     'dashboards.copy.one-entry',
+    'migration.v1-write.before',
     'migration.v1-write.410',
+    'errors.migrated-to-v2',
+    'errors.migrated-to-v2.names-endpoint',
     'migration.dashboard-to-application-dashboard',
     'migration.legacy-ids-kept',
     'errors.shared-dashboard-read-only',
     'auth.tenant-jwt.translated',
   ],
-  'random sequences of v1 writes, the finalize and v2 writes keep the target in step with the dashboards and migration machines',
+  `model runs over v1 writes, the finalize of either of two accounts, the 410s after it and v2 writes (${budgetLine('migration', BUDGET)})`,
   async (t) => {
-    await fc.assert(
-      fc.asyncProperty(
-        secondTenant,
-        fc.commands(commands, { maxCommands: 16, size: '+1' }),
-        async (second, cmds) => {
-          const w = await buildWorld(t);
-          const permissions = [EDITOR, second];
-          const model = await content(t, w, {
-            state: emptyDashboards(),
-            migration: BEFORE_FINALIZE,
-            applicationId: '',
-            permissions,
-            toModel: new Map(),
-            toReal: new Map(),
-            decisions: t.target.checkDecisions,
-          });
-          const tokens: string[] = [];
-          for (const p of permissions)
-            tokens.push(await tenantToken(t, w, p as Record<string, boolean>));
-          const real: Real = { t, w, tokens, applicationId: '' };
-          await expectInStep(model, real, 'building the world');
-          await fc.asyncModelRun(() => ({ model, real }), cmds);
-        },
-      ),
-      t.fc(8),
-    );
+    const tenants =
+      t.profile.serves.includes('tenant-flow') &&
+      states(t, 'tenants.register.field-names') &&
+      states(t, 'dashboards.v1-writes.credentials');
+    const follows: Follows = {
+      tenants,
+      tenantUsers: tenants && states(t, 'migration.tenant-users'),
+      apiKeyView: states(t, 'dashboards.v1-list.api-key-view'),
+      copyChartIds: states(t, 'dashboards.copy.chart-ids'),
+      cloneBeside: states(t, 'dashboards.copy.clone-beside'),
+      appendCopies: states(t, 'dashboards.append-charts-from.copies'),
+      chartIdsKept: states(t, 'migration.chart-ids-kept'),
+    };
+    let run = 0;
+    await modelRuns<Model, Real>(t, {
+      area: 'migration',
+      budget: BUDGET,
+      // Writes outnumber the finalizes, so that both phases see several steps.
+      commands: [
+        aim.map(v1WriteCmd),
+        aim.map(v1WriteCmd),
+        aim.map(v1WriteCmd),
+        aim.map(v2WriteCmd),
+        aim.map(v2WriteCmd),
+        fc.nat({ max: 1 }).map(finalizeCmd),
+      ],
+      world: async () => {
+        // The second tenant's role differs from run to run (and between the two accounts).
+        run += 1;
+        const accounts = [
+          await accountWorld(t, SECOND_ROLES[run % SECOND_ROLES.length] ?? EDITOR, tenants),
+          await accountWorld(t, SECOND_ROLES[(run + 1) % SECOND_ROLES.length] ?? EDITOR, tenants),
+        ];
+        return { model: { accounts, follows }, real: { t } };
+      },
+      inStep: async (m, { t }, what) => {
+        // Every list is read at once (nothing changes between the reads), then compared in turn.
+        const reads: { acct: Account; reader: Who }[] = [];
+        for (const acct of m.accounts) {
+          // The API key's v1 view is a decision; its v2 list is the document's (§4.16).
+          const readers: Who[] = [
+            ...(after(acct) || m.follows.apiKeyView ? (['api'] as const) : []),
+            ...((after(acct) ? m.follows.tenantUsers : m.follows.tenants)
+              ? Array.from({ length: TENANTS }, (_, k) => k)
+              : []),
+          ];
+          reads.push(...readers.map((reader) => ({ acct, reader })));
+        }
+        const shown = await Promise.all(reads.map(({ acct, reader }) => realList(t, acct, reader)));
+        reads.forEach(({ acct, reader }, i) => {
+          const chartIds = !after(acct) || m.follows.chartIdsKept;
+          expectListInStep(acct, reader, shown[i] ?? [], what, chartIds);
+        });
+      },
+    });
   },
   {
+    id: 'model-runs',
     needs: [...CONTENT, 'dashboards', 'migration'],
-    parts: ['v1-dashboards', 'tenant-flow', 'v2'],
-    relies: [
-      ...READ_BACK,
-      ...TENANT_FIELDS,
-      ...V2_KEY,
-      'dashboards.copy.chart-ids',
-      'dashboards.copy.clone-beside',
-      'dashboards.append-charts-from.copies',
-      'dashboards.v1-list.api-key-view',
-      'dashboards.v1-add-charts.repeat',
-      'migration.tenant-users',
-      'migration.chart-ids-kept',
-    ],
-    timeout: 300_000,
+    parts: ['v1-dashboards', 'v2'],
+    relies: [...READ_BACK, ...V2_KEY],
+    timeout: 180_000,
   },
 );

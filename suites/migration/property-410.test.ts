@@ -10,8 +10,6 @@ import {
   buildShape,
   describeWrite,
   errorText,
-  namedReplacements,
-  V2_REPLACEMENT,
   send,
   snapshotOf,
   v1Seen,
@@ -21,7 +19,8 @@ import {
   worldShape,
   type Credential,
   type V1Write,
-} from '../harness/given/migration.ts';
+} from './kit.ts';
+import { namedReplacements, V2_REPLACEMENT } from '../harness/replacements.ts';
 
 // Issue 7 property 9 (§3 last row, §7 410 row, §9 table): for arbitrary v1 worlds and
 // arbitrary valid bodies of the five v1 writes, no write answers 410 before finalize; after

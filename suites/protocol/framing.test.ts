@@ -4,7 +4,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { ErrorEnvelope, ValidationIssue } from '../../spec/schemas/common.ts';
-import { externalId, personName } from '../harness/given/builders.ts';
+import { externalId, personName } from '../harness/builders.ts';
 import { buildWorld, createRole, registerUser, type World } from '../harness/given/accounts.ts';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
@@ -288,6 +288,8 @@ interface RawAnswer {
 }
 
 const RAW_TIMEOUT_MS = 5000;
+/** How many pieces a trickled request is sent in. */
+const TRICKLE_PIECES = 13;
 
 /** What came back instead of an HTTP answer. */
 interface RawSilence {
@@ -358,7 +360,11 @@ function parseResponse(
  * client cannot send malformed requests, hence a socket; the exchanges still go into the report.
  * It never throws on what a server sends back: the callers judge.
  */
-async function rawExchange(t: Conformance, requests: readonly string[]): Promise<RawResult[]> {
+async function rawExchange(
+  t: Conformance,
+  requests: readonly string[],
+  options: { readonly trickleMs?: number } = {},
+): Promise<RawResult[]> {
   const url = new URL(t.target.baseUrl);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const socket: Socket =
@@ -389,7 +395,18 @@ async function rawExchange(t: Conformance, requests: readonly string[]): Promise
   try {
     for (const request of requests) {
       const started = performance.now();
-      socket.write(request.replaceAll('{base}', url.pathname.replace(/\/$/, '')), 'latin1');
+      const bytes = request.replaceAll('{base}', url.pathname.replace(/\/$/, ''));
+      if (options.trickleMs === undefined) socket.write(bytes, 'latin1');
+      else {
+        // Sent in pieces spread over trickleMs, the last at its end, as a slow client would: a
+        // piece waits for its turn or for the server to answer or close, which ends the sending.
+        const size = Math.ceil(bytes.length / TRICKLE_PIECES);
+        const step = options.trickleMs / Math.max(1, Math.ceil(bytes.length / size) - 1);
+        for (let at = 0; at < bytes.length && data.length === 0 && !ended; at += size) {
+          socket.write(bytes.slice(at, at + size), 'latin1');
+          if (at + size < bytes.length) await pause(Date.now() + step);
+        }
+      }
       const deadline = Date.now() + RAW_TIMEOUT_MS;
       let parsed = parseResponse(data, ended);
       while (parsed === undefined && Date.now() < deadline) {
@@ -666,6 +683,25 @@ probe(
     });
     t.observe(statusAndCode(res), statusAndCode(res) === '404 ROUTE_NOT_FOUND');
     expect(res.status, 'a long query is never a 5xx').toBeLessThan(500);
+  },
+);
+
+// limits.request-timeout: a client that takes its time. The request is whole after TRICKLE_MS,
+// well within the decision's 60 s; a target that gives a client less cuts it off before.
+const TRICKLE_MS = 2800;
+probe(
+  ['limits.request-timeout'],
+  `a request whose line and headers trickle in over ${TRICKLE_MS / 1000} s`,
+  async (t) => {
+    const request = `GET {base}/v1/api/no-such-endpoint HTTP/1.1\r\n${HOST}\r\naccept: application/json\r\nconnection: close\r\n\r\n`;
+    const started = performance.now();
+    const [answer] = await rawExchange(t, [request], { trickleMs: TRICKLE_MS });
+    const ms = Math.round(performance.now() - started);
+    const read = answer?.kind === 'answer' && answer.status !== 408;
+    t.observe(
+      `${read ? 'read' : 'cut off'}: ${describeRaw(answer)} after ${ms} ms`,
+      read && answer.status === 404 && codeOf(answer) === 'ROUTE_NOT_FOUND',
+    );
   },
 );
 

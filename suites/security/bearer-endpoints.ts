@@ -1,9 +1,10 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
-import { chartConfig } from '../harness/given/builders.ts';
+import { chartConfig } from '../harness/builders.ts';
 import type { World } from '../harness/given/accounts.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { authorization } from '../harness/authorization.ts';
+import { API_KEY, v2Get } from '../harness/given/v2.ts';
 import type { Reply } from '../harness/http.ts';
 import { APPLICATIONS, SAVE_FROM_CHAT, chatPath } from '../harness/paths.ts';
 
@@ -57,7 +58,7 @@ async function applicationOf(t: Conformance, w: World): Promise<string | undefin
   );
   const done = await t.http.post(`/accounts/${org}/migration/finalize`, {}, { base: 'hooks' });
   if (made.status >= 300 || done.status >= 300) return undefined;
-  return applicationIds((await t.http.get(APPLICATIONS, { query: w.creds() })).body)[0];
+  return applicationIds((await v2Get(t, w, APPLICATIONS, API_KEY)).body)[0];
 }
 
 /**

@@ -5,11 +5,11 @@ import {
   buildWorld,
   registerOrganization,
   registerUser,
+  tokenFor,
   type World,
 } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
-import { tokenFor } from '../harness/given/chat.ts';
 import type { Reply } from '../harness/http.ts';
 import { describeAnswer } from '../harness/expect.ts';
 import {

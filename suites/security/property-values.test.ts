@@ -5,6 +5,7 @@ import {
   buildWorld,
   registerOrganization,
   registerUser,
+  tokenFor,
   type World,
 } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
@@ -18,9 +19,8 @@ import {
   expectStream,
   isStreamed,
   pairs,
-  tokenFor,
   type ChatAnswer,
-} from '../harness/given/chat.ts';
+} from '../harness/chat.ts';
 import type { Reply } from '../harness/http.ts';
 import { updateUser } from '../harness/readback.ts';
 

@@ -2,8 +2,12 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Conformance } from '../harness/conformance.ts';
 import { conformance } from '../harness/conformance.ts';
-import { createRole, registerOrganization, registerUser } from '../harness/given/accounts.ts';
-import { tokenFor } from '../harness/given/chat.ts';
+import {
+  createRole,
+  registerOrganization,
+  registerUser,
+  tokenFor,
+} from '../harness/given/accounts.ts';
 import {
   EDITOR,
   V2_SHAPES,

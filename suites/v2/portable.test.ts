@@ -2,16 +2,42 @@ import { expect } from 'vitest';
 import type { World } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import type { Reply } from '../harness/http.ts';
-import { chartsOf, dashboardsWorld, layoutRead, type Shared } from '../harness/given/dashboards.ts';
+import {
+  chartsOf,
+  createWorkspace,
+  dashboardsWorld,
+  hookLayout,
+  v1Post,
+  layoutRead,
+  type Shared,
+} from '../harness/given/dashboards.ts';
 import { EDITOR, finalize, needs, projectUser } from '../harness/given/v2.ts';
+import {
+  createRole,
+  registerOrganization,
+  registerUser,
+  userToken,
+} from '../harness/given/accounts.ts';
 import {
   APPLICATIONS,
   dashboardsPath,
   appendChartsPath,
   chartPath,
   clonePath,
+  CLONE,
+  rolePath,
+  userPath,
 } from '../harness/paths.ts';
-import { expectOpenSuccess, successStatus } from '../harness/expect.ts';
+import {
+  expectClientError,
+  expectError,
+  expectOpenSuccess,
+  expectSuccess,
+  successStatus,
+} from '../harness/expect.ts';
+import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
+
+const Cloned = CloneDashboardResponse.shape.data;
 
 // §4.16 rows, §2.8 fields and §9, checked only as far as the document goes: every call carries
 // the project-user token in `Authorization: Bearer` (§5 table, v2 calls), every list is read
@@ -54,6 +80,8 @@ function objectWith(data: unknown, key: string, value: unknown, what: string): J
 interface Setting {
   readonly w: World;
   readonly board: Shared;
+  /** The project user with the editing flags, and its role. */
+  readonly user: { readonly userId: string; readonly roleId?: string };
   readonly bearer: { headers: Record<string, string> };
   readonly applicationId: string;
   readonly templateId: string;
@@ -73,8 +101,10 @@ async function setting(t: Conformance): Promise<Setting> {
     'listing the dashboards',
   );
   const template = objectWith(listed, 'legacyDashboardId', w.board.dashboardId, 'the dashboards');
-  return { w, board: w.board, bearer, applicationId, templateId: String(template['id']) };
+  return { w, board: w.board, user, bearer, applicationId, templateId: String(template['id']) };
 }
+
+const bearerOf = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 /** The user's own dashboards ('dashboard' kind, §2.8) as the user's list shows them. */
 async function ownOf(t: Conformance, s: Setting): Promise<Json[]> {
@@ -215,4 +245,193 @@ conformance(
     }
   },
   { needs, parts: ['v2', 'identity'] },
+);
+
+/** Tests that read a layout through the read-only dashboard-charts hook. */
+const needsLayout = [...needs, 'dashboard-charts'] as const;
+
+conformance(
+  ['v2.dashboards.remove-chart.path'],
+  "DELETE .../charts/{chartId} with a project-user token takes that one chart off the user's dashboard",
+  async (t) => {
+    const s = await setting(t);
+    expectOpenSuccess(
+      await t.http.post(clonePath(s.applicationId, s.templateId), { name: 'Work board' }, s.bearer),
+      'v2.clone',
+      'setting up: the user clones the template',
+    );
+    const [mine] = await ownOf(t, s);
+    if (mine === undefined) expect.fail("the clone is not in the user's list");
+    const mineId = String(mine['id']);
+    const before = await hookLayout(t, s.w, mineId);
+    const [gone] = before;
+    if (gone === undefined || before.length < 2)
+      expect.fail(`the user's clone should hold the template's two charts: ${before.join()}`);
+    expectOpenSuccess(
+      await t.http.delete(chartPath(s.applicationId, mineId, gone), s.bearer),
+      'v2.remove-chart',
+      'DELETE .../charts/{chartId}',
+    );
+    expect(
+      await hookLayout(t, s.w, mineId),
+      'only the chart named went, the rest kept in order',
+    ).toEqual(before.slice(1));
+  },
+  { needs: needsLayout, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  ['errors.shared-dashboard-read-only'],
+  "a project user removing a chart of the shared 'template' gets 409 SHARED_DASHBOARD_READ_ONLY, and the template keeps it",
+  async (t) => {
+    const s = await setting(t);
+    const before = await hookLayout(t, s.w, s.templateId);
+    const [first] = before;
+    if (first === undefined) expect.fail('the template holds no chart');
+    expectError(
+      await t.http.delete(chartPath(s.applicationId, s.templateId, first), s.bearer),
+      409,
+      "removing a chart of the template with the user's token",
+      'SHARED_DASHBOARD_READ_ONLY',
+    );
+    expect(await hookLayout(t, s.w, s.templateId), 'the template keeps its charts').toEqual(before);
+  },
+  { needs: needsLayout, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  ['permissions.read-only.refuses-dashboard-writes', 'states.role.update-immediate-api-checks'],
+  "a role update to readOnly refuses the user's v2 writes at once, with the token issued before it",
+  async (t) => {
+    const s = await setting(t);
+    expectOpenSuccess(
+      await t.http.post(dashboardsPath(s.applicationId), { name: 'Before' }, s.bearer),
+      'v2.create',
+      'a create before the role update',
+    );
+    const made = (await ownOf(t, s)).map((o) => o['id']);
+    expect(made, "the create put one dashboard in the user's space").toHaveLength(1);
+    const res = await t.http.put(rolePath(s.w, s.user.roleId ?? ''), {
+      ...s.w.creds(),
+      permissions: { ...EDITOR, readOnly: true },
+    });
+    expect(
+      successStatus(res.status),
+      `the role update: ${res.status} ${res.text.slice(0, 200)}`,
+    ).toBe(true);
+    // §2.2 readOnly: the API refuses the user's dashboard writes; §3: at once, whatever the
+    // token issued before the update carries.
+    expectClientError(
+      await t.http.post(dashboardsPath(s.applicationId), { name: 'After' }, s.bearer),
+      'a create by a readOnly user',
+    );
+    expectClientError(
+      await t.http.post(clonePath(s.applicationId, s.templateId), { name: 'After' }, s.bearer),
+      'a clone by a readOnly user',
+    );
+    expect(
+      (await ownOf(t, s)).map((o) => o['id']),
+      "the refused writes put nothing in the user's space",
+    ).toEqual(made);
+  },
+  { needs, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  [
+    'errors.user-without-organization',
+    'resources.user.no-organization-no-v2-dashboards',
+    'users.update.organization-nullable',
+    'resources.user.organization-nullable',
+  ],
+  'a user whose projectOrganizationId an update set to null gets 403 PROJECT_USER_WITHOUT_ORGANIZATION creating a v2 dashboard',
+  async (t) => {
+    const s = await setting(t);
+    const role = await createRole(t, s.w, EDITOR);
+    const org = await registerOrganization(t, s.w);
+    const { userId, body } = await registerUser(t, s.w, {
+      userRoleId: role.id,
+      projectOrganizationId: org.projectOrganizationId,
+    });
+    const tokenNow = async () => {
+      const res = await userToken(t, s.w, userId);
+      const token = (res.body as { data?: { token?: unknown } }).data?.token;
+      if (res.status !== 200 || typeof token !== 'string')
+        expect.fail(`user-token: ${res.status} ${res.text.slice(0, 200)}`);
+      return bearerOf(token);
+    };
+    expectOpenSuccess(
+      await t.http.post(dashboardsPath(s.applicationId), { name: 'Mine' }, await tokenNow()),
+      'v2.create',
+      'a create by the user while it has a project organization',
+    );
+    // Every field of the user is sent again, so that no reading of an absent field is leaned on.
+    const res = await t.http.put(userPath(s.w, userId), {
+      ...s.w.creds(),
+      name: body.name,
+      properties: body.properties,
+      userRoleId: role.id,
+      projectOrganizationId: null,
+    });
+    expect(
+      successStatus(res.status),
+      `the user update: ${res.status} ${res.text.slice(0, 200)}`,
+    ).toBe(true);
+    expectError(
+      await t.http.post(dashboardsPath(s.applicationId), { name: 'Nowhere' }, await tokenNow()),
+      403,
+      'a create by the user with no project organization',
+      'PROJECT_USER_WITHOUT_ORGANIZATION',
+    );
+  },
+  { needs, parts: ['v2', 'identity'] },
+);
+
+conformance(
+  ['dashboards.clone.body-fields', 'dashboards.clone.target-workspace-default'],
+  "clones made before finalize show after it in the application of the workspace they landed in: the target workspace given, else the source's",
+  async (t) => {
+    const w = await dashboardsWorld(t, 1);
+    const other = await createWorkspace(t, w);
+    const key = w.creds().apiKey;
+    const name = `${t.faker.company.buzzNoun()} board`;
+    const given = expectSuccess(
+      await v1Post(t, CLONE, key, {
+        sourceDashboardId: w.board.dashboardId,
+        targetWorkspaceId: other.workspaceId,
+        name,
+      }),
+      Cloned,
+      'a clone given a name and a target workspace',
+    );
+    expect(given.name, 'the name sent').toBe(name);
+    const plain = expectSuccess(
+      await v1Post(t, CLONE, key, { sourceDashboardId: w.board.dashboardId }),
+      Cloned,
+      'a clone given no target workspace',
+    );
+    // §9: each workspace becomes an application and each dashboard one of its dashboards,
+    // keeping its v1 id as legacyDashboardId; the lists are read through a project user's token.
+    await finalize(t, w);
+    const user = await projectUser(t, w, EDITOR);
+    const bearer = bearerOf(user.token);
+    const apps = success(await t.http.get(APPLICATIONS, bearer), 'listing applications');
+    const legacyIn = async (workspaceId: string) => {
+      const app = objectWith(apps, 'legacyWorkspaceId', workspaceId, 'the applications');
+      const listed = success(
+        await t.http.get(dashboardsPath(String(app['applicationId'])), bearer),
+        'listing the dashboards of an application',
+      );
+      return objectsIn(listed).map((o) => o['legacyDashboardId']);
+    };
+    const there = await legacyIn(other.workspaceId);
+    const home = await legacyIn(w.board.workspaceId);
+    expect(there, 'the clone sent to the other workspace is there').toContain(given.dashboardId);
+    expect(home, "and not in the source's").not.toContain(given.dashboardId);
+    expect(home, "the clone given no target is in the source's workspace").toContain(
+      plain.dashboardId,
+    );
+    expect(there, 'and not in the other').not.toContain(plain.dashboardId);
+  },
+  { needs, parts: ['v2', 'identity', 'v1-dashboards'] },
 );

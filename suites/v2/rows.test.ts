@@ -131,7 +131,10 @@ conformance(
     const m = await migratedWorld(t);
     const saved = await t.http.post(
       SAVE_FROM_CHAT,
-      { chartConfig: { title: 'Revenue by region', type: 'bar', sqlOverride: 'select 1' } },
+      {
+        chartConfig: { title: 'Revenue by region', type: 'bar', sqlOverride: 'select 1' },
+        name: 'Revenue by region',
+      },
       { headers: { authorization: `Bearer ${m.w.creds().apiKey}` } },
     );
     const chartId = (saved.body as { data?: { chartId?: string } }).data?.chartId;

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { documentedStatus } from '../../fixtures/oracles/index.ts';
-import { conformance, type Conformance } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { roleUpdate } from '../harness/endpoints.ts';
 import { expectError, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -24,7 +24,13 @@ import {
   type As,
   type Migrated,
 } from '../harness/given/v2.ts';
-import { dashboardPath, dashboardsPath, chartPath, clonePath } from '../harness/paths.ts';
+import {
+  APPLICATIONS,
+  dashboardPath,
+  dashboardsPath,
+  chartPath,
+  clonePath,
+} from '../harness/paths.ts';
 
 // §5 rule 7 and §2.8: with a project-user token v2 calls act in that user's space, with an
 // API key on the templates; §7: a user's edit of a template is refused 409 and changes nothing
@@ -206,6 +212,29 @@ conformance(
   'a project user with no project organization gets 403 PROJECT_USER_WITHOUT_ORGANIZATION on every call under an application and on the look-up, and nothing changes',
   (t) => refusedWithoutOrganization(t, true),
   { needs, parts, relies: [...V2_KEY, 'v2.no-organization.calls'] },
+);
+
+probe(
+  ['v2.no-organization.calls'],
+  'what a project user with no project organization gets on the application list, every call under an application and the look-up',
+  async (t) => {
+    const m = await migratedWorld(t);
+    const user = await projectUser(t, m.w, undefined, false);
+    const as = { token: user.token };
+    const seen: string[] = [];
+    let decided = true;
+    const listed = await v2Get(t, m.w, APPLICATIONS, as);
+    seen.push(`application list ${listed.status}`);
+    if (!successStatus(listed.status)) decided = false;
+    for (const call of noOrganizationCalls(t, m, as).filter((c) => c.decided)) {
+      const res = await call.send();
+      const code = (res.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+      seen.push(`${call.name} ${res.status} ${typeof code === 'string' ? code : ''}`.trim());
+      if (code !== NO_ORGANIZATION) decided = false;
+    }
+    t.observe(seen.join('; '), decided);
+  },
+  { needs, parts, relies: V2_KEY },
 );
 
 conformance(

@@ -152,16 +152,25 @@ conformance(
 
 probe(
   ['migration.tenant-users'],
-  "what the project user made for a tenant holds: a project organization and a role with the tenant's permissions",
+  "what the project users made for two tenants of the same permissions hold: a project organization and a role with the tenant's permissions, each its own",
   async (t) => {
     const m = await migratedWorld(t);
-    const token = await tenantToken(t, m.w, { addChart: true, readOnly: false });
+    const permissions = { addChart: true, readOnly: false };
+    const token = await tenantToken(t, m.w, permissions);
+    const other = await tenantToken(t, m.w, permissions);
     const pog = claimAt(t, token, 'projectOrganization', { absentMeansNone: true });
     const role = claimAt(t, token, 'role', { absentMeansNone: true });
     const flags = permissionsClaim(t, token);
+    const otherPog = claimAt(t, other, 'projectOrganization', { absentMeansNone: true });
+    const otherRole = claimAt(t, other, 'role', { absentMeansNone: true });
+    const shares = (a: unknown, b: unknown) => (a == null ? 'none' : a === b ? 'shared' : 'own');
     t.observe(
-      `projectOrganization ${pog == null ? 'none' : 'set'}, role ${role == null ? 'none' : 'set'}, addChart ${String(flags['addChart'])}`,
-      typeof pog === 'string' && typeof role === 'string' && flags['addChart'] === true,
+      `projectOrganization ${shares(pog, otherPog)}, role ${shares(role, otherRole)}, addChart ${String(flags['addChart'])}`,
+      typeof pog === 'string' &&
+        typeof role === 'string' &&
+        flags['addChart'] === true &&
+        pog !== otherPog &&
+        role !== otherRole,
     );
   },
   { needs, parts: [...parts, 'tenant-flow'], relies: [...TENANT_FIELDS, CLAIMS_DECISION] },

@@ -11,6 +11,7 @@ export const chatSecondVariants: readonly Variant[] = [
   {
     name: 'chat second agent: the last row filter dropped from its scope (its SQL and its queries)',
     file: 'reference/chat/second-agent.ts',
+    within: 'scopeOf',
     from: 'const rowFilters = rowFiltersOf(connection).filter((r) =>',
     to: 'const rowFilters = rowFiltersOf(connection).slice(0, -1).filter((r) =>',
     kind: 'sibling',
@@ -19,6 +20,7 @@ export const chatSecondVariants: readonly Variant[] = [
   {
     name: "chat second agent: a thread's context dropped, the follow-up answered as a new question",
     file: 'reference/chat/second-agent.ts',
+    within: 'plainAnswer',
     from: 'const plan = await settleOne(last, context);',
     to: 'const plan = await settleOne(last, undefined);',
     ...second,
@@ -26,6 +28,7 @@ export const chatSecondVariants: readonly Variant[] = [
   {
     name: 'chat second agent: agent_version ignored, the latest version reported',
     file: 'reference/http/chat.ts',
+    within: 'chatRoutes',
     from: '        version: agentVersion,\n',
     to: '        version: agent.versions[agent.versions.length - 1] ?? agentVersion,\n',
     ...second,
@@ -33,6 +36,7 @@ export const chatSecondVariants: readonly Variant[] = [
   {
     name: 'chat second agent: chartData one row short of what its SQL returns',
     file: 'reference/chat/second-agent.ts',
+    within: 'plainAnswer',
     from: '    chartData: rows.value.rows,\n',
     to: '    chartData: rows.value.rows.slice(0, -1),\n',
     ...second,
@@ -42,6 +46,7 @@ export const chatSecondVariants: readonly Variant[] = [
     // amounts (a millionth of millions): values off by a unit of measure are not.
     name: 'chat second agent: chartData values in thousands while its SQL yields units',
     file: 'reference/chat/second-agent.ts',
+    within: 'plainAnswer',
     from: '    chartData: rows.value.rows,\n',
     to: "    chartData: rows.value.rows.map((r) => ({ ...r, value: typeof r['value'] === 'number' ? r['value'] / 1000 : r['value'] })),\n",
     kind: 'encoding',
@@ -50,6 +55,7 @@ export const chatSecondVariants: readonly Variant[] = [
   {
     name: 'chat second agent: a thread remembers its first chart only, follow-ups refer to it',
     file: 'reference/http/chat.ts',
+    within: 'chatRoutes',
     from: "if (plain.kind === 'chart') remember(",
     to: "if (plain.kind === 'chart' && thread?.plan === undefined) remember(",
     kind: 'stale-cache',

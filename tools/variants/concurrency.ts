@@ -9,6 +9,7 @@ export const concurrencyVariants: readonly Variant[] = [
   {
     name: 'v1 add-charts reads the account dashboards, awaits, then writes its stale copy back (lost updates)',
     file: 'reference/http/dashboards.ts',
+    within: 'dashboardRoutes',
     from: `    handle: ({ principal, body }) => {
       const who = v1Writer(caller(principal));
       if (!who.ok) return who;
@@ -29,6 +30,7 @@ export const concurrencyVariants: readonly Variant[] = [
   {
     name: 'role update reads the account identity, awaits, then writes its stale copy back (lost registrations, a deleted role back)',
     file: 'reference/http/roles.ts',
+    within: 'roleRoutes',
     from: `    handle: ({ principal, params, body }) => {
       const done = ctx.store.identity(caller(principal).account, {
         type: 'updateRole',`,

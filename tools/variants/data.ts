@@ -11,6 +11,7 @@ export const dataVariants: readonly Variant[] = [
     // asked of no connection with no SQL, which throws, so its page answers 500.
     name: 'data: a chart saved without sqlOverride is queried anyway (its page errors)',
     file: 'reference/charts/rows.ts',
+    within: 'chartRows',
     from: 'if (!source.ok) return source;',
     to: 'if (!source.ok && false) return source;',
     only: ['hub.dashboard.page'],
@@ -20,6 +21,7 @@ export const dataVariants: readonly Variant[] = [
     // nothing the page can render, so the drill address answers 500.
     name: 'data: the drill-down of a chart saved without sqlOverride answers an empty object',
     file: 'reference/charts/drill-down.ts',
+    within: 'drillDownRows',
     from: "if (!source.ok) return { kind: 'error', error: source.error };",
     to: 'if (!source.ok) return {} as DrillRows;',
     only: ['permissions.drill-down.effect'],
@@ -29,6 +31,7 @@ export const dataVariants: readonly Variant[] = [
     // through its first one.
     name: 'data: a chart of two statements is drilled through its first',
     file: 'reference/data/drill.ts',
+    within: 'selectNode',
     from: 'Array.isArray(statements) && statements.length === 1 ? statements[0] : undefined;',
     to: 'Array.isArray(statements) ? statements[0] : undefined;',
     only: ['hub.drill-down.single-table'],
@@ -39,6 +42,7 @@ export const dataVariants: readonly Variant[] = [
     // drilled; one named like its table shows rows the expression left out.
     name: 'data: a chart over a common table expression is drilled',
     file: 'reference/data/drill.ts',
+    within: 'drillTree',
     from: "if (ctes.length > 0) return { ok: false, reason: 'its SQL uses a common table expression' };",
     to: "if (ctes.length < 0) return { ok: false, reason: 'its SQL uses a common table expression' };",
     only: ['hub.drill-down.single-table'],
@@ -48,6 +52,7 @@ export const dataVariants: readonly Variant[] = [
     // sql.ts:31 ConditionalExpression -> false: a boolean property is bound as its JSON text.
     name: 'data: a boolean user property is bound as the text true',
     file: 'reference/data/sql.ts',
+    within: 'propertyParam',
     from: "if (typeof value === 'string' || typeof value === 'boolean') return value;",
     to: "if (typeof value === 'string') return value;",
     only: ['resources.properties.bound-not-spliced'],
@@ -57,6 +62,7 @@ export const dataVariants: readonly Variant[] = [
     // sql.ts:84 AssignmentOperator: a block comment turns the SQL copied so far into NaN.
     name: 'data: a block comment in a chart SQL mangles it',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: 'end + 2;\n      out += sql.slice(i, stop);',
     to: 'end + 2;\n      out -= sql.slice(i, stop);',
     only: ['resources.data.read-only-sql'],
@@ -68,6 +74,7 @@ export const dataVariants: readonly Variant[] = [
     // a SQL ending in a lone quote, which hangs the embedded reference and the run with it.)
     name: 'data: quoted identifiers in a chart SQL are read as SQL',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: `while (j < sql.length && !(sql[j] === '"'`,
     to: `while (false && !(sql[j] === '"'`,
     only: ['resources.data.read-only-sql'],
@@ -77,6 +84,7 @@ export const dataVariants: readonly Variant[] = [
     // sql.ts:233 Regex without ^: a " with " anywhere (a literal) is taken for a leading WITH.
     name: "data: a chart SQL holding ' with ' is taken for a WITH query",
     file: 'reference/data/sql.ts',
+    within: 'wrapWithTables',
     from: 'const lead = /^\\s*WITH\\s+(RECURSIVE\\s+)?/i.exec(',
     to: 'const lead = /\\s*WITH\\s+(RECURSIVE\\s+)?/i.exec(',
     only: ['resources.data.read-only-sql'],
@@ -87,6 +95,7 @@ export const dataVariants: readonly Variant[] = [
     // is wrapped as a second WITH.
     name: 'data: a block comment before WITH is not skipped',
     file: 'reference/data/sql.ts',
+    within: 'withoutLeadingComments',
     from: "} else if (t.startsWith('/*')) {",
     to: "} else if (t.endsWith('/*')) {",
     only: ['resources.data.read-only-sql'],
@@ -98,6 +107,7 @@ export const dataVariants: readonly Variant[] = [
     // passes in a subquery and lists every account's tables and columns.
     name: "data: SHOW ALL TABLES in a chart's SQL passes the guard",
     file: 'reference/data/sql.ts',
+    within: 'ALLOWED_REFS',
     from: "  'SUBQUERY',\n",
     to: "  'SUBQUERY',\n  'SHOW_REF',\n",
     only: ['security.data.other-organization'],
@@ -107,6 +117,7 @@ export const dataVariants: readonly Variant[] = [
     // connection of any account holding a table of that name.
     name: "data: the connections of an organization include every account's",
     file: 'reference/data/database.ts',
+    within: 'connectionsOf',
     from: 'return [...this.connections.values()].filter((c) => c.organizationId === organizationId);',
     to: 'return [...this.connections.values()];',
     only: ['security.data.other-organization'],
@@ -116,6 +127,7 @@ export const dataVariants: readonly Variant[] = [
     // to tables holding some other column, so a one-column table is read unfiltered.
     name: 'data: a one-column table is read without its row filter',
     file: 'reference/data/sql.ts',
+    within: 'wrapWithTables',
     from: 'if (!table.columns.some((c) => c.name === rule.column)) continue;',
     to: 'if (!table.columns.some((c) => c.name !== rule.column)) continue;',
     only: ['security.data.rows-of-the-user'],
@@ -128,6 +140,7 @@ export const dataVariants: readonly Variant[] = [
     // so a {{user.x}} on a later line stays in the text.
     name: 'data: chart SQL after a -- comment is copied unread',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: 'const stop = end === -1 ? sql.length : end;',
     to: 'const stop = true ? sql.length : end;',
     only: ['resources.properties.bound-not-spliced'],
@@ -138,6 +151,7 @@ export const dataVariants: readonly Variant[] = [
     // this one refuses it instead.
     name: 'data: chart SQL ending in a -- comment without a newline is refused',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: "const end = sql.indexOf('\\n', i);",
     to: "const end = sql.indexOf('\\n', i);\n      if (end === -1) return { ok: false, error: specError('VALIDATION_ERROR', 'unterminated comment', { reason: 'sql-refused' }) };",
     only: ['resources.data.read-only-sql'],
@@ -148,6 +162,7 @@ export const dataVariants: readonly Variant[] = [
     // opens a literal and a ? in it is a parameter.
     name: 'data: chart SQL block comments are read as SQL',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: "} else if (rest.startsWith('/*')) {",
     to: '} else if (false) {',
     only: ['resources.data.read-only-sql'],
@@ -158,6 +173,7 @@ export const dataVariants: readonly Variant[] = [
     // unread, so a later {{user.x}} is not bound.
     name: 'data: chart SQL after a block comment is copied unread',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: 'const stop = end === -1 ? sql.length : end + 2;',
     to: 'const stop = true ? sql.length : end + 2;',
     only: ['resources.properties.bound-not-spliced'],
@@ -168,6 +184,7 @@ export const dataVariants: readonly Variant[] = [
     // instead, so what follows it is copied unread.
     name: 'data: chart SQL /**/ is read as an open comment',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: "const end = sql.indexOf('*/', i + 2);",
     to: "const end = sql.indexOf('*/', i + 3);",
     only: ['resources.properties.bound-not-spliced'],
@@ -178,6 +195,7 @@ export const dataVariants: readonly Variant[] = [
     // /*/ closes at once and the rest of the comment is read as SQL.
     name: 'data: chart SQL /*/ closes a block comment at once',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: "const end = sql.indexOf('*/', i + 2);",
     to: "const end = sql.indexOf('*/', i - 2);",
     only: ['resources.data.read-only-sql'],
@@ -188,6 +206,7 @@ export const dataVariants: readonly Variant[] = [
     // runs without it.
     name: 'data: chart SQL an unclosed block comment is dropped',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: 'end + 2;\n      out += sql.slice(i, stop);',
     to: 'end + 2;\n      if (end !== -1) out += sql.slice(i, stop);',
     only: ['resources.data.read-only-sql'],
@@ -198,6 +217,7 @@ export const dataVariants: readonly Variant[] = [
     // a later {{user.x}} included.
     name: 'data: chart SQL a quoted name swallows the rest',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: `!(sql[j] === '"' && sql[j + 1] !== '"')`,
     to: `!(sql[j] === '' && sql[j + 1] !== '"')`,
     only: ['resources.properties.bound-not-spliced'],
@@ -208,6 +228,7 @@ export const dataVariants: readonly Variant[] = [
     // quote, so the quoting flips for the rest of the SQL.
     name: 'data: chart SQL escaped quotes in a quoted name are not skipped',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: `j += sql[j] === '"' ? 2 : 1;`,
     to: `j += sql[j] === '' ? 2 : 1;`,
     only: ['resources.properties.bound-not-spliced'],
@@ -218,6 +239,7 @@ export const dataVariants: readonly Variant[] = [
     // its closing quote and swallows the rest.
     name: 'data: chart SQL a quoted name ending in an escaped quote swallows the rest',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: `sql[j + 1] !== '"')) j +=`,
     to: `sql[j - 1] !== '"')) j +=`,
     only: ['resources.properties.bound-not-spliced'],
@@ -227,6 +249,7 @@ export const dataVariants: readonly Variant[] = [
     // sql.ts:88:14 -> true loops forever on an unclosed "; this one closes it silently.
     name: 'data: chart SQL an unclosed quoted name is closed silently',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: 'out += sql.slice(i, j + 1);',
     to: 'out += j < sql.length ? sql.slice(i, j + 1) : `${sql.slice(i)}"`;',
     only: ['resources.data.read-only-sql'],
@@ -237,6 +260,7 @@ export const dataVariants: readonly Variant[] = [
     // literal is closed, and the repaired query runs.
     name: 'data: chart SQL an unclosed string literal is closed silently',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: 'if (!closed) {',
     to: 'if (!closed && false) {',
     only: ['resources.data.read-only-sql'],
@@ -246,6 +270,7 @@ export const dataVariants: readonly Variant[] = [
     // sql.ts:104:97 / 109:19: parameters of the chart's own are refused without a reason.
     name: 'data: chart SQL parameters of its own are refused without a reason',
     file: 'reference/data/sql.ts',
+    within: 'bindUserPlaceholders',
     from: "reason: 'sql-refused',",
     to: "reason: '',",
     only: ['resources.data.read-only-sql'],
@@ -255,6 +280,7 @@ export const dataVariants: readonly Variant[] = [
     // sql.ts:233:16 (RECURSIVE\S+)?: a recursive query is merged as `WITH <tables>, RECURSIVE …`.
     name: 'data: chart SQL WITH RECURSIVE is merged after the tables',
     file: 'reference/data/sql.ts',
+    within: 'wrapWithTables',
     from: '(RECURSIVE\\s+)?/i.exec(',
     to: '(RECURSIVE\\S+)?/i.exec(',
     only: ['resources.data.read-only-sql'],
@@ -264,6 +290,7 @@ export const dataVariants: readonly Variant[] = [
     // sql.ts:233:16 WITH\s: WITH followed by two blanks is cut after one, losing RECURSIVE.
     name: 'data: chart SQL WITH and RECURSIVE two blanks apart lose RECURSIVE',
     file: 'reference/data/sql.ts',
+    within: 'wrapWithTables',
     from: '/^\\s*WITH\\s+(RECURSIVE',
     to: '/^\\s*WITH\\s(RECURSIVE',
     only: ['resources.data.read-only-sql'],
@@ -274,6 +301,7 @@ export const dataVariants: readonly Variant[] = [
     // before WITH stops the skipping and the query's WITH is not merged.
     name: 'data: chart SQL leading blanks before a comment are stripped one at a time',
     file: 'reference/data/sql.ts',
+    within: 'withoutLeadingComments',
     from: "const t = s.replace(/^\\s+/, '');",
     to: "const t = s.replace(/^\\s/, '');",
     only: ['resources.data.read-only-sql'],
@@ -284,6 +312,7 @@ export const dataVariants: readonly Variant[] = [
     // the chart falls back to the seeded orders.
     name: 'data: chart SQL table names are matched with their case',
     file: 'reference/charts/rows.ts',
+    within: 'chartConnection',
     from: `"?($|[^A-Za-z0-9_])\`, 'i')`,
     to: `"?($|[^A-Za-z0-9_])\`, '')`,
     only: ['resources.data.read-only-sql'],
@@ -293,6 +322,7 @@ export const dataVariants: readonly Variant[] = [
     // database.ts:56:67 / 57:13: every SQL refusal loses its reason.
     name: 'data: chart SQL refusals lose their reason',
     file: 'reference/data/database.ts',
+    within: 'sqlRefused',
     from: "reason: 'sql-refused',",
     to: "reason: '',",
     only: ['resources.data.read-only-sql'],
@@ -302,6 +332,7 @@ export const dataVariants: readonly Variant[] = [
     // database.ts:362:45 'sql-failed' -> '': what the database refuses loses its reason.
     name: "data: chart SQL the database's refusals lose their reason",
     file: 'reference/data/database.ts',
+    within: 'sqlFailed',
     from: "interrupted ? 'sql-timeout' : 'sql-failed'",
     to: "interrupted ? 'sql-timeout' : ''",
     only: ['resources.data.read-only-sql'],
@@ -312,6 +343,7 @@ export const dataVariants: readonly Variant[] = [
     // the copy); this one stops it only after 30 s.
     name: 'data: chart SQL a slow query is stopped only after 30 s',
     file: 'reference/data/database.ts',
+    within: 'QUERY_TIMEOUT_MS',
     from: 'export const QUERY_TIMEOUT_MS = 5_000;',
     to: 'export const QUERY_TIMEOUT_MS = 30_000;',
     only: ['resources.data.read-only-sql'],
@@ -321,6 +353,7 @@ export const dataVariants: readonly Variant[] = [
     // database.ts:362:29 'sql-timeout' -> '': a stopped query loses its reason.
     name: 'data: chart SQL a stopped query loses its reason',
     file: 'reference/data/database.ts',
+    within: 'sqlFailed',
     from: "interrupted ? 'sql-timeout' : 'sql-failed'",
     to: "interrupted ? '' : 'sql-failed'",
     only: ['resources.data.read-only-sql'],
@@ -330,6 +363,7 @@ export const dataVariants: readonly Variant[] = [
     // database.ts:321:61 -> true: a NULL in an integer column reads Number(null), 0.
     name: 'data: chart SQL a NULL integer reads 0',
     file: 'reference/data/database.ts',
+    within: 'checkedRun',
     from: "NUMERIC_TEXT.has(types[k] ?? -1) && typeof v === 'string'",
     to: 'NUMERIC_TEXT.has(types[k] ?? -1)',
     only: ['resources.data.read-only-sql'],
@@ -340,6 +374,7 @@ export const dataVariants: readonly Variant[] = [
     // anyway, so the chart errors instead of showing its rows.
     name: 'data: chart SQL a dashboard filter on a column its table lacks is applied anyway',
     file: 'reference/data/sql.ts',
+    within: 'wrapWithTables',
     from: 'if (!table.columns.some((c) => c.name === filter.column)) continue;',
     to: 'if (false) continue;',
     only: ['hub.filters.values'],
@@ -349,6 +384,7 @@ export const dataVariants: readonly Variant[] = [
   {
     name: 'data: a filter on a row-filtered column replaces the row filter',
     file: 'reference/data/sql.ts',
+    within: 'wrapWithTables',
     from: 'if (!table.columns.some((c) => c.name === rule.column)) continue;',
     to: 'if (!table.columns.some((c) => c.name === rule.column) || filters.some((f) => f.column === rule.column)) continue;',
     only: ['security.data.rows-of-the-user'],
@@ -356,6 +392,7 @@ export const dataVariants: readonly Variant[] = [
   {
     name: 'data: filter values are spliced into the SQL text',
     file: 'reference/data/sql.ts',
+    within: 'wrapWithTables',
     from: ": `${read(filter.column)} IN (${values.map(slot).join(', ')})`,",
     to: ": `${read(filter.column)} IN (${values.map((v) => `'${v}'`).join(', ')})`,",
     only: ['security.data.rows-of-the-user'],
@@ -363,6 +400,7 @@ export const dataVariants: readonly Variant[] = [
   {
     name: "data: a page's controlled filter stands in for the user property of the same name",
     file: 'reference/hub/rows.ts',
+    within: 'loadChartData',
     from: 'properties: { ...viewer.properties },\n    filters: filters.map((f) => ({ field: f.field, value: f.value })),\n  });\n  if (done.ok)',
     to: 'properties: { ...viewer.properties, ...Object.fromEntries(filters.map((f) => [f.field, f.value])) },\n    filters: filters.map((f) => ({ field: f.field, value: f.value })),\n  });\n  if (done.ok)',
     only: ['security.data.rows-of-the-user'],

@@ -6,6 +6,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'embed-token looks the organization up by its externalId in lower case',
     file: 'reference/http/tokens.ts',
+    within: 'tokenRoutes',
     from: 'organization: body.organization,',
     to: 'organization: { ...body.organization, externalId: body.organization.externalId.toLowerCase() },',
     only: ['resources.organization.external-id-resolves'],
@@ -14,6 +15,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'register-user drops the spaces of an externalId before resolving it',
     file: 'reference/http/users.ts',
+    within: 'userRoutes',
     // The tail of the register-user body (the update route's ends the same way).
     from: [
       '...(body.properties === undefined ? {} : { properties: body.properties }),',
@@ -35,66 +37,77 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'role update merges permissions instead of replacing them',
     file: 'spec/machines/identity.ts',
+    within: 'updateRole',
     from: 'permissions: c.permissions === undefined ? current.permissions : { ...c.permissions },',
     to: 'permissions: { ...current.permissions, ...c.permissions },',
   },
   {
     name: 'a deleted role stays on its users',
     file: 'spec/machines/identity.ts',
+    within: 'deleteRole',
     from: 'cleared.push([id, { ...user, userRoleId: null }]);',
     to: 'cleared.push([id, user]);',
   },
   {
     name: 'readOnly does not override an editing flag',
     file: 'spec/machines/permissions.ts',
+    within: 'grantsEditing',
     from: 'if (permissions === null || permissions.readOnly === true) return false;',
     to: 'if (permissions === null) return false;',
   },
   {
     name: 'default expiration is 2h instead of 1h',
     file: 'spec/schemas/common.ts',
+    within: 'DEFAULT_EXPIRATION',
     from: "export const DEFAULT_EXPIRATION: Expiration = '1h';",
     to: "export const DEFAULT_EXPIRATION: Expiration = '2h';",
   },
   {
     name: 'expiresAt written at +02:00 instead of UTC',
     file: 'spec/machines/token.ts',
+    within: 'lifetimeAt',
     from: 'return { iat, exp, expiresAt: new Date(last * 1000).toISOString() };',
     to: "return { iat, exp, expiresAt: new Date((last + 7200) * 1000).toISOString().replace('Z', '+02:00') };",
   },
   {
     name: 'user update merges properties instead of replacing them',
     file: 'spec/machines/identity.ts',
+    within: 'updateUser',
     from: 'properties: c.properties === undefined ? current.properties : { ...c.properties },',
     to: 'properties: { ...current.properties, ...(c.properties ?? {}) },',
   },
   {
     name: 'register-user stores an externalId without resolving it',
     file: 'spec/machines/identity.ts',
+    within: 'organizationIdOf',
     from: '  return found(resolveOrganization(state, projectId, identifier)).projectOrganizationId;',
     to: '  return identifier;',
   },
   {
     name: 'an organization-bound key is refused without organizationId',
     file: 'reference/http/auth.ts',
+    within: 'keyPrincipal',
     from: '    const account = ctx.store.account(owner.organizationId);\n',
     to: "    if (organizationId === undefined) return fail(unauthorized('organization-id-required', 'wrong on purpose'));\n    const account = ctx.store.account(owner.organizationId);\n",
   },
   {
     name: 'a token is still accepted 5 s after it expires',
     file: 'spec/machines/token.ts',
+    within: 'phaseAt',
     from: "return now < exp * 1000 ? 'valid' : 'expired';",
     to: "return now < exp * 1000 + 5000 ? 'valid' : 'expired';",
   },
   {
     name: 'user-scoped keys act on any organization (membership not checked)',
     file: 'reference/http/auth.ts',
+    within: 'keyPrincipal',
     from: 'if (account === undefined || !owner.hubUser.memberships.has(account.organizationId)) {',
     to: 'if (account === undefined) {',
   },
   {
     name: 'a key of another account reaches this account\u2019s project',
     file: 'spec/machines/identity.ts',
+    within: 'IDENTITY',
     from: '    guards: [projectExists, externalIdNotAnId((c) => c.externalId)],',
     to: '    guards: [externalIdNotAnId((c) => c.externalId)],',
   },
@@ -103,12 +116,14 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'runtime: user update drops the properties it was sent',
     file: 'reference/http/users.ts',
+    within: 'userRoutes',
     from: '        ...(properties === undefined ? {} : { properties }),\n',
     to: '',
   },
   {
     name: 'runtime: register-user ignores userRoleId',
     file: 'reference/http/users.ts',
+    within: 'userRoutes',
     from: '        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),\n        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      // §4.5: no token here',
     to: '        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      // §4.5: no token here',
   },
@@ -117,6 +132,7 @@ export const identityVariants: readonly Variant[] = [
     // anything checks that it is a string, so a number or a repeated parameter is a 500.
     name: 'a user-scoped key with an organizationId that is not a string is a server error',
     file: 'reference/http/auth.ts',
+    within: 'keyPrincipal',
     from: "    typeof organizationId === 'string'\n      ? ctx.store.account(organizationId.toLowerCase())",
     to: '    organizationId !== null\n      ? ctx.store.account((organizationId as string).toLowerCase())',
     only: ['auth.user-scoped.membership-verified'],
@@ -126,6 +142,7 @@ export const identityVariants: readonly Variant[] = [
     // reference/http/tenants.ts:21: the tenant's name never reaches the token's name claim.
     name: 'register-tenant leaves the sent name out of the tenant token',
     file: 'reference/http/tenants.ts',
+    within: 'handle',
     from: '        ...(body.name === undefined ? {} : { name: body.name }),\n',
     to: '',
     only: ['tenants.token.claims'],
@@ -135,6 +152,7 @@ export const identityVariants: readonly Variant[] = [
     // reference/http/users.ts:30:68: re-registering a userId says nothing of an update.
     name: 're-registering a userId answers an empty message',
     file: 'reference/http/users.ts',
+    within: 'userRoutes',
     from: "'The user was updated.'",
     to: "''",
     only: ['users.register.user-id-reuse'],
@@ -144,6 +162,7 @@ export const identityVariants: readonly Variant[] = [
     // reference/http/users.ts:50:23: payload with properties is refused without saying where.
     name: 'a user update with payload and properties is refused with no issues',
     file: 'reference/http/users.ts',
+    within: 'userRoutes',
     from: '              issues: [\n                {\n',
     to: '              issues: [],\n              unused: [\n                {\n',
     only: ['users.update.payload-and-properties'],
@@ -153,6 +172,7 @@ export const identityVariants: readonly Variant[] = [
     // reference/http/tokens.ts:22:20: the 404 for an unknown userId names no body member.
     name: 'user-token for an unknown userId names no field',
     file: 'reference/http/tokens.ts',
+    within: 'tokenRoutes',
     from: "field: 'userId'",
     to: "field: ''",
     only: ['tokens.user-token.unknown-user'],
@@ -163,6 +183,7 @@ export const identityVariants: readonly Variant[] = [
   ...PERMISSION_FLAGS.map((flag): Variant => ({
     name: `default: ${flag} left unset takes the opposite of its §2.2 default`,
     file: 'spec/machines/permissions.ts',
+    within: 'effectivePermissions',
     from: 'const fallback = ALWAYS_ON.has(flag) || (editing && ON_WHEN_EDITING.has(flag));',
     to: `const fallback = (ALWAYS_ON.has(flag) || (editing && ON_WHEN_EDITING.has(flag))) !== (flag === '${flag}');`,
     only: [
@@ -172,6 +193,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'default: user-token without expiration lives 2h',
     file: 'reference/http/tokens.ts',
+    within: 'tokenRoutes',
     from: '          body.expiration,\n        ),',
     to: "          body.expiration ?? '2h',\n        ),",
     only: ['tokens.expiration.default-1h'],
@@ -179,6 +201,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'default: embed-token without expiration lives 2h',
     file: 'reference/http/tokens.ts',
+    within: 'tokenRoutes',
     from: '        body.expiration,\n      );\n      return okDone({',
     to: "        body.expiration ?? '2h',\n      );\n      return okDone({",
     only: ['tokens.embed-token.expiration'],
@@ -186,6 +209,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'default: register-user without userId gives every user the same id',
     file: 'reference/http/users.ts',
+    within: 'userRoutes',
     from: 'userId: body.userId ?? ctx.ids.uuid(),',
     to: "userId: body.userId ?? '6f1c2a9e-0000-4000-8000-000000000001',",
     only: ['users.register.user-id-generated'],
@@ -193,6 +217,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'default: register-user answers a userId other than the one it stored',
     file: 'reference/http/users.ts',
+    within: 'userRoutes',
     from: 'userId: done.value.user.id,',
     to: 'userId: body.userId ?? ctx.ids.uuid(),',
     only: ['users.register.user-id-generated'],
@@ -202,6 +227,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'org-bound: an organizationId naming no organization is refused',
     file: 'reference/http/auth.ts',
+    within: 'keyPrincipal',
     from: '    const account = ctx.store.account(owner.organizationId);\n    if (account === undefined)\n',
     to: "    const account = ctx.store.account(owner.organizationId);\n    if (account === undefined || (typeof organizationId === 'string' && /^[0-9a-f-]{36}$/i.test(organizationId) && ctx.store.account(organizationId.toLowerCase()) === undefined))\n",
     only: ['auth.org-bound.organization-id-ignored'],
@@ -209,6 +235,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'org-bound: the ignored organizationId is still validated in the query',
     file: 'reference/http/route.ts',
+    within: 'handler',
     from: "[spec.query, without(req.query, ignored), 'query'],",
     to: "[spec.query, req.query, 'query'],",
     only: ['auth.org-bound.organization-id-ignored'],
@@ -217,6 +244,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'org-bound: an organizationId of JSON null is refused',
     file: 'reference/http/route.ts',
+    within: 'handler',
     from: "[spec.body, without(req.body, ignored), 'body'],",
     to: "[spec.body, (req.body as Record<string, unknown> | undefined)?.['organizationId'] === null ? req.body : without(req.body, ignored), 'body'],",
     only: ['auth.org-bound.organization-id-ignored'],
@@ -225,6 +253,7 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'default: an organization-bound key acts on the organizationId it is sent',
     file: 'reference/http/auth.ts',
+    within: 'keyPrincipal',
     from: '    const account = ctx.store.account(owner.organizationId);\n',
     to: "    const account = ctx.store.account(typeof organizationId === 'string' ? organizationId : owner.organizationId);\n",
     only: ['auth.org-bound.organization-id-ignored'],
@@ -234,6 +263,7 @@ export const identityVariants: readonly Variant[] = [
     name: 'properties: the token drops the properties 0, false and the empty string',
     kind: 'encoding',
     file: 'reference/tokens/claims.ts',
+    within: 'projectUserClaims',
     from: 'props: user.properties,',
     to: "props: Object.fromEntries(Object.entries(user.properties).filter(([, v]) => v !== 0 && v !== false && v !== '')),",
     only: ['resources.user.properties-rls'],
@@ -242,6 +272,7 @@ export const identityVariants: readonly Variant[] = [
     name: 'properties: a user update drops the falsy values it sets',
     kind: 'encoding',
     file: 'reference/http/users.ts',
+    within: 'userRoutes',
     from: '        ...(properties === undefined ? {} : { properties }),',
     to: '        ...(properties === undefined ? {} : { properties: Object.fromEntries(Object.entries(properties).filter(([, v]) => Boolean(v))) }),',
     only: ['users.update.properties-replace'],
@@ -250,7 +281,8 @@ export const identityVariants: readonly Variant[] = [
     name: 'properties: embed-token keeps the properties of the first sign-in',
     kind: 'stale-cache',
     file: 'spec/machines/identity.ts',
-    from: '    properties: c.user.properties ?? existingUser?.properties ?? {},',
+    within: 'embedSignIn',
+    from: '    properties: kept?.properties ?? c.user.properties ?? existingUser?.properties ?? {},',
     to: '    properties: existingUser?.properties ?? c.user.properties ?? {},',
     only: ['tokens.embed-token.upserts'],
   },

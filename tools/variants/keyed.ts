@@ -16,6 +16,7 @@ export const keyedVariants: readonly Variant[] = [
     // for the whole service, keyed by the userId.)
     name: 'keyed: the chat rate window keyed by the userId alone, shared across accounts',
     file: 'reference/http/chat.ts',
+    within: 'chatRoutes',
     from: '      account.chat.rates,\n      rateKey(account.organizationId, user.value.projectOrganizationId, userId),',
     to: '      ((globalThis as { eacRates?: typeof account.chat.rates }).eacRates ??= new Map()),\n      userId,',
     only: ['limits.chat.rate'],
@@ -25,6 +26,7 @@ export const keyedVariants: readonly Variant[] = [
     // thread_id starts from nothing of it.
     name: "keyed: a thread keyed by its thread_id alone, another user's follow-up continues it",
     file: 'reference/http/chat.ts',
+    within: 'chatRoutes',
     from: ': `${account.organizationId}\\u0000${userId}\\u0000${body.value.thread_id}`;',
     to: ': `${account.organizationId}\\u0000${body.value.thread_id}`;',
     only: ['chat.thread', 'security.data.rows-of-the-user'],
@@ -33,6 +35,7 @@ export const keyedVariants: readonly Variant[] = [
     // §4.7: userId names "a previously registered project user" of the caller's account.
     name: 'keyed: user-token finds the userId in any account',
     file: 'reference/http/tokens.ts',
+    within: 'tokenRoutes',
     from: '      const user = account.identity.users[body.userId];\n      if (user === undefined) {',
     to: `      const user = account.identity.users[body.userId] ?? ${ACCOUNTS}.map((a) => a.identity.users[body.userId]).find((u) => u !== undefined);\n      if (user === undefined) {`,
     only: ['auth.isolation', 'tokens.user-token'],

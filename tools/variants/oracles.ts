@@ -9,6 +9,7 @@ export const oraclesVariants: readonly Variant[] = [
   {
     name: 'oracles: a 24h token lasts 12 hours',
     file: 'spec/schemas/common.ts',
+    within: 'EXPIRATION_SECONDS',
     from: "  '24h': 24 * HOUR,",
     to: "  '24h': 12 * HOUR,",
     only: ['tokens'],
@@ -16,6 +17,7 @@ export const oraclesVariants: readonly Variant[] = [
   {
     name: 'oracles: a 7d token lasts 7 hours',
     file: 'spec/schemas/common.ts',
+    within: 'EXPIRATION_SECONDS',
     from: "  '7d': 7 * 24 * HOUR,",
     to: "  '7d': 7 * HOUR,",
     only: ['tokens'],
@@ -23,6 +25,7 @@ export const oraclesVariants: readonly Variant[] = [
   {
     name: 'oracles: token claims read a cached copy of the role, not its update',
     file: 'reference/tokens/claims.ts',
+    within: 'projectUserClaims',
     from: "export function projectUserClaims(\n  identity: IdentityState,\n  user: UserRecord,\n  noRole: NoRolePermissions = 'empty-role',\n): EacClaims {\n  const role = roleOf(identity, user);\n",
     to:
       'const roleCache = new Map<string, IdentityState["roles"][string]>();\n' +
@@ -33,6 +36,7 @@ export const oraclesVariants: readonly Variant[] = [
   {
     name: 'oracles: readOnly leaves drill-down on',
     file: 'spec/machines/permissions.ts',
+    within: 'effectivePermissions',
     from: '  if (out.readOnly) out.drillDown = false;\n',
     to: '',
     only: ['permissions'],
@@ -42,6 +46,7 @@ export const oraclesVariants: readonly Variant[] = [
     // survivor of the first mutation run, bench/results/mutation.json).
     name: 'oracles: project-user tokens carry no permissions claim',
     file: 'reference/tokens/claims.ts',
+    within: 'projectUserClaims',
     from: '    perm: effectivePermissions(role?.permissions ?? null, noRole),\n',
     to: '',
     only: ['permissions'],

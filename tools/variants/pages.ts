@@ -60,6 +60,7 @@ function tokenVariant(page: PageKind, path: TokenPath): Variant {
   return {
     name: `pages: ${path} on the ${page} page shows 'Dashboard not found.'`,
     file: 'reference/hub/server.ts',
+    within: 'serve',
     from: FROM,
     to: `${PAGE_OF}
       ${TOKEN_WHY}
@@ -82,6 +83,7 @@ function idVariant(page: PageKind, path: IdPath): Variant {
   return {
     name: `pages: ${path} on the ${page} page shows 'Invalid or missing token.'`,
     file: 'reference/hub/server.ts',
+    within: 'serve',
     from: FROM,
     to: `${PAGE_OF}
       const opened = viewer === undefined ? invalidToken : await open(viewer, req.params.id, query);

@@ -55,23 +55,26 @@ const misread = (cls: ValueClass, x: string) =>
 const SITES: Readonly<
   Record<
     PropertyPath,
-    { file: string; from: string; to: (cls: ValueClass) => string; only: string[] }
+    { file: string; within: string; from: string; to: (cls: ValueClass) => string; only: string[] }
   >
 > = {
   'the token': {
     file: 'reference/tokens/claims.ts',
+    within: 'projectUserClaims',
     from: '    props: user.properties,',
     to: (c) => `    props: ${misread(c, 'user.properties')},`,
     only: ['tokens.user-token.from-stored-user'],
   },
   'the stored user': {
     file: 'spec/machines/identity.ts',
+    within: 'registerUser',
     from: '    name: c.name,\n    properties: { ...(c.properties ?? {}) },\n    userRoleId:',
     to: (c) => `    name: c.name,\n    properties: ${misread(c, 'c.properties')},\n    userRoleId:`,
     only: ['resources.user.fields'],
   },
   'a user update': {
     file: 'spec/machines/identity.ts',
+    within: 'updateUser',
     from: 'properties: c.properties === undefined ? current.properties : { ...c.properties },',
     to: (c) =>
       `properties: c.properties === undefined ? current.properties : ${misread(c, 'c.properties')},`,
@@ -79,6 +82,7 @@ const SITES: Readonly<
   },
   "a saved chart's rows": {
     file: 'reference/hooks/chat.ts',
+    within: 'chatHookRoutes',
     from: '          properties: { ...user.value.properties },',
     to: (c) => `          properties: ${misread(c, 'user.value.properties')},`,
     only: [
@@ -88,6 +92,7 @@ const SITES: Readonly<
   },
   'chat answers': {
     file: 'reference/http/chat.ts',
+    within: 'chatRoutes',
     from: '    const properties = user.value.properties;',
     to: (c) => `    const properties = ${misread(c, 'user.value.properties')};`,
     only: [
@@ -97,12 +102,14 @@ const SITES: Readonly<
   },
   "a page's chart rows": {
     file: 'reference/hub/rows.ts',
+    within: 'loadChartData',
     from: '    chartId: chart.chartId,\n    properties: { ...viewer.properties },',
     to: (c) => `    chartId: chart.chartId,\n    properties: ${misread(c, 'viewer.properties')},`,
     only: ['resources.properties.row-level-security'],
   },
   "a page's drill-down rows": {
     file: 'reference/hub/rows.ts',
+    within: 'loadDrillRows',
     from: '    value,\n    properties: { ...viewer.properties },',
     to: (c) => `    value,\n    properties: ${misread(c, 'viewer.properties')},`,
     only: ['resources.properties.row-level-security'],
@@ -127,12 +134,20 @@ const UNSET_SITES: Readonly<
   Partial<
     Record<
       PropertyPath,
-      { file: string; from: string; to: (pred: string) => string; props: string; only: string[] }
+      {
+        file: string;
+        within: string;
+        from: string;
+        to: (pred: string) => string;
+        props: string;
+        only: string[];
+      }
     >
   >
 > = {
   "a saved chart's rows": {
     file: 'reference/hooks/chat.ts',
+    within: 'chatHookRoutes',
     from: '        const rows = await chartRows(ctx, {',
     to: (pred) => `        const rows = await chartRows(${unfilteredCtx(pred)}, {`,
     props: 'user.value.properties',
@@ -140,6 +155,7 @@ const UNSET_SITES: Readonly<
   },
   'chat answers': {
     file: 'reference/http/chat.ts',
+    within: 'chatRoutes',
     from: '      agent.connectionId === null\n        ? data.seedConnection(account.organizationId)\n        : data.connection(account.organizationId, agent.connectionId);',
     to: (pred) =>
       `      ((c) => c === undefined ? c : { ...c, rowFilters: c.rowFilters.filter((f) => !(${pred})) })(agent.connectionId === null\n        ? data.seedConnection(account.organizationId)\n        : data.connection(account.organizationId, agent.connectionId));`,
@@ -148,6 +164,7 @@ const UNSET_SITES: Readonly<
   },
   "a page's chart rows": {
     file: 'reference/hub/rows.ts',
+    within: 'loadChartData',
     from: '  const done = await chartRows(ctx, {',
     to: (pred) => `  const done = await chartRows(${unfilteredCtx(pred)}, {`,
     props: 'viewer.properties',
@@ -163,6 +180,7 @@ export function propertyVariant(cls: ValueClass, path: PropertyPath): Variant | 
     return {
       name: `properties: ${cls} ${misreading.how} on ${path}`,
       file: site.file,
+      within: site.within,
       from: site.from,
       to: site.to(cls),
       only: site.only,
@@ -174,6 +192,7 @@ export function propertyVariant(cls: ValueClass, path: PropertyPath): Variant | 
   return {
     name: `properties: ${cls} lets ${path} through unfiltered`,
     file: site.file,
+    within: site.within,
     from: site.from,
     to: site.to(pred(site.props)),
     only: site.only,

@@ -13,6 +13,7 @@ export const refusalsVariants: readonly Variant[] = [
   {
     name: 'a 403 that still registers the organization in another account',
     file: 'reference/http/organizations.ts',
+    within: 'handle',
     from: "      const done = ctx.store.identity(caller(principal).account, {\n        type: 'registerOrganization',",
     to: `      const owner = ${ACCOUNTS}.find((a) => a.identity.projects[body.projectId] !== undefined);
       if (owner !== undefined && owner !== caller(principal).account) {
@@ -32,6 +33,7 @@ export const refusalsVariants: readonly Variant[] = [
   {
     name: 'a 404 that still deletes another account\u2019s role',
     file: 'reference/http/roles.ts',
+    within: 'roleRoutes',
     from: "      const done = ctx.store.identity(caller(principal).account, {\n        type: 'deleteRole',",
     to: `      const owner = ${ACCOUNTS}.find((a) => a.identity.projects[params.projectId] !== undefined);
       if (owner !== undefined && owner !== caller(principal).account) {
@@ -53,6 +55,7 @@ export const refusedCredentialsVariants: readonly Variant[] = [
   {
     name: 'a key refused as not a member still acts on the organization it named',
     file: 'reference/http/route.ts',
+    within: 'handler',
     from: '        if (!who.ok) return sendError(reply, who.error);\n        principal = who.value;',
     to: `        if (!who.ok) {
           const fields = { ...(req.query as object), ...(req.body as object) } as Record<string, unknown>;
@@ -77,6 +80,7 @@ export const refusedInputVariants: readonly Variant[] = [
   {
     name: 'a body refused by validation is still written',
     file: 'reference/http/route.ts',
+    within: 'handler',
     from: '        if (!parsed.ok) return sendError(reply, parsed.error);',
     to: `        if (!parsed.ok) {
           const b = (req.body ?? {}) as Record<string, unknown>;

@@ -19,6 +19,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'signature not checked',
     kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
+    within: 'verify',
     from: VERIFY,
     to: '      payload = decodeJwt(token);\n',
     only: ['security'],
@@ -27,6 +28,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'alg: none accepted',
     kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
+    within: 'verify',
     from: VERIFY,
     to:
       HEADER +
@@ -40,6 +42,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'HS256 token signed with the public key accepted',
     kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
+    within: 'verify',
     from: VERIFY,
     // The public key's PEM taken as an HMAC secret when the header names an HS algorithm.
     to:
@@ -54,6 +57,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'a token with an unknown kid verified with the current key',
     kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
+    within: 'verify',
     from: VERIFY,
     // A "legacy" path: a kid the service does not know is checked against the current key in
     // whatever algorithm the header names (the PEM as the secret for HS*); its own kid stays strict.
@@ -69,6 +73,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'a key embedded in the token header (jwk) trusted',
     kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
+    within: 'verify',
     from: VERIFY,
     to:
       HEADER +
@@ -82,6 +87,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'keys fetched from the token header (jku) trusted',
     kind: 'forged-token',
     file: 'reference/tokens/jwt.ts',
+    within: 'verify',
     from: VERIFY,
     to:
       HEADER +
@@ -97,6 +103,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'sibling: a project lists the roles of every project of the account',
     kind: 'sibling',
     file: 'reference/http/roles.ts',
+    within: 'roleRoutes',
     from: 'okDone({ userRoles: rolesOf(identity, params.projectId) })',
     to: 'okDone({ userRoles: Object.values(identity.projects).flatMap((p) => rolesOf(identity, p.projectId)) })',
     only: ['security', 'identity'],
@@ -105,6 +112,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'sibling: user-token built from the first user of the same organization',
     kind: 'sibling',
     file: 'reference/http/tokens.ts',
+    within: 'tokenRoutes',
     from: '      const claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);\n      return okDone(',
     to:
       '      const sibling = Object.values(account.identity.users).find((u) => u.projectOrganizationId !== null && u.projectOrganizationId === user.projectOrganizationId) ?? user;\n' +
@@ -115,6 +123,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'sibling: an externalId resolves to the first organization of its project',
     kind: 'sibling',
     file: 'spec/machines/identity.ts',
+    within: 'organizationByExternalId',
     from: 'const id = state.index.organizationByExternalId[projectId]?.[externalId];',
     to: 'const id = state.index.organizationByExternalId[projectId]?.[externalId] === undefined ? undefined : Object.values(state.organizations).find((o) => o.projectId === projectId)?.projectOrganizationId;',
     // The model shares this machine, so only a scenario with sibling organizations sees it.
@@ -125,6 +134,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'another account\u2019s dashboard readable by id (the v2 look-up searches every account)',
     kind: 'sibling',
     file: 'reference/http/v2.ts',
+    within: 'v2Routes',
     from: '      const d = resolveFor(account.dashboards, v2Id, actor);',
     to: "      const d = resolveFor(account.dashboards, v2Id, actor) ?? [...(store as any).accounts.values()].map((acc: any) => resolveFor(acc.dashboards, acc.migration.v2IdOf[params.dashboardId] ?? params.dashboardId, { kind: 'api-key' })).find((x: unknown) => x !== undefined);",
     only: ['security'],
@@ -134,6 +144,7 @@ export const securityVariants: readonly Variant[] = [
     name: 'properties: row-level security takes 0, false and the empty string for a missing property',
     kind: 'encoding',
     file: 'reference/data/sql.ts',
+    within: 'propertyParam',
     from: 'if (value === undefined || value === null) return undefined;',
     to: "if (value === undefined || value === null || value === 0 || value === false || value === '') return undefined;",
     only: ['resources.properties.row-level-security'],

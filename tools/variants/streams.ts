@@ -13,6 +13,7 @@ export const streamsVariants: readonly Variant[] = [
   {
     name: 'streams: the second message opens with a delta (no text-start)',
     file: 'reference/chat/events.ts',
+    within: 'answerEvents',
     from: FROM,
     to: second('textEvents(answer.explanation).slice(1)'),
     only: ['chat'],
@@ -20,6 +21,7 @@ export const streamsVariants: readonly Variant[] = [
   {
     name: 'streams: the second message never completed (no text-end)',
     file: 'reference/chat/events.ts',
+    within: 'answerEvents',
     from: FROM,
     to: second('textEvents(answer.explanation).slice(0, -1)'),
     only: ['chat'],
@@ -27,6 +29,7 @@ export const streamsVariants: readonly Variant[] = [
   {
     name: 'streams: a delta of the second message whose text is no string',
     file: 'reference/chat/events.ts',
+    within: 'answerEvents',
     from: FROM,
     to: second(
       "[{ type: 'text-start' }, { type: 'text-delta', payload: { text: answer.explanation.length } }, { type: 'text-end' }]",
@@ -37,6 +40,7 @@ export const streamsVariants: readonly Variant[] = [
     // §6 does not say a delta must sit inside a message: only the probe of our decision sees it.
     name: "streams: the second message's deltas outside any message (no text-start, no text-end)",
     file: 'reference/chat/events.ts',
+    within: 'answerEvents',
     from: FROM,
     to: second('textEvents(answer.explanation).slice(1, -1)'),
     only: ['chat'],

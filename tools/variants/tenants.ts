@@ -5,6 +5,7 @@ export const tenantsVariants: readonly Variant[] = [
   {
     name: 'register-tenant ignores the expiration it was sent',
     file: 'reference/http/tenants.ts',
+    within: 'handle',
     from: '        body.expiration,\n',
     to: '        undefined,\n',
     only: ['identity'],
@@ -14,6 +15,7 @@ export const tenantsVariants: readonly Variant[] = [
     name: 'register-tenant answers an empty message',
     decision: 'tenants.token.claims',
     file: 'reference/http/tenants.ts',
+    within: 'handle',
     from: "okDone({ message: 'The tenant was registered.', token: issued.token })",
     to: "okDone({ message: '', token: issued.token })",
     only: ['tenants.token.claims'],

@@ -90,7 +90,7 @@ export function createChart(
 }
 
 /** A shared dashboard with `chartCount` charts, in a workspace of its own. */
-export async function sharedDashboard(t: Conformance, w: World, chartCount = 3): Promise<Shared> {
+export async function sharedDashboard(t: Given, w: World, chartCount = 3): Promise<Shared> {
   const name = `${t.faker.commerce.productAdjective()} ${t.faker.commerce.department()} overview`;
   const ws = await createWorkspace(t, w, { dashboardName: name });
   const charts = [];
@@ -262,6 +262,18 @@ export async function layoutRead(
     );
   }
   return parsed.data.data.chartIds;
+}
+
+/**
+ * The content hooks and the read-only dashboard-charts hook: tests that read a layout back
+ * through the hook rather than through the v1 list, whose path the document leaves open, lean
+ * on no decision.
+ */
+export const WITH_LAYOUT: readonly HookName[] = [...CONTENT, 'dashboard-charts'];
+
+/** A dashboard's chart ids in layout order, through the dashboard-charts hook. */
+export async function hookLayout(t: Conformance, w: World, dashboardId: string): Promise<string[]> {
+  return (await hookCharts(t, w, dashboardId)).chartIds;
 }
 
 /** A dashboard's charts as the dashboard-charts hook shows them (ids, names, configurations). */

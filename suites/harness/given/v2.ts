@@ -59,20 +59,47 @@ export async function finalize(t: Conformance, w: World): Promise<void> {
 export type As = { readonly token: string } | { readonly key: 'org-bound' | 'user-scoped' };
 export const API_KEY: As = { key: 'org-bound' };
 
-function carry(w: World, as: As, method: 'GET' | 'POST' | 'DELETE') {
+/** What a v2 request carries for its caller: headers, query members and body members. */
+interface Carried {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: Readonly<Record<string, string>>;
+}
+
+function carry(t: Conformance, w: World, as: As, method: 'GET' | 'POST' | 'DELETE'): Carried {
   if ('token' in as) {
     return { headers: { authorization: `Bearer ${as.token}` }, query: {}, body: {} };
   }
   // Decision v2.credentials.api-key-carrier: apiKey rides with organizationId (§5 rule 7: in
-  // the query on GET and DELETE, in the JSON body on POST).
-  const creds = w.creds(as.key);
+  // the query on GET and DELETE, in the JSON body on POST), unless the profile states the
+  // header a target reads it from instead (organizationId stays where rule 7 puts it).
+  const { apiKey, ...organization } = w.creds(as.key);
+  const header = t.profile.shapes.v2ApiKey;
+  const headers: Record<string, string> =
+    header === undefined
+      ? {}
+      : { [header.header]: header.scheme === undefined ? apiKey : `${header.scheme} ${apiKey}` };
+  const creds = header === undefined ? { apiKey, ...organization } : organization;
   return method === 'POST'
-    ? { headers: {}, query: {}, body: creds }
-    : { headers: {}, query: creds, body: {} };
+    ? { headers, query: {}, body: creds }
+    : { headers, query: creds, body: {} };
+}
+
+/**
+ * An API key (§5 rule 7) as a v2 call carries it: headers, query and body members to merge into
+ * the request, where the profile says (shapes.v2ApiKey) or the decided member.
+ */
+export function v2KeyCarrier(
+  t: Conformance,
+  w: World,
+  method: 'GET' | 'POST' | 'DELETE',
+  key: 'org-bound' | 'user-scoped' = 'org-bound',
+): Carried {
+  return carry(t, w, { key }, method);
 }
 
 export function v2Get(t: Conformance, w: World, path: string, as: As): Promise<Reply> {
-  const c = carry(w, as, 'GET');
+  const c = carry(t, w, as, 'GET');
   return t.http.get(path, { headers: c.headers, query: c.query });
 }
 
@@ -83,12 +110,12 @@ export function v2Post(
   as: As,
   body: Record<string, unknown>,
 ): Promise<Reply> {
-  const c = carry(w, as, 'POST');
+  const c = carry(t, w, as, 'POST');
   return t.http.post(path, { ...c.body, ...body }, { headers: c.headers });
 }
 
 export function v2Delete(t: Conformance, w: World, path: string, as: As): Promise<Reply> {
-  const c = carry(w, as, 'DELETE');
+  const c = carry(t, w, as, 'DELETE');
   return t.http.delete(path, { headers: c.headers, query: c.query });
 }
 

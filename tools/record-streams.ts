@@ -3,7 +3,7 @@
  * hooks, chunks as they arrived:
  *
  *   npx eac serve --hooks --port 8080 &
- *   npx tsx suites/chat/record-streams.ts --target http://127.0.0.1:8080 --hooks http://127.0.0.1:8080/__eac
+ *   npx tsx tools/record-streams.ts --target http://127.0.0.1:8080 --hooks http://127.0.0.1:8080/__eac
  *
  * What each stream must read to is written from the suites' reader and grammar check, and the
  * recording stops if the stream breaks §6; spec/machines/chat-stream.test.ts then holds the
@@ -12,9 +12,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GoldenStream, STREAMS_DIR } from '../../fixtures/streams/golden.ts';
-import { chartResults, checkGrammar } from '../harness/event-sequence.ts';
-import { readStream } from '../harness/sse.ts';
+import { GoldenStream, STREAMS_DIR } from '../fixtures/streams/golden.ts';
+import { chartResults, checkGrammar } from '../suites/harness/event-sequence.ts';
+import { readStream } from '../suites/harness/sse.ts';
 
 const { values } = parseArgs({
   options: { target: { type: 'string' }, hooks: { type: 'string' } },

@@ -1,19 +1,19 @@
 import { expect } from 'vitest';
-import type { RolePermissions } from '../../../spec/schemas/permissions.ts';
-import type { HookName } from '../../../spec/schemas/hooks.ts';
+import type { RolePermissions } from '../../spec/schemas/permissions.ts';
+import type { HookName } from '../../spec/schemas/hooks.ts';
 import {
   createRole,
   registerOrganization,
   registerUser,
   userToken,
   type World,
-} from './accounts.ts';
-import type { HubThing } from '../../../spec/hub-profile.ts';
-import type { HubView } from '../browser.ts';
-import type { Conformance } from '../conformance.ts';
-import { createChart, createWorkspace, type Shared } from './dashboards.ts';
-import { buildWorld } from './accounts.ts';
-import { HUB, fill } from '../paths.ts';
+} from '../harness/given/accounts.ts';
+import type { HubThing } from '../../spec/hub-profile.ts';
+import type { HubView } from '../harness/browser.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import { createChart, createWorkspace, type Shared } from '../harness/given/dashboards.ts';
+import { buildWorld } from '../harness/given/accounts.ts';
+import { HUB, fill } from '../harness/paths.ts';
 
 /**
  * Worlds of the hub suites (§4.17): an account with a workspace whose dashboard has a

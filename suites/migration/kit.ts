@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { World } from './accounts.ts';
-import { authorization } from '../authorization.ts';
-import type { Conformance } from '../conformance.ts';
-import { detailsOf } from '../expect.ts';
-import type { Reply } from '../http.ts';
-import { accountSnapshot } from '../readback.ts';
+import type { World } from '../harness/given/accounts.ts';
+import { authorization } from '../harness/authorization.ts';
+import type { Conformance } from '../harness/conformance.ts';
+import { detailsOf } from '../harness/expect.ts';
+import type { Reply } from '../harness/http.ts';
+import { accountSnapshot } from '../harness/readback.ts';
 import {
   createChart,
   createDashboard,
@@ -14,9 +14,10 @@ import {
   dashboardsOf as v1DashboardsOf,
   layoutOf,
   openEndpoint,
-} from './dashboards.ts';
-import { applicationsOf, dashboardsOf as v2DashboardsOf, snapshot } from './v2.ts';
-import { APPEND, CLONE, LIST_WORKSPACES, REMOVE } from '../paths.ts';
+} from '../harness/given/dashboards.ts';
+import { applicationsOf, dashboardsOf as v2DashboardsOf, snapshot } from '../harness/given/v2.ts';
+import { APPEND, CLONE, LIST_WORKSPACES, REMOVE } from '../harness/paths.ts';
+import type { WriteKind } from '../harness/replacements.ts';
 
 /**
  * What the migration properties share: arbitrary v1 worlds built through the host hooks, the
@@ -72,8 +73,6 @@ export async function buildShape(
   }
   return out;
 }
-
-export type WriteKind = 'create' | 'clone' | 'add-charts' | 'remove-charts' | 'append-charts-from';
 export type Credential = 'org-bound' | 'user-scoped' | 'tenant';
 
 /** A v1 write in terms of indexes into a built world, resolved when it is sent. */
@@ -190,46 +189,6 @@ export function send(
 
 export const describeWrite = (write: V1Write, world: readonly BuiltWorkspace[]) =>
   `${write.kind} as ${write.credential} ${JSON.stringify(bodyOf(write, world))}`;
-
-/**
- * §4.16's table, the row that replaces each v1 write, spelled out from the document: method
- * and path template ({} for an id). That a 410 names its write's row is §7's; how it names it
- * (message or details, ids filled in or placeholders, with or without the method) is open
- * (errors.migrated-to-v2.details), so a named endpoint is recognised in any of those forms.
- */
-export const V2_REPLACEMENT = {
-  create: ['POST', '/v2/api/applications/{}/dashboards'],
-  clone: ['POST', '/v2/api/applications/{}/dashboards/{}/clone'],
-  'add-charts': ['POST', '/v2/api/applications/{}/dashboards/{}/charts'],
-  'remove-charts': ['DELETE', '/v2/api/applications/{}/dashboards/{}/charts/{}'],
-  'append-charts-from': ['POST', '/v2/api/applications/{}/dashboards/{}/append-charts'],
-} as const satisfies Record<WriteKind, readonly [string, string]>;
-
-/**
- * The writes whose V2_REPLACEMENT row an error's text names. Each /v2/api/ path in it is read with its id
- * segments (after applications/, dashboards/, charts/) as placeholders, whatever they hold (an
- * id, `{applicationId}`, `:dashboardId`), and matched whole against a row's template, so the
- * add-charts path is not read into the remove-chart one it begins. A method written just before
- * the path must be the row's.
- */
-export function namedReplacements(text: string): Set<WriteKind> {
-  const named = new Set<WriteKind>();
-  const mention =
-    /(?:\b(GET|POST|PUT|PATCH|DELETE)\s+)?(?:https?:\/\/[^\s"'`/]+)?(\/v2\/api\/[^\s"'`,;)?#]*)/gi;
-  for (const [, method, path = ''] of text.matchAll(mention)) {
-    const template = path
-      .replace(/[.]+$/, '')
-      .replace(/\/+$/, '')
-      .replace(/\/(applications|dashboards|charts)\/[^/]+/g, '/$1/{}');
-    for (const [row, [rowMethod, rowPath]] of Object.entries(V2_REPLACEMENT) as [
-      WriteKind,
-      (typeof V2_REPLACEMENT)[WriteKind],
-    ][])
-      if (template === rowPath && (method === undefined || method.toUpperCase() === rowMethod))
-        named.add(row);
-  }
-  return named;
-}
 
 /** Every string a refusal carries: its message and its details' values, deeply. */
 export function errorText(res: Reply): string {

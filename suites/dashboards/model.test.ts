@@ -1,0 +1,633 @@
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
+import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
+import {
+  applyDashboards,
+  dashboardsFor,
+  emptyDashboards,
+  isShared,
+  writeRefusal,
+  type Actor,
+  type DashboardRecord,
+  type DashboardsCommand,
+  type DashboardsState,
+  type WriteKind,
+} from '../../spec/machines/dashboards.ts';
+import type { RolePermissions } from '../../spec/schemas/permissions.ts';
+import { conformance, type Conformance } from '../harness/conformance.ts';
+import { buildWorld, type World } from '../harness/given/accounts.ts';
+import {
+  CONTENT,
+  READ_BACK,
+  createChart,
+  createDashboard,
+  createWorkspace,
+  dashboardsOf,
+  openEndpoint,
+  tenantToken,
+  v1AddCharts,
+  v1Create,
+  v1Created,
+  v1Post,
+  type CreateSite,
+  type Reader,
+} from '../harness/given/dashboards.ts';
+import type { Reply } from '../harness/http.ts';
+import {
+  budgetLine,
+  modelRuns,
+  states,
+  type Budget,
+  type ModelCommand,
+} from '../harness/model-run.ts';
+import { APPEND, CLONE, REMOVE, SAVE_FROM_CHAT } from '../harness/paths.ts';
+
+// Model-based (STYLE 7, issue 34) on the shared runner, for the v1 dashboards before any
+// migration (§2.2, §2.8, §4.10–§4.12, §4.14, §4.16): random v1 writes, charts saved from chat
+// and list reads in a world of two accounts, each with a workspace of two shared dashboards
+// and three tenants (an editor, one of a few lesser roles, another editor) holding two JWTs
+// each. The oracle is the pure dashboards machine of spec/machines. Refusals are drawn too:
+// another account's dashboard or workspace, another tenant's own dashboard, an id nobody
+// issued, a role without the flag. After each command every caller's v1 list in both accounts
+// (the tenants' with their first JWT, the API key's where the profile follows its view) must be
+// what the model holds: ids, owners, names where shown, and layouts, read through what the
+// profile states (the list's chart ids, else the dashboard-charts hook or route, else not-run).
+// Where the profile does not follow a decision a comparison rests on, the commands that would
+// rest on it are left out, never failed.
+
+const BUDGET: Budget = { runs: 3, commands: 20 };
+const TENANTS = 3;
+/** Tokens issued per tenant (the same columns registered again): writes use any of them. */
+const TOKENS = 2;
+const EDITOR: RolePermissions = {
+  addDashboard: true,
+  addChart: true,
+  removeChart: true,
+  canDuplicateDashboard: true,
+};
+/** What the second tenant may hold: a single flag, view-only, read-only, or editing. */
+const SECOND_ROLES: readonly RolePermissions[] = [
+  { addChart: true },
+  { removeChart: true, canDuplicateDashboard: true },
+  {},
+  { ...EDITOR, readOnly: true },
+  EDITOR,
+];
+
+interface Tenant {
+  readonly tenantId: string;
+  readonly permissions: RolePermissions;
+  readonly tokens: readonly string[];
+}
+
+interface Account {
+  readonly w: World;
+  state: DashboardsState;
+  /** The workspace: the target's id is the model's (made through the hook). */
+  readonly workspaceId: string;
+  readonly tenants: readonly Tenant[];
+  /** Target id <-> model id, for dashboards and charts. */
+  readonly toModel: Map<string, string>;
+  readonly toReal: Map<string, string>;
+}
+
+/** Which of our decisions the profile follows: each gates the commands resting on it. */
+interface Follows {
+  /** dashboards.v1-writes.credentials and tenant registration: tenants write and read. */
+  readonly tenants: boolean;
+  /** dashboards.v1-list.api-key-view: the API key's list is compared. */
+  readonly apiKeyView: boolean;
+  /** dashboards.copy.chart-ids: a tenant's first edit of a shared dashboard. */
+  readonly copyChartIds: boolean;
+  /** dashboards.copy.clone-beside: a tenant's clone of a shared dashboard. */
+  readonly cloneBeside: boolean;
+  /** dashboards.append-charts-from.copies: any append. */
+  readonly appendCopies: boolean;
+  /** charts.save-from-chat.permissions: a tenant whose role may not add charts saves one. */
+  readonly savingChecked: boolean;
+}
+
+interface Model {
+  readonly accounts: readonly Account[];
+  readonly follows: Follows;
+}
+
+interface Real {
+  readonly t: Conformance;
+}
+
+type Who = 'api' | number;
+type Cmd = ModelCommand<Model, Real>;
+/** What a write names: the caller's own world, or something it may not reach. */
+type Reach = 'own' | 'other-account' | 'other-tenant' | 'unknown';
+
+const accountAt = (m: Model, a: number) => m.accounts[a % m.accounts.length] as Account;
+const pick = <T>(items: readonly T[], i: number): T | undefined =>
+  items.length === 0 ? undefined : items[i % items.length];
+const tenantAt = (acct: Account, k: number) => acct.tenants[k % TENANTS] as Tenant;
+
+function actorOf(acct: Account, who: Who): Actor {
+  if (who === 'api') return { kind: 'api-key' };
+  const { tenantId, permissions } = tenantAt(acct, who);
+  return { kind: 'tenant', tenantId, permissions };
+}
+
+/** The secret a call carries: the API key, or one of the tenant's JWTs. */
+const secretOf = (acct: Account, who: Who, token = 0): string =>
+  who === 'api' ? acct.w.creds().apiKey : (tenantAt(acct, who).tokens[token % TOKENS] ?? '');
+
+const readerOf = (acct: Account, who: Who, token = 0): Reader =>
+  who === 'api' ? { apiKey: secretOf(acct, who) } : { token: secretOf(acct, who, token) };
+
+const whoText = (who: Who) => (who === 'api' ? 'the API key' : `tenant ${who}`);
+
+function bind(acct: Account, real: string, model: string, what: string): void {
+  const was = acct.toModel.get(real);
+  const had = acct.toReal.get(model);
+  expect(was ?? model, `${what}: target id ${real} stands for one model id`).toBe(model);
+  expect(had ?? real, `${what}: model id ${model} stands for one target id`).toBe(real);
+  acct.toModel.set(real, model);
+  acct.toReal.set(model, real);
+}
+
+function step(acct: Account, command: DashboardsCommand): void {
+  const applied = applyDashboards(acct.state, command, Date.now());
+  if (!applied.ok) throw new Error(`the model refused ${command.type}: ${applied.error.message}`);
+  acct.state = applied.state;
+}
+
+const modelList = (acct: Account, who: Who): DashboardRecord[] =>
+  dashboardsFor(acct.state, acct.workspaceId, actorOf(acct, who), 'v1');
+
+type Shown = Awaited<ReturnType<typeof dashboardsOf>>;
+
+/** A caller's v1 list as the model holds it, binding ids the target issued on first showing. */
+function expectListInStep(acct: Account, who: Who, shown: Shown, after: string): void {
+  const what = `after ${after}, the v1 list of ${whoText(who)} in ${acct.w.account.organizationId}`;
+  const held = modelList(acct, who);
+  expect(
+    shown.length,
+    `${what}: ${JSON.stringify(shown.map((s) => s.id))} vs the model's ${held.length}`,
+  ).toBe(held.length);
+  const left = new Set(held.map((d) => d.dashboardId));
+  const pending: Shown = [];
+  for (const s of shown) {
+    const id = acct.toModel.get(s.id);
+    if (id === undefined) pending.push(s);
+    else {
+      expect(left.has(id), `${what}: shows ${s.id}, which the model does not list`).toBe(true);
+      left.delete(id);
+    }
+  }
+  // At most one dashboard is new to a list per step (a tenant's copy made by its first edit):
+  // bind it to the model's one new entry.
+  expect(pending.length, `${what}: more than one new entry at once`).toBeLessThanOrEqual(1);
+  const [fresh] = pending;
+  if (fresh !== undefined) bind(acct, fresh.id, [...left][0] ?? '', what);
+  for (const s of shown) {
+    const d = held.find((x) => x.dashboardId === acct.toModel.get(s.id));
+    if (d === undefined) continue;
+    const label = `${what}: ${d.name}`;
+    if (s.name !== undefined) expect(s.name, `${label}: name`).toBe(d.name);
+    // §2.8: tenantId is set on a tenant's own dashboard (its copies included), null on a shared one.
+    expect(s.tenantId !== null, `${label}: the tenant's own dashboard or a shared one`).toBe(
+      !isShared(d),
+    );
+    expect(s.chartIds.length, `${label}: how many charts`).toBe(d.chartIds.length);
+    d.chartIds.forEach((chart, i) => {
+      bind(acct, s.chartIds[i] ?? '', chart, `${label}: chart ${i}`);
+    });
+  }
+}
+
+interface Aim {
+  readonly a: number;
+  readonly who: Who;
+  readonly token: number;
+  readonly kind: WriteKind;
+  readonly reach: Reach;
+  readonly entry: number;
+  readonly chart: number;
+  readonly source: number;
+}
+
+/** What a write aims at in the model; undefined when the model has nothing to aim at. */
+function resolve(m: Model, aim: Aim) {
+  const acct = accountAt(m, aim.a);
+  const list = modelList(acct, aim.who);
+  const bound = (d: DashboardRecord | undefined) =>
+    d !== undefined && acct.toReal.has(d.dashboardId);
+  let target = pick(list, aim.entry);
+  const source = pick(list, aim.source);
+  let at = acct;
+  if (aim.reach === 'other-account') {
+    at = accountAt(m, aim.a + 1);
+    target = pick(modelList(at, 'api'), aim.entry);
+  } else if (aim.reach === 'other-tenant') {
+    if (aim.who === 'api') return undefined;
+    // Another tenant's own dashboard (made by it, or its copy): not there for this tenant.
+    const other = (aim.who + 1 + (aim.entry % (TENANTS - 1))) % TENANTS;
+    target = pick(
+      modelList(acct, other).filter((d) => !isShared(d)),
+      aim.entry,
+    );
+    if (target === undefined) return undefined;
+  }
+  if (!bound(target) || !bound(source) || target === undefined || source === undefined)
+    return undefined;
+  const charts = Object.keys(at.state.charts).filter((c) => at.toReal.has(c));
+  const chart =
+    aim.kind === 'removeCharts'
+      ? pick(
+          target.chartIds.filter((c) => at.toReal.has(c)),
+          aim.chart,
+        )
+      : pick(
+          charts.filter((c) => !target.chartIds.includes(c)),
+          aim.chart,
+        );
+  if ((aim.kind === 'addCharts' || aim.kind === 'removeCharts') && chart === undefined)
+    return undefined;
+  return { acct, at, target, source, chart: chart ?? '' };
+}
+
+/** Whether the write rests on a decision the profile does not follow (then it is left out). */
+function restsOnUnfollowed(m: Model, aim: Aim): boolean {
+  const f = m.follows;
+  if (aim.who !== 'api' && !f.tenants) return true;
+  if (aim.kind === 'appendCharts' && !f.appendCopies) return true;
+  if (aim.who === 'api' || aim.reach !== 'own') return false;
+  const aimed = resolve(m, aim);
+  if (aimed === undefined || !isShared(aimed.target)) return false;
+  // A tenant's first edit of a shared dashboard makes its copy; a clone may stand in for it.
+  if (aim.kind === 'clone') return !f.cloneBeside;
+  if (aim.kind === 'create') return false;
+  return !f.copyChartIds;
+}
+
+const writeCmd = (aim: Aim): Cmd => {
+  let created: CreateSite | undefined;
+  let command: ((id: string) => DashboardsCommand) | undefined;
+  /** A fresh id of nothing: what `unknown` names. */
+  const nobody = crypto.randomUUID();
+  let allowed = false;
+  const name = `Board ${aim.a}.${aim.entry}.${aim.source}`;
+  const label = `v1 ${aim.kind} in account#${aim.a} by ${whoText(aim.who)} (token#${aim.token}) at ${aim.reach} entry#${aim.entry} chart#${aim.chart} source#${aim.source}`;
+  /** The target's ids of what the call names. */
+  const ids = (m: Model) => {
+    const aimed = resolve(m, aim);
+    if (aimed === undefined) throw new Error('unreachable: checked by pre');
+    const { acct, at, target, source, chart } = aimed;
+    const unknown = aim.reach === 'unknown';
+    return {
+      ...aimed,
+      workspaceId: unknown ? nobody : at.workspaceId,
+      target: unknown ? nobody : (at.toReal.get(target.dashboardId) ?? ''),
+      source: acct.toReal.get(source.dashboardId) ?? '',
+      chart: at.toReal.get(chart) ?? '',
+      model: { target, source, chart },
+    };
+  };
+  return {
+    kind: 'call',
+    label,
+    // What rests on an unfollowed decision first: without tenants there is no tenant to resolve.
+    pre: (m) =>
+      !restsOnUnfollowed(m, aim) &&
+      resolve(m, aim) !== undefined &&
+      !(aim.kind === 'create' && aim.reach === 'other-tenant'),
+    verdict: (m, { t }) => {
+      const { acct, model } = ids(m);
+      created = undefined;
+      allowed = false;
+      if (aim.reach === 'other-account')
+        return { kind: 'refused', why: "the other account's dashboard or workspace (§5)" };
+      const actor = actorOf(acct, aim.who);
+      const via = 'v1' as const;
+      const target = aim.reach === 'unknown' ? nobody : model.target.dashboardId;
+      command = {
+        create: (id: string): DashboardsCommand => ({
+          type: 'createDashboard',
+          dashboardId: id,
+          workspaceId: aim.reach === 'unknown' ? nobody : acct.workspaceId,
+          name,
+          actor,
+          via,
+        }),
+        clone: (id: string): DashboardsCommand => ({
+          type: 'clone',
+          sourceDashboardId: target,
+          newDashboardId: id,
+          actor,
+          via,
+        }),
+        addCharts: (): DashboardsCommand => ({
+          type: 'addCharts',
+          dashboardId: target,
+          chartIds: [model.chart],
+          actor,
+          via,
+        }),
+        appendCharts: (id: string): DashboardsCommand => ({
+          type: 'appendCharts',
+          sourceDashboardId: model.source.dashboardId,
+          targetDashboardId: target,
+          batchId: id,
+          actor,
+          via,
+        }),
+        removeCharts: (): DashboardsCommand => ({
+          type: 'removeCharts',
+          dashboardId: target,
+          chartIds: [model.chart],
+          actor,
+          via,
+        }),
+      }[aim.kind];
+      const trial = applyDashboards(acct.state, command(crypto.randomUUID()), Date.now());
+      // §2.2 leaves the status of a refused write open (dashboards.write-refusal.status), and
+      // the document gives no status to an unknown id: a 4xx, the code only on the reference.
+      if (!trial.ok)
+        return {
+          kind: 'refused',
+          code: trial.error.code,
+          why: `${trial.error.code}: ${trial.error.message}`,
+        };
+      allowed = true;
+      return {
+        kind: 'allowed',
+        // §4.10–§4.12 show 200; §4.16 shows no answer for the create and the add-charts.
+        ...(aim.kind === 'create' || aim.kind === 'addCharts' ? {} : { status: 200 }),
+        then: async (res: Reply) => {
+          let id: string = crypto.randomUUID();
+          if (created !== undefined) id = await v1Created(t, acct.w, res, created, label);
+          if (aim.kind === 'clone') {
+            const parsed = CloneDashboardResponse.safeParse(res.body);
+            if (!parsed.success) expect.fail(`${label}: no {dashboardId, name}: ${res.text}`);
+            id = parsed.data.data.dashboardId;
+          }
+          if (command === undefined) throw new Error('unreachable: set by the verdict');
+          step(acct, command(id));
+          if (aim.kind === 'clone')
+            // §4.10: without a name, the clone's is the source's followed by " (Copy)".
+            expect(
+              (res.body as { data: { name: string } }).data.name,
+              `${label}: the clone's name`,
+            ).toBe(acct.state.dashboards[id]?.name);
+          if (aim.kind === 'create' || aim.kind === 'clone') bind(acct, id, id, label);
+        },
+      };
+    },
+    call: async (m, { t }) => {
+      const { acct, workspaceId, target, source, chart } = ids(m);
+      const secret = secretOf(acct, aim.who, aim.token);
+      switch (aim.kind) {
+        case 'create':
+          // §4.16 shows no answer for the v1 create: the caller's list before it finds the new one.
+          if (allowed) {
+            const as = readerOf(acct, aim.who, aim.token);
+            const before = await dashboardsOf(t, acct.w, workspaceId, as);
+            created = { workspaceId, as, before };
+          }
+          return v1Create(t, secret, workspaceId, name);
+        case 'clone':
+          return v1Post(t, CLONE, secret, { sourceDashboardId: target });
+        case 'addCharts':
+          return v1AddCharts(t, secret, target, [chart]);
+        case 'appendCharts':
+          return v1Post(t, APPEND, secret, {
+            sourceDashboardId: source,
+            targetDashboardId: target,
+          });
+        case 'removeCharts':
+          return v1Post(t, REMOVE, secret, { dashboardId: target, chartIds: [chart] });
+      }
+    },
+  };
+};
+
+/** §4.14: a chart saved from chat, by the API key or a tenant; its id then goes on layouts. */
+const saveCmd = (a: number, who: Who, token: number): Cmd => {
+  const label = `save-from-chat in account#${a} by ${whoText(who)} (token#${token})`;
+  const chartName = `Saved ${a}.${String(who)}.${token}`;
+  const config = { title: chartName, type: 'bar' };
+  return {
+    kind: 'call',
+    label,
+    // Where the profile does not follow charts.save-from-chat.permissions, only a caller that
+    // both readings let save: the API key, or a tenant whose role may add charts.
+    pre: (m) => {
+      if (who === 'api') return true;
+      const acct = accountAt(m, a);
+      return (
+        m.follows.tenants &&
+        (m.follows.savingChecked ||
+          writeRefusal(actorOf(acct, who), 'addCharts', 'v1') === undefined)
+      );
+    },
+    verdict: (m) => {
+      const acct = accountAt(m, a);
+      const actor = actorOf(acct, who);
+      const trial = applyDashboards(
+        acct.state,
+        { type: 'createChart', chartId: crypto.randomUUID(), name: chartName, config, actor },
+        Date.now(),
+      );
+      if (!trial.ok) return { kind: 'refused', code: trial.error.code, why: trial.error.message };
+      return {
+        kind: 'allowed',
+        status: 200,
+        then: (res) => {
+          const parsed = SaveFromChatResponse.safeParse(res.body);
+          if (!parsed.success) expect.fail(`${label}: no {chartId, name}: ${res.text}`);
+          const { chartId } = parsed.data.data;
+          step(acct, { type: 'createChart', chartId, name: chartName, config, actor });
+          bind(acct, chartId, chartId, label);
+        },
+      };
+    },
+    call: (m, { t }) =>
+      v1Post(t, SAVE_FROM_CHAT, secretOf(accountAt(m, a), who, token), {
+        chartConfig: config,
+        name: chartName,
+      }),
+  };
+};
+
+/** §5: one account's API key reading the other account's workspace list is refused. */
+const foreignListCmd = (a: number): Cmd => ({
+  kind: 'call',
+  label: `v1 list of account#${a + 1}'s workspace with account#${a}'s API key`,
+  pre: () => true,
+  verdict: () => ({ kind: 'refused', why: "the other account's workspace (§5)" }),
+  call: (m, { t }) => {
+    const other = accountAt(m, a + 1);
+    const { path } = openEndpoint(t, 'v1ListWorkspaceDashboards', {
+      workspaceId: other.workspaceId,
+    });
+    return t.http.get(path, {
+      query: { apiKey: accountAt(m, a).w.creds().apiKey, workspaceId: other.workspaceId },
+    });
+  },
+});
+
+/** One account: a workspace of two shared dashboards, mirrored in the model, and its tenants. */
+async function accountWorld(
+  t: Conformance,
+  second: RolePermissions,
+  tenants: boolean,
+): Promise<Account> {
+  const w = await buildWorld(t);
+  const acct: Account = {
+    w,
+    state: emptyDashboards(),
+    workspaceId: '',
+    tenants: [],
+    toModel: new Map(),
+    toReal: new Map(),
+  };
+  const hook: Actor = { kind: 'api-key' };
+  const ws = await createWorkspace(t, w, { name: 'Sales', dashboardName: 'Sales overview' });
+  step(acct, { type: 'createWorkspace', workspaceId: ws.workspaceId, name: 'Sales' });
+  const stock = await createDashboard(t, w, ws.workspaceId, 'Stock');
+  for (const [dashboardId, name, count] of [
+    [ws.dashboardId, 'Sales overview', 2],
+    [stock.dashboardId, 'Stock', 1],
+  ] as const) {
+    step(acct, {
+      type: 'createDashboard',
+      dashboardId,
+      workspaceId: ws.workspaceId,
+      name,
+      actor: hook,
+      via: 'hook',
+    });
+    bind(acct, dashboardId, dashboardId, 'the content');
+    for (let i = 0; i < count; i++) {
+      const chartName = `${name} chart ${i}`;
+      const { chartId } = await createChart(t, w, dashboardId, chartName);
+      step(acct, { type: 'createChart', chartId, name: chartName, config: {} });
+      step(acct, { type: 'addCharts', dashboardId, chartIds: [chartId], actor: hook, via: 'hook' });
+      bind(acct, chartId, chartId, 'the content');
+    }
+  }
+  const made: Tenant[] = [];
+  if (tenants)
+    for (const [k, permissions] of [EDITOR, second, EDITOR].entries()) {
+      // The same columns (and name) again: the same tenant, another JWT.
+      const columns = { customer_id: t.faker.string.alphanumeric(10) };
+      const tokens: string[] = [];
+      for (let j = 0; j < TOKENS; j++)
+        tokens.push(await tenantToken(t, w, permissions as Record<string, boolean>, columns));
+      made.push({ tenantId: `tenant-${k}`, permissions, tokens });
+    }
+  return { ...acct, state: acct.state, workspaceId: ws.workspaceId, tenants: made };
+}
+
+const who: fc.Arbitrary<Who> = fc.oneof(
+  fc.constant<Who>('api'),
+  fc.nat({ max: TENANTS - 1 }),
+  fc.nat({ max: TENANTS - 1 }),
+);
+const aim: fc.Arbitrary<Aim> = fc.record({
+  a: fc.nat({ max: 1 }),
+  who,
+  token: fc.nat({ max: TOKENS - 1 }),
+  kind: fc.constantFrom<WriteKind>('create', 'clone', 'addCharts', 'appendCharts', 'removeCharts'),
+  reach: fc.constantFrom<Reach>(
+    'own',
+    'own',
+    'own',
+    'own',
+    'own',
+    'other-account',
+    'other-tenant',
+    'unknown',
+  ),
+  entry: fc.nat({ max: 7 }),
+  chart: fc.nat({ max: 7 }),
+  source: fc.nat({ max: 7 }),
+});
+
+conformance(
+  [
+    'dashboards.clone.deep-copy',
+    'dashboards.clone.name-default-copy',
+    'dashboards.clone.response-shape',
+    'dashboards.append-charts-from.effect',
+    'dashboards.remove-charts.removes-from-layout',
+    'charts.save-from-chat.response-shape',
+    'charts.save-from-chat.chart-id-usable',
+    'permissions.editing.edits-go-to-own-copy',
+    'permissions.editing.empty-is-view-only',
+    'permissions.read-only.refuses-dashboard-writes',
+    'dashboards.copy.replaces-shared',
+    'dashboards.copy.one-entry',
+    'dashboards.v1-record.tenant-id-own',
+    'auth.isolation.refused-changes-nothing',
+    'errors.refused.changes-nothing',
+  ],
+  `model runs over v1 dashboards, copies and charts saved from chat in two accounts (${budgetLine('v1', BUDGET)})`,
+  async (t) => {
+    let run = 0;
+    const follows: Follows = {
+      tenants:
+        t.profile.serves.includes('tenant-flow') &&
+        states(t, 'dashboards.v1-writes.credentials') &&
+        states(t, 'tenants.register.field-names'),
+      apiKeyView: states(t, 'dashboards.v1-list.api-key-view'),
+      copyChartIds: states(t, 'dashboards.copy.chart-ids'),
+      cloneBeside: states(t, 'dashboards.copy.clone-beside'),
+      appendCopies: states(t, 'dashboards.append-charts-from.copies'),
+      savingChecked: states(t, 'charts.save-from-chat.permissions'),
+    };
+    await modelRuns<Model, Real>(t, {
+      area: 'v1',
+      budget: BUDGET,
+      commands: [
+        ...Array.from({ length: 6 }, () => aim.map(writeCmd)),
+        fc
+          .tuple(fc.nat({ max: 1 }), who, fc.nat({ max: TOKENS - 1 }))
+          .map(([a, w, k]) => saveCmd(a, w, k)),
+        fc.nat({ max: 1 }).map(foreignListCmd),
+      ],
+      world: async () => {
+        // The second tenant's role differs from run to run (and between the two accounts).
+        run += 1;
+        const accounts = [
+          await accountWorld(t, SECOND_ROLES[run % SECOND_ROLES.length] ?? EDITOR, follows.tenants),
+          await accountWorld(
+            t,
+            SECOND_ROLES[(run + 1) % SECOND_ROLES.length] ?? EDITOR,
+            follows.tenants,
+          ),
+        ];
+        return { model: { accounts, follows }, real: { t } };
+      },
+      inStep: async (m, { t }, after) => {
+        const readers: Who[] = [
+          ...(m.follows.apiKeyView ? (['api'] as const) : []),
+          ...(m.follows.tenants ? Array.from({ length: TENANTS }, (_, k) => k) : []),
+        ];
+        // Every list is read at once (nothing changes between the reads), then compared in turn.
+        const reads = m.accounts.flatMap((acct) => readers.map((reader) => ({ acct, reader })));
+        const shown = await Promise.all(
+          reads.map(({ acct, reader }) =>
+            dashboardsOf(t, acct.w, acct.workspaceId, readerOf(acct, reader)),
+          ),
+        );
+        reads.forEach(({ acct, reader }, i) => {
+          expectListInStep(acct, reader, shown[i] ?? [], after);
+        });
+      },
+    });
+  },
+  {
+    id: 'model-runs',
+    needs: CONTENT,
+    parts: ['v1-dashboards'],
+    relies: READ_BACK,
+    timeout: 180_000,
+  },
+);
