@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FreedomId, LATITUDE } from '../spec/latitude.ts';
 import { TargetProfile } from '../spec/profile.ts';
-import { start } from '../reference/server.ts';
+import { start, type MachineRowCount } from '../reference/server.ts';
 import { behaviourIds, chosenIds, type LatitudeVary } from './choice.ts';
 import { startLatitude, type RunningLatitude } from './proxy.ts';
 
@@ -172,6 +172,8 @@ export interface EmbeddedLatitude extends RunningLatitude {
   readonly printedProfile: TargetProfile;
   /** The reference behind the proxy, reached directly. */
   readonly target: { readonly url: string; readonly hubUrl: string; readonly hooksUrl?: string };
+  /** What the reference behind the proxy counted of its machines' tables. */
+  readonly machineRows: () => MachineRowCount[];
 }
 
 /**
@@ -232,6 +234,7 @@ export async function startLatitudeOnReference(options: {
       hubUrl: reference.hubUrl,
       ...(reference.hooksUrl === undefined ? {} : { hooksUrl: reference.hooksUrl }),
     },
+    machineRows: () => reference.machineRows(),
     close: async () => {
       await proxy.close();
       await reference.close();

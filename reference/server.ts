@@ -6,7 +6,10 @@ import { HOOKS_PREFIX, hookRoutes } from './hooks/routes.ts';
 import { hubApp } from './hub/server.ts';
 import { dashboardRulesOf, settingsFor } from './settings.ts';
 import { seededIds } from './store/ids.ts';
+import type { MachineRowCount } from './store/machine-rows.ts';
 import { Store } from './store/store.ts';
+
+export type { MachineRowCount } from './store/machine-rows.ts';
 import { TokenService } from './tokens/jwt.ts';
 
 export const REFERENCE_VERSION = '0.1.0';
@@ -40,6 +43,8 @@ export interface RunningReference {
   /** The hub's origin: the same host as `url` on a port of its own. */
   readonly hubUrl: string;
   readonly hooksUrl?: string;
+  /** The rows of the machines' tables its commands took so far, and the guards that refused. */
+  machineRows(): MachineRowCount[];
   close(): Promise<void>;
 }
 
@@ -88,6 +93,7 @@ export async function start(options: StartOptions = {}): Promise<RunningReferenc
     url,
     hubUrl: origin(hubPort),
     ...(options.hooks === true ? { hooksUrl: `${url}${HOOKS_PREFIX}` } : {}),
+    machineRows: () => ctx.store.machineRows.counts(),
     close: async () => {
       ctx.store.data.stop();
       await Promise.all([app.close(), hub.close()]);

@@ -5,6 +5,7 @@
 import type { Clause } from '../spec/clauses/types.ts';
 import {
   SCHEMA_VERSION,
+  type MachineRowsTaken,
   type Result,
   type Results,
   type RunProfile,
@@ -24,6 +25,8 @@ export interface RunFacts {
   readonly seed: number;
   readonly only: readonly string[];
   readonly results: readonly Result[];
+  /** What the target counted of the machines' tables (the embedded reference); else unknown. */
+  readonly machineRows?: readonly MachineRowsTaken[];
 }
 
 /**
@@ -63,6 +66,6 @@ export function assembleRun(
     gaps: coverageGaps(clauses, results),
     register: buildRegister(clauses, results),
     notRunCauses: countNotRun(results),
-    machines: machineTables(),
+    machines: machineTables(undefined, facts.machineRows),
   };
 }

@@ -32,6 +32,7 @@ import { documentUrlOf, sectionUrl } from './document-link.ts';
 import { endpointsOf, testsOf } from './register.ts';
 import { runReplayLine, targetArgsOf } from './replay.ts';
 import { plural } from './words.ts';
+import { rowsCovered } from './machines.ts';
 
 /** What the page needs beyond results.json: the run folder's screenshots, the document's URL. */
 export interface HtmlContext {
@@ -652,12 +653,17 @@ function machines(run: Results): string {
     const rows = m.transitions
       .map(
         (t) =>
-          `<tr><td><code>${h(t.command)}</code></td><td>${h(t.from)}</td><td>${h(t.to)}</td><td>${h(t.note ?? '')}</td><td>${h(/^\d/.test(t.section) ? `§${t.section}` : t.section)}</td></tr>`,
+          `<tr><td><code>${h(t.command)}</code></td><td>${h(t.from)}</td><td>${h(t.to)}</td><td>${h(t.note ?? '')}</td><td>${h((t.guards ?? []).join(', '))}</td><td>${h(/^\d/.test(t.section) ? `§${t.section}` : t.section)}</td><td>${t.taken === undefined ? 'not known' : String(t.taken)}</td></tr>`,
       )
       .join('');
-    return `<h3>${h(m.name)}</h3><table><thead><tr><th>Command</th><th>From</th><th>To</th><th>Note</th><th>Section</th></tr></thead><tbody>${rows}</tbody></table>`;
+    const { rows: total, covered } = rowsCovered(m);
+    const took =
+      covered === undefined
+        ? 'rows taken not known'
+        : `${String(covered)} of ${String(total)} rows taken`;
+    return `<h3>${h(m.name)} (${took})</h3><table><thead><tr><th>Command</th><th>From</th><th>To</th><th>Note</th><th>Guards</th><th>Section</th><th>Taken</th></tr></thead><tbody>${rows}</tbody></table>`;
   });
-  return `<h2>State machines</h2><details><summary>The transition tables of spec/machines that the reference is written in and the model-based suite checks against (the run does not count which transitions it took).</summary>${tables.join('')}</details>`;
+  return `<h2>State machines</h2><details><summary>The transition tables of spec/machines that the reference is written in and the model-based suite checks against, with how often the run took each row where the target counted it (the embedded reference does; for any other target it is not known).</summary>${tables.join('')}</details>`;
 }
 
 function facts(run: Results, replay: string): string {

@@ -328,12 +328,31 @@ export const MachineTransitionSchema = z.object({
   to: z.string(),
   note: z.string().optional(),
   section: z.string(),
+  /** The guards that may refuse the move, in the order they are asked. */
+  guards: z.array(z.string()).optional(),
+  /** How often the run's target took this row; absent when that is not known. */
+  taken: z.number().int().nonnegative().optional(),
 });
 
 export const MachineSchema = z.object({
   name: z.string(),
   transitions: z.array(MachineTransitionSchema),
+  /**
+   * Guard name -> how often it refused during the run; present (maybe empty) exactly when the
+   * run's target counted this machine's rows (the embedded reference does).
+   */
+  refused: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
+
+/**
+ * What a target counted of one machine's table during a run (the embedded reference counts
+ * the machines its store runs): rows by `command: from -> to`, refusing guards by name.
+ */
+export interface MachineRowsTaken {
+  readonly machine: string;
+  readonly rows: Readonly<Record<string, number>>;
+  readonly guards: Readonly<Record<string, number>>;
+}
 export type ReportedMachine = z.infer<typeof MachineSchema>;
 
 export const SummarySchema = z.object({

@@ -8,6 +8,7 @@ import { causeLabel, coverageLine, NO_HUB_SHOWN } from './outline.ts';
 import { failureGroups } from './failure-groups.ts';
 import { runReplayLine, targetArgsOf } from './replay.ts';
 import { plural } from './words.ts';
+import { rowsCovered } from './machines.ts';
 
 function code(text: string): string {
   // Inside a table a pipe ends the cell even within backticks.
@@ -56,7 +57,35 @@ function coverageTable(run: Results): string[] {
     '',
     `${decisionOnly} must/observed clause${decisionOnly === 1 ? ' is' : 's are'} covered only through a decision and ${unprobed} open clause${unprobed === 1 ? ' has' : 's have'} no probe; ${explained} more ${explained === 1 ? 'is' : 'are'} covered through a decision with a reason why no portable check exists; ${FULL_REPORT} lists them, the subsections and the security clauses.`,
     '',
+    ...machineRowsTable(run),
   );
+  return lines;
+}
+
+/**
+ * The rows of each machine's table the run took: known when the target counted them (the
+ * embedded reference counts the machines its store runs), "not known" otherwise.
+ */
+function machineRowsTable(run: Results): string[] {
+  if (run.machines.length === 0) return [];
+  const lines = [
+    '## Rows covered per machine',
+    '',
+    '| Machine | rows | covered | guards that refused |',
+    '| --- | ---: | ---: | --- |',
+  ];
+  for (const machine of run.machines) {
+    const { rows, covered } = rowsCovered(machine);
+    const refused = Object.entries(machine.refused ?? {})
+      .map(([name, times]) => `${name} ×${String(times)}`)
+      .join(', ');
+    lines.push(
+      covered === undefined
+        ? `| ${machine.name} | ${String(rows)} | not known | not known |`
+        : `| ${machine.name} | ${String(rows)} | ${String(covered)} | ${refused === '' ? 'none' : refused} |`,
+    );
+  }
+  lines.push('');
   return lines;
 }
 

@@ -672,6 +672,7 @@ function assemble(plan: RunPlan, resolved: ResolvedTarget, launched: Launched): 
       seed: plan.seed,
       only: plan.options.only,
       results: launched.results,
+      ...(resolved.machineRows !== undefined ? { machineRows: resolved.machineRows() } : {}),
     },
     catalogue,
     sectionTitles,

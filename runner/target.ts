@@ -19,6 +19,7 @@ import { missingPart, type PartName } from './parts.ts';
 import type { LatitudeVary } from '../latitude/choice.ts';
 import type { FreedomId } from '../spec/latitude.ts';
 import type { TargetSpec } from './target-spec.ts';
+import type { MachineRowsTaken } from '../reports/schema.ts';
 
 const Id = z.string().min(1);
 
@@ -266,6 +267,11 @@ export interface ResolvedTarget {
   readonly image?: { readonly name: string; readonly id: string; readonly args: readonly string[] };
   /** With `--latitude`: the proxy's choice and counts. */
   readonly latitude?: LatitudeRun;
+  /**
+   * The embedded reference's count of the rows its machines took (reports/schema.ts
+   * MachineRowsTaken); absent for any other target, whose rows are not known.
+   */
+  readonly machineRows?: () => readonly MachineRowsTaken[];
   close(): Promise<void>;
 }
 
@@ -324,6 +330,7 @@ export async function startEmbedded(seed: number): Promise<ResolvedTarget> {
     return {
       target,
       embedded: true,
+      machineRows: () => running.machineRows(),
       close: async () => {
         process.off('uncaughtException', crash);
         if (!down) await running.close();
@@ -369,6 +376,7 @@ async function resolveLatitude(
         profile: spec.profile !== undefined ? resolved.target.profile : running.printedProfile,
       },
       embedded: true,
+      machineRows: () => running.machineRows(),
       latitude: {
         vary: varyText(latitude),
         chosen: chosenIds(latitude),

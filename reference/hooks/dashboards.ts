@@ -10,7 +10,7 @@ import {
   type HookName,
 } from '../../spec/schemas/hooks.ts';
 import type { ReferenceContext } from '../context.ts';
-import { errDone, okDone, route, unexpected } from '../http/route.ts';
+import { errDone, okDone, route } from '../http/route.ts';
 import type { Done } from '../done.ts';
 import type { AccountRecord } from '../store/store.ts';
 
@@ -59,7 +59,6 @@ export function dashboardHookRoutes(
           teamId: body.teamId ?? null,
         });
         if (!made.ok) return made;
-        if (made.value.kind !== 'workspace') return errDone(unexpected());
         const { workspace } = made.value;
         const primary = store.dashboards(a, {
           type: 'createDashboard',
@@ -69,7 +68,6 @@ export function dashboardHookRoutes(
           ...host,
         });
         if (!primary.ok) return primary;
-        if (primary.value.kind !== 'dashboard') return errDone(unexpected());
         return okDone({
           workspaceId: workspace.workspaceId,
           name: workspace.name,
@@ -96,7 +94,6 @@ export function dashboardHookRoutes(
           ...host,
         });
         if (!done.ok) return done;
-        if (done.value.kind !== 'dashboard') return errDone(unexpected());
         const d = done.value.dashboard;
         return okDone({
           dashboardId: d.dashboardId,
@@ -185,7 +182,6 @@ export function dashboardHookRoutes(
         const done = store.finalize(a, tenants);
         if (!done.ok) return done;
         const { migration } = done.value;
-        if (migration.phase !== 'after') return errDone(unexpected());
         return okDone({
           finalizedAt: migration.finalizedAt,
           applications: Object.values(migration.applications),

@@ -4,7 +4,7 @@ import {
   connectionRefusal,
   dashboardsFor,
   type DashboardRecord,
-  type DashboardsResult,
+  type DashboardResult,
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import { migratedWrite } from '../../spec/machines/migration.ts';
@@ -23,7 +23,7 @@ import { chartSaver, v1Writer } from '../store/actors.ts';
 import type { AccountRecord } from '../store/store.ts';
 import type { Carrier } from './auth.ts';
 import type { ReferenceContext } from '../context.ts';
-import { caller, errDone, okDone, route, unexpected } from './route.ts';
+import { caller, errDone, okDone, route } from './route.ts';
 
 /**
  * §4.10–§4.14 and the v1 calls §4.16 and §9 name: workspaces, dashboards and charts through v1.
@@ -66,9 +66,8 @@ function liveWorkspaceOf(account: AccountRecord, workspaceId: string): string {
   return account.migration.applicationOf[workspaceId] ?? workspaceId;
 }
 
-function dashboardOf(done: Done<DashboardsResult>): Done<DashboardRecord> {
-  if (!done.ok) return done;
-  return done.value.kind === 'dashboard' ? okDone(done.value.dashboard) : errDone(unexpected());
+function dashboardOf(done: Done<DashboardResult>): Done<DashboardRecord> {
+  return done.ok ? okDone(done.value.dashboard) : done;
 }
 
 /** Decision: a layout edit answers the dashboard that holds the edit and its chart ids. */
@@ -317,7 +316,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: ReferenceContext): vo
         ...(saver.ok ? { actor: saver.value.actor } : {}),
       });
       if (!done.ok) return done;
-      if (done.value.kind !== 'chart') return errDone(unexpected());
       // The connection the chart's SQL reads, for its rows (reference/charts/rows.ts).
       ctx.store.rememberChartConnection(account, done.value.chart.chartId, body.connectionId);
       return okDone({ chartId: done.value.chart.chartId, name: done.value.chart.name });

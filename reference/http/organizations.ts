@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { RegisterOrganizationBody } from '../../spec/schemas/organization.ts';
 import type { ReferenceContext } from '../context.ts';
-import { caller, errDone, okDone, route, unexpected } from './route.ts';
+import { caller, okDone, route } from './route.ts';
 
 /** §4.4 */
 export function organizationRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
@@ -20,7 +20,6 @@ export function organizationRoutes(app: FastifyInstance, ctx: ReferenceContext):
         ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
       });
       if (!done.ok) return done;
-      if (done.value.kind !== 'organization') return errDone(unexpected());
       const org = done.value.organization;
       // Decision orgs.register.external-id-echo: without an externalId, echo the service UUID.
       return okDone({

@@ -3,7 +3,7 @@ import { rolesOf } from '../../spec/machines/identity.ts';
 import { ProjectPath, RolePath, RoleQuery, UpdateRoleBody } from '../../spec/schemas/role.ts';
 import { specError } from '../../spec/errors.ts';
 import type { ReferenceContext } from '../context.ts';
-import { caller, errDone, okDone, route, unexpected } from './route.ts';
+import { caller, errDone, okDone, route } from './route.ts';
 
 /** §4.1–§4.3: the project user role endpoints. Creation is a host hook (§4.3 leaves it out). */
 export function roleRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
@@ -22,7 +22,7 @@ export function roleRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         ...(body.permissions === undefined ? {} : { permissions: body.permissions }),
       });
       if (!done.ok) return done;
-      return done.value.kind === 'role' ? okDone(done.value.role) : errDone(unexpected());
+      return okDone(done.value.role);
     },
   });
 

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { specError } from '../../spec/errors.ts';
 import type { Done } from '../done.ts';
 import type { Principal } from '../store/actors.ts';
 import { authenticate, type AuthContext, type Carrier } from './auth.ts';
@@ -94,7 +93,3 @@ export function caller(principal: Principal | undefined): Principal {
 }
 
 export { errDone, okDone } from '../done.ts';
-
-/** A machine answered with a result of another kind: a bug of the reference (500). */
-export const unexpected = () =>
-  specError('INTERNAL_ERROR', 'the machine answered with an unexpected result');

@@ -3,7 +3,7 @@ import { tenantProjectUserId } from '../../spec/machines/identity.ts';
 import { registerTenantBody, tenantIdentityOf } from '../tenants/identity.ts';
 import { projectUserClaims, tenantClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from '../context.ts';
-import { caller, errDone, okDone, route, unexpected } from './route.ts';
+import { caller, okDone, route } from './route.ts';
 
 /** §4.9: the v1 tenant flow (field names: decision tenants.register.field-names). */
 export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
@@ -23,7 +23,6 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
         ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
       });
       if (!done.ok) return done;
-      if (done.value.kind !== 'tenant') return errDone(unexpected());
       const { tenant } = done.value;
       // §4.9, §9 register-tenant row: after finalize the token is a project-user token for
       // the same end user, the project user the tenant became (mapped now if it is new).
@@ -33,10 +32,8 @@ export function tenantRoutes(app: FastifyInstance, ctx: ReferenceContext): void 
         const userId = tenantProjectUserId(account.organizationId, tenant.tenantId);
         const mapped = ctx.store.mapTenant(account, tenant.tenantId, userId);
         if (!mapped.ok) return mapped;
-        const user = account.identity.users[userId];
-        if (user === undefined) return errDone(unexpected());
         subject = userId;
-        claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);
+        claims = projectUserClaims(account.identity, mapped.value, ctx.settings.noRolePermissions);
       }
       const issued = await ctx.tokens.issue(
         subject,

@@ -3,7 +3,7 @@ import { specError } from '../../spec/errors.ts';
 import { EmbedTokenBody, UserTokenBody } from '../../spec/schemas/token.ts';
 import { projectUserClaims } from '../tokens/claims.ts';
 import type { ReferenceContext } from '../context.ts';
-import { caller, errDone, okDone, route, unexpected } from './route.ts';
+import { caller, errDone, okDone, route } from './route.ts';
 
 /** §4.7, §4.8 and the public keys (decision tokens.claims; none when signed with a secret). */
 export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
@@ -53,7 +53,6 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         existing: ctx.settings.embedSignIn,
       });
       if (!done.ok) return done;
-      if (done.value.kind !== 'signIn') return errDone(unexpected());
       const { user, organization } = done.value;
       const claims = projectUserClaims(account.identity, user, ctx.settings.noRolePermissions);
       const issued = await ctx.tokens.issue(

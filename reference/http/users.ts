@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { specError } from '../../spec/errors.ts';
 import { RegisterUserBody, UpdateUserBody, UserPath } from '../../spec/schemas/user.ts';
 import type { ReferenceContext } from '../context.ts';
-import { caller, errDone, okDone, route, unexpected } from './route.ts';
+import { caller, errDone, okDone, route } from './route.ts';
 
 /** §4.5, §4.6 */
 export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
@@ -24,7 +24,6 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
           : { projectOrganizationId: body.projectOrganizationId }),
       });
       if (!done.ok) return done;
-      if (done.value.kind !== 'user') return errDone(unexpected());
       // §4.5: no token here; the backend asks user-token for one.
       return okDone({
         message: done.value.created ? 'The user was registered.' : 'The user was updated.',
@@ -72,7 +71,7 @@ export function userRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
           : { projectOrganizationId: body.projectOrganizationId }),
       });
       if (!done.ok) return done;
-      return done.value.kind === 'user' ? okDone(done.value.user) : errDone(unexpected());
+      return okDone(done.value.user);
     },
   });
 }

@@ -10,8 +10,8 @@ import {
   rulesOf,
   type Actor,
   type DashboardRecord,
-  type DashboardsCommand,
-  type DashboardsResult,
+  type DashboardWrite,
+  type DashboardResult,
 } from '../../spec/machines/dashboards.ts';
 import { applicationsListRefusal } from '../../spec/machines/migration.ts';
 import {
@@ -25,7 +25,7 @@ import { v2Actor, type Principal } from '../store/actors.ts';
 import type { AccountRecord } from '../store/store.ts';
 import type { Carrier } from './auth.ts';
 import type { ReferenceContext } from '../context.ts';
-import { caller, errDone, okDone, route, unexpected } from './route.ts';
+import { caller, errDone, okDone, route } from './route.ts';
 
 /**
  * §4.16 v2 endpoints and the dashboard look-up (decision v2.dashboards.lookup-path). Applications
@@ -102,9 +102,8 @@ function v2Item(account: AccountRecord, d: DashboardRecord) {
   };
 }
 
-function answer(account: AccountRecord, done: Done<DashboardsResult>): Done<unknown> {
+function answer(account: AccountRecord, done: Done<DashboardResult>): Done<unknown> {
   if (!done.ok) return done;
-  if (done.value.kind !== 'dashboard') return errDone(unexpected());
   return okDone(v2Item(account, done.value.dashboard));
 }
 
@@ -123,7 +122,7 @@ export function v2Routes(app: FastifyInstance, ctx: ReferenceContext): void {
       actor: Actor,
       account: AccountRecord,
       target: DashboardRecord,
-    ) => DashboardsCommand | Done<never>,
+    ) => DashboardWrite | Done<never>,
   ): Done<unknown> => {
     const who = inApplication(principal, params.applicationId);
     if (!who.ok) return who;

@@ -10,14 +10,17 @@ import {
   applyIdentity,
   emptyIdentity,
   type IdentityCommand,
-  type IdentityResult,
+  type IdentityResults,
   type IdentityState,
+  type UserRecord,
 } from '../../spec/machines/identity.ts';
 import { DataStore } from '../data/database.ts';
 import type { Done } from '../done.ts';
 import { emptyChat, type AccountChat } from './chat.ts';
 import type { IdSource } from './ids.ts';
 import { persistentTables } from './tables.ts';
+import { MachineRows } from './machine-rows.ts';
+import { specError } from '../../spec/errors.ts';
 import {
   applyDashboards,
   DECIDED,
@@ -25,7 +28,7 @@ import {
   rulesOf,
   type DashboardRules,
   type DashboardsCommand,
-  type DashboardsResult,
+  type DashboardsResults,
   type DashboardsState,
 } from '../../spec/machines/dashboards.ts';
 import {
@@ -36,6 +39,9 @@ import {
   type Finalized,
   type MigrationState,
 } from '../../spec/machines/migration.ts';
+
+const notFound = (resource: string) =>
+  specError('NOT_FOUND', `no ${resource} with that id here`, { resource });
 
 /** One customer account (§5 rule 2: its own organization UUID owns keys and projects). */
 export interface AccountRecord {
@@ -75,6 +81,8 @@ export type KeyOwner =
 export class Store {
   private readonly accounts = new Map<string, AccountRecord>();
   private readonly keys = new Map<string, KeyOwner>();
+  /** Which rows of the machines' tables the store's commands took, and which guards refused. */
+  readonly machineRows = new MachineRows();
   /** The connections' tables and the seeded dataset (§4.15: what the agents read). */
   readonly data: DataStore;
 
@@ -124,21 +132,38 @@ export class Store {
   }
 
   clock(account: AccountRecord, command: ClockCommand): Done<number> {
-    const applied = applyClock(account.clock, command, this.realNow());
+    const applied = this.machineRows.count(
+      'clock',
+      applyClock(account.clock, command, this.realNow()),
+    );
     if (!applied.ok) return applied;
     account.clock = applied.state;
     return { ok: true, value: applied.result };
   }
 
-  identity(account: AccountRecord, command: IdentityCommand): Done<IdentityResult> {
-    const applied = applyIdentity(account.identity, command, this.now(account));
+  /** Applies an identity command; what it gives back is typed by the command. */
+  identity<C extends IdentityCommand>(
+    account: AccountRecord,
+    command: C,
+  ): Done<IdentityResults[C['type']]> {
+    const applied = this.machineRows.count(
+      'identity',
+      applyIdentity(account.identity, command, this.now(account)),
+    );
     if (!applied.ok) return applied;
     account.identity = applied.state;
     return { ok: true, value: applied.result };
   }
 
-  dashboards(account: AccountRecord, command: DashboardsCommand): Done<DashboardsResult> {
-    const applied = applyDashboards(account.dashboards, command, this.now(account));
+  /** Applies a dashboards command; what it gives back is typed by the command. */
+  dashboards<C extends DashboardsCommand>(
+    account: AccountRecord,
+    command: C,
+  ): Done<DashboardsResults[C['type']]> {
+    const applied = this.machineRows.count(
+      'dashboards',
+      applyDashboards(account.dashboards, command, this.now(account)),
+    );
     if (!applied.ok) return applied;
     account.dashboards = applied.state;
     return { ok: true, value: applied.result };
@@ -149,10 +174,13 @@ export class Store {
     account: AccountRecord,
     tenants: readonly { tenantId: string; projectUserId: string }[],
   ): Done<Finalized> {
-    const applied = applyMigration(
-      account.migration,
-      { type: 'finalize', dashboards: account.dashboards, tenants },
-      this.now(account),
+    const applied = this.machineRows.count(
+      'migration',
+      applyMigration(
+        account.migration,
+        { type: 'finalize', dashboards: account.dashboards, tenants },
+        this.now(account),
+      ),
     );
     if (!applied.ok) return applied;
     // §4.9, §5 rule 6: the identity side holds the project users the tenants became.
@@ -170,7 +198,7 @@ export class Store {
   }
 
   /** §9: a tenant registered or re-registered after finalize becomes (or updates) its user. */
-  mapTenant(account: AccountRecord, tenantId: string, projectUserId: string): Done<string> {
+  mapTenant(account: AccountRecord, tenantId: string, projectUserId: string): Done<UserRecord> {
     const users = mapTenantUsers(
       account.identity,
       [{ tenantId, projectUserId }],
@@ -178,9 +206,11 @@ export class Store {
       rulesOf(account.dashboards).tenantUsers,
     );
     if (!users.ok) return users;
+    const [user] = users.result;
+    if (user === undefined) return { ok: false, error: notFound('tenant') };
     account.identity = users.state;
     account.migration = withTenantMapped(account.migration, tenantId, projectUserId);
-    return { ok: true, value: projectUserId };
+    return { ok: true, value: user };
   }
 
   /** Save-from-chat names the connection of the chart it saves (§4.14 connectionId). */

@@ -1,9 +1,11 @@
 import {
   applyBy,
-  ok,
+  effected,
   transitionsOf,
+  type Guard,
   type Instant,
   type MachineTable,
+  type Move,
   type Transition,
 } from './machine.ts';
 
@@ -181,95 +183,142 @@ const counted = (state: ChatStreamState): ChatStreamState => ({
   events: state.events + 1,
 });
 
+type Step<K extends Read['type']> = Move<
+  ChatStreamState,
+  Extract<Read, { readonly type: K }>,
+  Seen,
+  Violation
+>;
+
+/** The phase the stream is in: the subject of every move but the end. */
+const phaseOf = (state: ChatStreamState): string => state.phase;
+
+/** A refusal of the stream: while `refuses` holds, the line breaks `clause`. */
+const rule = <C>(
+  name: string,
+  refuses: (state: ChatStreamState, command: C) => boolean,
+  clause: Violation['clause'],
+  reason: (state: ChatStreamState, command: C) => string,
+): Guard<ChatStreamState, C, Violation> => ({
+  name,
+  refuses,
+  error: (state, command) => broken(clause, reason(state, command)),
+});
+
+const noMessageOpen = rule<unknown>(
+  'no-message-open',
+  (state) => state.phase === 'in-text',
+  'events.text.bracketing',
+  () => 'a message opened inside another',
+);
+
+const messageOpen = (clause: Violation['clause'], reason: string) =>
+  rule<unknown>(
+    'message-open',
+    (state) => state.phase !== 'in-text',
+    clause,
+    () => reason,
+  );
+
+/** A move that reads no state beyond the phase and leaves it as it was. */
+const skipped = <K extends 'not-an-event' | 'other-type' | 'tool-call' | 'tool-result'>(
+  move: Pick<Step<K>, 'rows' | 'effect'> & Partial<Pick<Step<K>, 'guards'>>,
+): Step<K> => ({ subject: phaseOf, landed: phaseOf, ...move });
+
 /**
- * The stream's table of moves (the command is the kind of line read, or `end`): the rule a
- * move checks before it, and what it does to the stream (applyChatStream runs them; the
- * reports draw the rows).
+ * The stream's table of moves (the command is the kind of line read, or `end`): the rules
+ * that refuse a line, and what it does to the stream (applyChatStream runs them; the reports
+ * draw the rows).
  */
-const CHAT_STREAM: MachineTable<ChatStreamState, Read, Seen, Violation> = {
-  'not-an-event': {
+const CHAT_STREAM: MachineTable<
+  ChatStreamState,
+  Read,
+  { readonly [K in Read['type']]: Seen },
+  Violation
+> = {
+  'not-an-event': skipped({
     rows: [{ from: 'any', to: 'same', note: 'skipped', section: '6' }],
-    effect: (state) => ok({ ...state, ignored: state.ignored + 1 }, { kind: 'not-an-event' }),
-  },
-  'other-type': {
+    effect: (state) => effected({ ...state, ignored: state.ignored + 1 }, { kind: 'not-an-event' }),
+  }),
+  'other-type': skipped({
     rows: [{ from: 'any', to: 'same', note: 'skipped by clients', section: '6' }],
-    effect: (state, { event }) => ok(counted(state), { kind: 'other-type', event }),
-  },
+    effect: (state, { event }) => effected(counted(state), { kind: 'other-type', event }),
+  }),
   'text-start': {
-    rows: [
-      { from: 'between', to: 'in-text', section: '6' },
-      { from: 'in-text', to: 'refused', note: 'messages do not nest', section: 'decision' },
-    ],
-    guard: (state) =>
-      state.phase === 'in-text'
-        ? broken('events.text.bracketing', 'a message opened inside another')
-        : undefined,
+    subject: phaseOf,
+    // Messages do not nest (decision).
+    guards: [noMessageOpen],
+    rows: [{ from: 'between', to: 'in-text', section: '6' }],
     effect: (state, { event }) =>
-      ok({ ...counted(state), phase: 'in-text' }, { kind: 'text-start', event }),
+      effected({ ...counted(state), phase: 'in-text' }, { kind: 'text-start', event }),
+    landed: phaseOf,
   },
   'text-delta': {
-    rows: [
-      { from: 'in-text', to: 'in-text', section: '6' },
-      { from: 'between', to: 'refused', note: 'text outside a message', section: 'decision' },
-    ],
-    guard: (state) =>
-      state.phase !== 'in-text'
-        ? broken('events.text.bracketing', 'text outside a message')
-        : undefined,
-    effect: (state, { event }) => ok(counted(state), { kind: 'text-delta', event }),
+    subject: phaseOf,
+    // No text outside a message (decision).
+    guards: [messageOpen('events.text.bracketing', 'text outside a message')],
+    rows: [{ from: 'in-text', to: 'in-text', section: '6' }],
+    effect: (state, { event }) => effected(counted(state), { kind: 'text-delta', event }),
+    landed: phaseOf,
   },
   'text-end': {
-    rows: [
-      { from: 'in-text', to: 'between', section: '6' },
-      { from: 'between', to: 'refused', note: 'no message to complete', section: '6' },
-    ],
-    guard: (state) =>
-      state.phase !== 'in-text'
-        ? broken('events.text.closed', 'text-end with no message open')
-        : undefined,
+    subject: phaseOf,
+    guards: [messageOpen('events.text.closed', 'text-end with no message open')],
+    rows: [{ from: 'in-text', to: 'between', section: '6' }],
     effect: (state, { event }) =>
-      ok({ ...counted(state), phase: 'between' }, { kind: 'text-end', event }),
+      effected({ ...counted(state), phase: 'between' }, { kind: 'text-end', event }),
+    landed: phaseOf,
   },
-  'tool-call': {
+  'tool-call': skipped({
     rows: [{ from: 'any', to: 'same', note: 'the tool is pending', section: '6' }],
     effect: (state, { event, tool }) =>
-      ok({ ...counted(state), pending: [...state.pending, tool] }, { kind: 'tool-call', event }),
-  },
-  'tool-result': {
+      effected(
+        { ...counted(state), pending: [...state.pending, tool] },
+        { kind: 'tool-call', event },
+      ),
+  }),
+  'tool-result': skipped({
+    guards: [
+      rule(
+        'call-pending',
+        (state, { tool }) => !state.pending.includes(tool),
+        'events.tool-result.after-call',
+        (_, { tool }) => `a result of ${tool} that no call started`,
+      ),
+    ],
     rows: [
       {
         from: 'any',
         to: 'same',
-        note: 'ends the earliest pending call of that tool; refused when none is pending',
+        note: 'ends the earliest pending call of that tool',
         section: '6',
       },
     ],
-    guard: (state, { tool }) =>
-      state.pending.includes(tool)
-        ? undefined
-        : broken('events.tool-result.after-call', `a result of ${tool} that no call started`),
     effect: (state, { event, tool }) => {
       const at = state.pending.indexOf(tool);
       const pending = state.pending.filter((_, i) => i !== at);
-      return ok({ ...counted(state), pending }, { kind: 'tool-result', event });
+      return effected({ ...counted(state), pending }, { kind: 'tool-result', event });
     },
-  },
+  }),
   end: {
-    rows: [
-      { from: 'between', to: 'ended', note: 'no tool pending', section: '6' },
-      { from: 'in-text', to: 'refused', note: 'message never completed', section: '6' },
+    subject: phaseOf,
+    guards: [
+      rule<unknown>(
+        'message-closed',
+        (state) => state.phase === 'in-text',
+        'events.text.closed',
+        () => 'the stream ended inside a message',
+      ),
+      rule<unknown>(
+        'no-tool-pending',
+        (state) => state.pending.length > 0,
+        'events.tool-call.answered',
+        (state) => `the stream ended with ${state.pending.join(', ')} never answered`,
+      ),
     ],
-    guard: (state) => {
-      if (state.phase === 'in-text')
-        return broken('events.text.closed', 'the stream ended inside a message');
-      if (state.pending.length > 0)
-        return broken(
-          'events.tool-call.answered',
-          `the stream ended with ${state.pending.join(', ')} never answered`,
-        );
-      return undefined;
-    },
-    effect: (state) => ok({ ...state, ended: true }, { kind: 'end' }),
+    rows: [{ from: 'between', to: 'ended', section: '6' }],
+    effect: (state) => effected({ ...state, ended: true }, { kind: 'end' }),
+    landed: (state) => (state.ended ? 'ended' : state.phase),
   },
 };
 

@@ -1,8 +1,7 @@
 import { specError } from '../errors.ts';
 import {
   applyBy,
-  fail,
-  ok,
+  effected,
   transitionsOf,
   type Applied,
   type Instant,
@@ -48,24 +47,79 @@ export function readClock(clock: ClockState, realNow: Instant): Instant {
 
 type Result = Applied<ClockState, Instant>;
 
+type Cmd<T extends ClockCommand['type']> = Extract<ClockCommand, { type: T }>;
+
+const phase = (clock: ClockState) => (clock.frozenAt === null ? 'running' : 'frozen');
+
+const backwards = (field: string, message: string, code: string) =>
+  specError('VALIDATION_ERROR', 'the clock only moves forward', {
+    issues: [{ path: ['body', field], message, code }],
+  });
+
+/** The instant a freeze stops the clock at: the one given, or the clock's current time. */
+const freezeAt = (clock: ClockState, command: Cmd<'freeze'>, realNow: Instant) =>
+  command.at ?? readClock(clock, realNow);
+
+const deltaOf = (command: Cmd<'advance'>) => Math.round(command.seconds * 1000);
+
 /**
- * The clock's table: each command's moves and its effect (applyClock runs them; the reports
- * draw the rows). The checks read the clock's time, so they sit in the effects.
+ * The clock's table: each command's moves, the guards that refuse it and its effect
+ * (applyClock runs them; the reports draw the rows). The guards read the clock's time.
  */
-const CLOCK: MachineTable<ClockState, ClockCommand, Instant> = {
+const CLOCK: MachineTable<ClockState, ClockCommand, { freeze: Instant; advance: Instant }> = {
   freeze: {
+    subject: phase,
+    guards: [
+      {
+        name: 'not-before-now',
+        refuses: (clock, command, realNow) =>
+          freezeAt(clock, command, realNow) < readClock(clock, realNow),
+        error: () => backwards('at', 'before the clock\u2019s current time', 'too_small'),
+      },
+      {
+        name: 'not-past-latest',
+        refuses: (clock, command, realNow) => freezeAt(clock, command, realNow) > LATEST_INSTANT,
+        error: () => tooLate('at'),
+      },
+    ],
     rows: [
       { from: 'running', to: 'frozen', section: 'hook' },
       { from: 'frozen', to: 'frozen', note: 'only forward', section: 'hook' },
     ],
-    effect: freeze,
+    effect: (clock, command, realNow) => {
+      const at = freezeAt(clock, command, realNow);
+      return effected({ ...clock, frozenAt: at }, at);
+    },
+    landed: phase,
   },
   advance: {
+    subject: phase,
+    guards: [
+      {
+        name: 'not-negative',
+        refuses: (_, command) => !(command.seconds >= 0),
+        error: () => backwards('seconds', 'must be zero or more', 'too_small'),
+      },
+      {
+        name: 'not-past-latest',
+        refuses: (clock, command, realNow) =>
+          readClock(clock, realNow) + deltaOf(command) > LATEST_INSTANT,
+        error: () => tooLate('seconds'),
+      },
+    ],
     rows: [
       { from: 'running', to: 'running', section: 'hook' },
       { from: 'frozen', to: 'frozen', section: 'hook' },
     ],
-    effect: advance,
+    effect: (clock, command, realNow) => {
+      const delta = deltaOf(command);
+      const next: ClockState =
+        clock.frozenAt === null
+          ? { ...clock, offsetMs: clock.offsetMs + delta }
+          : { ...clock, frozenAt: clock.frozenAt + delta };
+      return effected(next, readClock(next, realNow));
+    },
+    landed: phase,
   },
 };
 
@@ -74,41 +128,4 @@ export const clockTransitions: readonly Transition[] = transitionsOf(CLOCK);
 /** Applies a command; `realNow` is real time, which the clock shifts or ignores. */
 export function applyClock(clock: ClockState, command: ClockCommand, realNow: Instant): Result {
   return applyBy(CLOCK, clock, command, realNow);
-}
-
-type Cmd<T extends ClockCommand['type']> = Extract<ClockCommand, { type: T }>;
-
-function freeze(clock: ClockState, command: Cmd<'freeze'>, realNow: Instant): Result {
-  const now = readClock(clock, realNow);
-  const at = command.at ?? now;
-  if (at < now)
-    return fail(
-      specError('VALIDATION_ERROR', 'the clock only moves forward', {
-        issues: [
-          {
-            path: ['body', 'at'],
-            message: 'before the clock\u2019s current time',
-            code: 'too_small',
-          },
-        ],
-      }),
-    );
-  if (at > LATEST_INSTANT) return fail(tooLate('at'));
-  return ok({ ...clock, frozenAt: at }, at);
-}
-
-function advance(clock: ClockState, command: Cmd<'advance'>, realNow: Instant): Result {
-  if (!(command.seconds >= 0))
-    return fail(
-      specError('VALIDATION_ERROR', 'the clock only moves forward', {
-        issues: [{ path: ['body', 'seconds'], message: 'must be zero or more', code: 'too_small' }],
-      }),
-    );
-  const delta = Math.round(command.seconds * 1000);
-  if (readClock(clock, realNow) + delta > LATEST_INSTANT) return fail(tooLate('seconds'));
-  const next: ClockState =
-    clock.frozenAt === null
-      ? { ...clock, offsetMs: clock.offsetMs + delta }
-      : { ...clock, frozenAt: clock.frozenAt + delta };
-  return ok(next, readClock(next, realNow));
 }

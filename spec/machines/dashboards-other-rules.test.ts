@@ -294,6 +294,27 @@ describe('v2.no-organization-own-space', () => {
     expect(code(world(OWN_SPACE), create)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
     expect(code(world(DECIDED), create)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION');
   });
+
+  it('under the other rule refuses a v2 edit of a dashboard of its own (guard space-for-edit)', () => {
+    // A dashboard the user made while it still had a project organization.
+    const mine = '00000000-0000-4000-8000-0000000000d8';
+    const made = (rules: DashboardRules) =>
+      run(world(rules), {
+        type: 'createDashboard',
+        dashboardId: mine,
+        workspaceId: W,
+        name: 'Mine',
+        actor: { ...spaceless, projectOrganizationId: 'o1' },
+        via: 'v2',
+      });
+    const edit: DashboardsCommand = { ...addToTemplate, dashboardId: mine };
+    const refused = (rules: DashboardRules) => {
+      const r = applyDashboards(made(rules), edit, T0);
+      return r.ok ? 'done' : `${r.error.code} (${r.guard ?? ''})`;
+    };
+    expect(refused(OWN_SPACE)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION (space-for-edit)');
+    expect(refused(DECIDED)).toBe('PROJECT_USER_WITHOUT_ORGANIZATION (may-write)');
+  });
 });
 
 describe('tenants.permissions-at-issue', () => {

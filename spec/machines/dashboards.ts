@@ -3,11 +3,13 @@ import type { RolePermissions } from '../schemas/permissions.ts';
 import { derivedUuid } from './derived-id.ts';
 import {
   applyBy,
-  fail,
+  effected,
+  guardOf,
   iso,
-  ok,
   transitionsOf,
   type Applied,
+  type Effected,
+  type Guard,
   type Instant,
   type MachineTable,
   type Transition,
@@ -333,17 +335,29 @@ export type DashboardsCommand =
       readonly via: Via;
     };
 
-export type DashboardsResult =
-  | { readonly kind: 'workspace'; readonly workspace: WorkspaceRecord }
-  | { readonly kind: 'chart'; readonly chart: ChartRecord }
-  | {
-      readonly kind: 'dashboard';
-      readonly dashboard: DashboardRecord;
-      /** For an edit: the shared dashboard the user's copy was made from on this call. */
-      readonly copiedFrom?: string;
-    };
+/** What a dashboard write gives back. */
+export interface DashboardResult {
+  readonly kind: 'dashboard';
+  readonly dashboard: DashboardRecord;
+  /** For an edit: the shared dashboard the user's copy was made from on this call. */
+  readonly copiedFrom?: string;
+}
 
-type Result = Applied<DashboardsState, DashboardsResult>;
+/** What each dashboards command gives back when the machine accepts it. */
+export interface DashboardsResults {
+  readonly createWorkspace: { readonly kind: 'workspace'; readonly workspace: WorkspaceRecord };
+  readonly createChart: { readonly kind: 'chart'; readonly chart: ChartRecord };
+  readonly createDashboard: DashboardResult;
+  readonly clone: DashboardResult;
+  readonly addCharts: DashboardResult;
+  readonly appendCharts: DashboardResult;
+  readonly removeCharts: DashboardResult;
+}
+
+export type DashboardsResult = DashboardsResults[DashboardsCommand['type']];
+
+/** The commands that write a dashboard (each gives back a DashboardResult). */
+export type DashboardWrite = Extract<DashboardsCommand, { readonly actor: Actor }>;
 
 const notFound = (resource: string, field: string) =>
   specError('NOT_FOUND', `no ${resource} with that id here`, { resource, field });
@@ -496,8 +510,10 @@ export function copyCharts(
 }
 
 /**
- * The dashboard an edit by `actor` lands on, making the user's copy of a shared dashboard on
- * the first v1 edit (§2.2 rule 3); a v2 edit of a shared dashboard by a user is refused.
+ * Where an edit by `actor` lands (§2.2 rule 3): the dashboard as the actor sees it, or, on a
+ * user's first edit of a shared dashboard outside v2, the user's copy made for it (which keeps
+ * its chart ids, or under the other rule holds copies of them). The guards have made sure the
+ * dashboard exists for the actor and that a v2 edit of a shared one does not get here.
  */
 function editTarget(
   state: DashboardsState,
@@ -505,23 +521,10 @@ function editTarget(
   actor: Actor,
   via: Via,
   now: string,
-): Applied<DashboardsState, { dashboard: DashboardRecord; copiedFrom?: string }> {
+): { state: DashboardsState; dashboard: DashboardRecord; copiedFrom?: string } {
   const seen = resolveFor(state, dashboardId, actor);
-  if (seen === undefined) return fail(notFound('dashboard', 'dashboardId'));
-  if (via === 'v2' && hasNoSpace(actor) && !isShared(seen)) return fail(withoutSpace());
-  if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });
-  if (via === 'v2') {
-    return fail(
-      specError(
-        'SHARED_DASHBOARD_READ_ONLY',
-        'a shared dashboard cannot be edited; clone it and edit the copy',
-        {
-          dashboardId: seen.dashboardId,
-          remedy: 'clone',
-        },
-      ),
-    );
-  }
+  if (seen === undefined) throw new Error('an edit got past dashboard-exists');
+  if (!makesCopy(seen, actor, via)) return { state, dashboard: seen };
   // The copy keeps the shared dashboard's chart ids (decision): it stands in for it, so the
   // ids a user sees before and after the first edit are the same; no call edits a chart.
   // Under the other rule it holds copies of them under new ids.
@@ -539,8 +542,12 @@ function editTarget(
     createdAt: now,
   };
   const withCharts = fresh === undefined ? state : { ...state, charts: fresh.charts };
-  return ok(withDashboard(withCharts, copy), { dashboard: copy, copiedFrom: seen.dashboardId });
+  return { state: withDashboard(withCharts, copy), dashboard: copy, copiedFrom: seen.dashboardId };
 }
+
+/** Whether an edit of `seen` by the actor lands on a copy made for the actor. */
+const makesCopy = (seen: DashboardRecord, actor: Actor, via: Via): boolean =>
+  actor.kind !== 'api-key' && isShared(seen) && via !== 'v2';
 
 function withDashboard(state: DashboardsState, d: DashboardRecord): DashboardsState {
   const inWorkspace = state.byWorkspace[d.workspaceId] ?? emptyLike<true>(state.byWorkspace);
@@ -554,100 +561,242 @@ function withDashboard(state: DashboardsState, d: DashboardRecord): DashboardsSt
   };
 }
 
-/** An edit of a dashboard's layout, on the dashboard it lands on for this actor. */
-function edit(
-  state: DashboardsState,
-  dashboardId: string,
-  actor: Actor,
-  via: Via,
-  now: Instant,
-  change: (s: DashboardsState, d: DashboardRecord) => Result,
-): Result {
-  const target = editTarget(state, dashboardId, actor, via, iso(now));
-  if (!target.ok) return target;
-  const done = change(target.state, target.result.dashboard);
-  if (!done.ok || target.result.copiedFrom === undefined) return done;
-  return ok(done.state, { ...done.result, copiedFrom: target.result.copiedFrom });
+type Cmd<T extends DashboardsCommand['type']> = Extract<DashboardsCommand, { type: T }>;
+type Check<C> = Guard<DashboardsState, C>;
+type Made<T extends DashboardsCommand['type']> = Effected<DashboardsState, DashboardsResults[T]>;
+
+/** What a write names: who makes it, through which API. */
+interface Write {
+  readonly actor: Actor;
+  readonly via: Via;
 }
 
+/** A layout edit names the dashboard it edits (appendCharts: its target). */
+type Edit = Cmd<'addCharts' | 'appendCharts' | 'removeCharts'>;
+const editedId = (c: Edit): string => ('dashboardId' in c ? c.dashboardId : c.targetDashboardId);
+
 /** §2.2: a write of this kind needs the actor's role to allow it (before anything changes). */
-const mayWrite =
-  (write: WriteKind) =>
-  (state: DashboardsState, command: { readonly actor: Actor; readonly via: Via }) =>
-    writeRefusal(command.actor, write, command.via, rulesOf(state));
+const mayWrite = (write: WriteKind): Check<Write> =>
+  guardOf('may-write', (state, c) => writeRefusal(c.actor, write, c.via, rulesOf(state)));
+
+/** §2.8: the dashboard an edit names exists for the actor (another user's own does not). */
+const dashboardExists: Check<Edit> = {
+  name: 'dashboard-exists',
+  refuses: (state, c) => resolveFor(state, editedId(c), c.actor) === undefined,
+  error: () => notFound('dashboard', 'dashboardId'),
+};
 
 /**
- * The dashboards machine's table: for each command, the moves it makes of its subject, the
- * check before it, and its effect (applyDashboards runs them; the reports draw the rows).
+ * §2.4, §7, v2.no-organization.calls: under the other rule (`own-space`), a v2 edit of a
+ * dashboard of the user's own space by a project user with no project organization is refused
+ * here (403); an edit of a shared one meets not-shared-via-v2 (409). Under the decision may-write
+ * has refused every such write already.
  */
-const DASHBOARDS: MachineTable<DashboardsState, DashboardsCommand, DashboardsResult> = {
+const spaceForEdit: Check<Edit> = {
+  name: 'space-for-edit',
+  refuses: (state, c) => {
+    const seen = resolveFor(state, editedId(c), c.actor);
+    return (
+      rulesOf(state).noOrganizationCalls === 'own-space' &&
+      c.via === 'v2' &&
+      hasNoSpace(c.actor) &&
+      seen !== undefined &&
+      !isShared(seen)
+    );
+  },
+  error: () => withoutSpace(),
+};
+
+/** §2.8, §7: through v2 a user never edits a shared dashboard; the user clones it first. */
+const notSharedViaV2: Check<Edit> = {
+  name: 'not-shared-via-v2',
+  refuses: (state, c) => {
+    const seen = resolveFor(state, editedId(c), c.actor);
+    return seen !== undefined && c.actor.kind !== 'api-key' && isShared(seen) && c.via === 'v2';
+  },
+  error: (state, c) =>
+    specError(
+      'SHARED_DASHBOARD_READ_ONLY',
+      'a shared dashboard cannot be edited; clone it and edit the copy',
+      {
+        dashboardId: resolveFor(state, editedId(c), c.actor)?.dashboardId,
+        remedy: 'clone',
+      },
+    ),
+};
+
+/** The chart ids the command names are charts of the account. */
+const chartsKnown: Check<{ readonly chartIds?: readonly string[] | undefined }> = {
+  name: 'charts-known',
+  refuses: (state, c) => (c.chartIds ?? []).some((id) => state.charts[id] === undefined),
+  error: () => notFound('chart', 'chartIds'),
+};
+
+/** The layout an edit starts from: the dashboard it lands on, before the change. */
+const layoutBefore = (state: DashboardsState, c: Edit, now: Instant): readonly string[] =>
+  editTarget(state, editedId(c), c.actor, c.via, iso(now)).dashboard.chartIds;
+
+/**
+ * dashboards.v1-add-charts.repeat: under the other rule a v1 add-charts naming a chart already
+ * on the layout is refused whole (409).
+ */
+const repeatedRefused = (state: DashboardsState, c: Cmd<'addCharts'>, now: Instant) =>
+  c.via === 'v1' && rulesOf(state).repeatedChart === 'refuse'
+    ? c.chartIds.find((id) => layoutBefore(state, c, now).includes(id))
+    : undefined;
+
+const noRepeatedChart: Check<Cmd<'addCharts'>> = {
+  name: 'no-repeated-chart',
+  refuses: (state, c, now) => repeatedRefused(state, c, now) !== undefined,
+  error: (state, c, now) =>
+    specError('CONFLICT', 'that chart is already on the layout', {
+      field: 'charts',
+      chartId: repeatedRefused(state, c, now),
+    }),
+};
+
+/**
+ * dashboards.remove-charts.unknown-chart: under the other rule a v1 remove-charts naming a
+ * chart not on the layout is refused whole (404).
+ */
+const noAbsentChart: Check<Cmd<'removeCharts'>> = {
+  name: 'no-absent-chart',
+  refuses: (state, c, now) =>
+    c.via === 'v1' &&
+    rulesOf(state).unknownChartRemoval === 'refuse' &&
+    c.chartIds.some((id) => !layoutBefore(state, c, now).includes(id)),
+  error: () => notFound('chart', 'chartIds'),
+};
+
+const sourceExists: Check<Cmd<'clone' | 'appendCharts'>> = {
+  name: 'source-exists',
+  refuses: (state, c) => resolveFor(state, c.sourceDashboardId, c.actor) === undefined,
+  error: () => notFound('dashboard', 'sourceDashboardId'),
+};
+
+/** §4.10: the clone's workspace, by default its source's, exists. */
+const cloneWorkspace = (state: DashboardsState, c: Cmd<'clone'>): string | undefined =>
+  c.targetWorkspaceId ?? resolveFor(state, c.sourceDashboardId, c.actor)?.workspaceId;
+
+const targetWorkspaceExists: Check<Cmd<'clone'>> = {
+  name: 'target-workspace-exists',
+  refuses: (state, c) => state.workspaces[cloneWorkspace(state, c) ?? ''] === undefined,
+  error: () => notFound('workspace', 'targetWorkspaceId'),
+};
+
+const workspaceExists: Check<Cmd<'createDashboard'>> = {
+  name: 'workspace-exists',
+  refuses: (state, c) => state.workspaces[c.workspaceId] === undefined,
+  error: () => notFound('workspace', 'workspaceId'),
+};
+
+/** Decision charts.save-from-chat.permissions: unchecked; the other rule checks it as adding. */
+const chartSavingAllowed: Check<Cmd<'createChart'>> = guardOf('chart-saving-allowed', (state, c) =>
+  c.actor !== undefined && rulesOf(state).chartSaving === 'checked'
+    ? writeRefusal(c.actor, 'addCharts', 'v1')
+    : undefined,
+);
+
+/** Whether a dashboard is shared or in a user's space: the states of the dashboards rows. */
+const kindOf = (d: DashboardRecord | undefined): string =>
+  d === undefined ? 'absent' : isShared(d) ? 'shared' : 'own';
+
+/** The rows of a layout edit: by an API key, by a user on a shared one (copy), on the user's. */
+const EDIT_ROWS = (section: string, note: string) => [
+  { from: 'shared', to: 'shared', note: `API key: ${note}`, section },
+  {
+    from: 'shared',
+    to: 'own',
+    note: "a user outside v2: the edit lands on the user's copy",
+    section: '2.2',
+  },
+  { from: 'own', to: 'own', note: `a user's copy or own dashboard: ${note}`, section },
+];
+
+const editMove = {
+  subject: (state: DashboardsState, c: Edit) => kindOf(resolveFor(state, editedId(c), c.actor)),
+  landed: (_: DashboardsState, __: Edit, result: DashboardResult) => kindOf(result.dashboard),
+};
+
+/**
+ * The dashboards machine's table: for each command, the states of its subject it moves from
+ * and to, the guards that refuse it (in the order they are asked) and its effect
+ * (applyDashboards runs them; the reports draw the rows).
+ */
+const DASHBOARDS: MachineTable<DashboardsState, DashboardsCommand, DashboardsResults> = {
   createWorkspace: {
+    subject: (state, c) => (state.workspaces[c.workspaceId] === undefined ? 'absent' : 'workspace'),
     rows: [{ from: 'absent', to: 'workspace', section: 'hook' }],
     effect: createWorkspace,
+    landed: () => 'workspace',
   },
   createChart: {
+    subject: (state, c) => (state.charts[c.chartId] === undefined ? 'absent' : 'chart'),
+    guards: [chartSavingAllowed],
     rows: [{ from: 'absent', to: 'chart', note: 'hook or save-from-chat', section: '4.14' }],
-    // Decision charts.save-from-chat.permissions: unchecked; the other rule checks it as adding.
-    guard: (state, command) =>
-      command.actor !== undefined && rulesOf(state).chartSaving === 'checked'
-        ? writeRefusal(command.actor, 'addCharts', 'v1')
-        : undefined,
     effect: createChart,
+    landed: () => 'chart',
   },
   createDashboard: {
+    subject: (state, c) => kindOf(state.dashboards[c.dashboardId]),
+    guards: [mayWrite('create'), workspaceExists, chartsKnown],
     rows: [
       { from: 'absent', to: 'shared', note: 'with an API key or a hook', section: '4.16' },
       { from: 'absent', to: 'own', note: "in the user's space", section: '5' },
     ],
-    guard: mayWrite('create'),
     effect: createDashboard,
+    landed: (_, __, result) => kindOf(result.dashboard),
   },
   clone: {
+    subject: (state, c) => kindOf(resolveFor(state, c.sourceDashboardId, c.actor)),
+    guards: [mayWrite('clone'), sourceExists, targetWorkspaceExists],
     rows: [
-      {
-        from: 'any',
-        to: 'any',
-        note: 'a new dashboard beside its source, every chart copied under a new id',
-        section: '4.10',
-      },
-    ],
-    guard: mayWrite('clone'),
-    effect: clone,
-  },
-  addCharts: {
-    rows: [
-      { from: 'shared', to: 'shared', note: 'API key', section: '4.16' },
-      {
-        from: 'shared',
-        to: 'own',
-        note: "a user through v1: the edit lands on the user's copy",
-        section: '2.2',
-      },
       {
         from: 'shared',
         to: 'shared',
-        note: 'a user through v2: refused, SHARED_DASHBOARD_READ_ONLY',
-        section: '7',
+        note: 'API key: a new dashboard beside its source, every chart copied under a new id',
+        section: '4.10',
       },
+      {
+        from: 'shared',
+        to: 'own',
+        note: "a user's clone lands in the user's space",
+        section: '4.10',
+      },
+      { from: 'own', to: 'own', note: "a user's clone of their own", section: '4.10' },
     ],
-    guard: mayWrite('addCharts'),
+    effect: clone,
+    landed: (_, __, result) => kindOf(result.dashboard),
+  },
+  addCharts: {
+    ...editMove,
+    guards: [
+      mayWrite('addCharts'),
+      dashboardExists,
+      spaceForEdit,
+      notSharedViaV2,
+      chartsKnown,
+      noRepeatedChart,
+    ],
+    rows: EDIT_ROWS('4.16', 'the charts placed at the end'),
     effect: addCharts,
   },
   appendCharts: {
-    rows: [
-      {
-        from: 'any',
-        to: 'any',
-        note: "the source's charts copied to the end of the target",
-        section: '4.11',
-      },
-    ],
-    guard: mayWrite('appendCharts'),
+    ...editMove,
+    guards: [mayWrite('appendCharts'), dashboardExists, spaceForEdit, notSharedViaV2, sourceExists],
+    rows: EDIT_ROWS('4.11', "the source's charts copied to the end of the target"),
     effect: appendCharts,
   },
   removeCharts: {
-    rows: [{ from: 'any', to: 'any', note: 'the ids leave the layout', section: '4.12' }],
-    guard: mayWrite('removeCharts'),
+    ...editMove,
+    guards: [
+      mayWrite('removeCharts'),
+      dashboardExists,
+      spaceForEdit,
+      notSharedViaV2,
+      noAbsentChart,
+    ],
+    rows: EDIT_ROWS('4.12', 'the ids leave the layout'),
     effect: removeCharts,
   },
 };
@@ -655,21 +804,20 @@ const DASHBOARDS: MachineTable<DashboardsState, DashboardsCommand, DashboardsRes
 /** Transition table (data): what each command does to its subject. */
 export const dashboardsTransitions: readonly Transition[] = transitionsOf(DASHBOARDS);
 
-export function applyDashboards(
+/** Applies a command; what it gives back is typed by the command (DashboardsResults). */
+export function applyDashboards<C extends DashboardsCommand>(
   state: DashboardsState,
-  command: DashboardsCommand,
+  command: C,
   now: Instant,
-): Result {
+): Applied<DashboardsState, DashboardsResults[C['type']]> {
   return applyBy(DASHBOARDS, state, command, now);
 }
-
-type Cmd<T extends DashboardsCommand['type']> = Extract<DashboardsCommand, { type: T }>;
 
 function createWorkspace(
   state: DashboardsState,
   command: Cmd<'createWorkspace'>,
   now: Instant,
-): Result {
+): Made<'createWorkspace'> {
   const workspace: WorkspaceRecord = {
     workspaceId: command.workspaceId,
     name: command.name,
@@ -678,20 +826,24 @@ function createWorkspace(
     primaryDashboardId: null,
     createdAt: iso(now),
   };
-  return ok(
+  return effected(
     { ...state, workspaces: put(state.workspaces, workspace.workspaceId, workspace) },
     { kind: 'workspace', workspace },
   );
 }
 
-function createChart(state: DashboardsState, command: Cmd<'createChart'>, now: Instant): Result {
+function createChart(
+  state: DashboardsState,
+  command: Cmd<'createChart'>,
+  now: Instant,
+): Made<'createChart'> {
   const chart: ChartRecord = {
     chartId: command.chartId,
     name: command.name,
     config: command.config,
     createdAt: iso(now),
   };
-  return ok(
+  return effected(
     { ...state, charts: put(state.charts, chart.chartId, chart) },
     { kind: 'chart', chart },
   );
@@ -701,17 +853,14 @@ function createDashboard(
   state: DashboardsState,
   command: Cmd<'createDashboard'>,
   now: Instant,
-): Result {
+): Made<'createDashboard'> {
   const workspace = state.workspaces[command.workspaceId];
-  if (workspace === undefined) return fail(notFound('workspace', 'workspaceId'));
-  const chartIds = command.chartIds ?? [];
-  const unknown = chartIds.find((id) => state.charts[id] === undefined);
-  if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
+  if (workspace === undefined) throw new Error('createDashboard got past workspace-exists');
   const dashboard: DashboardRecord = {
     dashboardId: command.dashboardId,
     workspaceId: workspace.workspaceId,
     name: command.name,
-    chartIds: [...new Set(chartIds)],
+    chartIds: [...new Set(command.chartIds ?? [])],
     ...spaceOf(command.actor),
     copyOf: null,
     controls: command.controls ?? [],
@@ -727,17 +876,14 @@ function createDashboard(
       }),
     };
   }
-  return ok(next, { kind: 'dashboard', dashboard });
+  return effected(next, { kind: 'dashboard', dashboard });
 }
 
-function clone(state: DashboardsState, command: Cmd<'clone'>, now: Instant): Result {
+function clone(state: DashboardsState, command: Cmd<'clone'>, now: Instant): Made<'clone'> {
   const source = resolveFor(state, command.sourceDashboardId, command.actor);
-  if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
+  if (source === undefined) throw new Error('clone got past source-exists');
   // §4.10: the target workspace defaults to the source's.
   const workspaceId = command.targetWorkspaceId ?? source.workspaceId;
-  if (state.workspaces[workspaceId] === undefined) {
-    return fail(notFound('workspace', 'targetWorkspaceId'));
-  }
   // Decision dashboards.copy.clone-beside: the clone is a new dashboard beside its source.
   // Under the other rule a user's first v1 clone of a shared dashboard, in its workspace, is
   // the user's copy of it, which takes its place in the user's lists.
@@ -762,62 +908,80 @@ function clone(state: DashboardsState, command: Cmd<'clone'>, now: Instant): Res
     controls: source.controls,
     createdAt: iso(now),
   };
-  return ok(withDashboard({ ...state, charts: copied.charts }, dashboard), {
+  return effected(withDashboard({ ...state, charts: copied.charts }, dashboard), {
     kind: 'dashboard',
     dashboard,
   });
 }
 
-function addCharts(state: DashboardsState, command: Cmd<'addCharts'>, now: Instant): Result {
-  const unknown = command.chartIds.find((id) => state.charts[id] === undefined);
-  return edit(state, command.dashboardId, command.actor, command.via, now, (s, d) => {
-    if (unknown !== undefined) return fail(notFound('chart', 'chartIds'));
-    const repeated = command.chartIds.find((id) => d.chartIds.includes(id));
-    if (repeated !== undefined && command.via === 'v1' && rulesOf(s).repeatedChart === 'refuse')
-      return fail(
-        specError('CONFLICT', 'that chart is already on the layout', {
-          field: 'charts',
-          chartId: repeated,
-        }),
-      );
-    // A chart already on the layout is not placed twice (decision).
-    const chartIds = [
-      ...d.chartIds,
-      ...command.chartIds.filter((id, i, all) => !d.chartIds.includes(id) && all.indexOf(id) === i),
-    ];
-    const dashboard = { ...d, chartIds };
-    return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
+/** An edit of a dashboard's layout, on the dashboard it lands on for this actor. */
+function edit(
+  state: DashboardsState,
+  command: Edit,
+  now: Instant,
+  change: (s: DashboardsState, d: DashboardRecord) => Effected<DashboardsState, DashboardRecord>,
+): Effected<DashboardsState, DashboardResult> {
+  const target = editTarget(state, editedId(command), command.actor, command.via, iso(now));
+  const done = change(target.state, target.dashboard);
+  return effected(done.state, {
+    kind: 'dashboard',
+    dashboard: done.result,
+    ...(target.copiedFrom === undefined ? {} : { copiedFrom: target.copiedFrom }),
   });
 }
 
-function appendCharts(state: DashboardsState, command: Cmd<'appendCharts'>, now: Instant): Result {
+const placed = (s: DashboardsState, dashboard: DashboardRecord) =>
+  effected(withDashboard(s, dashboard), dashboard);
+
+function addCharts(
+  state: DashboardsState,
+  command: Cmd<'addCharts'>,
+  now: Instant,
+): Made<'addCharts'> {
+  return edit(state, command, now, (s, d) =>
+    // A chart already on the layout is not placed twice (decision).
+    placed(s, {
+      ...d,
+      chartIds: [
+        ...d.chartIds,
+        ...command.chartIds.filter(
+          (id, i, all) => !d.chartIds.includes(id) && all.indexOf(id) === i,
+        ),
+      ],
+    }),
+  );
+}
+
+function appendCharts(
+  state: DashboardsState,
+  command: Cmd<'appendCharts'>,
+  now: Instant,
+): Made<'appendCharts'> {
   const source = resolveFor(state, command.sourceDashboardId, command.actor);
-  return edit(state, command.targetDashboardId, command.actor, command.via, now, (s, d) => {
-    if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));
+  if (source === undefined) throw new Error('appendCharts got past source-exists');
+  return edit(state, command, now, (s, d) => {
     if (rulesOf(s).appendedCharts === 'same' && command.via === 'v1') {
       // The other rule: the source's own charts, each placed once.
       const added = source.chartIds.filter((id) => !d.chartIds.includes(id));
-      const dashboard = { ...d, chartIds: [...d.chartIds, ...added] };
-      return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
+      return placed(s, { ...d, chartIds: [...d.chartIds, ...added] });
     }
     // Appended charts are copies (decision): the two dashboards never share a chart.
     const copied = copyCharts(s.charts, source.chartIds, command.batchId, iso(now));
-    const dashboard = { ...d, chartIds: [...d.chartIds, ...copied.ids] };
-    return ok(withDashboard({ ...s, charts: copied.charts }, dashboard), {
-      kind: 'dashboard',
-      dashboard,
-    });
+    return placed(
+      { ...s, charts: copied.charts },
+      { ...d, chartIds: [...d.chartIds, ...copied.ids] },
+    );
   });
 }
 
-function removeCharts(state: DashboardsState, command: Cmd<'removeCharts'>, now: Instant): Result {
-  return edit(state, command.dashboardId, command.actor, command.via, now, (s, d) => {
-    const absent = command.chartIds.find((id) => !d.chartIds.includes(id));
-    if (absent !== undefined && command.via === 'v1' && rulesOf(s).unknownChartRemoval === 'refuse')
-      return fail(notFound('chart', 'chartIds'));
-    // Ids not on the layout are skipped (decision dashboards.remove-charts.unknown-chart).
-    const gone = new Set(command.chartIds);
-    const dashboard = { ...d, chartIds: d.chartIds.filter((id) => !gone.has(id)) };
-    return ok(withDashboard(s, dashboard), { kind: 'dashboard', dashboard });
-  });
+function removeCharts(
+  state: DashboardsState,
+  command: Cmd<'removeCharts'>,
+  now: Instant,
+): Made<'removeCharts'> {
+  // Ids not on the layout are skipped (decision dashboards.remove-charts.unknown-chart).
+  const gone = new Set(command.chartIds);
+  return edit(state, command, now, (s, d) =>
+    placed(s, { ...d, chartIds: d.chartIds.filter((id) => !gone.has(id)) }),
+  );
 }

@@ -392,6 +392,7 @@ describe('embed sign-in (§4.8; decision tokens.embed-token.upserts)', () => {
     const r = resultOf(known(), signIn({}));
     expect(r).toStrictEqual({
       kind: 'signIn',
+      created: false,
       organization: {
         projectOrganizationId: 'o1',
         projectId: P,
@@ -472,6 +473,21 @@ describe('embed sign-in (§4.8; decision tokens.embed-token.upserts)', () => {
       organization: { projectOrganizationId: 'o9', name: 'Beta' },
       user: { name: 'Ann', properties: { seat: 1 }, projectOrganizationId: 'o9' },
     });
+    // Each choice lands on its own row: a user found is kept (`same`), not replaced.
+    const rowOf = (state: IdentityState, c: IdentityCommand) => {
+      const done = attempt(state, c);
+      return done.ok ? done.row : done.error.code;
+    };
+    expect(rowOf(known(), keep(signIn({ name: 'Bea' })))).toBe('embedSignIn: user -> same');
+    expect(rowOf(known(), signIn({ name: 'Bea' }))).toBe('embedSignIn: user -> user');
+    expect(rowOf(base(), keep(signIn({}, { externalId: 'beta', name: 'Beta' })))).toBe(
+      'embedSignIn: absent -> user',
+    );
+    // The role a user found keeps is its own, so a role the body names is not looked up.
+    expect(rowOf(known(), keep(signIn({ userRoleId: 'no-such-role' })))).toBe(
+      'embedSignIn: user -> same',
+    );
+    expect(rowOf(known(), signIn({ userRoleId: 'no-such-role' }))).toBe('NOT_FOUND');
   });
 });
 

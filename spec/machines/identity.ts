@@ -6,11 +6,12 @@ import type { ProjectUserRole } from '../schemas/role.ts';
 import type { ProjectUser } from '../schemas/user.ts';
 import {
   applyBy,
-  fail,
+  effected,
   iso,
-  ok,
   transitionsOf,
   type Applied,
+  type Effected,
+  type Guard,
   type Instant,
   type MachineTable,
   type Transition,
@@ -206,24 +207,49 @@ export type IdentityCommand =
       readonly metadata?: Properties;
     };
 
-export type IdentityResult =
-  | { readonly kind: 'project'; readonly project: ProjectRecord }
-  | { readonly kind: 'role'; readonly role: ProjectUserRole }
-  | { readonly kind: 'roleDeleted'; readonly roleId: string; readonly usersCleared: string[] }
-  | {
-      readonly kind: 'organization';
-      readonly organization: OrganizationRecord;
-      readonly created: boolean;
-    }
-  | { readonly kind: 'user'; readonly user: UserRecord; readonly created: boolean }
-  | {
-      readonly kind: 'signIn';
-      readonly user: UserRecord;
-      readonly organization: OrganizationRecord;
-    }
-  | { readonly kind: 'tenant'; readonly tenant: TenantRecord; readonly created: boolean };
+/** What each identity command gives back when the machine accepts it. */
+export interface IdentityResults {
+  readonly createProject: { readonly kind: 'project'; readonly project: ProjectRecord };
+  readonly createRole: RoleResult;
+  readonly updateRole: RoleResult;
+  readonly deleteRole: {
+    readonly kind: 'roleDeleted';
+    readonly roleId: string;
+    readonly usersCleared: string[];
+  };
+  readonly registerOrganization: {
+    readonly kind: 'organization';
+    readonly organization: OrganizationRecord;
+    readonly created: boolean;
+  };
+  readonly registerUser: UserResult;
+  readonly updateUser: UserResult;
+  readonly embedSignIn: {
+    readonly kind: 'signIn';
+    readonly user: UserRecord;
+    readonly organization: OrganizationRecord;
+    /** Whether the sign-in made the user (a row's landing: a user kept is not). */
+    readonly created: boolean;
+  };
+  readonly registerTenant: {
+    readonly kind: 'tenant';
+    readonly tenant: TenantRecord;
+    readonly created: boolean;
+  };
+}
 
-type Result = Applied<IdentityState, IdentityResult>;
+interface RoleResult {
+  readonly kind: 'role';
+  readonly role: ProjectUserRole;
+}
+
+interface UserResult {
+  readonly kind: 'user';
+  readonly user: UserRecord;
+  readonly created: boolean;
+}
+
+export type IdentityResult = IdentityResults[IdentityCommand['type']];
 
 function notFound(resource: string, field?: string) {
   const details = field === undefined ? { resource } : { resource, field };
@@ -296,21 +322,134 @@ function withUser(state: IdentityState, before: UserRecord | undefined, user: Us
   };
 }
 
+type Cmd<T extends IdentityCommand['type']> = Extract<IdentityCommand, { type: T }>;
+type Check<C> = Guard<IdentityState, C>;
+
 /** Every command but createProject and registerTenant acts inside a project of the account. */
-function inProject(state: IdentityState, command: { readonly projectId: string }) {
-  return state.projects[command.projectId] === undefined ? notFound('project') : undefined;
-}
+const projectExists: Check<{ readonly projectId: string }> = {
+  name: 'project-exists',
+  refuses: (state, c) => state.projects[c.projectId] === undefined,
+  error: () => notFound('project'),
+};
+
+const roleExists: Check<{ readonly projectId: string; readonly roleId: string }> = {
+  name: 'role-exists',
+  refuses: (state, c) => roleIn(state, c.projectId, c.roleId) === undefined,
+  error: () => notFound('role'),
+};
+
+/** Decision users.register.unknown-references: a role id the body names is one of the project's. */
+const roleKnown = <C extends { readonly projectId: string }>(
+  roleOfCommand: (state: IdentityState, c: C) => string | null | undefined,
+): Check<C> => ({
+  name: 'role-known',
+  refuses: (state, c) => {
+    const roleId = roleOfCommand(state, c);
+    return typeof roleId === 'string' && roleIn(state, c.projectId, roleId) === undefined;
+  },
+  error: () => notFound('role', 'userRoleId'),
+});
+
+/** Decision users.register.unknown-references: an organization identifier names one of them. */
+const organizationKnown: Check<{
+  readonly projectId: string;
+  readonly projectOrganizationId?: string | null | undefined;
+}> = {
+  name: 'organization-known',
+  refuses: (state, c) =>
+    typeof c.projectOrganizationId === 'string' &&
+    resolveOrganization(state, c.projectId, c.projectOrganizationId) === undefined,
+  error: () => notFound('projectOrganization', 'projectOrganizationId'),
+};
+
+/** Decision orgs.identifier.resolution-order: an identifier must name one organization. */
+const externalIdNotAnId = <C extends { readonly projectId: string }>(
+  externalIdOf: (c: C) => string | undefined,
+): Check<C> => ({
+  name: 'external-id-not-an-id',
+  refuses: (state, c) => {
+    const externalId = externalIdOf(c);
+    return externalId !== undefined && state.organizations[externalId]?.projectId === c.projectId;
+  },
+  error: () =>
+    specError('CONFLICT', 'this externalId is the service id of another organization', {
+      field: 'externalId',
+    }),
+});
+
+/** Decision users.register.user-id-conflict: a userId is unique within the account. */
+const userIdInProject: Check<{ readonly projectId: string; readonly userId: string }> = {
+  name: 'user-id-in-project',
+  refuses: (state, c) => {
+    const existing = state.users[c.userId];
+    return existing !== undefined && existing.projectId !== c.projectId;
+  },
+  error: () =>
+    specError('CONFLICT', 'this userId already belongs to a user of another project', {
+      field: 'userId',
+    }),
+};
+
+const userExists: Check<Cmd<'updateUser'>> = {
+  name: 'user-exists',
+  refuses: (state, c) => state.users[c.userId]?.projectId !== c.projectId,
+  error: () => notFound('user'),
+};
+
+/** §4.8: a sign-in that registers a new organization names it. */
+const organizationNamed: Check<Cmd<'embedSignIn'>> = {
+  name: 'organization-named',
+  refuses: (state, c) =>
+    c.organization.name === undefined &&
+    organizationByExternalId(state, c.projectId, c.organization.externalId) === undefined,
+  error: () =>
+    specError('VALIDATION_ERROR', 'a new organization needs a name', {
+      issues: [
+        {
+          path: ['body', 'organization', 'name'],
+          message: 'required for a new organization',
+          code: 'invalid_type',
+        },
+      ],
+    }),
+};
+
+/** The user a create-only sign-in (tokens.embed-creates-only) finds and keeps, if any. */
+const keptUser = (state: IdentityState, c: Cmd<'embedSignIn'>) =>
+  c.existing === 'create-only' ? state.users[c.userId] : undefined;
 
 /**
- * The identity machine's table: for each command, the moves it makes of its subject, the
- * check before it, and its effect (applyIdentity runs them; the reports draw the rows).
+ * The role a sign-in leaves its user with: the body's, else the one the user holds; created
+ * only, a user the project holds keeps its own.
  */
-const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
+const signInRole = (state: IdentityState, c: Cmd<'embedSignIn'>) =>
+  keptUser(state, c) !== undefined || c.user.userRoleId === undefined
+    ? state.users[c.userId]?.userRoleId
+    : c.user.userRoleId;
+
+const present = (found: unknown, name: string) => (found === undefined ? 'absent' : name);
+
+const userSubject = (state: IdentityState, c: { readonly userId: string }) =>
+  present(state.users[c.userId], 'user');
+
+/**
+ * The identity machine's table: for each command, the state of its subject it moves from and
+ * to, the guards that refuse it (in the order they are asked) and its effect (applyIdentity
+ * runs them; the reports draw the rows).
+ */
+const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResults> = {
   createProject: {
-    rows: [{ from: 'absent', to: 'project', section: 'hook' }],
+    subject: (state, c) => present(state.projects[c.projectId], 'project'),
+    rows: [
+      { from: 'absent', to: 'project', section: 'hook' },
+      { from: 'project', to: 'project', note: 'an id the account holds: renamed', section: 'hook' },
+    ],
     effect: createProject,
+    landed: () => 'project',
   },
   createRole: {
+    subject: (state, c) => present(roleIn(state, c.projectId, c.roleId), 'role'),
+    guards: [projectExists],
     rows: [
       {
         from: 'absent',
@@ -318,21 +457,34 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
         note: 'host hook; §4.3 leaves creation unshown',
         section: '4.3',
       },
+      { from: 'role', to: 'role', note: 'an id the project holds: replaced', section: 'hook' },
     ],
-    guard: inProject,
     effect: createRole,
+    landed: () => 'role',
   },
   updateRole: {
+    subject: (state, c) => present(roleIn(state, c.projectId, c.roleId), 'role'),
+    guards: [projectExists, roleExists],
     rows: [{ from: 'role', to: 'role', note: 'name changed, permissions replaced', section: '3' }],
-    guard: inProject,
     effect: updateRole,
+    landed: () => 'role',
   },
   deleteRole: {
+    subject: (state, c) => present(roleIn(state, c.projectId, c.roleId), 'role'),
+    guards: [projectExists, roleExists],
     rows: [{ from: 'role', to: 'absent', note: 'its users are left with no role', section: '3' }],
-    guard: inProject,
     effect: deleteRole,
+    landed: (after, c) => present(roleIn(after, c.projectId, c.roleId), 'role'),
   },
   registerOrganization: {
+    subject: (state, c) =>
+      present(
+        c.externalId === undefined
+          ? undefined
+          : organizationByExternalId(state, c.projectId, c.externalId),
+        'organization',
+      ),
+    guards: [projectExists, externalIdNotAnId((c) => c.externalId)],
     rows: [
       { from: 'absent', to: 'organization', section: '4.4' },
       {
@@ -342,10 +494,12 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
         section: 'decision',
       },
     ],
-    guard: inProject,
     effect: registerOrganization,
+    landed: () => 'organization',
   },
   registerUser: {
+    subject: userSubject,
+    guards: [projectExists, userIdInProject, roleKnown((_, c) => c.userRoleId), organizationKnown],
     rows: [
       { from: 'absent', to: 'user', section: '4.5' },
       {
@@ -355,10 +509,12 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
         section: 'decision',
       },
     ],
-    guard: inProject,
     effect: registerUser,
+    landed: () => 'user',
   },
   updateUser: {
+    subject: userSubject,
+    guards: [projectExists, userExists, roleKnown((_, c) => c.userRoleId), organizationKnown],
     rows: [
       {
         from: 'user',
@@ -367,10 +523,19 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
         section: '3',
       },
     ],
-    guard: inProject,
     effect: updateUser,
+    landed: () => 'user',
   },
   embedSignIn: {
+    subject: userSubject,
+    // The guards of registerOrganization and registerUser, for the two records it writes.
+    guards: [
+      projectExists,
+      organizationNamed,
+      externalIdNotAnId((c) => c.organization.externalId),
+      userIdInProject,
+      roleKnown(signInRole),
+    ],
     rows: [
       {
         from: 'absent',
@@ -384,11 +549,19 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
         note: 'fields the body gives replace the stored ones',
         section: 'decision',
       },
+      {
+        from: 'user',
+        to: 'same',
+        note: 'created only (tokens.embed-creates-only): the user keeps its fields; it is attached to the organization',
+        section: 'decision',
+      },
     ],
-    guard: inProject,
     effect: embedSignIn,
+    // Created only, a user the sign-in found is kept as it was (but for its organization).
+    landed: (_, c, result) => (!result.created && c.existing === 'create-only' ? 'same' : 'user'),
   },
   registerTenant: {
+    subject: (state, c) => present(state.tenants[c.identity], 'tenant'),
     rows: [
       { from: 'absent', to: 'tenant', section: '4.9' },
       {
@@ -399,31 +572,33 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
       },
     ],
     effect: registerTenant,
+    landed: () => 'tenant',
   },
 };
 
 /** Transition table (data): what each command does to its subject. */
 export const identityTransitions: readonly Transition[] = transitionsOf(IDENTITY);
 
-export function applyIdentity(
+/** Applies a command; what it gives back is typed by the command (IdentityResults). */
+export function applyIdentity<C extends IdentityCommand>(
   state: IdentityState,
-  command: IdentityCommand,
+  command: C,
   now: Instant,
-): Result {
+): Applied<IdentityState, IdentityResults[C['type']]> {
   return applyBy(IDENTITY, state, command, now);
 }
 
-type Cmd<T extends IdentityCommand['type']> = Extract<IdentityCommand, { type: T }>;
+type Made<T extends IdentityCommand['type']> = Effected<IdentityState, IdentityResults[T]>;
 
-function createProject(state: IdentityState, c: Cmd<'createProject'>): Result {
+function createProject(state: IdentityState, c: Cmd<'createProject'>): Made<'createProject'> {
   const project = { projectId: c.projectId, name: c.name };
-  return ok(
+  return effected(
     { ...state, projects: put(state.projects, project.projectId, project) },
     { kind: 'project', project },
   );
 }
 
-function createRole(state: IdentityState, c: Cmd<'createRole'>, now: Instant): Result {
+function createRole(state: IdentityState, c: Cmd<'createRole'>, now: Instant): Made<'createRole'> {
   const stamp = iso(now);
   const role: ProjectUserRole = {
     id: c.roleId,
@@ -435,15 +610,20 @@ function createRole(state: IdentityState, c: Cmd<'createRole'>, now: Instant): R
     updated_at: stamp,
   };
   const rolesByProject = withMember(state.index.rolesByProject, c.projectId, role.id, true);
-  return ok(
+  return effected(
     { ...state, roles: put(state.roles, role.id, role), index: { ...state.index, rolesByProject } },
     { kind: 'role', role },
   );
 }
 
-function updateRole(state: IdentityState, c: Cmd<'updateRole'>, now: Instant): Result {
-  const current = roleIn(state, c.projectId, c.roleId);
-  if (current === undefined) return fail(notFound('role'));
+/** The record a guard found (a guard asked before the effect has made sure it is there). */
+function found<T>(record: T | undefined): T {
+  if (record === undefined) throw new Error('a guard let through a command on no record');
+  return record;
+}
+
+function updateRole(state: IdentityState, c: Cmd<'updateRole'>, now: Instant): Made<'updateRole'> {
+  const current = found(roleIn(state, c.projectId, c.roleId));
   // §3, §4.1: permissions are replaced as a whole, never merged.
   const role: ProjectUserRole = {
     ...current,
@@ -451,11 +631,10 @@ function updateRole(state: IdentityState, c: Cmd<'updateRole'>, now: Instant): R
     permissions: c.permissions === undefined ? current.permissions : { ...c.permissions },
     updated_at: iso(now),
   };
-  return ok({ ...state, roles: put(state.roles, role.id, role) }, { kind: 'role', role });
+  return effected({ ...state, roles: put(state.roles, role.id, role) }, { kind: 'role', role });
 }
 
-function deleteRole(state: IdentityState, c: Cmd<'deleteRole'>): Result {
-  if (roleIn(state, c.projectId, c.roleId) === undefined) return fail(notFound('role'));
+function deleteRole(state: IdentityState, c: Cmd<'deleteRole'>): Made<'deleteRole'> {
   const roles = drop(state.roles, c.roleId);
   // §3, §4.3: users who held the role are left with none.
   const cleared: (readonly [string, UserRecord])[] = [];
@@ -469,22 +648,16 @@ function deleteRole(state: IdentityState, c: Cmd<'deleteRole'>): Result {
     rolesByProject: withMember(state.index.rolesByProject, c.projectId, c.roleId, false),
     usersByRole: drop(state.index.usersByRole, c.roleId),
   };
-  return ok(
+  return effected(
     { ...state, roles, users, index },
     { kind: 'roleDeleted', roleId: c.roleId, usersCleared: cleared.map(([id]) => id) },
   );
 }
 
-function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization'>): Result {
-  const shadowed = c.externalId === undefined ? undefined : state.organizations[c.externalId];
-  if (shadowed !== undefined && shadowed.projectId === c.projectId) {
-    // Decision (orgs.identifier.resolution-order): an identifier must name one organization.
-    return fail(
-      specError('CONFLICT', 'this externalId is the service id of another organization', {
-        field: 'externalId',
-      }),
-    );
-  }
+function registerOrganization(
+  state: IdentityState,
+  c: Cmd<'registerOrganization'>,
+): Made<'registerOrganization'> {
   const existing =
     c.externalId === undefined
       ? undefined
@@ -511,7 +684,7 @@ function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization
             organization.projectOrganizationId,
           ),
         );
-  return ok(
+  return effected(
     {
       ...state,
       organizations: put(state.organizations, organization.projectOrganizationId, organization),
@@ -521,39 +694,18 @@ function registerOrganization(state: IdentityState, c: Cmd<'registerOrganization
   );
 }
 
-/**
- * Checks a role id and an organization identifier against the project (decision
- * users.register.unknown-references).
- */
-function references(
+/** The organization an identifier resolves to (organization-known has checked it does). */
+function organizationIdOf(
   state: IdentityState,
   projectId: string,
-  userRoleId: string | null | undefined,
-  organization: string | null | undefined,
-) {
-  if (typeof userRoleId === 'string' && roleIn(state, projectId, userRoleId) === undefined) {
-    return { error: notFound('role', 'userRoleId') } as const;
-  }
-  if (typeof organization === 'string') {
-    const found = resolveOrganization(state, projectId, organization);
-    if (found === undefined)
-      return { error: notFound('projectOrganization', 'projectOrganizationId') } as const;
-    return { organizationId: found.projectOrganizationId } as const;
-  }
-  return { organizationId: organization } as const;
+  identifier: string | null | undefined,
+): string | null | undefined {
+  if (typeof identifier !== 'string') return identifier;
+  return found(resolveOrganization(state, projectId, identifier)).projectOrganizationId;
 }
 
-function registerUser(state: IdentityState, c: Cmd<'registerUser'>): Result {
+function registerUser(state: IdentityState, c: Cmd<'registerUser'>): Made<'registerUser'> {
   const existing = state.users[c.userId];
-  if (existing !== undefined && existing.projectId !== c.projectId) {
-    return fail(
-      specError('CONFLICT', 'this userId already belongs to a user of another project', {
-        field: 'userId',
-      }),
-    );
-  }
-  const refs = references(state, c.projectId, c.userRoleId, c.projectOrganizationId);
-  if ('error' in refs) return fail(refs.error);
   // Decision users.register.user-id-reuse: registering an existing userId again replaces what it
   // holds.
   const user: UserRecord = {
@@ -562,20 +714,17 @@ function registerUser(state: IdentityState, c: Cmd<'registerUser'>): Result {
     name: c.name,
     properties: { ...(c.properties ?? {}) },
     userRoleId: c.userRoleId ?? null,
-    projectOrganizationId: refs.organizationId ?? null,
+    projectOrganizationId: organizationIdOf(state, c.projectId, c.projectOrganizationId) ?? null,
   };
-  return ok(withUser(state, existing, user), {
+  return effected(withUser(state, existing, user), {
     kind: 'user',
     user,
     created: existing === undefined,
   });
 }
 
-function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Result {
-  const current = state.users[c.userId];
-  if (current === undefined || current.projectId !== c.projectId) return fail(notFound('user'));
-  const refs = references(state, c.projectId, c.userRoleId, c.projectOrganizationId);
-  if ('error' in refs) return fail(refs.error);
+function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Made<'updateUser'> {
+  const current = found(state.users[c.userId]);
   // §4.6: properties replace the stored set; absent role/organization stay; null removes.
   const user: UserRecord = {
     ...current,
@@ -585,69 +734,50 @@ function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Result {
     projectOrganizationId:
       c.projectOrganizationId === undefined
         ? current.projectOrganizationId
-        : (refs.organizationId ?? null),
+        : (organizationIdOf(state, c.projectId, c.projectOrganizationId) ?? null),
   };
-  return ok(withUser(state, current, user), { kind: 'user', user, created: false });
+  return effected(withUser(state, current, user), { kind: 'user', user, created: false });
 }
 
-function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
+function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Made<'embedSignIn'> {
   const existingOrg = organizationByExternalId(state, c.projectId, c.organization.externalId);
-  const keep = c.existing === 'create-only';
-  const name =
-    keep && existingOrg !== undefined
-      ? existingOrg.name
-      : (c.organization.name ?? existingOrg?.name);
-  if (name === undefined) {
-    return fail(
-      specError('VALIDATION_ERROR', 'a new organization needs a name', {
-        issues: [
-          {
-            path: ['body', 'organization', 'name'],
-            message: 'required for a new organization',
-            code: 'invalid_type',
-          },
-        ],
-      }),
-    );
-  }
+  // Created only (tokens.embed-creates-only), an organization the project holds keeps its
+  // name and properties.
+  const keptOrg = c.existing === 'create-only' ? existingOrg : undefined;
   const org = registerOrganization(state, {
     type: 'registerOrganization',
     projectId: c.projectId,
     newId: c.newOrganizationId,
-    name,
+    name: found(keptOrg?.name ?? c.organization.name ?? existingOrg?.name),
     externalId: c.organization.externalId,
-    properties:
-      keep && existingOrg !== undefined
-        ? existingOrg.properties
-        : (c.organization.properties ?? existingOrg?.properties ?? {}),
+    properties: keptOrg?.properties ?? c.organization.properties ?? existingOrg?.properties ?? {},
   });
-  if (!org.ok || org.result.kind !== 'organization') return org;
   const organization = org.result.organization;
   const existingUser = org.state.users[c.userId];
   // Decision tokens.embed-token.upserts: fields the body gives replace the stored ones; the others
   // are kept. Created only, a user the project holds keeps all it has but its organization.
-  const kept = keep ? existingUser : undefined;
+  const kept = keptUser(org.state, c);
   const user = registerUser(org.state, {
     type: 'registerUser',
     projectId: c.projectId,
     userId: c.userId,
     name: kept?.name ?? c.user.name,
     properties: kept?.properties ?? c.user.properties ?? existingUser?.properties ?? {},
-    ...optionalRole(
-      kept !== undefined || c.user.userRoleId === undefined
-        ? existingUser?.userRoleId
-        : c.user.userRoleId,
-    ),
+    ...optionalRole(signInRole(org.state, c)),
     projectOrganizationId: organization.projectOrganizationId,
   });
-  if (!user.ok || user.result.kind !== 'user') return user;
-  return ok(user.state, { kind: 'signIn', user: user.result.user, organization });
+  return effected(user.state, {
+    kind: 'signIn',
+    user: user.result.user,
+    organization,
+    created: user.result.created,
+  });
 }
 
 const optionalRole = (role: string | null | undefined) =>
   typeof role === 'string' ? { userRoleId: role } : {};
 
-function registerTenant(state: IdentityState, c: Cmd<'registerTenant'>): Result {
+function registerTenant(state: IdentityState, c: Cmd<'registerTenant'>): Made<'registerTenant'> {
   const existing = state.tenants[c.identity];
   const tenant: TenantRecord = {
     tenantId: existing?.tenantId ?? c.newTenantId,
@@ -657,7 +787,7 @@ function registerTenant(state: IdentityState, c: Cmd<'registerTenant'>): Result 
     metadata: { ...(c.metadata ?? existing?.metadata ?? {}) },
   };
   const tenantIdentityById = put(state.index.tenantIdentityById, tenant.tenantId, c.identity);
-  return ok(
+  return effected(
     {
       ...state,
       tenants: put(state.tenants, c.identity, tenant),

@@ -386,7 +386,8 @@ describe('tenant users (decision migration.tenant-users)', () => {
     expect(user?.projectOrganizationId).not.toBeNull();
     const role = done.state.roles[user?.userRoleId ?? ''];
     expect(role?.permissions).toEqual({ addChart: true });
-    expect(done.result).toEqual([USER]);
+    expect(done.result.map((u) => u.id)).toEqual([USER]);
+    expect(done.result[0]).toBe(user);
   });
 
   it('mapping again updates the role to the tenant permissions and keeps one user', () => {

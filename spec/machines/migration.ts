@@ -15,16 +15,20 @@ import {
   applyIdentity,
   tenantById,
   type IdentityCommand,
+  type IdentityResults,
   type IdentityState,
   type TenantRecord,
+  type UserRecord,
 } from './identity.ts';
 import {
   applyBy,
+  effected,
   fail,
   iso,
   ok,
   transitionsOf,
   type Applied,
+  type Effected,
   type Instant,
   type MachineTable,
   type Transition,
@@ -77,7 +81,7 @@ export type MigrationCommand = {
 };
 
 export interface Finalized {
-  readonly migration: MigrationState;
+  readonly migration: Extract<MigrationState, { readonly phase: 'after' }>;
   /** The live store from now on: the same dashboards under their v2 ids. */
   readonly dashboards: DashboardsState;
 }
@@ -91,8 +95,18 @@ export const v2DashboardIdFor = (dashboardId: string): string =>
  * The migration's table: finalize moves the account from before to after, once (applyMigration
  * runs it; the reports draw the rows).
  */
-const MIGRATION: MachineTable<MigrationState, MigrationCommand, Finalized> = {
+const MIGRATION: MachineTable<MigrationState, MigrationCommand, { finalize: Finalized }> = {
   finalize: {
+    subject: (state) => state.phase,
+    guards: [
+      {
+        // Decision: finalize happens once; a second one is refused.
+        name: 'not-yet-final',
+        refuses: (state) => state.phase === 'after',
+        error: () =>
+          specError('CONFLICT', 'this account is already migrated to v2', { phase: 'after' }),
+      },
+    ],
     rows: [
       {
         from: 'before',
@@ -100,13 +114,9 @@ const MIGRATION: MachineTable<MigrationState, MigrationCommand, Finalized> = {
         note: 'workspaces become applications, dashboards v2 dashboards, tenants project users',
         section: '9',
       },
-      { from: 'after', to: 'after', note: 'refused: already final', section: 'decision' },
     ],
-    guard: (state) =>
-      state.phase === 'after'
-        ? specError('CONFLICT', 'this account is already migrated to v2', { phase: 'after' })
-        : undefined,
     effect: (_, command, now) => finalize(command, now),
+    landed: (_, __, result) => result.migration.phase,
   },
 };
 
@@ -120,7 +130,7 @@ export function applyMigration(
   return applyBy(MIGRATION, state, command, now);
 }
 
-function finalize(command: MigrationCommand, now: Instant): Applied<MigrationState, Finalized> {
+function finalize(command: MigrationCommand, now: Instant): Effected<MigrationState, Finalized> {
   const v1 = command.dashboards;
   // The tables made here write as the account's dashboards do.
   const empty = <V>() => emptyLike<V>(v1.dashboards);
@@ -195,7 +205,7 @@ function finalize(command: MigrationCommand, now: Instant): Applied<MigrationSta
       primaryDashboardId: primary,
     });
   }
-  const migration: MigrationState = {
+  const migration: Finalized['migration'] = {
     phase: 'after',
     finalizedAt: iso(now),
     applications,
@@ -205,7 +215,7 @@ function finalize(command: MigrationCommand, now: Instant): Applied<MigrationSta
     projectUserOf,
     frozen: v1,
   };
-  return ok(migration, {
+  return effected(migration, {
     migration,
     dashboards: {
       ...v1,
@@ -358,43 +368,49 @@ export function mapTenantUsers(
   tenants: readonly { readonly tenantId: string; readonly projectUserId: string }[],
   now: Instant,
   mapping: TenantUsers = DECIDED.tenantUsers,
-): Applied<IdentityState, readonly string[]> {
+): Applied<IdentityState, readonly UserRecord[]> {
   let state = identity;
   const projectId = tenantsProjectIdFor(identity.organizationId);
-  const step = (command: IdentityCommand): SpecError | undefined => {
+  /** Applies one command to the identity being built: what it gives back, or its refusal. */
+  const step = <C extends IdentityCommand>(
+    command: C,
+  ): { readonly refused: SpecError } | { readonly result: IdentityResults[C['type']] } => {
     const done = applyIdentity(state, command, now);
-    if (!done.ok) return done.error;
+    if (!done.ok) return { refused: done.error };
     state = done.state;
-    return undefined;
+    return { result: done.result };
   };
   if (state.projects[projectId] === undefined) {
-    const refused = step({ type: 'createProject', projectId, name: 'Migrated tenants' });
-    if (refused !== undefined) return fail(refused);
+    const made = step({ type: 'createProject', projectId, name: 'Migrated tenants' });
+    if ('refused' in made) return fail(made.refused);
   }
-  const mapped: string[] = [];
+  const mapped: UserRecord[] = [];
   for (const { tenantId, projectUserId } of tenants) {
     const tenant = tenantById(state, tenantId);
     if (tenant === undefined) continue;
     const name = tenant.name ?? `Tenant ${tenantId}`;
-    const places = tenantPlaces(state, projectId, tenant, name, mapping);
-    const { roleId, organizationId } = places;
-    const commands: IdentityCommand[] = [
-      ...places.commands,
-      {
-        type: 'registerUser',
-        projectId,
-        userId: projectUserId,
-        name,
-        properties: tenant.metadata,
-        userRoleId: roleId,
-        projectOrganizationId: organizationId,
-      },
-    ];
+    const { roleId, organizationId, commands } = tenantPlaces(
+      state,
+      projectId,
+      tenant,
+      name,
+      mapping,
+    );
     for (const command of commands) {
-      const refused = step(command);
-      if (refused !== undefined) return fail(refused);
+      const done = step(command);
+      if ('refused' in done) return fail(done.refused);
     }
-    mapped.push(projectUserId);
+    const registered = step({
+      type: 'registerUser',
+      projectId,
+      userId: projectUserId,
+      name,
+      properties: tenant.metadata,
+      userRoleId: roleId,
+      projectOrganizationId: organizationId,
+    });
+    if ('refused' in registered) return fail(registered.refused);
+    mapped.push(registered.result.user);
   }
   return ok(state, mapped);
 }

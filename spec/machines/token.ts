@@ -1,7 +1,7 @@
 import { EXPIRATION_SECONDS, DEFAULT_EXPIRATION, type Expiration } from '../schemas/common.ts';
 import {
   applyBy,
-  ok,
+  effected,
   transitionsOf,
   type Applied,
   type Instant,
@@ -42,13 +42,16 @@ export type TokenCommand =
  * The token's table: issuing gives a lifetime, a tick reads the phase at a time (the reports
  * draw the rows). No move refuses: there is no guard and every effect succeeds.
  */
-const TOKEN: MachineTable<TokenPhase, TokenCommand, Lifetime | null> = {
+const TOKEN: MachineTable<TokenPhase, TokenCommand, { issue: Lifetime; tick: null }> = {
   issue: {
+    subject: (phase) => phase,
     rows: [{ from: 'absent', to: 'valid', section: '4.7' }],
     effect: (_, command, now) =>
-      ok('valid', lifetimeAt(now, command.expiration, command.end ?? 'at-expires-at')),
+      effected('valid', lifetimeAt(now, command.expiration, command.end ?? 'at-expires-at')),
+    landed: (phase) => phase,
   },
   tick: {
+    subject: (phase) => phase,
     rows: [
       { from: 'valid', to: 'valid', note: 'while now < exp', section: 'decision' },
       {
@@ -58,26 +61,31 @@ const TOKEN: MachineTable<TokenPhase, TokenCommand, Lifetime | null> = {
         section: 'decision',
       },
     ],
-    effect: (_, command, now) => ok(phaseAt(command.exp, now), null),
+    effect: (_, command, now) => effected(phaseAt(command.exp, now), null),
+    landed: (phase) => phase,
   },
 };
 
 export const tokenTransitions: readonly Transition[] = transitionsOf(TOKEN);
 
-type Moved = Extract<Applied<TokenPhase, Lifetime | null>, { readonly ok: true }>;
+/** The token's moves never refuse (they have no guard). */
+function moved<R>(applied: Applied<TokenPhase, R>): { state: TokenPhase; result: R } {
+  if (!applied.ok) throw new Error('a token move refused');
+  return applied;
+}
 
 export function issueLifetime(
   now: Instant,
   expiration: Expiration = DEFAULT_EXPIRATION,
   end: TokenEnd = 'at-expires-at',
 ): Lifetime {
-  return (applyBy(TOKEN, 'absent', { type: 'issue', expiration, end }, now) as Moved)
-    .result as Lifetime;
+  return moved(applyBy(TOKEN, 'absent', { type: 'issue' as const, expiration, end }, now)).result;
 }
 
 export function tokenState(exp: number, now: Instant): 'valid' | 'expired' {
-  return (applyBy(TOKEN, 'valid', { type: 'tick', exp }, now) as Moved).state as
-    'valid' | 'expired';
+  return moved(applyBy(TOKEN, 'valid', { type: 'tick' as const, exp }, now)).state === 'valid'
+    ? 'valid'
+    : 'expired';
 }
 
 function lifetimeAt(now: Instant, expiration: Expiration, end: TokenEnd): Lifetime {

@@ -24,9 +24,9 @@ export const dashboardsVariants: readonly Variant[] = [
   {
     name: 'a user\u2019s edit changes the shared dashboard',
     file: 'spec/machines/dashboards.ts',
-    within: 'editTarget',
-    from: "if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });",
-    to: "if (actor.kind !== 'project-user' || !isShared(seen)) return ok(state, { dashboard: seen });",
+    within: 'makesCopy',
+    from: "  actor.kind !== 'api-key' && isShared(seen) && via !== 'v2';",
+    to: "  actor.kind === 'project-user' && isShared(seen) && via !== 'v2';",
     only: ['dashboards'],
   },
   {

@@ -31,9 +31,9 @@ export const faultsVariants: readonly Variant[] = [
     name: 'sibling: user update finds the user in any project of the account',
     kind: 'sibling',
     file: 'spec/machines/identity.ts',
-    within: 'updateUser',
-    from: "  if (current === undefined || current.projectId !== c.projectId) return fail(notFound('user'));",
-    to: "  if (current === undefined) return fail(notFound('user'));",
+    within: 'userExists',
+    from: '  refuses: (state, c) => state.users[c.userId]?.projectId !== c.projectId,',
+    to: '  refuses: (state, c) => state.users[c.userId] === undefined,',
     only: ['security'],
   },
   {
@@ -50,8 +50,8 @@ export const faultsVariants: readonly Variant[] = [
     kind: 'sibling',
     file: 'spec/machines/identity.ts',
     within: 'embedSignIn',
-    from: '    projectOrganizationId: organization.projectOrganizationId,\n  });\n  if (!user.ok',
-    to: '    projectOrganizationId: existingUser?.projectOrganizationId ?? organization.projectOrganizationId,\n  });\n  if (!user.ok',
+    from: '    projectOrganizationId: organization.projectOrganizationId,\n  });\n  return effected(user.state',
+    to: '    projectOrganizationId: existingUser?.projectOrganizationId ?? organization.projectOrganizationId,\n  });\n  return effected(user.state',
     only: ['security'],
   },
   // Stale caches: a change not seen until the process restarts.

@@ -79,9 +79,9 @@ export const identityVariants: readonly Variant[] = [
   {
     name: 'register-user stores an externalId without resolving it',
     file: 'spec/machines/identity.ts',
-    within: 'references',
-    from: 'return { organizationId: found.projectOrganizationId } as const;',
-    to: 'return { organizationId: organization } as const;',
+    within: 'organizationIdOf',
+    from: '  return found(resolveOrganization(state, projectId, identifier)).projectOrganizationId;',
+    to: '  return identifier;',
   },
   {
     name: 'an organization-bound key is refused without organizationId',
@@ -108,8 +108,8 @@ export const identityVariants: readonly Variant[] = [
     name: 'a key of another account reaches this account\u2019s project',
     file: 'spec/machines/identity.ts',
     within: 'IDENTITY',
-    from: '    guard: inProject,\n    effect: registerOrganization,',
-    to: '    effect: registerOrganization,',
+    from: '    guards: [projectExists, externalIdNotAnId((c) => c.externalId)],',
+    to: '    guards: [externalIdNotAnId((c) => c.externalId)],',
   },
   // Runtime variants: the machine stays right and the reference's glue goes wrong, which
   // is what the model-based suite (machine as oracle) is there to catch.
@@ -124,8 +124,8 @@ export const identityVariants: readonly Variant[] = [
     name: 'runtime: register-user ignores userRoleId',
     file: 'reference/http/users.ts',
     within: 'userRoutes',
-    from: "        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),\n        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      if (done.value.kind !== 'user')",
-    to: "        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      if (done.value.kind !== 'user')",
+    from: '        ...(body.userRoleId === undefined ? {} : { userRoleId: body.userRoleId }),\n        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      // §4.5: no token here',
+    to: '        ...(body.projectOrganizationId === undefined\n          ? {}\n          : { projectOrganizationId: body.projectOrganizationId }),\n      });\n      if (!done.ok) return done;\n      // §4.5: no token here',
   },
   {
     // Stryker's core slice (reference/http/auth.ts:79:5): organizationId is lower-cased before

@@ -5,9 +5,9 @@ export const v2Variants: readonly Variant[] = [
   {
     name: 'v2: a project-user edit of a template changes the template',
     file: 'spec/machines/dashboards.ts',
-    within: 'editTarget',
-    from: "if (actor.kind === 'api-key' || !isShared(seen)) return ok(state, { dashboard: seen });",
-    to: "if (actor.kind === 'api-key' || !isShared(seen) || via === 'v2') return ok(state, { dashboard: seen });",
+    within: 'notSharedViaV2',
+    from: "    return seen !== undefined && c.actor.kind !== 'api-key' && isShared(seen) && c.via === 'v2';",
+    to: "    return seen !== undefined && c.actor.kind !== 'api-key' && isShared(seen) && c.via === 'v2' && seen.copyOf !== null;",
     only: ['v2'],
   },
   {
@@ -140,9 +140,9 @@ export const v2Variants: readonly Variant[] = [
     name: 'v2: the 404 for an unknown append-charts source names no resource',
     decision: 'v2.refusals.not-found',
     file: 'spec/machines/dashboards.ts',
-    within: 'appendCharts',
-    from: "    if (source === undefined) return fail(notFound('dashboard', 'sourceDashboardId'));",
-    to: "    if (source === undefined) return fail(notFound('', 'sourceDashboardId'));",
+    within: 'sourceExists',
+    from: "  error: () => notFound('dashboard', 'sourceDashboardId'),",
+    to: "  error: (_, c) => notFound(c.type === 'appendCharts' ? '' : 'dashboard', 'sourceDashboardId'),",
     only: ['v2.refusals.not-found'],
   },
   // Stryker's reference-dashboards run (triage in bench/results/mutation-equivalent.md; its
