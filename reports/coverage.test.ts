@@ -59,7 +59,7 @@ describe('coverage kinds', () => {
           {
             clauses: ['c.followed'],
             outcome: 'pass',
-            relies: ['tokens.claims', 'v2.shapes.beyond-named-fields'],
+            relies: ['tokens.claims', 'dashboards.copy.chart-ids'],
           },
         ]),
       ),
