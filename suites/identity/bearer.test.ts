@@ -9,7 +9,7 @@ import {
   registerUser,
   userToken,
 } from '../harness/given/accounts.ts';
-import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { APPLICATIONS, EMBED_TOKEN, rolesPath } from '../harness/paths.ts';
 import { embedAnswer } from '../harness/endpoints.ts';
@@ -80,11 +80,7 @@ conformance(
   },
   {
     needs,
-    relies: [
-      'tokens.embed-token.body-shape',
-      'tokens.embed-token.response-fields',
-      ...ACCEPTOR_RELIES,
-    ],
+    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.response-fields'],
   },
 );
 
@@ -131,7 +127,7 @@ probe(
     }
     t.observe(`${acceptor.via}: ${seen.join('; ')}`, asDecided);
   },
-  { needs, relies: ['v2.applications.list.before-finalize', ...ACCEPTOR_RELIES] },
+  { needs },
 );
 
 probe(

@@ -20,7 +20,7 @@ import {
   userToken,
   type World,
 } from '../harness/given/accounts.ts';
-import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { claimsOf } from '../harness/jwt.ts';
@@ -236,7 +236,7 @@ for (const expiration of EXPIRATIONS) {
         `one second after expiresAt, ${acceptor.via} should refuse the token (401 or 403), got ${after.said}`,
       ).toBe('refused');
     },
-    { needs: withClock, relies: ACCEPTOR_RELIES },
+    { needs: withClock },
   );
 
   probe(
@@ -280,7 +280,7 @@ for (const expiration of EXPIRATIONS) {
         refusedAs(atExp.res, 401, 'UNAUTHORIZED', { reason: 'token-expired' }),
       );
     },
-    { needs: withClock, relies: ['v2.applications.list.before-finalize', ...ACCEPTOR_RELIES] },
+    { needs: withClock },
   );
 }
 
