@@ -173,8 +173,8 @@ export type IdentityCommand =
     }
   | {
       /**
-       * §4.8 (decision tokens.embed-token.upserts): upsert the organization and the user together,
-       * or change nothing.
+       * §4.8 (decisions tokens.embed-token.creates and tokens.embed-token.upserts): create or
+       * update the organization and the user together, or change nothing.
        */
       readonly type: 'embedSignIn';
       readonly projectId: string;
@@ -196,6 +196,11 @@ export type IdentityCommand =
        * keeps its name, properties and role; the user is still attached to the organization.
        */
       readonly existing?: 'upsert' | 'create-only';
+      /**
+       * `create` (the decision, the default): an organization or user the project does not hold
+       * is created; `refuse` (the other reading): it is refused 404 and nothing changes.
+       */
+      readonly absent?: 'create' | 'refuse';
     }
   | {
       readonly type: 'registerTenant';
@@ -376,7 +381,7 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResult> = {
         from: 'absent',
         to: 'user',
         note: 'its organization registered by externalId first',
-        section: '4.8',
+        section: 'decision',
       },
       {
         from: 'user',
@@ -592,6 +597,12 @@ function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Result {
 
 function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
   const existingOrg = organizationByExternalId(state, c.projectId, c.organization.externalId);
+  // Decision tokens.embed-token.creates: what the project does not hold is created; the other
+  // reading refuses it.
+  if (c.absent === 'refuse') {
+    if (existingOrg === undefined) return fail(notFound('projectOrganization', 'externalId'));
+    if (state.users[c.userId]?.projectId !== c.projectId) return fail(notFound('user', 'id'));
+  }
   const keep = c.existing === 'create-only';
   const name =
     keep && existingOrg !== undefined

@@ -80,7 +80,12 @@ conformance(
   },
   {
     needs,
-    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.response-fields'],
+    // The user signs in for the first time: embed-token creates them.
+    relies: [
+      'tokens.embed-token.body-shape',
+      'tokens.embed-token.response-fields',
+      'tokens.embed-token.creates',
+    ],
   },
 );
 

@@ -139,7 +139,9 @@ const rows: readonly Row[] = [
   {
     ep: request.EMBED_TOKEN_EP,
     needs: [],
-    readsRely: ['tokens.embed-token.upserts'],
+    // The reads show a change only where embed-token creates what it names (both readings of
+    // tokens.embed-token.upserts do; decision tokens.embed-token.creates).
+    readsRely: ['tokens.embed-token.creates'],
     effectShown: true,
     stage: (t, w) => {
       const ext = externalId(t.faker);
