@@ -598,11 +598,15 @@ function updateUser(state: IdentityState, c: Cmd<'updateUser'>): Result {
 function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
   const existingOrg = organizationByExternalId(state, c.projectId, c.organization.externalId);
   // Decision tokens.embed-token.creates: what the project does not hold is created; the other
-  // reading refuses it.
-  if (c.absent === 'refuse') {
-    if (existingOrg === undefined) return fail(notFound('projectOrganization', 'externalId'));
-    if (state.users[c.userId]?.projectId !== c.projectId) return fail(notFound('user', 'id'));
-  }
+  // reading refuses it, once the rest of the sign-in has passed its checks.
+  const absent =
+    c.absent !== 'refuse'
+      ? undefined
+      : existingOrg === undefined
+        ? notFound('projectOrganization', 'externalId')
+        : state.users[c.userId]?.projectId !== c.projectId
+          ? notFound('user', 'id')
+          : undefined;
   const keep = c.existing === 'create-only';
   const name =
     keep && existingOrg !== undefined
@@ -652,6 +656,7 @@ function embedSignIn(state: IdentityState, c: Cmd<'embedSignIn'>): Result {
     projectOrganizationId: organization.projectOrganizationId,
   });
   if (!user.ok || user.result.kind !== 'user') return user;
+  if (absent !== undefined) return fail(absent);
   return ok(user.state, { kind: 'signIn', user: user.result.user, organization });
 }
 
