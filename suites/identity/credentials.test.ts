@@ -553,7 +553,15 @@ for (const row of rows) {
             expectClientError(res, `${ep.name} with ${label}`);
           t.observe(describeAnswer(res), decision.decided(res, ep));
         },
-        { needs: needsOf(row), relies: ep.relies, parts: [ep.part] },
+        {
+          needs: needsOf(row),
+          relies: [
+            ...ep.relies,
+            // The decided answer is a success of the staged request.
+            ...(col.acceptedByDecision === true ? (row.acceptRely ?? []) : []),
+          ],
+          parts: [ep.part],
+        },
       );
     }
 
