@@ -608,7 +608,7 @@ describe('tenant users and users without an organization', () => {
   });
 });
 
-describe('tenants.permissions-at-issue, tokens.embed-creates-only, charts.save-name-required', () => {
+describe('tenants.permissions-at-issue, tokens.embed-creates-only, charts.save-name-required, tokens.embed-known-only', () => {
   const sentBy = (a: Answer, headers: Record<string, string>, body: unknown): Answer => ({
     ...a,
     request: { ...a.request, headers, body: Buffer.from(JSON.stringify(body)) },
@@ -670,6 +670,29 @@ describe('tenants.permissions-at-issue, tokens.embed-creates-only, charts.save-n
     ).toEqual(chosen);
     // What the body leaves out is none of it.
     expect(witnessed(embed({ ...flat, props: { b: 2 } }, { name: 'New' }), chosen)).toEqual([]);
+  });
+
+  it('see an embed-token refused for the organization or user the project does not hold', () => {
+    const chosen = ['tokens.embed-known-only'] as const;
+    const refusal = (details: object) => ({
+      status: 'error',
+      error: { message: 'not found', code: 'NOT_FOUND', details },
+    });
+    const embed = (status: number, body: unknown) =>
+      sentBy(answer('POST', '/v1/api/projects/embed-token', status, body), {}, {});
+    expect(
+      witnessed(
+        embed(404, refusal({ resource: 'projectOrganization', field: 'externalId' })),
+        chosen,
+      ),
+    ).toEqual(chosen);
+    expect(witnessed(embed(404, refusal({ resource: 'user', field: 'id' })), chosen)).toEqual(
+      chosen,
+    );
+    expect(
+      witnessed(embed(404, refusal({ resource: 'role', field: 'userRoleId' })), chosen),
+    ).toEqual([]);
+    expect(witnessed(embed(200, { data: {} }), chosen)).toEqual([]);
   });
 
   it('see a save-from-chat refused for the name it lacked', () => {

@@ -565,6 +565,21 @@ function embedKeptStored(answer: Answer, path: string): boolean {
   );
 }
 
+/**
+ * `tokens.embed-known-only`: an embed-token refused 404 for the organization (by externalId) or
+ * the user (by id) the project does not hold.
+ */
+function embedRefusedAbsent(answer: Answer, path: string): boolean {
+  if (answer.request.method !== 'POST' || path !== EMBED_TOKEN || answer.status !== 404)
+    return false;
+  const error = jsonOf(answer.body)?.['error'] as Body | undefined;
+  const details = error?.['details'] as Body | undefined;
+  return (
+    (details?.['resource'] === 'projectOrganization' && details['field'] === 'externalId') ||
+    (details?.['resource'] === 'user' && details['field'] === 'id')
+  );
+}
+
 /** `charts.save-name-required`: a save-from-chat refused 400 for the name it lacked. */
 function nameRequired(answer: Answer, path: string): boolean {
   if (answer.request.method !== 'POST' || path !== SAVE_FROM_CHAT || answer.status !== 400)
@@ -707,6 +722,8 @@ export function witnessed(
     seen.push('tokens.embed-creates-only');
   if (chosen.includes('charts.save-name-required') && nameRequired(answer, path))
     seen.push('charts.save-name-required');
+  if (chosen.includes('tokens.embed-known-only') && embedRefusedAbsent(answer, path))
+    seen.push('tokens.embed-known-only');
   if (chosen.includes('tenant.identity-name') && ok && answer.request.method === 'POST') {
     if (path === REGISTER_TENANT) seen.push('tenant.identity-name');
   }

@@ -136,6 +136,7 @@ const BEHAVIOUR_SHAPES: Readonly<Record<BehaviourId, (p: TargetProfile) => Targe
     notFollowing(p, 'dashboards.tenant-permissions.read-at-write'),
   'tokens.embed-creates-only': (p) => notFollowing(p, 'tokens.embed-token.upserts'),
   'charts.save-name-required': (p) => notFollowing(p, 'charts.save-from-chat.required-fields'),
+  'tokens.embed-known-only': (p) => notFollowing(p, 'tokens.embed-token.creates'),
 };
 
 /**

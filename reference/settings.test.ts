@@ -40,6 +40,7 @@ describe('reference settings', () => {
       v1ProjectUsers: 'refused',
       tenantPermissions: 'stored',
       embedSignIn: 'upsert',
+      embedAbsent: 'create',
       saveFromChatRequired: 'chart-config',
     });
     expect(settingsFor([])).toEqual(DEFAULT_SETTINGS);

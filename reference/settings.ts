@@ -195,6 +195,11 @@ export interface Settings {
    */
   readonly embedSignIn: 'upsert' | 'create-only';
   /**
+   * §4.8 leaves open whether embed-token signs in an organization or user the project does not
+   * hold (tokens.embed-token.creates): `create` them, or `refuse` (404) and create nothing.
+   */
+  readonly embedAbsent: 'create' | 'refuse';
+  /**
    * §4.14 leaves open which save-from-chat fields are mandatory
    * (charts.save-from-chat.required-fields): `chart-config` alone (the name falls back to the
    * title), or `name-too` (a body without a name is refused 400).
@@ -236,6 +241,7 @@ export const DEFAULT_SETTINGS: Settings = {
   v1ProjectUsers: 'refused',
   tenantPermissions: 'stored',
   embedSignIn: 'upsert',
+  embedAbsent: 'create',
   saveFromChatRequired: 'chart-config',
 };
 
@@ -281,6 +287,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'tenants.permissions-at-issue': { tenantPermissions: 'issued' },
   'tokens.embed-creates-only': { embedSignIn: 'create-only' },
   'charts.save-name-required': { saveFromChatRequired: 'name-too' },
+  'tokens.embed-known-only': { embedAbsent: 'refuse' },
 };
 
 /**

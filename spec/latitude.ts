@@ -968,6 +968,14 @@ export const LATITUDE = [
       'Requires a name in save-from-chat beside chartConfig: a body without one is refused (400 VALIDATION_ERROR) and no chart is saved.',
   },
   {
+    id: 'tokens.embed-known-only',
+    kind: 'behaviour',
+    clauses: ['tokens.embed-token.creates'],
+    varies: ['tokens.embed-token.creates'],
+    description:
+      'Issues an embed token only for an organization (by externalId) and a user (by id) the project already holds: any other is refused 404 NOT_FOUND and nothing is created; the printed profile does not follow tokens.embed-token.creates.',
+  },
+  {
     id: 'limits.slow-clients-cut',
     kind: 'form',
     clauses: ['limits.request-timeout'],

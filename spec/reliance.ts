@@ -42,6 +42,7 @@ export const RELIANCE = {
   'tenants.register.identity': 'shapes.tenantIdentity',
   'tokens.claims': 'shapes.tokenClaims',
   'tokens.embed-token.body-shape': 'shapes.embedToken',
+  'tokens.embed-token.creates': 'follows',
   'tokens.embed-token.response-fields': 'shapes.embedToken.answer',
   'tokens.embed-token.upserts': 'follows',
   'tokens.jwt.exp-matches-expires-at': 'follows',

@@ -51,6 +51,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ReferenceContext): void {
         userId: body.user.id ?? ctx.ids.uuid(),
         user: body.user,
         existing: ctx.settings.embedSignIn,
+        absent: ctx.settings.embedAbsent,
       });
       if (!done.ok) return done;
       const { user, organization } = done.value;

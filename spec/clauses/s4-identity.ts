@@ -489,9 +489,19 @@ export const s4Identity = defineClauses([
     id: 'tokens.embed-token.upserts',
     section: '4.8',
     level: 'unspecified',
-    summary: 'Whether embed-token creates or updates the organization and user is left open.',
+    summary:
+      'Whether embed-token updates an organization and a user the project already holds is left open.',
     decision:
-      'Upserts the organization by externalId (a new one needs name) and the user by id, attaches the user to it, then issues the token.',
+      'Updates them: the organization found by externalId and the user found by id take the fields the body gives (the others are kept), the user is attached to the organization, then the token is issued.',
+  },
+  {
+    id: 'tokens.embed-token.creates',
+    section: '4.8',
+    level: 'unspecified',
+    summary:
+      'Whether embed-token signs in an organization or a user the project does not hold yet is left open.',
+    decision:
+      'Creates them: an organization unknown by externalId (it then needs a name) and a user unknown by id or sent without one, attached to that organization, then issues the token.',
   },
   {
     id: 'tokens.embed-token.response-fields',

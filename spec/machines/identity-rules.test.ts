@@ -489,6 +489,23 @@ describe('embed sign-in (§4.8; decision tokens.embed-token.upserts)', () => {
     );
     expect(rowOf(known(), signIn({ userRoleId: 'no-such-role' }))).toBe('NOT_FOUND');
   });
+
+  it('known only (behaviour tokens.embed-known-only), refuses what the project does not hold', () => {
+    const strict = (c: IdentityCommand): IdentityCommand =>
+      c.type === 'embedSignIn' ? { ...c, absent: 'refuse' } : c;
+    expect(errorOf(base(), strict(signIn({}, { externalId: 'beta', name: 'Beta' })))).toMatchObject(
+      { code: 'NOT_FOUND', details: { resource: 'projectOrganization', field: 'externalId' } },
+    );
+    expect(errorOf(base(), strict(signIn({})))).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { resource: 'user', field: 'id' },
+    });
+    // Held, both sign in and are updated as the decision on updates makes them.
+    expect(resultOf(known(), strict(signIn({ name: 'Bea' })))).toMatchObject({
+      organization: { projectOrganizationId: 'o1' },
+      user: { id: 'u1', name: 'Bea', projectOrganizationId: 'o1' },
+    });
+  });
 });
 
 describe('tenants (§4.9; decisions tenants.register.identity, tenants.migration.mapping)', () => {

@@ -174,8 +174,8 @@ export type IdentityCommand =
     }
   | {
       /**
-       * §4.8 (decision tokens.embed-token.upserts): upsert the organization and the user together,
-       * or change nothing.
+       * §4.8 (decisions tokens.embed-token.creates and tokens.embed-token.upserts): create or
+       * update the organization and the user together, or change nothing.
        */
       readonly type: 'embedSignIn';
       readonly projectId: string;
@@ -197,6 +197,11 @@ export type IdentityCommand =
        * keeps its name, properties and role; the user is still attached to the organization.
        */
       readonly existing?: 'upsert' | 'create-only';
+      /**
+       * `create` (the decision, the default): an organization or user the project does not hold
+       * is created; `refuse` (the other reading): it is refused 404 and nothing changes.
+       */
+      readonly absent?: 'create' | 'refuse';
     }
   | {
       readonly type: 'registerTenant';
@@ -414,6 +419,22 @@ const organizationNamed: Check<Cmd<'embedSignIn'>> = {
     }),
 };
 
+/**
+ * Decision tokens.embed-token.creates: what the project does not hold is created; the other
+ * reading (`absent: 'refuse'`) refuses it, after every other check of the sign-in.
+ */
+const heldUnlessCreated: Check<Cmd<'embedSignIn'>> = {
+  name: 'held-unless-created',
+  refuses: (state, c) =>
+    c.absent === 'refuse' &&
+    (organizationByExternalId(state, c.projectId, c.organization.externalId) === undefined ||
+      state.users[c.userId]?.projectId !== c.projectId),
+  error: (state, c) =>
+    organizationByExternalId(state, c.projectId, c.organization.externalId) === undefined
+      ? notFound('projectOrganization', 'externalId')
+      : notFound('user', 'id'),
+};
+
 /** The user a create-only sign-in (tokens.embed-creates-only) finds and keeps, if any. */
 const keptUser = (state: IdentityState, c: Cmd<'embedSignIn'>) =>
   c.existing === 'create-only' ? state.users[c.userId] : undefined;
@@ -535,13 +556,14 @@ const IDENTITY: MachineTable<IdentityState, IdentityCommand, IdentityResults> = 
       externalIdNotAnId((c) => c.organization.externalId),
       userIdInProject,
       roleKnown(signInRole),
+      heldUnlessCreated,
     ],
     rows: [
       {
         from: 'absent',
         to: 'user',
         note: 'its organization registered by externalId first',
-        section: '4.8',
+        section: 'decision',
       },
       {
         from: 'user',

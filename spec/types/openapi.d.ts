@@ -766,13 +766,13 @@ export interface components {
             status: components["schemas"]["SuccessStatus"];
             data: components["schemas"]["Token"];
         };
-        /** @description The customer, as a project organization. Upserted by externalId like register-organization does; a new organization needs a name (decision tokens.embed-token.upserts). */
+        /** @description The customer, as a project organization. Upserted by externalId like register-organization does; a new organization needs a name (decisions tokens.embed-token.creates and tokens.embed-token.upserts). */
         EmbedTokenOrganization: {
             externalId: string;
             name?: string;
             properties?: components["schemas"]["Properties"];
         };
-        /** @description The person signing in, upserted by id like register-user does (decision tokens.embed-token.upserts). */
+        /** @description The person signing in, upserted by id like register-user does (decisions tokens.embed-token.creates and tokens.embed-token.upserts). */
         EmbedTokenUser: {
             id?: components["schemas"]["Uuid"];
             name: string;

@@ -38,12 +38,13 @@ const NONE =
   'migration hook) or save-from-chat (part v1-dashboards); token liveness is not judged';
 
 /**
- * What a test that judges tokens through an acceptor leans on: save-from-chat, the last
- * resort, takes the token in an `authorization` header whose form is the profile's answer
- * (auth.header.format), with the fields the reference decided are enough
- * (charts.save-from-chat.required-fields). Declared always, so coverage never claims more.
+ * What the acceptor leans on when it judges through save-from-chat, the last resort: the token
+ * goes in an `authorization` header whose form is the profile's answer (auth.header.format), in
+ * a body of the fields the reference decided are enough (charts.save-from-chat.required-fields).
+ * Declared by the acceptor when it takes that path (Conformance.relyOn), so a test judged through
+ * chat or v2 relies on neither.
  */
-export const ACCEPTOR_RELIES = [
+const SAVE_FROM_CHAT_RELIES = [
   'auth.header.format',
   'charts.save-from-chat.required-fields',
 ] as const;
@@ -52,7 +53,7 @@ interface Options {
   /**
    * For probes only: when neither required endpoint is available, fall back to the reference's
    * decision that GET /v2/api/applications takes a project-user token before finalize
-   * (v2.applications.list.before-finalize, which the probe must declare in `relies`).
+   * (v2.applications.list.before-finalize, which the acceptor then declares).
    */
   readonly decided?: boolean;
   /**
@@ -67,7 +68,7 @@ interface Options {
  * An acceptor for the account of `organizationId`/`projectId`, set up before the token's
  * user is registered. Chat is preferred (a project agent of the project), then v2 after the
  * account's migration is finalized, then save-from-chat; otherwise the test ends not-run.
- * Tests using it declare ACCEPTOR_RELIES.
+ * The reliances of the path it takes are declared here, where it is taken.
  */
 export async function tokenAcceptor(
   t: Conformance,
@@ -128,6 +129,7 @@ export async function tokenAcceptor(
     };
   }
   if (serves.includes('v1-dashboards') && options.portable !== true) {
+    t.relyOn(...SAVE_FROM_CHAT_RELIES);
     return {
       via: 'POST /v1/api/chart/save-from-chat',
       takesApiKeys: true,
@@ -143,6 +145,7 @@ export async function tokenAcceptor(
     };
   }
   if (options.decided === true && serves.includes('v2')) {
+    t.relyOn('v2.applications.list.before-finalize');
     return {
       via: 'GET /v2/api/applications before finalize (decision)',
       present: (token) => t.http.get(APPLICATIONS, { headers: bearer(token) }),

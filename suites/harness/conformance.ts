@@ -46,6 +46,12 @@ export interface Conformance {
    * is the entry, of kind `other`: for a target's answer that left nothing to check.
    */
   notRun(reason: string, causes?: NotRunCause | readonly NotRunCause[]): never;
+  /**
+   * Declares reliances (as `relies` does) at the point where the path that needs them is taken,
+   * for a reliance only some paths of the test have: a profile that does not state one ends the
+   * test not-run there, naming it; otherwise the test's result relies on it from then on.
+   */
+  relyOn(...clauses: readonly ClauseId[]): void;
 }
 
 export interface Probe extends Conformance {
@@ -153,13 +159,20 @@ export function notRunReason(
       reason: `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
       causes: missing.map(cause.hook),
     };
-  const unstated = unstatedEntries(target.profile, options.relies ?? []);
-  if (unstated.length > 0)
-    return {
-      reason: `the target's profile does not state ${unstated.map((u) => u.text).join(', ')}`,
-      causes: unstated.map((u) => (u.follows ? cause.follows(u.clause) : cause.shape(u.entry))),
-    };
-  return undefined;
+  return unstatedReason(target.profile, options.relies ?? []);
+}
+
+/** Why a test relying on `relies` cannot run on a target of this profile; undefined when it can. */
+function unstatedReason(
+  profile: TargetProfile,
+  relies: readonly ClauseId[],
+): { reason: string; causes: NotRunCause[] } | undefined {
+  const unstated = unstatedEntries(profile, relies);
+  if (unstated.length === 0) return undefined;
+  return {
+    reason: `the target's profile does not state ${unstated.map((u) => u.text).join(', ')}`,
+    causes: unstated.map((u) => (u.follows ? cause.follows(u.clause) : cause.shape(u.entry))),
+  };
 }
 
 function areaOf(file: string): string {
@@ -204,6 +217,23 @@ export function boundObservation(text: string): string {
 
 type Body<C> = (t: C) => Promise<void> | void;
 
+function assertOpen(name: string, id: ClauseId): void {
+  if (clauseById.get(id)?.level !== 'unspecified')
+    throw new Error(`test "${name}" relies on ${id}, which is not an unspecified clause`);
+}
+
+/** The profile's statement of reliances a path of the test takes: not-run when one is unstated. */
+function relyOn(
+  profile: TargetProfile,
+  meta: EacMeta,
+  notRun: Conformance['notRun'],
+  clauses: readonly ClauseId[],
+): void {
+  const why = unstatedReason(profile, clauses);
+  if (why !== undefined) notRun(why.reason, why.causes);
+  for (const id of clauses) if (!meta.relies.includes(id)) meta.relies.push(id);
+}
+
 function register<C extends Conformance>(
   kind: DeclaredTest['kind'],
   clauses: readonly ClauseId[],
@@ -223,10 +253,7 @@ function register<C extends Conformance>(
   if (clauses.length === 0) throw new Error(`test "${name}" cites no clause`);
   if (options.id !== undefined && !EXPLICIT_ID.test(options.id))
     throw new Error(`test "${name}": id "${options.id}" is not lowercase words joined by -`);
-  for (const id of options.relies ?? []) {
-    if (clauseById.get(id)?.level !== 'unspecified')
-      throw new Error(`test "${name}" relies on ${id}, which is not an unspecified clause`);
-  }
+  for (const id of options.relies ?? []) assertOpen(name, id);
   const declared: DeclaredTest = {
     kind,
     ...(options.id !== undefined ? { id: options.id } : {}),
@@ -278,6 +305,10 @@ function register<C extends Conformance>(
         seed,
         fc: (numRuns = DEFAULT_RUNS) => propertyOptions(seed, numRuns),
         notRun,
+        relyOn: (...ids) => {
+          for (const id of ids) assertOpen(name, id);
+          relyOn(target.profile, meta, notRun, ids);
+        },
       };
       ctx.onTestFailed(() => {
         meta.exchanges = [...http.exchanges];

@@ -9,7 +9,7 @@ import {
   registerUser,
   userToken,
 } from '../harness/given/accounts.ts';
-import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { APPLICATIONS, EMBED_TOKEN, rolesPath } from '../harness/paths.ts';
 import { embedAnswer } from '../harness/endpoints.ts';
@@ -84,7 +84,12 @@ conformance(
   },
   {
     needs,
-    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.response-fields'],
+    // The user signs in for the first time: embed-token creates them.
+    relies: [
+      'tokens.embed-token.body-shape',
+      'tokens.embed-token.response-fields',
+      'tokens.embed-token.creates',
+    ],
   },
 );
 
@@ -131,7 +136,7 @@ probe(
     }
     t.observe(`${acceptor.via}: ${seen.join('; ')}`, asDecided);
   },
-  { needs, relies: ['v2.applications.list.before-finalize', ...ACCEPTOR_RELIES] },
+  { needs },
 );
 
 probe(

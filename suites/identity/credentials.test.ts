@@ -44,8 +44,10 @@ interface Row {
   readonly ep: Endpoint;
   /** Host hooks `stage` uses beyond accounts and projects. */
   readonly needs: readonly HookName[];
-  /** Unspecified clauses the reads lean on (what a token shows, what embed-token upserts). */
+  /** Unspecified clauses the reads lean on (what a token shows, what embed-token creates). */
   readonly readsRely: readonly ClauseId[];
+  /** Unspecified clauses a success of the staged request leans on, beyond the endpoint's. */
+  readonly acceptRely?: readonly ClauseId[];
   /** Whether every success changes what the reads read (the document makes the effect visible). */
   readonly effectShown: boolean;
   readonly stage: (t: Conformance, w: World) => Promise<Staged>;
@@ -139,7 +141,11 @@ const rows: readonly Row[] = [
   {
     ep: request.EMBED_TOKEN_EP,
     needs: [],
-    readsRely: ['tokens.embed-token.upserts'],
+    // The reads show a change only where embed-token creates what it names (both readings of
+    // tokens.embed-token.upserts do; decision tokens.embed-token.creates).
+    readsRely: ['tokens.embed-token.creates'],
+    // The staged sign-in names an organization and a user the project does not hold.
+    acceptRely: ['tokens.embed-token.creates'],
     effectShown: true,
     stage: (t, w) => {
       const ext = externalId(t.faker);
@@ -488,7 +494,14 @@ for (const row of rows) {
       },
       {
         needs: needsOf(row, col.needs),
-        relies: [...ep.relies, ...(row.effectShown ? row.readsRely : []), ...(col.relies ?? [])],
+        relies: [
+          ...new Set([
+            ...ep.relies,
+            ...(row.acceptRely ?? []),
+            ...(row.effectShown ? row.readsRely : []),
+            ...(col.relies ?? []),
+          ]),
+        ],
         parts: [ep.part],
       },
     );
@@ -510,7 +523,7 @@ for (const row of rows) {
         res.status === 200,
       );
     },
-    { needs: needsOf(row), relies: ep.relies, parts: [ep.part] },
+    { needs: needsOf(row), relies: [...ep.relies, ...(row.acceptRely ?? [])], parts: [ep.part] },
   );
 
   for (const col of refusals.filter((r) => r.applies?.(ep) ?? true)) {
@@ -540,7 +553,15 @@ for (const row of rows) {
             expectClientError(res, `${ep.name} with ${label}`);
           t.observe(describeAnswer(res), decision.decided(res, ep));
         },
-        { needs: needsOf(row), relies: ep.relies, parts: [ep.part] },
+        {
+          needs: needsOf(row),
+          relies: [
+            ...ep.relies,
+            // The decided answer is a success of the staged request.
+            ...(col.acceptedByDecision === true ? (row.acceptRely ?? []) : []),
+          ],
+          parts: [ep.part],
+        },
       );
     }
 

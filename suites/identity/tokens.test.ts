@@ -20,7 +20,7 @@ import {
   userToken,
   type World,
 } from '../harness/given/accounts.ts';
-import { ACCEPTOR_RELIES, tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { claimsOf } from '../harness/jwt.ts';
@@ -174,6 +174,9 @@ function embedExpiresAt(t: Conformance, res: Reply, what: string): string {
 /** What an embed-token test leans on: the members it sends, and those of the answer it reads. */
 const EMBED_BODY = 'tokens.embed-token.body-shape';
 const EMBED_ANSWER = 'tokens.embed-token.response-fields';
+/** ... and, each sign-in naming an organization and a user the project does not hold yet, on
+ *  embed-token creating them (decision tokens.embed-token.creates). */
+const EMBED_NEW = 'tokens.embed-token.creates';
 
 // ---------------------------------------------------------------------------------------------
 // Lifetimes (§4.7, §5 rule 5, §8): expiresAt on a frozen account clock, portable; and liveness,
@@ -236,7 +239,7 @@ for (const expiration of EXPIRATIONS) {
         `one second after expiresAt, ${acceptor.via} should refuse the token (401 or 403), got ${after.said}`,
       ).toBe('refused');
     },
-    { needs: withClock, relies: ACCEPTOR_RELIES },
+    { needs: withClock },
   );
 
   probe(
@@ -280,7 +283,7 @@ for (const expiration of EXPIRATIONS) {
         refusedAs(atExp.res, 401, 'UNAUTHORIZED', { reason: 'token-expired' }),
       );
     },
-    { needs: withClock, relies: ['v2.applications.list.before-finalize', ...ACCEPTOR_RELIES] },
+    { needs: withClock },
   );
 }
 
@@ -372,7 +375,7 @@ conformance(
     );
     expectDefaultLifetime(life, 'embed-token without expiration');
   },
-  { needs, relies: [EMBED_BODY, EMBED_ANSWER] },
+  { needs, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER] },
 );
 
 conformance(
@@ -390,7 +393,7 @@ conformance(
       ).toBe(expirationSeconds(expiration));
     }
   },
-  { needs: withClock, relies: [EMBED_BODY, EMBED_ANSWER] },
+  { needs: withClock, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER] },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -482,7 +485,7 @@ conformance(
       t.fc(40),
     );
   },
-  { needs, relies: [EMBED_BODY] },
+  { needs, relies: [EMBED_NEW, EMBED_BODY] },
 );
 
 probe(
@@ -762,7 +765,7 @@ for (const { field, clause } of REQUIRED_EMBED_FIELDS) {
       expectClientError(res, `embed-token without ${field}`);
       expectSuccess(await embed(t, body), EmbedData, `the same body with ${field}`);
     },
-    { needs, relies: [EMBED_BODY] },
+    { needs, relies: [EMBED_NEW, EMBED_BODY] },
   );
 }
 
@@ -775,7 +778,7 @@ conformance(
     const data = expectSuccess(res, EmbedData, 'embed-token');
     expect(Array.isArray(data), 'data should be an object, not an array').toBe(false);
   },
-  { needs, relies: [EMBED_BODY] },
+  { needs, relies: [EMBED_NEW, EMBED_BODY] },
 );
 
 probe(
@@ -790,7 +793,7 @@ probe(
       .safeParse(data);
     t.observe(`data keys ${Object.keys(data).sort().join(', ')}`, decided.success);
   },
-  { needs },
+  { needs, relies: [EMBED_NEW] },
 );
 
 probe(
@@ -826,7 +829,7 @@ probe(
       res.status === 200 && name === renamed,
     );
   },
-  { needs, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
+  { needs, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
 
 conformance(
@@ -855,7 +858,7 @@ conformance(
   },
   {
     needs: withRoles,
-    relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION, 'tokens.embed-token.upserts'],
+    relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION, 'tokens.embed-token.upserts'],
   },
 );
 
@@ -876,7 +879,7 @@ conformance(
     const token = embedAnswer(t, res, 'token', 'embed-token with properties of every class');
     expect(claimAt(t, token, 'properties'), 'the token carries the values sent').toEqual(props);
   },
-  { needs, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
+  { needs, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
 
 conformance(
@@ -902,7 +905,7 @@ conformance(
       );
     }
   },
-  { needs: withRoles, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
+  { needs: withRoles, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
 
 probe(
@@ -952,5 +955,5 @@ probe(
       );
     }
   },
-  { needs, relies: [EMBED_BODY, EMBED_ANSWER] },
+  { needs, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER] },
 );

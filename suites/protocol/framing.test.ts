@@ -121,8 +121,9 @@ const deepCases: readonly DeepCase[] = [
   },
   {
     field: 'embed-token user.properties (a new user and organization)',
-    // §4.8 leaves the member names open: the target's profile gives them.
-    relies: ['tokens.embed-token.body-shape'],
+    // §4.8 leaves the member names open: the target's profile gives them; the state read shows
+    // a change only where embed-token creates what it names (decision tokens.embed-token.creates).
+    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.creates'],
     run: async (t, w, deep) => {
       const names = t.profile.shapes.embedToken;
       const idName = names?.user.id;
