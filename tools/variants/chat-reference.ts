@@ -495,7 +495,7 @@ export const chatReferenceVariants: readonly Variant[] = [
     within: 'chatRoutes',
     from: '      body.value.thread_id === undefined\n        ? undefined\n',
     to: '      false\n        ? undefined\n',
-    only: ['chat.thread.keeps-context'],
+    only: ['chat.thread.keeps-context', 'chat.thread.new-thread-context'],
   },
   {
     // Whole chat run (reference/chat/grammar.ts:51:40): `line` and `trend` give type ''.
