@@ -84,7 +84,11 @@ export const SLICES: Record<string, { mutate: string[]; tests: string[] }> = {
     ],
   },
   'reference-dashboards': {
-    mutate: [...each('reference/http/', ['dashboards', 'v2']), 'reference/hooks/dashboards.ts'],
+    mutate: [
+      ...each('reference/http/', ['dashboards', 'v2']),
+      'reference/hooks/dashboards.ts',
+      'reference/charts/save.ts',
+    ],
     tests: [...REFERENCE_UNITS, ...suites('dashboards', 'migration', 'v2', 'security')],
   },
   'reference-chat': {
