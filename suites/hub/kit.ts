@@ -148,25 +148,28 @@ export interface HubWorldOptions {
   readonly moreControls?: readonly { controlKey: string; field: string; label: string }[];
 }
 
+/** The account's connection to SALES, behind a row filter on region (§1, §2.4). */
+export async function salesConnection(t: Conformance, organizationId: string): Promise<void> {
+  await t.hooks.createConnection(organizationId, {
+    name: 'hub sales',
+    table: {
+      name: 'hub_sales',
+      columns: [
+        { name: 'region', type: 'text' },
+        { name: 'product', type: 'text' },
+        { name: 'channel', type: 'text' },
+        { name: 'amount', type: 'integer' },
+      ],
+      rows: SALES.map((s) => ({ ...s })),
+    },
+    rowFilters: [{ column: 'region', property: 'region' }],
+  });
+}
+
 export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): Promise<HubWorld> {
   const w = await buildWorld(t);
   const org = w.account.organizationId;
-  if (options.data === true) {
-    await t.hooks.createConnection(org, {
-      name: 'hub sales',
-      table: {
-        name: 'hub_sales',
-        columns: [
-          { name: 'region', type: 'text' },
-          { name: 'product', type: 'text' },
-          { name: 'channel', type: 'text' },
-          { name: 'amount', type: 'integer' },
-        ],
-        rows: SALES.map((s) => ({ ...s })),
-      },
-      rowFilters: [{ column: 'region', property: 'region' }],
-    });
-  }
+  if (options.data === true) await salesConnection(t, org);
   const primaryName = `${t.faker.commerce.department()} overview`;
   const ws = await createWorkspace(t, w, { dashboardName: primaryName });
   const boardName = options.boardName ?? `${t.faker.commerce.productAdjective()} sales`;

@@ -7,7 +7,6 @@ import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
 import {
   CHART_SQL,
   HUB_TIMEOUT,
-  SALES,
   dashboardPath,
   expectCount,
   expectedTotals,
@@ -15,6 +14,7 @@ import {
   needsChartData,
   needsData,
   parts,
+  salesConnection,
   tokenOf,
   viewer,
   type HubWorld,
@@ -64,20 +64,7 @@ function rowsShown(res: Reply): string {
 /** An account holding SALES behind a row filter on region, and a chart of CHART_SQL over it. */
 async function chartWorld(t: Conformance): Promise<{ w: World; chartId: string }> {
   const w = await buildWorld(t);
-  await t.hooks.createConnection(w.account.organizationId, {
-    name: 'hub sales',
-    table: {
-      name: 'hub_sales',
-      columns: [
-        { name: 'region', type: 'text' },
-        { name: 'product', type: 'text' },
-        { name: 'channel', type: 'text' },
-        { name: 'amount', type: 'integer' },
-      ],
-      rows: SALES.map((s) => ({ ...s })),
-    },
-    rowFilters: [{ column: 'region', property: 'region' }],
-  });
+  await salesConnection(t, w.account.organizationId);
   const ws = await createWorkspace(t, w, { dashboardName: 'Sales' });
   const title = `Sales by product ${t.faker.string.alphanumeric(4)}`;
   const chart = await createChart(t, w, ws.dashboardId, title, {
