@@ -13,6 +13,9 @@ import { fillEndpoint, statedEndpoint, type EndpointValues } from '../stated-end
 import { registerTenant as tenantRequest } from '../endpoints.ts';
 import type { Reply } from '../http.ts';
 import { expectOpenSuccess, madeEntry } from '../expect.ts';
+import { unstatedEntries } from '../../../spec/reliance.ts';
+
+const API_KEY_VIEW = 'dashboards.v1-list.api-key-view';
 
 /**
  * What the dashboards suites share: worlds of workspaces, shared dashboards and charts built
@@ -313,6 +316,10 @@ export async function chartsOf(
  * The dashboards of a workspace as a caller sees them, through the v1 list (§9; its path is
  * the profile's). Only §2.8's members are required of an item; the chart ids of each layout
  * come from the member the profile names, else from layoutRead.
+ *
+ * What an API key's list holds beyond the shared dashboards is open
+ * (dashboards.v1-list.api-key-view): unless the profile states our answer, an API key's list
+ * is cut to the entries §2.8 calls shared (a null tenantId), whatever else the target lists.
  */
 export async function dashboardsOf(
   t: Conformance,
@@ -330,7 +337,9 @@ export async function dashboardsOf(
   }
   const names = t.profile.shapes.v1Dashboard ?? {};
   const items: Item[] = [];
+  const sharedOnly = 'apiKey' in as && unstatedEntries(t.profile, [API_KEY_VIEW]).length > 0;
   for (const d of parsed.data.data.dashboards) {
+    if (sharedOnly && d.tenantId !== null) continue;
     const name = stated(d, names.name, z.string(), 'name');
     const ws = stated(d, names.workspaceId, z.string(), 'workspace id');
     const chartIds =
