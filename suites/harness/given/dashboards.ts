@@ -319,7 +319,8 @@ export async function chartsOf(
  *
  * What an API key's list holds beyond the shared dashboards is open
  * (dashboards.v1-list.api-key-view): unless the profile states our answer, an API key's list
- * is cut to the entries §2.8 calls shared (a null tenantId), whatever else the target lists.
+ * is cut to the entries no user owns (§2.8: neither a tenantId nor an ownerProjectUserId),
+ * whatever else the target lists.
  */
 export async function dashboardsOf(
   t: Conformance,
@@ -339,7 +340,7 @@ export async function dashboardsOf(
   const items: Item[] = [];
   const sharedOnly = 'apiKey' in as && unstatedEntries(t.profile, [API_KEY_VIEW]).length > 0;
   for (const d of parsed.data.data.dashboards) {
-    if (sharedOnly && d.tenantId !== null) continue;
+    if (sharedOnly && (d.tenantId !== null || d.ownerProjectUserId !== null)) continue;
     const name = stated(d, names.name, z.string(), 'name');
     const ws = stated(d, names.workspaceId, z.string(), 'workspace id');
     const chartIds =
