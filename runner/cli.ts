@@ -31,7 +31,7 @@ async function execute(command: Command): Promise<number> {
     }
     case 'discover': {
       const [{ discoverSpec, renderDiscovery }, { randomSeed }] = await Promise.all([
-        import('./discover.ts'),
+        import('./discover/index.ts'),
         import('./target.ts'),
       ]);
       const { out, spec, seed } = command.options;

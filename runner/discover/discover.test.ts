@@ -1,9 +1,10 @@
-import { parseVary } from '../latitude/choice.ts';
+import { parseVary } from '../../latitude/choice.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { start, type RunningReference } from '../reference/server.ts';
-import type { FreedomId } from '../spec/latitude.ts';
-import { TargetProfile } from '../spec/profile.ts';
-import { claimPath, discoverSpec, permissionsIn, pointer, renderDiscovery } from './discover.ts';
+import { start, type RunningReference } from '../../reference/server.ts';
+import type { FreedomId } from '../../spec/latitude.ts';
+import { TargetProfile } from '../../spec/profile.ts';
+import { discoverSpec, renderDiscovery } from './index.ts';
+import { claimPath, permissionsIn, pointer } from './watch.ts';
 
 // What discover reads off a target is checked against targets whose choices are known: the
 // reference as it is, and the reference taking other choices the document allows (latitude
