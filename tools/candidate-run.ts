@@ -10,12 +10,13 @@
  * and no probe-error (each printed); the not-runs are listed by cause. Exit 0 when it holds, 1
  * otherwise, 2 when the candidate does not start.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readRun } from '../reports/compare.ts';
+import { startCandidate, type Candidate } from './candidate.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values, positionals } = parseArgs({
@@ -30,53 +31,16 @@ if (!existsSync(path.join(folder, 'server.ts'))) {
   process.exit(2);
 }
 
-interface Listening {
-  readonly url: string;
-  readonly hubUrl: string;
-  readonly hooksUrl: string;
-}
-
-/** Starts the candidate on free ports and reads its address line. */
-async function start(): Promise<{ child: ChildProcess; at: Listening }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(folder, 'server.ts'), '--port', '0', '--hub-port', '0'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  const at = await new Promise<Listening>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`${name} printed no address in 60 s: ${out}`));
-    }, 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.trim().startsWith('{'));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(line) as Listening);
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${String(code)}) before listening: ${out}`));
-    });
-  });
-  return { child, at };
-}
-
-let started: { child: ChildProcess; at: Listening };
+let started: Candidate;
 try {
-  started = await start();
+  started = await startCandidate(folder, name);
 } catch (error) {
   process.stderr.write(
     `candidate-run: ${error instanceof Error ? error.message : String(error)}\n`,
   );
   process.exit(2);
 }
-const { child, at } = started;
+const { at } = started;
 const args = [
   '--import',
   'tsx',
@@ -97,8 +61,7 @@ const args = [
 process.stdout.write(`candidate ${name}: npx eac ${args.slice(3).join(' ')}\n`);
 const run = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
 const [code] = (await once(run, 'exit')) as [number | null];
-child.kill('SIGTERM');
-await once(child, 'exit');
+await started.stop();
 
 const { run: results } = await readRun(path.join(report, 'latest'));
 const breaches = results.results
