@@ -237,6 +237,7 @@ function buildDoctor(values: Values, context: ParseContext): Command {
       target: targetOf('doctor', values, loaded),
       only: onlyOf('doctor', values, loaded),
       json: values['json'] === true,
+      observe: values['observe'] === true,
     },
   };
 }
@@ -592,9 +593,14 @@ function program(
       `${examples(
         'eac doctor --target http://localhost:8080 --hub http://localhost:8081 --hooks http://localhost:8080/__eac',
         'eac doctor --only hub --json',
+        'eac doctor --observe   the profile against what the target shows (builds a world through the hooks)',
       )}\nExits 0 when ready, 1 on a problem (a hub that does not answer like one, no test selected),\n2 when the target cannot be reached.\n`,
     )
-    .option('--json', 'the report as JSON');
+    .option('--json', 'the report as JSON')
+    .option(
+      '--observe',
+      'also watch the target as eac profile discover does and show how the profile differs from what it saw',
+    );
   targetOptions(doctor, [
     'config',
     'target',

@@ -93,8 +93,10 @@ describe('eac doctor: the plan of a run', () => {
         target: { target: 'http://x', checkDecisions: false },
         only: ['identity'],
         json: true,
+        observe: false,
       },
     });
+    expect(parseCommand(['doctor', '--observe'])).toMatchObject({ options: { observe: true } });
     expect(() => parseCommand(['doctor', '--hooks', 'http://x/__eac'])).toThrow(
       /give --target too/,
     );
@@ -129,6 +131,41 @@ describe('eac doctor against a reference without hooks, for real', () => {
     expect(renderDoctor(report)).toMatch(
       /will be not-run for what they declare or the set-up lacks\n.*\n\s+\d+ {2}the hook accounts would run/,
     );
+  }, 180_000);
+});
+
+describe('eac doctor --observe', () => {
+  let running: RunningReference;
+  beforeAll(async () => {
+    running = await start({ hooks: true, seed: 5 });
+  });
+  afterAll(() => running.close());
+
+  it('shows where a profile differs from what the target shows', async () => {
+    // The example profile states identity only: the other parts the target serves are additions.
+    const profile = `${PROJECT_ROOT}/fixtures/profiles/identity-only.yaml`;
+    const report = await doctor(
+      {
+        target: {
+          target: running.url,
+          hooks: running.hooksUrl ?? '',
+          profile,
+          checkDecisions: false,
+        },
+        only: ['identity'],
+        json: false,
+        observe: true,
+      },
+      PROJECT_ROOT,
+      `${PROJECT_ROOT}/vitest.config.ts`,
+      `${PROJECT_ROOT}/suites`,
+    );
+    const rows = report.observed?.rows ?? [];
+    expect(report.observed?.error).toBeUndefined();
+    expect(rows.find((r) => r.at === 'serves.identity')?.verdict).toBe('same');
+    expect(rows.find((r) => r.at === 'serves.v2')?.verdict).toBe('unstated');
+    expect(rows.find((r) => r.at === 'shapes.tokenClaims.subject')?.verdict).toBe('same');
+    expect(renderDoctor(report)).toContain('the profile against what the target showed');
   }, 180_000);
 });
 

@@ -32,12 +32,15 @@ import {
 } from './target.ts';
 import { plural } from '../reports/words.ts';
 import type { TargetSpec } from './target-spec.ts';
+import { diffProfiles, renderDiff, type DiffRow } from './profile-diff.ts';
 
 export interface DoctorOptions {
   /** The target to check and the files that describe it, as given (target-spec.ts). */
   readonly target: TargetSpec;
   readonly only: readonly string[];
   readonly json: boolean;
+  /** Also watch the target as `eac profile discover` does and compare the profile with it. */
+  readonly observe?: boolean;
 }
 
 export interface DoctorReport {
@@ -75,6 +78,15 @@ export interface DoctorReport {
   readonly problems: readonly string[];
   /** What the set-up leaves untested (no --hub, no browser, no JWKS): tests end not-run. */
   readonly untested: readonly string[];
+  /**
+   * With --observe: the profile against what discover saw, leaf by leaf, and what discover could
+   * not decide; or why nothing could be observed.
+   */
+  readonly observed?: {
+    readonly rows: readonly DiffRow[];
+    readonly undecided: readonly string[];
+    readonly error?: string;
+  };
 }
 
 /**
@@ -363,6 +375,22 @@ export function renderDoctor(report: DoctorReport): string {
     '   the credentials hold, a hook a test asks for only on some paths; and without a browser,',
     '   fewer: a file that opens hub pages may hold a test that needs none)',
   );
+  if (report.observed !== undefined) {
+    lines.push('', 'Observed (--observe, as eac profile discover watches a target):');
+    if (report.observed.error !== undefined)
+      lines.push(`  could not observe the target: ${report.observed.error}`);
+    else {
+      lines.push(...renderDiff(report.observed.rows));
+      if (report.observed.undecided.length > 0)
+        lines.push(
+          `  discover could not decide: ${report.observed.undecided.map((u) => u.split(':')[0] ?? u).join('; ')}`,
+        );
+    }
+  } else
+    lines.push(
+      '',
+      'eac doctor --observe compares the profile with what the target shows (it builds a small world through the hooks).',
+    );
   if (report.fileErrors.length > 0) {
     lines.push('', 'Files that could not be collected:');
     for (const error of report.fileErrors) lines.push(`  ${error}`);
@@ -423,6 +451,17 @@ async function checkJwks(
     };
   } catch (error) {
     return { where, ok: false, detail: `cannot reach ${url}: ${describeError(error)}` };
+  }
+}
+
+/** The profile in force against a discovery of the target (it builds a world through the hooks). */
+async function observe(target: Target): Promise<NonNullable<DoctorReport['observed']>> {
+  const { discover } = await import('./discover/index.ts');
+  try {
+    const found = await discover(target);
+    return { rows: diffProfiles(target.profile, found.profile), undecided: found.undecided };
+  } catch (error) {
+    return { rows: [], undecided: [], error: describeError(error) };
   }
 }
 
@@ -509,6 +548,7 @@ export async function doctor(
     if (jwks !== undefined && !jwks.ok)
       untested.push(`token attacks with published keys (${jwks.detail.split(':')[0] ?? ''})`);
     const plan = planRun(collection.tests, selection, target, provisioned, gaps);
+    const observed = options.observe === true ? await observe(target) : undefined;
     if (plan.tests === 0) problems.push('no test matches the selection');
     if (collection.fileErrors.length > 0)
       problems.push(`${plural(collection.fileErrors.length, 'test file')} could not be collected`);
@@ -542,6 +582,7 @@ export async function doctor(
       fileErrors: collection.fileErrors,
       problems,
       untested,
+      ...(observed === undefined ? {} : { observed }),
     };
   } finally {
     await resolved.close();
