@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseVary } from '../../latitude/choice.ts';
 import type { Given } from '../../suites/harness/given/accounts.ts';
 import type { Reply } from '../../suites/harness/http.ts';
-import { discoverSpec } from './index.ts';
+import { resolveTarget } from '../target.ts';
+import { discover, discoverSpec } from './index.ts';
 import { pagingOf } from './v1-paging.ts';
 import { Watch } from './watch.ts';
 
@@ -137,5 +138,30 @@ describe('eac profile discover, the v1 part', () => {
       'v1CreateDashboard',
       'v1ListWorkspaceDashboards',
     ]);
+  }, 90_000);
+
+  it('states no add-charts path where no layout can be read, and no layout route it did not see', async () => {
+    // Behind v1.record-minimal a list item holds no chart ids; without the dashboard-charts
+    // hook the layout is read nowhere (the reference has no route of its own for it).
+    const resolved = await resolveTarget(
+      { checkDecisions: false, latitude: parseVary('v1.record-minimal') },
+      5,
+    );
+    try {
+      const { target } = resolved;
+      const found = await discover({
+        ...target,
+        hooks: target.hooks.filter((h) => h !== 'dashboard-charts'),
+      });
+      const endpoints = found.profile.shapes.endpoints ?? {};
+      expect(endpoints.v1ListWorkspaceDashboards).toBeDefined();
+      expect(endpoints.v1CreateDashboard).toBeDefined();
+      expect(endpoints.v1AddCharts).toBeUndefined();
+      expect(endpoints.dashboardCharts).toBeUndefined();
+      expect(found.undecided.join('\n')).toMatch(/shapes\.endpoints\.dashboardCharts/);
+      expect(found.undecided.join('\n')).toMatch(/shapes\.endpoints\.v1AddCharts: no layout/);
+    } finally {
+      await resolved.close();
+    }
   }, 90_000);
 });
