@@ -84,7 +84,7 @@ export async function discover(found: Target): Promise<Discovery> {
   const world = await buildWorld(w.t);
   await identity(w, world);
   await routesWithCredentials(w, world);
-  if (w.serves.has('v1-dashboards')) await v1Dashboards(w, world);
+  if (w.serves.has('v1-dashboards')) await v1Dashboards(w);
   if (w.serves.has('v2')) await v2Shapes(w, world);
   await chatVersion(w, world);
   return finish(w);

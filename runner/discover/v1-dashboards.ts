@@ -8,7 +8,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { fillEndpoint, type StatedEndpoint } from '../../spec/profile.ts';
-import type { World } from '../../suites/harness/given/accounts.ts';
+import { buildWorld, type World } from '../../suites/harness/given/accounts.ts';
 import type { Reply } from '../../suites/harness/http.ts';
 import { LIST_WORKSPACES, rolesPath } from '../../suites/harness/paths.ts';
 import { pagingOf, readWhole, type Ask } from './v1-paging.ts';
@@ -81,8 +81,12 @@ async function hook<T>(w: Watch, path: string, body: unknown): Promise<T> {
   return data as T;
 }
 
-/** The v1 dashboard part: paging, list-workspaces' items and filters, the open endpoints. */
-export async function v1Dashboards(w: Watch, world: World) {
+/**
+ * The v1 dashboard part: paging, list-workspaces' items and filters, the open endpoints. It
+ * builds an account of its own (discover runs only on a target with the accounts and projects
+ * hooks), so the lists the other parts read hold nothing of its making.
+ */
+export async function v1Dashboards(w: Watch) {
   const { t } = w;
   const missing = (['workspaces', 'charts'] as const).filter((h) => !t.hooks.has(h));
   if (missing.length > 0) {
@@ -92,6 +96,7 @@ export async function v1Dashboards(w: Watch, world: World) {
     );
     return;
   }
+  const world = await buildWorld(t);
   const org = world.account.organizationId;
   const other = await t.hooks.createProject(org, `${t.faker.commerce.productName()} (eac v1)`);
   const made: Made[] = [];
