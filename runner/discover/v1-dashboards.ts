@@ -97,8 +97,8 @@ export async function v1Dashboards(w: Watch) {
     return;
   }
   const world = await buildWorld(t);
-  const org = world.account.organizationId;
-  const other = await t.hooks.createProject(org, `${t.faker.commerce.productName()} (eac v1)`);
+  const orgId = org(world);
+  const other = await t.hooks.createProject(orgId, `${t.faker.commerce.productName()} (eac v1)`);
   const made: Made[] = [];
   const word = () => t.faker.string.alpha(6);
   for (const [i, projectId] of [world.projectId, other.projectId].entries()) {
@@ -107,7 +107,7 @@ export async function v1Dashboards(w: Watch) {
     const teamId = `team-${word()}`;
     const ws = await hook<{ workspaceId: string; dashboardId: string }>(
       w,
-      `/accounts/${org}/workspaces`,
+      `/accounts/${orgId}/workspaces`,
       { name, dashboardName, teamId, projectId },
     );
     const chartIds: string[] = [];
@@ -116,7 +116,7 @@ export async function v1Dashboards(w: Watch) {
         (
           await hook<{ chartId: string }>(
             w,
-            `/accounts/${org}/dashboards/${ws.dashboardId}/charts`,
+            `/accounts/${orgId}/dashboards/${ws.dashboardId}/charts`,
             {
               name: `eac chart ${word()}`,
             },
@@ -130,7 +130,7 @@ export async function v1Dashboards(w: Watch) {
   for (let i = 0; i < 4; i++)
     extra.push(
       (
-        await hook<{ workspaceId: string }>(w, `/accounts/${org}/workspaces`, {
+        await hook<{ workspaceId: string }>(w, `/accounts/${orgId}/workspaces`, {
           name: `eac workspace ${word()} extra`,
         })
       ).workspaceId,
@@ -149,6 +149,7 @@ async function paging(w: Watch, world: World, workspaceIds: ReadonlySet<string>)
     t.http.get(LIST_WORKSPACES, { query: { ...creds, ...extra } });
   let found = await pagingOf(w, 'list-workspaces', workspaceIds, askWorkspaces);
   if (found?.cursor === undefined && t.hooks.has('roles')) {
+    // More roles than a page of 20, a common size, holds.
     const roles = new Set<string>();
     for (let i = 0; i < 21; i++)
       roles.add(
