@@ -65,6 +65,20 @@ describe('wholeList', () => {
     ).rejects.toThrow(/not-run shapes\.paging\.cursor/);
   });
 
+  it('ends the test not-run when a list names a next page in a Link header and the profile states no paging', async () => {
+    const linked = (link: string): Page => ({ ...page(['a'], null), headers: { link } });
+    const none: TargetProfile = { serves: [], shapes: {} };
+    const next = () => Promise.resolve(page([], null));
+    await expect(
+      wholeList(linked('</r?after=p2>; rel="next", </r>; rel="first"'), none, next, stop),
+    ).rejects.toThrow(/not-run shapes\.paging: .*Link header/);
+    await expect(wholeList(linked('</r?after=p2>; rel=next'), none, next, stop)).rejects.toThrow(
+      /not-run shapes\.paging/,
+    );
+    const other = linked('</r>; rel="first", </docs>; rel="help next-archive"');
+    expect(await wholeList(other, none, next, stop)).toBe(other);
+  });
+
   it('leaves an answer that holds no list as it is, and stops a cursor that comes back', async () => {
     const refused: Page = { status: 400, headers: {}, body: {}, text: '{}' };
     expect(await wholeList(refused, paged, () => Promise.resolve(refused), stop)).toBe(refused);

@@ -41,6 +41,18 @@ function nextCursor(page: Page, pointer: string): string | undefined {
 }
 
 /**
+ * Whether an answer names a next page in a `Link` header (RFC 8288, relation `next`): the one
+ * sign of paging that needs no guess at a member's meaning.
+ */
+function linksNext(page: Page): boolean {
+  const link = page.headers['link'];
+  if (link === undefined) return false;
+  return [...link.matchAll(/;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/gi)].some((m) =>
+    (m[1] ?? m[2] ?? '').toLowerCase().split(/\s+/).includes('next'),
+  );
+}
+
+/**
  * The whole list of a GET answer. `next` asks for the page a cursor names (the same request with
  * the cursor in the query parameter `parameter`); `notRun` ends the test when the profile says the
  * target pages but not how.
@@ -52,7 +64,16 @@ export async function wholeList<P extends Page>(
   notRun: (reason: string, causes: NotRunCause) => never,
 ): Promise<P> {
   const paging = profile.shapes.paging;
-  if (paging === undefined) return first;
+  if (paging === undefined) {
+    // A target that pages while its profile states no paging would be read one page short: a
+    // list answer naming its next page by the standard header ends the test instead.
+    if (linksNext(first) && listData(first) !== undefined)
+      return notRun(
+        'the target names a next page of this list (a Link header with rel="next") but the profile states no paging (shapes.paging): a whole list cannot be read',
+        cause.shape('shapes.paging'),
+      );
+    return first;
+  }
   const data = listData(first);
   if (data === undefined) return first;
   if (paging.cursor === undefined)
