@@ -22,6 +22,7 @@ import {
 import type { Target, TestTarget } from '../../suites/harness/target.ts';
 import { resolveTarget } from '../target.ts';
 import type { TargetSpec } from '../target-spec.ts';
+import { behaviours } from './behaviours.ts';
 import { chatVersion } from './chat.ts';
 import { identity } from './identity.ts';
 import { routesWithCredentials } from './v1.ts';
@@ -84,6 +85,7 @@ export async function discover(found: Target): Promise<Discovery> {
   await identity(w, world);
   await routesWithCredentials(w, world);
   if (w.serves.has('v2')) await v2Shapes(w, world);
+  await behaviours(w, world);
   await chatVersion(w, world);
   return finish(w);
 }
