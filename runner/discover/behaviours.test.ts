@@ -1,0 +1,97 @@
+import { parseVary } from '../../latitude/choice.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { start, type RunningReference } from '../../reference/server.ts';
+import { TargetProfile } from '../../spec/profile.ts';
+import { discoverSpec } from './index.ts';
+
+// What the v2 part and the behaviours part read off a target, checked against targets whose
+// choices are known: the reference as it is, and behind the latitude proxy taking the other
+// choices the document allows. Expected values are written from those choices' descriptions
+// (spec/latitude.ts), never read from a profile file.
+
+/** The follows the behaviours part proposes on the reference, each seen there. */
+const SEEN_ON_REFERENCE = [
+  'v2.credentials.api-key-carrier',
+  'v2.refusals.not-found',
+  'v2.shapes.beyond-named-fields',
+  'v2.applications.list.before-finalize',
+  'v2.no-organization.calls',
+  'migration.chart-ids-kept',
+  'charts.save-from-chat.required-fields',
+  'charts.save-from-chat.permissions',
+  'dashboards.connection-id.guest',
+  'dashboards.append-charts-from.copies',
+];
+
+/** Latitude behaviour entries each breaking one decision above, and the follows it breaks. */
+const BROKEN: Readonly<Record<string, string>> = {
+  'dashboards.charts-renumbered': 'migration.chart-ids-kept',
+  'v2.unmigrated-refused': 'v2.applications.list.before-finalize',
+  'v2.no-organization-own-space': 'v2.no-organization.calls',
+  'charts.save-checked': 'charts.save-from-chat.permissions',
+  'charts.save-name-required': 'charts.save-from-chat.required-fields',
+  'dashboards.connections-unchecked': 'dashboards.connection-id.guest',
+  'dashboards.append-same-charts': 'dashboards.append-charts-from.copies',
+  'dashboards.v1-project-users': 'dashboards.v1-writes.credentials',
+};
+
+describe('eac profile discover: v2 and the behaviours', () => {
+  const running: RunningReference[] = [];
+  afterAll(async () => {
+    await Promise.all(running.map((r) => r.close()));
+  });
+
+  it('proposes on the reference each follows it saw, with the look-up path and the key carrier', async () => {
+    const reference = await start({ hooks: true, seed: 13 });
+    running.push(reference);
+    const found = await discoverSpec(
+      {
+        target: reference.url,
+        ...(reference.hooksUrl === undefined ? {} : { hooks: reference.hooksUrl }),
+        checkDecisions: false,
+      },
+      7,
+    );
+    expect(() => TargetProfile.parse(found.profile)).not.toThrow();
+    expect(found.profile.follows).toEqual(expect.arrayContaining(SEEN_ON_REFERENCE));
+    expect(found.profile.shapes.v2ApiKey).toBeUndefined();
+    expect(found.profile.shapes.endpoints?.lookUpDashboard).toMatch(/^GET \/v2\//);
+    const review = found.review.join('\n');
+    for (const id of SEEN_ON_REFERENCE) expect(review).toContain(`follows ${id}`);
+    // What needs a tenant is said, not proposed.
+    expect(found.undecided.join('\n')).toMatch(/dashboards\.copy\.chart-ids/);
+    expect(found.profile.follows).not.toContain('dashboards.copy.chart-ids');
+  }, 90_000);
+
+  it('finds the key in the x-api-key header when v2 reads no apiKey member, and states it', async () => {
+    const found = await discoverSpec(
+      { checkDecisions: false, latitude: parseVary('v2.api-key-header,endpoints.templated') },
+      5,
+    );
+    expect(found.profile.shapes.v2ApiKey).toEqual({ header: 'x-api-key' });
+    expect(found.profile.follows ?? []).not.toContain('v2.credentials.api-key-carrier');
+    expect(found.profile.shapes.v2Application).toBeDefined();
+    expect(found.profile.shapes.v2Dashboard).toBeDefined();
+    expect(found.profile.shapes.endpoints?.lookUpDashboard).toBeDefined();
+    expect(found.review.join('\n')).toMatch(/shapes\.v2ApiKey/);
+  }, 90_000);
+
+  it('proposes none of the decisions the latitude behaviours break, and still finds the layout', async () => {
+    const found = await discoverSpec(
+      { checkDecisions: false, latitude: parseVary(Object.keys(BROKEN).join(',')) },
+      5,
+    );
+    const observed = found.observed.join('\n');
+    for (const id of Object.values(BROKEN)) {
+      expect(found.profile.follows ?? []).not.toContain(id);
+      // Each was watched and seen otherwise, not skipped.
+      expect(observed).toContain(`behaviour: not ${id} (`);
+    }
+    // Charts renumbered at migration: the layout is still placed, the ids not kept.
+    expect(found.profile.shapes.v2Dashboard?.chartIds).toBe('/chartIds');
+    // What these entries leave alone is still proposed.
+    expect(found.profile.follows).toEqual(
+      expect.arrayContaining(['v2.credentials.api-key-carrier', 'v2.refusals.not-found']),
+    );
+  }, 90_000);
+});
