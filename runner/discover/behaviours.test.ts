@@ -2,7 +2,12 @@ import { parseVary } from '../../latitude/choice.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { start, type RunningReference } from '../../reference/server.ts';
 import { TargetProfile } from '../../spec/profile.ts';
+import type { FreedomId } from '../../spec/latitude.ts';
+import { givenFor } from '../../suites/harness/given/accounts.ts';
+import { resolveTarget } from '../target.ts';
+import { tenantCopies } from './behaviours.ts';
 import { discoverSpec } from './index.ts';
+import { Watch } from './watch.ts';
 
 // What the v2 part and the behaviours part read off a target, checked against targets whose
 // choices are known: the reference as it is, and behind the latitude proxy taking the other
@@ -58,9 +63,9 @@ describe('eac profile discover: v2 and the behaviours', () => {
     expect(found.profile.shapes.endpoints?.lookUpDashboard).toMatch(/^GET \/v2\//);
     const review = found.review.join('\n');
     for (const id of SEEN_ON_REFERENCE) expect(review).toContain(`follows ${id}`);
-    // What needs a tenant is said, not proposed.
-    expect(found.undecided.join('\n')).toMatch(/dashboards\.copy\.chart-ids/);
-    expect(found.profile.follows).not.toContain('dashboards.copy.chart-ids');
+    // What the tenant part decides rests on names other parts find: proposed or said, never both.
+    const tenantSaid = found.undecided.join('\n').includes('dashboards.copy.chart-ids');
+    expect(tenantSaid).toBe(!(found.profile.follows ?? []).includes('dashboards.copy.chart-ids'));
   }, 90_000);
 
   it('finds the key in the x-api-key header when v2 reads no apiKey member, and states it', async () => {
@@ -94,4 +99,79 @@ describe('eac profile discover: v2 and the behaviours', () => {
       expect.arrayContaining(['v2.credentials.api-key-carrier', 'v2.refusals.not-found']),
     );
   }, 90_000);
+});
+
+describe('eac profile discover: the tenant copies', () => {
+  /**
+   * The tenant part alone, on a watch holding what the other parts find on the reference (its
+   * register-tenant names and v1 list path, written here from its decisions).
+   */
+  const watchTenants = async (latitude: readonly FreedomId[]) => {
+    const resolved = await resolveTarget({ checkDecisions: false, latitude: [...latitude] }, 5);
+    try {
+      const found = resolved.target;
+      const w = new Watch(
+        givenFor({
+          ...found,
+          hubUrl: '',
+          checkDecisions: false,
+          profile: { serves: [], shapes: {} },
+        }),
+      );
+      for (const part of ['tenant-flow', 'v1-dashboards'] as const) w.serves.add(part);
+      w.shapes['registerTenant'] = {
+        name: 'name',
+        columns: 'tenantColumns',
+        permissions: 'permissions',
+      };
+      w.shapes['endpoints'] = {
+        v1ListWorkspaceDashboards: 'GET /v1/api/dashboard/list-workspace-dashboards',
+      };
+      await tenantCopies(w);
+      return w;
+    } finally {
+      await resolved.close();
+    }
+  };
+  const TENANT_FOLLOWS = [
+    'dashboards.copy.chart-ids',
+    'dashboards.v1-list.api-key-view',
+    'dashboards.copy.clone-beside',
+    'dashboards.tenant-permissions.read-at-write',
+  ];
+
+  it('proposes what a tenant was seen doing on the reference', async () => {
+    const w = await watchTenants([]);
+    expect(w.follows).toEqual(TENANT_FOLLOWS);
+  }, 60_000);
+
+  it('proposes none of them when latitude behaviours take the other choices', async () => {
+    const w = await watchTenants([
+      'dashboards.charts-renumbered',
+      'dashboards.key-sees-all',
+      'dashboards.clone-in-place',
+      'tenants.permissions-at-issue',
+    ]);
+    expect(w.follows).toEqual([]);
+    for (const id of TENANT_FOLLOWS) expect(w.observed.join('\n')).toContain(`not ${id} (`);
+  }, 60_000);
+
+  it('says what it could not decide without the register-tenant names', async () => {
+    const resolved = await resolveTarget({ checkDecisions: false, latitude: [] }, 5);
+    try {
+      const w = new Watch(
+        givenFor({
+          ...resolved.target,
+          hubUrl: '',
+          checkDecisions: false,
+          profile: { serves: [], shapes: {} },
+        }),
+      );
+      await tenantCopies(w);
+      expect(w.follows).toEqual([]);
+      expect(w.undecided.join('\n')).toMatch(/dashboards\.copy\.chart-ids/);
+    } finally {
+      await resolved.close();
+    }
+  }, 60_000);
 });

@@ -24,6 +24,7 @@ import {
   APPLICATIONS,
   CLONE,
   chartsPath,
+  REGISTER_TENANT,
   dashboardsPath,
   REMOVE,
   SAVE_FROM_CHAT,
@@ -97,9 +98,10 @@ export async function behaviours(w: Watch, world: World) {
     );
   else await afterMigration(w, world, seen);
   await v1Writes(w);
+  await tenantCopies(w);
   w.cannot(
-    'follows dashboards.copy.chart-ids, dashboards.copy.clone-beside, dashboards.v1-list.api-key-view, dashboards.tenant-permissions.read-at-write, migration.tenant-users',
-    'each needs a tenant JWT and the copies it makes, which this part does not build: yours to state',
+    'follows migration.tenant-users',
+    'what the project user made for a tenant holds is not watched: yours to state',
   );
 }
 
@@ -393,5 +395,174 @@ async function saveFromChat(
     'charts.save-from-chat.permissions',
     ok(saved),
     `a view-only project user's save answered ${saved.status} (a tenant was not tried)`,
+  );
+}
+
+const TENANT_DECISIONS =
+  'follows dashboards.copy.chart-ids, dashboards.copy.clone-beside, dashboards.v1-list.api-key-view, dashboards.tenant-permissions.read-at-write';
+
+/**
+ * The decisions about a tenant's copies (§2.2 rule 3, §2.8, §3), watched through the
+ * register-tenant field names and the v1 list path the other parts found (shapes.registerTenant,
+ * shapes.endpoints.v1ListWorkspaceDashboards); without them, nothing is proposed. A tenant edits
+ * a shared dashboard (remove-charts, whose path the document gives), which makes its copy; the
+ * copy is found in the tenant's list as the entry that was not there before.
+ */
+export async function tenantCopies(w: Watch) {
+  const { t } = w;
+  const hooks = t.target.hooks;
+  const names = (w.shapes['registerTenant'] ?? {}) as Record<string, string>;
+  const endpoints = (w.shapes['endpoints'] ?? {}) as Record<string, string>;
+  const list = endpoints['v1ListWorkspaceDashboards'];
+  const columnsName = names['columns'];
+  const permissionsName = names['permissions'];
+  if (
+    !w.serves.has('tenant-flow') ||
+    !w.serves.has('v1-dashboards') ||
+    !['workspaces', 'charts'].every((h) => hooks.includes(h)) ||
+    columnsName === undefined ||
+    permissionsName === undefined ||
+    list === undefined
+  ) {
+    w.cannot(
+      TENANT_DECISIONS,
+      "a tenant JWT needs the register-tenant names of the split columns and the permissions, and the copies are read in the list of a workspace's dashboards, whose path was not found",
+    );
+    return;
+  }
+  const world = await buildWorld(t);
+  const tenant = async (
+    permissions: Record<string, boolean>,
+    columns = { customer_id: t.faker.string.alphanumeric(10) },
+  ) => {
+    const res = await t.http.post(REGISTER_TENANT, {
+      ...world.creds(),
+      ...(names['name'] === undefined
+        ? {}
+        : { [names['name']]: `Tenant ${Object.values(columns).join(' ')}` }),
+      [columnsName]: columns,
+      [permissionsName]: permissions,
+    });
+    const token = valueAt(res.body, ['data', 'token']);
+    return { token: typeof token === 'string' ? token : undefined, columns, status: res.status };
+  };
+  const shared = async () => {
+    const ws = await createWorkspace(t, world, {
+      dashboardName: `${t.faker.commerce.department()} shared (eac)`,
+    });
+    const charts: string[] = [];
+    for (let i = 0; i < 3; i++)
+      charts.push(
+        (await createChart(t, world, ws.dashboardId, `${t.faker.commerce.productName()} (eac)`))
+          .chartId,
+      );
+    return { ...ws, charts };
+  };
+  const ids = async (workspaceId: string, token?: string): Promise<string[] | undefined> => {
+    const { path } = fillEndpoint('v1ListWorkspaceDashboards', list, { workspaceId });
+    const res =
+      token === undefined
+        ? await t.http.get(path, { query: { ...world.creds(), workspaceId } })
+        : await t.http.get(path, {
+            query: { workspaceId },
+            headers: { authorization: `Bearer ${token}` },
+          });
+    const items = valueAt(res.body, ['data', 'dashboards']);
+    if (!ok(res) || !Array.isArray(items)) return undefined;
+    return items.flatMap((d) => (isObject(d) && typeof d['id'] === 'string' ? [d['id']] : []));
+  };
+  const layout = async (dashboardId: string): Promise<string[] | undefined> => {
+    if (!hooks.includes('dashboard-charts')) return undefined;
+    const res = await t.http.get(
+      `/accounts/${world.account.organizationId}/dashboards/${dashboardId}/charts`,
+      { base: 'hooks' },
+    );
+    const chartIds = valueAt(res.body, ['data', 'chartIds']);
+    return Array.isArray(chartIds) && chartIds.every((x) => typeof x === 'string')
+      ? chartIds
+      : undefined;
+  };
+  const asTenant = (path: string, token: string, body: Record<string, unknown>) =>
+    t.http.post(path, body, { headers: { authorization: `Bearer ${token}` } });
+  const editor = { addChart: true, removeChart: true, canDuplicateDashboard: true };
+
+  const editing = await tenant(editor);
+  if (editing.token === undefined) {
+    w.cannot(TENANT_DECISIONS, `register-tenant answered ${editing.status} with no token`);
+    return;
+  }
+  // The copy a tenant's first edit makes, and the ids it holds.
+  const s = await shared();
+  const before = (await ids(s.workspaceId, editing.token)) ?? [];
+  const edit = await asTenant(REMOVE, editing.token, {
+    dashboardId: s.dashboardId,
+    chartIds: [s.charts[0]],
+  });
+  const after = (await ids(s.workspaceId, editing.token)) ?? [];
+  const copy = after.find((id) => !before.includes(id));
+  const copyLayout = copy === undefined ? undefined : await layout(copy);
+  // A later edit through the shared id reaches the copy.
+  const again = await asTenant(REMOVE, editing.token, {
+    dashboardId: s.dashboardId,
+    chartIds: [s.charts[1]],
+  });
+  const copyLater = copy === undefined ? undefined : await layout(copy);
+  const keeps =
+    ok(edit) &&
+    ok(again) &&
+    isDeepStrictEqual(copyLayout, s.charts.slice(1)) &&
+    isDeepStrictEqual(copyLater, s.charts.slice(2));
+  propose(
+    w,
+    'dashboards.copy.chart-ids',
+    keeps,
+    copy === undefined
+      ? `a tenant's remove-charts on a shared dashboard answered ${edit.status}; no new entry in its list held its copy`
+      : `a tenant's copy ${isDeepStrictEqual(copyLayout, s.charts.slice(1)) ? "kept the shared dashboard's chart ids" : `held ${JSON.stringify(copyLayout)}`}, and a second edit through the shared id ${isDeepStrictEqual(copyLater, s.charts.slice(2)) ? 'reached it' : 'did not reach it'}`,
+  );
+  // What the key lists of that workspace: the shared dashboard alone.
+  const keySees = await ids(s.workspaceId);
+  propose(
+    w,
+    'dashboards.v1-list.api-key-view',
+    copy !== undefined && isDeepStrictEqual(keySees, [s.dashboardId]),
+    `with a tenant's copy in the workspace, the API key's list held ${keySees === undefined ? 'nothing readable' : `${keySees.length} dashboard(s)${isDeepStrictEqual(keySees, [s.dashboardId]) ? ', the shared one' : ''}`}`,
+  );
+
+  // A tenant's clone of a shared dashboard it never edited: listed beside its source.
+  const s2 = await shared();
+  const cloned = await asTenant(CLONE, editing.token, { sourceDashboardId: s2.dashboardId });
+  const cloneId = valueAt(cloned.body, ['data', 'dashboardId']);
+  const listed = (await ids(s2.workspaceId, editing.token)) ?? [];
+  propose(
+    w,
+    'dashboards.copy.clone-beside',
+    ok(cloned) &&
+      typeof cloneId === 'string' &&
+      listed.includes(cloneId) &&
+      listed.includes(s2.dashboardId),
+    `a tenant's clone answered ${cloned.status}; its list then held ${listed.includes(s2.dashboardId) ? 'the source' : 'no source'} and ${typeof cloneId === 'string' && listed.includes(cloneId) ? 'the clone' : 'no clone'}`,
+  );
+
+  // Permissions changed by registering the tenant again reach a token issued before.
+  const viewer = await tenant({ readOnly: true });
+  if (viewer.token === undefined) {
+    w.cannot('follows dashboards.tenant-permissions.read-at-write', 'no tenant token');
+    return;
+  }
+  const refusedFirst = await asTenant(REMOVE, viewer.token, {
+    dashboardId: s2.dashboardId,
+    chartIds: [s2.charts[0]],
+  });
+  const again2 = await tenant(editor, viewer.columns);
+  const later = await asTenant(REMOVE, viewer.token, {
+    dashboardId: s2.dashboardId,
+    chartIds: [s2.charts[0]],
+  });
+  propose(
+    w,
+    'dashboards.tenant-permissions.read-at-write',
+    !ok(refusedFirst) && again2.token !== undefined && ok(later),
+    `a view-only tenant's edit answered ${refusedFirst.status}; registered again as an editor (${again2.status}), the first token's edit answered ${later.status}`,
   );
 }
