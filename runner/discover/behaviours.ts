@@ -31,7 +31,7 @@ import {
   USER_TOKEN,
 } from '../../suites/harness/paths.ts';
 import { v2AsToken } from './v2-carrier.ts';
-import { lookUpUrl } from './v2-lookup.ts';
+import { lookUpFound, lookUpUrl } from './v2-lookup.ts';
 import { v2Seen, type V2Seen } from './v2.ts';
 import { isObject, listHolding, ok, valueAt, type Watch } from './watch.ts';
 
@@ -90,6 +90,10 @@ async function projectUser(
 
 /** The entry point: the v2 and migration behaviours on the world v2.ts migrated, then v1's. */
 export async function behaviours(w: Watch, world: World) {
+  // The look-up path the v2 part found, kept whatever a part between wrote to endpoints.
+  const look = lookUpFound.get(w);
+  if (look !== undefined)
+    w.shapes['endpoints'] = { ...(w.shapes['endpoints'] ?? {}), lookUpDashboard: look };
   const seen = v2Seen.get(w);
   if (seen === undefined)
     w.cannot(

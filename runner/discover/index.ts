@@ -85,8 +85,9 @@ export async function discover(found: Target): Promise<Discovery> {
   await identity(w, world);
   await routesWithCredentials(w, world);
   if (w.serves.has('v2')) await v2Shapes(w, world);
-  await behaviours(w, world);
   await chatVersion(w, world);
+  // Last: it builds on the shapes and paths every other part found.
+  await behaviours(w, world);
   return finish(w);
 }
 

@@ -39,6 +39,9 @@ export function lookUpUrl(stated: string, dashboardId: string): string {
     : `${path}?${new URLSearchParams({ dashboardId }).toString()}`;
 }
 
+/** The look-up path each watch found (behaviours.ts states it again should a later part drop it). */
+export const lookUpFound = new WeakMap<Watch, string>();
+
 const holds = (body: unknown, value: string) => pathsWhere(body, (v) => v === value).length > 0;
 
 /**
@@ -62,6 +65,7 @@ export async function lookUp(
     const byV2 = await v2Call(w, world, carrier, 'GET', lookUpUrl(candidate, ids.v2DashboardId));
     if (!names(byV2)) continue;
     w.shapes['endpoints'] = { ...stated, lookUpDashboard: candidate };
+    lookUpFound.set(w, candidate);
     w.saw(
       `v2: ${candidate} answered ${byV1.status} naming the application and dashboard of the migrated v1 id and of the v2 id`,
     );
