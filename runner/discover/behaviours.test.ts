@@ -106,7 +106,7 @@ describe('eac profile discover: the tenant copies', () => {
    * The tenant part alone, on a watch holding what the other parts find on the reference (its
    * register-tenant names and v1 list path, written here from its decisions).
    */
-  const watchTenants = async (latitude: readonly FreedomId[]) => {
+  const watchTenants = async (latitude: readonly FreedomId[], proposed: readonly string[] = []) => {
     const resolved = await resolveTarget({ checkDecisions: false, latitude: [...latitude] }, 5);
     try {
       const found = resolved.target;
@@ -127,6 +127,10 @@ describe('eac profile discover: the tenant copies', () => {
       w.shapes['endpoints'] = {
         v1ListWorkspaceDashboards: 'GET /v1/api/dashboard/list-workspace-dashboards',
       };
+      for (const id of proposed) {
+        w.follows.push(id);
+        w.review.push(`follows ${id}: proposed before`);
+      }
       await tenantCopies(w);
       return w;
     } finally {
@@ -154,6 +158,14 @@ describe('eac profile discover: the tenant copies', () => {
     ]);
     expect(w.follows).toEqual([]);
     for (const id of TENANT_FOLLOWS) expect(w.observed.join('\n')).toContain(`not ${id} (`);
+  }, 60_000);
+
+  it("takes back save-from-chat's unchecked flags when a view-only tenant's save is refused", async () => {
+    const kept = await watchTenants([], ['charts.save-from-chat.permissions']);
+    expect(kept.follows).toContain('charts.save-from-chat.permissions');
+    const w = await watchTenants(['charts.save-checked'], ['charts.save-from-chat.permissions']);
+    expect(w.follows).not.toContain('charts.save-from-chat.permissions');
+    expect(w.review.join('\n')).not.toMatch(/save-from-chat\.permissions/);
   }, 60_000);
 
   it('says what it could not decide without the register-tenant names', async () => {

@@ -65,6 +65,16 @@ function propose(w: Watch, id: string, seen: boolean, evidence: string) {
   } else w.saw(`behaviour: not ${id} (${evidence})`);
 }
 
+/** Takes back a proposal a later observation contradicts. */
+function withdraw(w: Watch, id: string, why: string) {
+  const at = w.follows.indexOf(id);
+  if (at < 0) return;
+  w.follows.splice(at, 1);
+  const line = w.review.findIndex((r) => r.startsWith(`follows ${id}:`));
+  if (line >= 0) w.review.splice(line, 1);
+  w.saw(`behaviour: not ${id} (${why})`);
+}
+
 /** A project user (with a project organization unless `organization` is false) and its token. */
 async function projectUser(
   w: Watch,
@@ -554,6 +564,18 @@ export async function tenantCopies(w: Watch) {
     w.cannot('follows dashboards.tenant-permissions.read-at-write', 'no tenant token');
     return;
   }
+  // charts.save-from-chat.permissions was proposed on a view-only project user's save: a
+  // view-only tenant's must pass too, or the proposal is taken back.
+  const tenantSave = await asTenant(SAVE_FROM_CHAT, viewer.token, {
+    chartConfig: { title: 'eac: by a view-only tenant', type: 'bar' },
+    name: 'eac: by a view-only tenant',
+  });
+  if (!ok(tenantSave))
+    withdraw(
+      w,
+      'charts.save-from-chat.permissions',
+      `a view-only tenant's save answered ${tenantSave.status}`,
+    );
   const refusedFirst = await asTenant(REMOVE, viewer.token, {
     dashboardId: s2.dashboardId,
     chartIds: [s2.charts[0]],
