@@ -16,13 +16,16 @@ export type Carrier =
 
 export const MEMBER: Carrier = { kind: 'member' };
 
+/** The key after Bearer in the authorization header, which the decision keeps for tokens. */
+export const BEARER_KEY: Carrier = { kind: 'header', header: 'authorization', scheme: 'Bearer' };
+
 /** The carriers tried, in order: the decision's member, then common header forms. */
 export const CARRIERS: readonly Carrier[] = [
   MEMBER,
   { kind: 'header', header: 'x-api-key' },
   { kind: 'header', header: 'api-key' },
   { kind: 'header', header: 'x-api-token' },
-  { kind: 'header', header: 'authorization', scheme: 'Bearer' },
+  BEARER_KEY,
   { kind: 'header', header: 'authorization' },
   { kind: 'header', header: 'authorization', scheme: 'ApiKey' },
 ];
@@ -96,7 +99,7 @@ export async function findCarrier(
 }
 
 /** States the carrier found in the draft: the decision's member, or shapes.v2ApiKey. */
-export function stateCarrier(w: Watch, carrier: Carrier, allTaken: boolean) {
+export function stateCarrier(w: Watch, carrier: Carrier, allTaken: boolean, bearerKey?: Reply) {
   if (carrier.kind === 'header') {
     w.shapes['v2ApiKey'] =
       carrier.scheme === undefined
@@ -114,8 +117,15 @@ export function stateCarrier(w: Watch, carrier: Carrier, allTaken: boolean) {
     );
     return;
   }
+  if (bearerKey !== undefined && bearerKey.status >= 200 && bearerKey.status < 300) {
+    w.cannot(
+      'follows v2.credentials.api-key-carrier',
+      `v2 took apiKey as the decision does, but took the key after Bearer in the authorization header too (${bearerKey.status}), which the decision keeps for tokens`,
+    );
+    return;
+  }
   w.follows.push('v2.credentials.api-key-carrier');
   w.review.push(
-    'follows v2.credentials.api-key-carrier: v2 took apiKey (and organizationId) in the query on GET and DELETE and in the body on POST; whether the authorization header carries only a bearer token was not observed',
+    `follows v2.credentials.api-key-carrier: v2 took apiKey (and organizationId) in the query on GET and DELETE and in the body on POST; ${bearerKey === undefined ? 'whether the authorization header carries only a bearer token was not observed' : `the key after Bearer in the authorization header was refused (${bearerKey.status})`}`,
   );
 }

@@ -11,7 +11,14 @@ import {
   clonePath,
   dashboardsPath,
 } from '../../suites/harness/paths.ts';
-import { CARRIERS, findCarrier, stateCarrier, v2Call, type Carrier } from './v2-carrier.ts';
+import {
+  BEARER_KEY,
+  CARRIERS,
+  findCarrier,
+  stateCarrier,
+  v2Call,
+  type Carrier,
+} from './v2-carrier.ts';
 import { lookUp, notFoundAfter, notFoundBefore, proposeNotFound } from './v2-lookup.ts';
 import {
   isObject,
@@ -215,7 +222,9 @@ export async function v2Shapes(w: Watch, world: World) {
     remove,
   );
   // Seen taken on a GET, a POST and a DELETE by the decision's member, the decision is proposed.
-  stateCarrier(w, carrier, ok(apps) && ok(made) && ok(remove));
+  const bearerKey =
+    carrier.kind === 'member' ? await v2Call(w, world, BEARER_KEY, 'GET', APPLICATIONS) : undefined;
+  stateCarrier(w, carrier, ok(apps) && ok(made) && ok(remove), bearerKey);
   const add = await call('POST', chartsPath(applicationId, templateId), {
     charts: [v2Charts[1]],
   });
