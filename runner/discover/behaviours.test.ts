@@ -5,7 +5,7 @@ import { TargetProfile } from '../../spec/profile.ts';
 import type { FreedomId } from '../../spec/latitude.ts';
 import { givenFor } from '../../suites/harness/given/accounts.ts';
 import { resolveTarget } from '../target.ts';
-import { tenantCopies } from './behaviours.ts';
+import { tenantCopies, v1Writes } from './behaviours.ts';
 import { discoverSpec } from './index.ts';
 import { Watch } from './watch.ts';
 
@@ -184,6 +184,47 @@ describe('eac profile discover: the tenant copies', () => {
       expect(w.undecided.join('\n')).toMatch(/dashboards\.copy\.chart-ids/);
     } finally {
       await resolved.close();
+    }
+  }, 60_000);
+});
+
+describe('eac profile discover: the v1 writes on the paths other parts found', () => {
+  /** The v1 part alone, on a watch holding the reference's v1 paths (its decisions). */
+  const watchV1 = async (latitude: readonly FreedomId[]) => {
+    const resolved = await resolveTarget({ checkDecisions: false, latitude: [...latitude] }, 5);
+    try {
+      const w = new Watch(
+        givenFor({
+          ...resolved.target,
+          hubUrl: '',
+          checkDecisions: false,
+          profile: { serves: [], shapes: {} },
+        }),
+      );
+      w.serves.add('v1-dashboards');
+      w.shapes['authorizationHeader'] = 'both';
+      w.shapes['endpoints'] = {
+        v1CreateDashboard: 'POST /v1/api/dashboard/create',
+        v1AddCharts: 'POST /v1/api/dashboard/add-charts',
+      };
+      await v1Writes(w);
+      return w;
+    } finally {
+      await resolved.close();
+    }
+  };
+  const V1_FOLLOWS = ['dashboards.v1-writes.credentials', 'dashboards.v1-add-charts.repeat'];
+
+  it('proposes the project-user refusal and the repeated add on the reference', async () => {
+    const w = await watchV1([]);
+    expect(w.follows).toEqual(expect.arrayContaining(V1_FOLLOWS));
+  }, 60_000);
+
+  it('proposes neither when latitude behaviours take the other choices', async () => {
+    const w = await watchV1(['dashboards.layout-strict', 'dashboards.v1-project-users']);
+    for (const id of V1_FOLLOWS) {
+      expect(w.follows).not.toContain(id);
+      expect(w.observed.join('\n')).toContain(`not ${id} (`);
     }
   }, 60_000);
 });

@@ -193,7 +193,7 @@ const pointerPath = (pointer: string) =>
     .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
 
 /** The v1 writes and save-from-chat, on a fresh account (the first one is migrated). */
-async function v1Writes(w: Watch) {
+export async function v1Writes(w: Watch) {
   const { t } = w;
   const hooks = t.target.hooks;
   if (!w.serves.has('v1-dashboards') || !['workspaces', 'charts'].every((h) => hooks.includes(h))) {
