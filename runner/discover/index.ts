@@ -22,6 +22,7 @@ import {
 import type { Target, TestTarget } from '../../suites/harness/target.ts';
 import { resolveTarget } from '../target.ts';
 import type { TargetSpec } from '../target-spec.ts';
+import { behaviours } from './behaviours.ts';
 import { chatVersion } from './chat.ts';
 import { identity } from './identity.ts';
 import { routesWithCredentials } from './v1.ts';
@@ -87,6 +88,8 @@ export async function discover(found: Target): Promise<Discovery> {
   if (w.serves.has('v1-dashboards')) await v1Dashboards(w);
   if (w.serves.has('v2')) await v2Shapes(w, world);
   await chatVersion(w, world);
+  // Last: it builds on the shapes and paths every other part found.
+  await behaviours(w, world);
   return finish(w);
 }
 

@@ -1,4 +1,4 @@
-/** Discover: the v2 shapes and success statuses (§2.8, §4.16). */
+/** Discover: the v2 shapes, success statuses, key carrier and look-up path (§2.8, §4.16). */
 import { isDeepStrictEqual } from 'node:util';
 import type { World } from '../../suites/harness/given/accounts.ts';
 import { createChart, createWorkspace } from '../../suites/harness/given/dashboards.ts';
@@ -12,6 +12,15 @@ import {
   dashboardsPath,
 } from '../../suites/harness/paths.ts';
 import {
+  BEARER_KEY,
+  CARRIERS,
+  findCarrier,
+  stateCarrier,
+  v2Call,
+  type Carrier,
+} from './v2-carrier.ts';
+import { lookUp, notFoundAfter, notFoundBefore, proposeNotFound } from './v2-lookup.ts';
+import {
   isObject,
   itemHolding,
   listHolding,
@@ -20,15 +29,42 @@ import {
   pointer,
   pointerWhere,
   statusOf,
+  valueAt,
   type Watch,
 } from './watch.ts';
+
+/** What the v2 part saw, for the behaviours part (behaviours.ts) to build on. */
+export interface V2Seen {
+  readonly carrier: Carrier;
+  readonly applicationId: string;
+  /** The migrated template's v2 id, when its item had an id member. */
+  readonly templateId?: string;
+  /** The v1 workspace and dashboard migrated, and the v1 chart ids of its layout. */
+  readonly v1: { readonly workspaceId: string; readonly dashboardId: string };
+  readonly v1Charts: readonly string[];
+  /** The chart ids the migrated template holds, in layout order. */
+  readonly v2Charts: readonly string[];
+  /** The application list before finalize, by the carrier found after it. */
+  readonly beforeFinalize?: Reply;
+  readonly applicationList: string;
+}
+
+/** What each watch's v2 part saw (read by behaviours.ts). */
+export const v2Seen = new WeakMap<Watch, V2Seen>();
+
+const arrayOfIds = (n: number) => (v: unknown) =>
+  Array.isArray(v) &&
+  v.length === n &&
+  v.every((x) => typeof x === 'string') &&
+  new Set(v).size === n;
 
 /**
  * §2.8, §4.16: where the v2 lists and a create's answer hold their members. A shared v1
  * dashboard with two charts is made through the host hooks and the account finalized; then
  * each member is placed where an answer holds the value it must have: the v1 workspace and
  * dashboard ids (kept, §9), the layout's chart ids in order, the name a create sent. The
- * writes after it are made once each to read their success statuses.
+ * API key is sent by each carrier a user could use until one gives the migrated application.
+ * The writes after it are made once each to read their success statuses.
  */
 export async function v2Shapes(w: Watch, world: World) {
   const { t } = w;
@@ -46,6 +82,11 @@ export async function v2Shapes(w: Watch, world: World) {
     await createChart(t, world, ws.dashboardId, `${t.faker.commerce.productName()} (eac)`),
     await createChart(t, world, ws.dashboardId, `${t.faker.commerce.productName()} (eac)`),
   ].map((c) => c.chartId);
+  // The application list before finalize, by every carrier: read once the carrier is known.
+  const before = new Map<Carrier, Reply>();
+  for (const carrier of CARRIERS)
+    before.set(carrier, await v2Call(w, world, carrier, 'GET', APPLICATIONS));
+  const refusedBefore = await notFoundBefore(w, world, CARRIERS);
   const fin = await t.http.post(
     `/accounts/${world.account.organizationId}/migration/finalize`,
     {},
@@ -55,10 +96,20 @@ export async function v2Shapes(w: Watch, world: World) {
     w.cannot('shapes.v2Application', `the migration hook's finalize answered ${fin.status}`);
     return;
   }
-  const creds = world.creds();
-  const apps = await t.http.get(APPLICATIONS, { query: creds });
-  statusOf(w, 'GET /v2/api/applications', apps);
   const isWorkspace = (v: unknown) => v === ws.workspaceId;
+  const found = await findCarrier(
+    w,
+    (c) => v2Call(w, world, c, 'GET', APPLICATIONS),
+    (res) => ok(res) && listHolding(res.body, isWorkspace) !== undefined,
+  );
+  if (found === undefined) {
+    w.cannot('shapes.v2Application', 'no list in the answer holds the migrated workspace id');
+    return;
+  }
+  const { carrier, reply: apps } = found;
+  const call = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: Record<string, unknown>) =>
+    v2Call(w, world, carrier, method, path, body);
+  statusOf(w, 'GET /v2/api/applications', apps);
   const appList = listHolding(apps.body, isWorkspace);
   const app = appList === undefined ? undefined : itemHolding(apps.body, appList, isWorkspace);
   if (appList === undefined || !isObject(app)) {
@@ -76,7 +127,7 @@ export async function v2Shapes(w: Watch, world: World) {
   let applicationId: string | undefined;
   let boards: Reply | undefined;
   for (const [member, value] of candidates) {
-    const res = await t.http.get(dashboardsPath(value as string), { query: creds });
+    const res = await call('GET', dashboardsPath(value as string));
     if (!ok(res)) continue;
     applicationId = value as string;
     boards = res;
@@ -96,15 +147,25 @@ export async function v2Shapes(w: Watch, world: World) {
   const isBoard = (v: unknown) => v === ws.dashboardId;
   const boardList = listHolding(boards.body, isBoard);
   const board = boardList === undefined ? undefined : itemHolding(boards.body, boardList, isBoard);
-  const layout = (v: unknown) => isDeepStrictEqual(v, charts);
-  const chartIds = isObject(board) ? pointerWhere(board, layout) : undefined;
+  // The layout: the v1 chart ids in order (kept, decision migration.chart-ids-kept), else an
+  // array of as many distinct ids (charts given new ids at migration: not kept).
+  const kept = isObject(board)
+    ? pointerWhere(board, (v) => isDeepStrictEqual(v, charts))
+    : undefined;
+  const chartIds =
+    kept ?? (isObject(board) ? pointerWhere(board, arrayOfIds(charts.length)) : undefined);
   if (boardList === undefined || !isObject(board) || chartIds === undefined) {
     w.cannot(
       'shapes.v2Dashboard',
-      'no list item holds the migrated dashboard id with its chart ids in layout order',
+      'no list item holds the migrated dashboard id with an array of its chart ids',
     );
     return;
   }
+  const v2Charts = valueAt(board, chartIds.split('/').slice(1)) as string[];
+  if (kept === undefined)
+    w.saw(
+      `v2: the migrated dashboard's layout at ${chartIds} holds other ids than its v1 charts (${v2Charts.join(', ')})`,
+    );
   const dashboard: Record<string, string> = { list: boardList, chartIds };
   const legacyBoard = pointerWhere(board, isBoard);
   if (legacyBoard !== undefined && legacyBoard !== '/legacyDashboardId')
@@ -117,10 +178,21 @@ export async function v2Shapes(w: Watch, world: World) {
   const templateId = isObject(board) && typeof board['id'] === 'string' ? board['id'] : undefined;
   if (templateId === undefined)
     w.cannot('shapes.v2Dashboard.id', 'the item has no id member (§2.8): write where it is');
+  const beforeFinalize = before.get(carrier);
+  v2Seen.set(w, {
+    carrier,
+    applicationId,
+    ...(templateId === undefined ? {} : { templateId }),
+    v1: { workspaceId: ws.workspaceId, dashboardId: ws.dashboardId },
+    v1Charts: charts,
+    v2Charts,
+    ...(beforeFinalize === undefined ? {} : { beforeFinalize }),
+    applicationList: appList,
+  });
 
   // A create whose name nothing else holds: its answer holds the new dashboard where it does.
   const madeName = `${t.faker.commerce.productAdjective()} (eac ${t.faker.string.alpha(6)})`;
-  const made = await t.http.post(dashboardsPath(applicationId), { ...creds, name: madeName });
+  const made = await call('POST', dashboardsPath(applicationId), { name: madeName });
   statusOf(w, 'POST /v2/api/applications/{applicationId}/dashboards', made);
   const madeAt = pathsWhere(made.body, (v) => isObject(v) && Object.values(v).includes(madeName));
   const madePath = madeAt[0];
@@ -131,32 +203,33 @@ export async function v2Shapes(w: Watch, world: World) {
   w.review.push(
     'shapes.v2Dashboard: placed where the answers held the migrated ids, the layout and the name sent; members left out are at their §2.8 names',
   );
-  if (templateId === undefined) return;
-  const clone = await t.http.post(clonePath(applicationId, templateId), { ...creds });
-  statusOf(w, 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/clone', clone);
-  const remove = await t.http.delete(chartPath(applicationId, templateId, charts[1] ?? ''), {
-    query: creds,
+  const madeId = madePath === undefined ? undefined : valueAt(made.body, [...madePath, 'id']);
+  if (templateId === undefined) {
+    stateCarrier(w, carrier, false);
+    return;
+  }
+  await lookUp(w, world, carrier, {
+    applicationId,
+    v1DashboardId: ws.dashboardId,
+    v2DashboardId: templateId,
   });
+  const clone = await call('POST', clonePath(applicationId, templateId));
+  statusOf(w, 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/clone', clone);
+  const remove = await call('DELETE', chartPath(applicationId, templateId, v2Charts[1] ?? ''));
   statusOf(
     w,
     'DELETE /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts/{chartId}',
     remove,
   );
-  // Every call above carried the API key as the decision does: in the query on GET and DELETE,
-  // in the body on POST. Seen taken on all three, the decision is proposed.
-  if (ok(apps) && ok(made) && ok(remove)) {
-    w.follows.push('v2.credentials.api-key-carrier');
-    w.review.push(
-      'follows v2.credentials.api-key-carrier: v2 took apiKey (and organizationId) in the query on GET and DELETE and in the body on POST; whether the authorization header carries only a bearer token was not observed',
-    );
-  }
-  const add = await t.http.post(chartsPath(applicationId, templateId), {
-    ...creds,
-    charts: [charts[1]],
+  // Seen taken on a GET, a POST and a DELETE by the decision's member, the decision is proposed.
+  const bearerKey =
+    carrier.kind === 'member' ? await v2Call(w, world, BEARER_KEY, 'GET', APPLICATIONS) : undefined;
+  stateCarrier(w, carrier, ok(apps) && ok(made) && ok(remove), bearerKey);
+  const add = await call('POST', chartsPath(applicationId, templateId), {
+    charts: [v2Charts[1]],
   });
   statusOf(w, 'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/charts', add);
-  const append = await t.http.post(appendChartsPath(applicationId, templateId), {
-    ...creds,
+  const append = await call('POST', appendChartsPath(applicationId, templateId), {
     sourceDashboardId: templateId,
   });
   statusOf(
@@ -164,4 +237,54 @@ export async function v2Shapes(w: Watch, world: World) {
     'POST /v2/api/applications/{applicationId}/dashboards/{dashboardId}/append-charts',
     append,
   );
+  const refusedAfter = await notFoundAfter(w, world, {
+    carrier,
+    applicationId,
+    ...(typeof madeId === 'string' ? { dashboardId: madeId } : {}),
+  });
+  const first = refusedBefore.get(carrier);
+  proposeNotFound(w, carrier, [...(first === undefined ? [] : [first]), ...refusedAfter]);
+  beyondNamedFields(w, { application, dashboard, add, append, clone });
+}
+
+/**
+ * Decision v2.shapes.beyond-named-fields: the success envelope, the lists at data.applications
+ * and data.dashboards, and every write answering the dashboard (in data). Proposed when each
+ * answer seen was so.
+ */
+function beyondNamedFields(
+  w: Watch,
+  seen: {
+    application: Readonly<Record<string, string>>;
+    dashboard: Readonly<Record<string, string>>;
+    add: Reply;
+    append: Reply;
+    clone: Reply;
+  },
+) {
+  const writes = [seen.add, seen.append, seen.clone];
+  const answerDashboard = writes.every((r) => {
+    const data = isObject(r.body) ? r.body['data'] : undefined;
+    return (
+      ok(r) && isObject(data) && typeof data['id'] === 'string' && Array.isArray(data['chartIds'])
+    );
+  });
+  const envelope = writes.every((r) => isObject(r.body) && r.body['status'] === 'success');
+  const decided =
+    isDeepStrictEqual(seen.application, { list: '/data/applications' }) &&
+    isDeepStrictEqual(seen.dashboard, {
+      list: '/data/dashboards',
+      chartIds: '/chartIds',
+      name: '/name',
+      made: '/data',
+    });
+  if (decided && answerDashboard && envelope) {
+    w.follows.push('v2.shapes.beyond-named-fields');
+    w.review.push(
+      'follows v2.shapes.beyond-named-fields: the lists were at data.applications and data.dashboards with their members by name, and create, clone, add-charts and append-charts answered the dashboard in data',
+    );
+  } else
+    w.saw(
+      'v2: the lists or the writes answered otherwise than decision v2.shapes.beyond-named-fields (the shapes above state where)',
+    );
 }
