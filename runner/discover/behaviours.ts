@@ -17,7 +17,7 @@ import {
   createChart,
   createDashboard,
   createWorkspace,
-} from '../../suites/harness/given/dashboards.ts';
+} from '../../suites/harness/given/content.ts';
 import type { Reply } from '../../suites/harness/http.ts';
 import {
   APPEND,

@@ -1,7 +1,7 @@
 /** Discover: the v2 shapes, success statuses, key carrier and look-up path (§2.8, §4.16). */
 import { isDeepStrictEqual } from 'node:util';
 import type { World } from '../../suites/harness/given/accounts.ts';
-import { createChart, createWorkspace } from '../../suites/harness/given/dashboards.ts';
+import { createChart, createWorkspace } from '../../suites/harness/given/content.ts';
 import type { Reply } from '../../suites/harness/http.ts';
 import {
   APPLICATIONS,
