@@ -24,6 +24,7 @@ import { resolveTarget } from '../target.ts';
 import type { TargetSpec } from '../target-spec.ts';
 import { chatVersion } from './chat.ts';
 import { identity } from './identity.ts';
+import { tenant } from './tenant.ts';
 import { routesWithCredentials } from './v1.ts';
 import { v2Shapes } from './v2.ts';
 import { routeAnswers, Watch } from './watch.ts';
@@ -83,6 +84,7 @@ export async function discover(found: Target): Promise<Discovery> {
   const world = await buildWorld(w.t);
   await identity(w, world);
   await routesWithCredentials(w, world);
+  await tenant(w, world);
   if (w.serves.has('v2')) await v2Shapes(w, world);
   await chatVersion(w, world);
   return finish(w);
