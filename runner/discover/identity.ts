@@ -89,7 +89,12 @@ export async function identity(w: Watch, world: World) {
   w.shapes['tokenClaims'] = claims;
   await userUpdate(w, world, { userId, roleId: role.id, org: org.projectOrganizationId });
   await keySet(w, token, header.alg);
-  await embedToken(w, world, role.id);
+  await embedToken(w, world, role.id, {
+    ...(typeof claims['projectOrganization'] === 'string'
+      ? { projectOrganization: claims['projectOrganization'] }
+      : {}),
+    ...(typeof claims['properties'] === 'string' ? { properties: claims['properties'] } : {}),
+  });
 }
 
 async function keySet(w: Watch, token: string, alg: string | undefined) {
