@@ -42,6 +42,30 @@ export function namesMentioned(res: Reply): string[] {
 
 type Probed = Exclude<TenantConcept, 'connectionOverride'>;
 
+/** The words of a member name: camelCase, snake_case and kebab-case split, in lower case. */
+const wordsOf = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .filter((x) => x !== '');
+
+/** The concept a mentioned name shares most words with (none when it shares none). */
+export function conceptOf(name: string): Probed | undefined {
+  const words = new Set(wordsOf(name));
+  let best: Probed | undefined;
+  let most = 0;
+  for (const [concept, lists] of Object.entries(CANDIDATES) as [
+    Probed,
+    readonly (readonly string[])[],
+  ][]) {
+    const known = new Set(lists.flat());
+    const shared = [...words].filter((x) => known.has(x)).length;
+    if (shared > most) [best, most] = [concept, shared];
+  }
+  return best;
+}
+
 /** Candidate words per concept, tried in order and in every spelling. */
 const CANDIDATES: Readonly<Record<Probed, readonly (readonly string[])[]>> = {
   columns: [
@@ -165,61 +189,100 @@ export async function tenant(w: Watch, world: World) {
         return ['5m', '2h'];
     }
   };
-  /** Whether `member` is read: two calls differing in it alone both answer, differently. */
+  // The account's snapshot (a host hook) shows what a call stored where the token does not.
+  const snapshot = async (): Promise<string | undefined> => {
+    if (!t.hooks.has('snapshot')) return undefined;
+    const res = await t.http.get(`/accounts/${world.account.organizationId}/snapshot`, {
+      base: 'hooks',
+    });
+    return ok(res) ? canonical(res.body) : undefined;
+  };
+  let stored = t.hooks.has('snapshot');
+  /**
+   * Whether `member` is read: two calls differing in it alone both answer, and their tokens
+   * differ (or, for the expiration, live for different spans), or the snapshots taken after
+   * each do.
+   */
   const reads = async (
     concept: Probed,
     member: string,
     base: Json,
-  ): Promise<{ read: boolean; carried: boolean; first: Issued }> => {
+  ): Promise<{ read: boolean; by: 'token' | 'snapshot'; carried: boolean }> => {
     const [a, b] = values(concept);
     const first = await register({ ...base, [member]: a });
+    const afterFirst = stored && first.payload !== undefined ? await snapshot() : undefined;
     const second = await register({ ...base, [member]: b });
     if (first.payload === undefined || second.payload === undefined)
-      return { read: false, carried: false, first };
-    const read =
+      return { read: false, by: 'token', carried: false };
+    const afterSecond = afterFirst === undefined ? undefined : await snapshot();
+    const byToken =
       concept === 'expiration'
         ? lifetime(first.payload) !== lifetime(second.payload)
         : fingerprint(first.payload) !== fingerprint(second.payload);
-    return { read, carried: read && carries(concept, first.payload, a), first };
+    const bySnapshot = afterFirst !== undefined && afterSecond !== afterFirst;
+    return {
+      read: byToken || bySnapshot,
+      by: byToken ? 'token' : 'snapshot',
+      carried: byToken && carries(concept, first.payload, a),
+    };
   };
 
   const empty = await register({});
   const mentioned = namesMentioned(empty.res);
   // A member no server reads, sent both ways: when the tokens change with it, no change proves
   // a member read.
-  const control = `eacUnread${t.faker.string.alpha(6)}`;
+  const unread = `eacUnread${t.faker.string.alpha(6)}`;
   for (const concept of ['columns', 'name', 'permissions', 'expiration'] as const) {
-    if ((await reads(concept, control, {})).read) {
+    const control = await reads(concept, unread, {});
+    if (control.read && control.by === 'token') {
       w.cannot(
         'shapes.registerTenant',
-        `the tenant token changes with a member no server reads (${control}), so no change it shows proves a member read`,
+        `the tenant token changes with a member no server reads (${unread}), so no change it shows proves a member read`,
       );
       return;
+    }
+    if (control.read) {
+      stored = false;
+      w.saw(
+        `register-tenant: the snapshot changes with a member no server reads (${unread}); only tokens are compared`,
+      );
     }
   }
 
   const names: Partial<Record<Probed, string>> = {};
   const seen: string[] = [];
   const find = async (concept: Probed, base: Json) => {
-    const tries = [...CANDIDATES[concept].flatMap(spellings), ...mentioned];
+    const tries = [
+      ...CANDIDATES[concept].flatMap(spellings),
+      ...mentioned.filter((m) => conceptOf(m) === concept),
+    ];
     for (const member of [...new Set(tries)]) {
       if (Object.values(names).includes(member)) continue;
       const found = await reads(concept, member, base);
       if (!found.read) continue;
       names[concept] = member;
-      seen.push(`${concept} as ${member}${found.carried ? ' (the token carries it)' : ''}`);
+      seen.push(
+        `${concept} as ${member}${found.carried ? ' (the token carries it)' : found.by === 'snapshot' ? ' (the snapshot changes with it)' : ''}`,
+      );
       return;
     }
   };
   // What a tenant is split on first: with a server that requires one, nothing else is accepted
   // without it.
-  for (const concept of ['columns', 'schema', 'uniqueKey'] as const) await find(concept, {});
+  for (const concept of ['columns', 'uniqueKey'] as const) await find(concept, {});
+  const columnsBase: Json =
+    names.columns === undefined ? {} : { [names.columns]: { customer_id: fresh('base') } };
+  // A schema may split tenants alone, or only beside the columns.
+  await find('schema', {});
+  if (names.schema === undefined && names.columns !== undefined) await find('schema', columnsBase);
   const split: Json =
     names.columns !== undefined
-      ? { [names.columns]: { customer_id: fresh('base') } }
+      ? columnsBase
       : names.schema !== undefined
         ? { [names.schema]: fresh('base') }
-        : {};
+        : names.uniqueKey !== undefined
+          ? { [names.uniqueKey]: fresh('base') }
+          : {};
   for (const concept of ['name', 'permissions', 'metadata', 'expiration'] as const)
     await find(concept, split);
 
@@ -234,7 +297,7 @@ export async function tenant(w: Watch, world: World) {
   w.shapes['registerTenant'] = { ...names };
   w.saw(`register-tenant: read ${seen.join(', ')}`);
   w.review.push(
-    `shapes.registerTenant: each name was taken where two calls differing in that member alone answered different tenant tokens; ${missing.length === 0 ? 'every concept was found' : `not found: ${missing.join(', ')}`}; connectionOverride (and its example) is yours to write`,
+    `shapes.registerTenant: each name was taken where two calls differing in that member alone answered different tenant tokens (or left different account snapshots); ${missing.length === 0 ? 'every concept was found' : `not found: ${missing.join(', ')}`}; connectionOverride (and its example) is yours to write`,
   );
   if (names.columns !== undefined && names.name !== undefined)
     await tenantIdentity(w, register, names.columns, names.name, fresh);
