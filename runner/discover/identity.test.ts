@@ -4,6 +4,7 @@ import { RENAMED } from '../../latitude/requests.ts';
 import { TargetProfile } from '../../spec/profile.ts';
 import type { Reply } from '../../suites/harness/http.ts';
 import { discoverSpec } from './index.ts';
+import { ownPath } from './identity.ts';
 import { conceptOf, namesMentioned, spellings } from './tenant.ts';
 
 // What discover reads off the identity calls, the embed-token and register-tenant members and
@@ -42,6 +43,18 @@ describe('candidate member names', () => {
     expect(conceptOf('tokenLifetime')).toBe('expiration');
     expect(conceptOf('apiKey')).toBe('uniqueKey');
     expect(conceptOf('zzz')).toBeUndefined();
+  });
+});
+
+describe('where a key set is looked for', () => {
+  it('takes a URL on the target as its path from the base address, and nothing elsewhere', () => {
+    expect(ownPath('http://a.test/.well-known/jwks.json', 'http://a.test')).toBe(
+      '/.well-known/jwks.json',
+    );
+    expect(ownPath('http://a.test/api/keys?v=2', 'http://a.test/api/')).toBe('/keys?v=2');
+    expect(ownPath('/jwks', 'http://a.test')).toBe('/jwks');
+    expect(ownPath('https://idp.example/jwks', 'http://a.test')).toBeUndefined();
+    expect(ownPath('::', 'not a url')).toBeUndefined();
   });
 });
 

@@ -123,6 +123,26 @@ export async function identity(w: Watch, world: World) {
   });
 }
 
+/**
+ * A URL as a path on the target (relative to its base address, whose own path it drops), or
+ * undefined when it lies elsewhere: a key set is only fetched from the target itself.
+ */
+export function ownPath(url: string, baseUrl: string): string | undefined {
+  try {
+    const base = new URL(baseUrl);
+    const u = new URL(url, base);
+    if (u.origin !== base.origin) return undefined;
+    const prefix = base.pathname.replace(/\/$/, '');
+    const path =
+      prefix !== '' && u.pathname.startsWith(`${prefix}/`)
+        ? u.pathname.slice(prefix.length)
+        : u.pathname;
+    return path + u.search;
+  } catch {
+    return undefined;
+  }
+}
+
 async function keySet(w: Watch, token: string, alg: string | undefined, payload: Json) {
   if (alg === undefined || alg.startsWith('HS')) {
     w.saw(`token: signed with ${alg ?? 'no alg'}, so no key set is looked for`);
@@ -133,14 +153,7 @@ async function keySet(w: Watch, token: string, alg: string | undefined, payload:
   // common places; a URL on the target's own address is written as its path.
   const header = decodeProtectedHeader(token);
   const issuer = typeof payload['iss'] === 'string' ? payload['iss'] : undefined;
-  const own = (url: string): string | undefined => {
-    try {
-      const u = new URL(url, t.target.baseUrl);
-      return u.origin === new URL(t.target.baseUrl).origin ? u.pathname + u.search : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  const own = (url: string) => ownPath(url, t.target.baseUrl);
   const discovered: string[] = [];
   for (const doc of [
     OPENID,
