@@ -1,9 +1,10 @@
 /**
  * Discover: the register-tenant field names (§4.9 lists concepts and no names) and which
- * registrations name one tenant. A candidate name counts as read only by an effect seen in the
- * tenant JWT the call answers: two calls that differ in that member alone, both accepted, answer
- * tokens that differ (beyond their issue time, expiry and id), or, for the expiration, tokens
- * that live for different spans. A member no server would read is tried the same way first; a
+ * registrations name one tenant. A candidate name counts as read only by an effect seen: three
+ * calls that differ in that member alone (one value twice, then another), all accepted, where
+ * the two alike answer alike and the third otherwise: in the tenant JWT (beyond its issue time,
+ * expiry and id; for the expiration, the span it lives for), or in the account's snapshot (a
+ * host hook) taken after each. A member no server would read is tried the same way first; a
  * target whose tokens change with it reflects what it is sent, and nothing is decided.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -199,9 +200,9 @@ export async function tenant(w: Watch, world: World) {
   };
   let stored = t.hooks.has('snapshot');
   /**
-   * Whether `member` is read: two calls differing in it alone both answer, and their tokens
-   * differ (or, for the expiration, live for different spans), or the snapshots taken after
-   * each do.
+   * Whether `member` is read: three calls differing in it alone (a, a again, b) all answer;
+   * the two with one value answer alike and the third otherwise, in their tokens (for the
+   * expiration, the spans they live for) or in the snapshots taken after each.
    */
   const reads = async (
     concept: Probed,
@@ -209,21 +210,24 @@ export async function tenant(w: Watch, world: World) {
     base: Json,
   ): Promise<{ read: boolean; by: 'token' | 'snapshot'; carried: boolean }> => {
     const [a, b] = values(concept);
-    const first = await register({ ...base, [member]: a });
-    const afterFirst = stored && first.payload !== undefined ? await snapshot() : undefined;
-    const second = await register({ ...base, [member]: b });
-    if (first.payload === undefined || second.payload === undefined)
-      return { read: false, by: 'token', carried: false };
-    const afterSecond = afterFirst === undefined ? undefined : await snapshot();
-    const byToken =
-      concept === 'expiration'
-        ? lifetime(first.payload) !== lifetime(second.payload)
-        : fingerprint(first.payload) !== fingerprint(second.payload);
-    const bySnapshot = afterFirst !== undefined && afterSecond !== afterFirst;
+    const issued: Issued[] = [];
+    const states: (string | undefined)[] = [];
+    for (const value of [a, a, b]) {
+      const one = await register({ ...base, [member]: value });
+      if (one.payload === undefined) return { read: false, by: 'token', carried: false };
+      issued.push(one);
+      states.push(stored ? await snapshot() : undefined);
+    }
+    const [p1, p2, p3] = issued.map((i) => i.payload ?? {});
+    const [s1, s2, s3] = states;
+    const mark = (p: Json | undefined) =>
+      p === undefined ? '' : concept === 'expiration' ? String(lifetime(p)) : fingerprint(p);
+    const byToken = mark(p1) === mark(p2) && mark(p2) !== mark(p3);
+    const bySnapshot = s1 !== undefined && s1 === s2 && s2 !== s3;
     return {
       read: byToken || bySnapshot,
       by: byToken ? 'token' : 'snapshot',
-      carried: byToken && carries(concept, first.payload, a),
+      carried: byToken && p1 !== undefined && carries(concept, p1, a),
     };
   };
 
@@ -297,7 +301,7 @@ export async function tenant(w: Watch, world: World) {
   w.shapes['registerTenant'] = { ...names };
   w.saw(`register-tenant: read ${seen.join(', ')}`);
   w.review.push(
-    `shapes.registerTenant: each name was taken where two calls differing in that member alone answered different tenant tokens (or left different account snapshots); ${missing.length === 0 ? 'every concept was found' : `not found: ${missing.join(', ')}`}; connectionOverride (and its example) is yours to write`,
+    `shapes.registerTenant: each name was taken where calls differing in that member alone answered alike for one value and otherwise for another (their tenant tokens, or the account snapshots after them); ${missing.length === 0 ? 'every concept was found' : `not found: ${missing.join(', ')}`}; connectionOverride (and its example) is yours to write`,
   );
   if (names.columns !== undefined && names.name !== undefined)
     await tenantIdentity(w, register, names.columns, names.name, fresh);
