@@ -111,56 +111,69 @@ export async function embedToken(w: Watch, world: World, userRoleId: string, cla
     organization: { ...each(ORGANIZATION_NAMES, orgName), ...each(orgIds, ext) },
     user: { ...each(USER_NAMES, personName), ...each(PROPERTIES, props), ...each(userIds, userId) },
   };
-  const wide = await call(everything.organization, everything.user);
-  if (!carries(wide, userId)) {
+  const namesOrg = (a: Answer) =>
+    a.payload !== undefined &&
+    claimAt(a.payload, claims.projectOrganization) === org.projectOrganizationId;
+  const found = (await everyNameAtOnce()) ?? (await oneSetAtATime());
+  if (found === undefined) {
     w.cannot(
       'shapes.embedToken',
-      `a call naming the organization by ${orgIds.length} candidate members and the user by ${userIds.length} answered ${wide.res.status}${wide.payload === undefined ? '' : ' without the user id in its token'}; write yours by hand`,
+      `no call naming the organization and the user by the candidate members (${orgIds.length} and ${userIds.length}, all at once and a few at a time) gave a token carrying the user id sent; write yours by hand`,
     );
     return;
   }
-  const userOnly = (name: string) => {
-    const { [name]: _kept, ...rest } = everything.user;
-    return {
-      ...Object.fromEntries(Object.entries(rest).filter(([k]) => !userIds.includes(k))),
+  const { userIdName, orgIdName, orgSeenRead, wide } = found;
+
+  /** Every candidate at once, then each alone; undefined when the wide call is refused. */
+  async function everyNameAtOnce() {
+    const wide = await call(everything.organization, everything.user);
+    if (!carries(wide, userId)) return undefined;
+    const userOnly = (name: string) => ({
+      ...Object.fromEntries(Object.entries(everything.user).filter(([k]) => !userIds.includes(k))),
       [name]: userId,
-    };
-  };
-  let userIdName: string | undefined;
-  for (const name of userIds)
-    if (carries(await call(everything.organization, userOnly(name)), userId)) {
-      userIdName = name;
-      break;
+    });
+    let userIdName: string | undefined;
+    for (const name of userIds)
+      if (carries(await call(everything.organization, userOnly(name)), userId)) {
+        userIdName = name;
+        break;
+      }
+    if (userIdName === undefined) return undefined;
+    const user = userOnly(userIdName);
+    const orgOnly = (name: string) => ({
+      ...Object.fromEntries(
+        Object.entries(everything.organization).filter(([k]) => !orgIds.includes(k)),
+      ),
+      [name]: ext,
+    });
+    // The organization's member: the token names the organization registered with that
+    // externalId (or, where no claim names an organization, the call is accepted).
+    let orgIdName: string | undefined;
+    for (const name of orgIds) {
+      const a = await call(orgOnly(name), user);
+      if (namesOrg(a)) return { userIdName, orgIdName: name, orgSeenRead: true, wide };
+      if (a.payload !== undefined && claims.projectOrganization === undefined) orgIdName ??= name;
     }
-  if (userIdName === undefined) {
-    w.cannot('shapes.embedToken', 'no user id member alone gave a token carrying the user id');
-    return;
+    return orgIdName === undefined
+      ? undefined
+      : { userIdName, orgIdName, orgSeenRead: false, wide };
   }
-  const user = { ...everything.user, ...userOnly(userIdName) };
-  const orgOnly = (name: string) => ({
-    ...Object.fromEntries(
-      Object.entries(everything.organization).filter(([k]) => !orgIds.includes(k)),
-    ),
-    [name]: ext,
-  });
-  // The organization's member: the token names the organization registered with that
-  // externalId (or, where no claim names an organization, the call is accepted).
-  let orgIdName: string | undefined;
-  let orgSeenRead = false;
-  for (const name of orgIds) {
-    const a = await call(orgOnly(name), user);
-    if (a.payload === undefined) continue;
-    const named = claimAt(a.payload, claims.projectOrganization);
-    if (named === org.projectOrganizationId) {
-      orgIdName = name;
-      orgSeenRead = true;
-      break;
-    }
-    if (claims.projectOrganization === undefined && orgIdName === undefined) orgIdName = name;
-  }
-  if (orgIdName === undefined) {
-    w.cannot('shapes.embedToken', 'no organization member alone was accepted');
-    return;
+
+  /**
+   * For a target that refuses members it does not know: the commonest names, one set per call,
+   * with a display name beside the user's id or not.
+   */
+  async function oneSetAtATime() {
+    const few = (names: readonly string[]) => [...new Set([...names, ...mentioned])];
+    for (const userName of [undefined, 'name', 'displayName', 'fullName'])
+      for (const orgIdName of few(['externalId', 'external_id', 'id', 'ref', 'key']))
+        for (const userIdName of few(['id', 'userId', 'user_id', 'uid', 'externalId'])) {
+          const named = userName === undefined ? {} : { [userName]: personName };
+          const a = await call({ [orgIdName]: ext }, { ...named, [userIdName]: userId });
+          if (carries(a, userId))
+            return { userIdName, orgIdName, orgSeenRead: namesOrg(a), wide: a };
+        }
+    return undefined;
   }
   w.saw(
     `embed-token: the token carries the user id sent as user.${userIdName}${orgSeenRead ? ` and names the organization sent as organization.${orgIdName}` : ''}`,
