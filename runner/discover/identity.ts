@@ -10,6 +10,7 @@ import {
 } from '../../suites/harness/given/accounts.ts';
 import { USER_TOKEN, userPath } from '../../suites/harness/paths.ts';
 import { embedToken } from './embed.ts';
+import { identityFollows } from './identity-follows.ts';
 import {
   claimPath,
   dataOf,
@@ -23,8 +24,27 @@ import {
   type Watch,
 } from './watch.ts';
 
-/** The places where a key set is commonly published, tried in order. */
-const JWKS_PLACES = ['/.well-known/jwks.json', '/jwks.json', '/jwks', '/.well-known/jwks'];
+/** The places where a key set is commonly published, tried in order after the token's own. */
+const JWKS_PLACES = [
+  '/.well-known/jwks.json',
+  '/.well-known/jwks',
+  '/jwks.json',
+  '/jwks',
+  '/.well-known/keys',
+  '/keys',
+  '/certs',
+  '/oauth/jwks',
+  '/oauth2/jwks',
+  '/oauth2/v1/keys',
+  '/auth/jwks',
+  '/api/jwks',
+  '/v1/jwks',
+  '/v1/api/jwks',
+  '/v1/api/.well-known/jwks.json',
+  '/v1/.well-known/jwks.json',
+  '/v1/api/projects/jwks',
+];
+const OPENID = '/.well-known/openid-configuration';
 
 export async function identity(w: Watch, world: World) {
   const { t } = w;
@@ -88,17 +108,68 @@ export async function identity(w: Watch, world: World) {
   }
   w.shapes['tokenClaims'] = claims;
   await userUpdate(w, world, { userId, roleId: role.id, org: org.projectOrganizationId });
-  await keySet(w, token, header.alg);
-  await embedToken(w, world, role.id);
+  await keySet(w, token, header.alg, payload);
+  await identityFollows(w, world, {
+    ...(typeof claims['role'] === 'string' ? { role: claims['role'] } : {}),
+    ...(typeof claims['projectOrganization'] === 'string'
+      ? { projectOrganization: claims['projectOrganization'] }
+      : {}),
+  });
+  await embedToken(w, world, role.id, {
+    ...(typeof claims['projectOrganization'] === 'string'
+      ? { projectOrganization: claims['projectOrganization'] }
+      : {}),
+    ...(typeof claims['properties'] === 'string' ? { properties: claims['properties'] } : {}),
+  });
 }
 
-async function keySet(w: Watch, token: string, alg: string | undefined) {
+/**
+ * A URL as a path on the target (relative to its base address, whose own path it drops), or
+ * undefined when it lies elsewhere: a key set is only fetched from the target itself.
+ */
+export function ownPath(url: string, baseUrl: string): string | undefined {
+  try {
+    const base = new URL(baseUrl);
+    const u = new URL(url, base);
+    if (u.origin !== base.origin) return undefined;
+    const prefix = base.pathname.replace(/\/$/, '');
+    const path =
+      prefix !== '' && u.pathname.startsWith(`${prefix}/`)
+        ? u.pathname.slice(prefix.length)
+        : u.pathname;
+    return path + u.search;
+  } catch {
+    return undefined;
+  }
+}
+
+async function keySet(w: Watch, token: string, alg: string | undefined, payload: Json) {
   if (alg === undefined || alg.startsWith('HS')) {
     w.saw(`token: signed with ${alg ?? 'no alg'}, so no key set is looked for`);
     return;
   }
-  for (const place of JWKS_PLACES) {
-    const res = await w.t.http.get(place);
+  const { t } = w;
+  // The token's own pointers first (a jku header, an issuer's discovery document), then the
+  // common places; a URL on the target's own address is written as its path.
+  const header = decodeProtectedHeader(token);
+  const issuer = typeof payload['iss'] === 'string' ? payload['iss'] : undefined;
+  const own = (url: string) => ownPath(url, t.target.baseUrl);
+  const discovered: string[] = [];
+  for (const doc of [
+    OPENID,
+    ...(issuer?.startsWith('http') === true
+      ? [own(`${issuer.replace(/\/$/, '')}${OPENID}`) ?? '']
+      : []),
+  ]) {
+    if (doc === '') continue;
+    const res = await t.http.get(doc);
+    const uri = isObject(res.body) ? res.body['jwks_uri'] : undefined;
+    if (ok(res) && typeof uri === 'string') discovered.push(own(uri) ?? '');
+  }
+  const jku = typeof header.jku === 'string' ? own(header.jku) : undefined;
+  const places = [...new Set([...(jku === undefined ? [] : [jku]), ...discovered, ...JWKS_PLACES])];
+  for (const place of places.filter((p) => p !== '')) {
+    const res = await t.http.get(place);
     if (!ok(res) || !isObject(res.body) || !Array.isArray(res.body['keys'])) continue;
     try {
       await jwtVerify(token, createLocalJWKSet({ keys: res.body['keys'] as JWK[] }));
@@ -111,7 +182,7 @@ async function keySet(w: Watch, token: string, alg: string | undefined) {
   }
   w.cannot(
     'shapes.jwks',
-    `the token is signed with ${alg}, and none of ${JWKS_PLACES.join(', ')} holds a key that verifies it`,
+    `the token is signed with ${alg}, and none of ${places.length} places (its jku, an OpenID discovery document, the common paths) holds a key that verifies it`,
   );
 }
 

@@ -25,6 +25,7 @@ import type { TargetSpec } from '../target-spec.ts';
 import { behaviours } from './behaviours.ts';
 import { chatVersion } from './chat.ts';
 import { identity } from './identity.ts';
+import { tenant } from './tenant.ts';
 import { routesWithCredentials } from './v1.ts';
 import { v1Dashboards } from './v1-dashboards.ts';
 import { v2Shapes } from './v2.ts';
@@ -85,6 +86,7 @@ export async function discover(found: Target): Promise<Discovery> {
   const world = await buildWorld(w.t);
   await identity(w, world);
   await routesWithCredentials(w, world);
+  await tenant(w, world);
   if (w.serves.has('v1-dashboards')) await v1Dashboards(w);
   if (w.serves.has('v2')) await v2Shapes(w, world);
   await chatVersion(w, world);
