@@ -108,6 +108,14 @@ async function setUp(
   let publicJwk: JWK | undefined;
   let publishedKids: string[] = [];
   if (needsJwks) {
+    // A token signed with a shared secret has no public key to publish: how the target signs is
+    // the document's to leave open (§5 rule 8), so no profile entry could make this attack run.
+    const alg = header['alg'];
+    if (typeof alg === 'string' && alg.startsWith('HS'))
+      t.notRun(
+        `${what} needs a published public key, and the target signs with a shared secret (${alg})`,
+        cause.documentGap('not-shown.jwt-contents'),
+      );
     const keys = await publishedKeys(t);
     if (typeof keys === 'string')
       t.notRun(
