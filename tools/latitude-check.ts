@@ -73,7 +73,10 @@ const EXPLAINED = [
     : []),
   // The second chat agent reads no grammar the suites could predict and does not announce the
   // capability: the tests of our grammar's vocabulary end not-run naming it, as on any agent.
-  ...(latitude.chosen?.includes('chat.second-agent') === true ? ['hook:agent-grammar'] : []),
+  // (a gap of the document: partial.form.chat-words).
+  ...(latitude.chosen?.includes('chat.second-agent') === true ? ['partial.form.chat-words'] : []),
+  // A token signed with a shared secret publishes no key for the attacks that need one.
+  ...(latitude.chosen?.includes('tokens.hs256') === true ? ['not-shown.jwt-contents'] : []),
 ];
 const explains = (entry: string) => EXPLAINED.some((e) => entry === e || entry.startsWith(`${e}.`));
 

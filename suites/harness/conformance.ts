@@ -157,9 +157,18 @@ export function notRunReason(
   if (missing.length > 0)
     return {
       reason: `the target lacks the host hook${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
-      causes: missing.map(cause.hook),
+      causes: missing.map(hookCause),
     };
   return unstatedReason(target.profile, options.relies ?? []);
+}
+
+/**
+ * A missing hook as a not-run cause. agent-grammar is a target's word that its agent reads
+ * questions in our vocabulary: the document fixes none (partial.form.chat-words), so a test of
+ * that vocabulary waits on a gap of the document, not on something the target lacks.
+ */
+function hookCause(hook: string): NotRunCause {
+  return hook === 'agent-grammar' ? cause.documentGap('partial.form.chat-words') : cause.hook(hook);
 }
 
 /** Why a test relying on `relies` cannot run on a target of this profile; undefined when it can. */
