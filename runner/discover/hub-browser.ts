@@ -25,6 +25,11 @@ export interface HubPage {
   readonly frame: Frame;
   /** The accessibility tree of the hub frame, once it has gone still. */
   tree(): Promise<AxNode[]>;
+  /**
+   * The tree after `change` (a click): once it differs from the tree before (a page may reload
+   * for it) and has gone still, or as it is after the load time when nothing changed.
+   */
+  treeAfter(change: () => Promise<void>): Promise<AxNode[]>;
   /** The messages the parent page received from the hub's origin. */
   messages(): Promise<unknown[]>;
 }
@@ -74,6 +79,14 @@ export class HubBrowser {
     return {
       frame,
       tree: () => stillTree(page),
+      treeAfter: async (change) => {
+        const before = await snapshotOf(page);
+        await change();
+        const until = Date.now() + LOAD_MS;
+        while ((await snapshotOf(page)) === before && Date.now() < until)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        return stillTree(page);
+      },
       messages: async () => {
         const all = await page.evaluate<{ origin: string; data: unknown }[]>(
           'window.__eacMessages ?? []',

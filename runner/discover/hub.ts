@@ -8,7 +8,7 @@
  * read off the parent page. Every proposal is listed for review; what was not seen is said.
  */
 import {
-  HUB_PLACEHOLDERS,
+  HUB_THINGS,
   type HubLocator,
   type HubProfile,
   type HubThing,
@@ -353,14 +353,14 @@ async function readHub(
     says.push('scheduledReports "all" (the control showed for the one organization looked at)');
   w.cannot(
     'hub.v1Component',
-    'which page is the v1 component after finalize was not looked at: write it',
+    'which pages show a v1 dashboard as it was at finalize (§9) was not looked at: write it',
   );
   if (things.scheduleReport === undefined)
     w.cannot(
       'hub.scheduledReports',
       'enableScheduleReport showed no control: the organization may have no scheduled reports, or the control is not told apart',
     );
-  for (const thing of Object.keys(HUB_PLACEHOLDERS) as HubThing[])
+  for (const thing of HUB_THINGS)
     if (
       things[thing] === undefined &&
       !w.undecided.some((u) => u.startsWith(`hub.things.${thing}`))
@@ -443,14 +443,23 @@ async function afterClicks(
   const page = await open(url);
   const before = await page.tree();
   const values = { title: world.chartTitle, value: DRILLED };
+  if (!world.data)
+    w.cannot(
+      'hub.rows',
+      'the target announces no connections hook, so no rows of known values were shown (tables, the schema default, stand)',
+    );
   if (things.chart !== undefined && world.data) {
     const s = await structureOf(locate(page.frame, things.chart, values), before, world.chartRows);
     if (s !== undefined) rows.chart = s;
-    else w.cannot('hub.rows.chart', 'no structure read the chart as the rows its data gives');
+    else
+      w.cannot(
+        'hub.rows.chart',
+        "no structure read the chart as the rows its data gives (a table, the schema's default, stands)",
+      );
   }
   if (things.aiInsight !== undefined) {
-    await locate(page.frame, things.aiInsight, {}).click();
-    const after = await page.tree();
+    const opener = locate(page.frame, things.aiInsight, {});
+    const after = await page.treeAfter(() => opener.click());
     const opened = pick(
       gone(after, before)
         .filter((p) => p.top)
@@ -466,8 +475,8 @@ async function afterClicks(
   if (things.drillDown === undefined) return;
   const drillPage = await open(url);
   const start = await drillPage.tree();
-  await locate(drillPage.frame, things.drillDown, values).click();
-  const drilled = await drillPage.tree();
+  const point = locate(drillPage.frame, things.drillDown, values);
+  const drilled = await drillPage.treeAfter(() => point.click());
   const shown = gone(drilled, start)
     .filter((p) => p.top && p.node.name.includes(DRILLED) && !CONTROL_ROLES.has(p.node.role))
     .map((p) => ({ role: p.node.role, name: templateOf(p.node.name, [DRILLED], 'value') ?? '' }));
@@ -490,7 +499,7 @@ async function afterClicks(
     else
       w.cannot(
         'hub.rows.drillDown',
-        'no structure read the rows behind the point as the data gives them',
+        "no structure read the rows behind the point as the data gives them (a table, the schema's default, stands)",
       );
   }
 }
@@ -573,7 +582,7 @@ async function messagesOf(
   await field.fill('"online"');
   await field.press('Enter');
   const key = `filter_${world.control.controlKey}`;
-  const until = Date.now() + 5_000;
+  const until = Date.now() + 10_000;
   while (Date.now() < until) {
     const now = (await page.messages()).filter(isObject).slice(before);
     const params = now.find((m) => m['type'] === 'embed:params');
