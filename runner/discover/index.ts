@@ -24,6 +24,7 @@ import { resolveTarget } from '../target.ts';
 import type { TargetSpec } from '../target-spec.ts';
 import { behaviours } from './behaviours.ts';
 import { chatVersion } from './chat.ts';
+import { hubSection } from './hub.ts';
 import { identity } from './identity.ts';
 import { tenant } from './tenant.ts';
 import { routesWithCredentials } from './v1.ts';
@@ -70,9 +71,6 @@ export async function discover(found: Target): Promise<Discovery> {
   const w = new Watch(givenFor(target));
   if (found.hubUrl !== undefined) {
     w.serves.add('hub');
-    w.review.push(
-      'serves hub: a hub address was given; the hub section (how a browser finds controls and rows) is yours to write (docs/targets-and-profiles.md)',
-    );
   } else w.cannot('the hub part', 'no hub address given (--hub URL)');
 
   if (!target.hooks.includes('accounts') || !target.hooks.includes('projects')) {
@@ -90,6 +88,7 @@ export async function discover(found: Target): Promise<Discovery> {
   if (w.serves.has('v1-dashboards')) await v1Dashboards(w);
   if (w.serves.has('v2')) await v2Shapes(w, world);
   await chatVersion(w, world);
+  if (found.hubUrl !== undefined) await hubSection(w);
   // Last: it builds on the shapes and paths every other part found.
   await behaviours(w, world);
   return finish(w);
@@ -102,6 +101,7 @@ function finish(w: Watch): Discovery {
     shapes: w.shapes,
     ...(w.follows.length === 0 ? {} : { follows: [...w.follows].sort() }),
     ...(w.chat === undefined ? {} : { chat: w.chat }),
+    ...(w.hub === undefined ? {} : { hub: w.hub }),
   };
   return { profile, review: w.review, undecided: w.undecided, observed: w.observed };
 }

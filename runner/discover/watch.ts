@@ -91,6 +91,7 @@ export class Watch {
   readonly shapes: Json = {};
   readonly follows: string[] = [];
   chat: TargetProfile['chat'];
+  hub: TargetProfile['hub'];
   constructor(readonly t: Given) {}
   saw(line: string) {
     this.observed.push(line);

@@ -1,0 +1,159 @@
+/**
+ * Discover's hub world (§4.17): an account of its own with a workspace of two dashboards (the
+ * primary one, empty, and a board with one controlled filter and one chart over a small table
+ * of known rows, behind a row filter on the user's region), and project users whose roles set
+ * the §2.2 flags, each with a project-user token for the pages' `jwt`.
+ */
+import type { RolePermissions } from '../../spec/schemas/permissions.ts';
+import type { HookName } from '../../spec/schemas/hooks.ts';
+import {
+  buildWorld,
+  createRole,
+  registerOrganization,
+  registerUser,
+  type World,
+} from '../../suites/harness/given/accounts.ts';
+import { createChart, createWorkspace } from '../../suites/harness/given/dashboards.ts';
+import { USER_TOKEN } from '../../suites/harness/paths.ts';
+import { dataOf, isObject, ok, type Watch } from './watch.ts';
+
+/** The hooks the world needs; `connections` only for rows of known values. */
+export const HUB_HOOKS: readonly HookName[] = [
+  'accounts',
+  'projects',
+  'roles',
+  'workspaces',
+  'dashboards',
+  'charts',
+];
+
+/** The rows behind the chart: a user sees those of its region. */
+const SALES = [
+  { region: 'north', product: 'Anvil', channel: 'online', amount: 10 },
+  { region: 'north', product: 'Anvil', channel: 'store', amount: 5 },
+  { region: 'north', product: 'Bolt', channel: 'online', amount: 7 },
+  { region: 'north', product: 'Crane', channel: 'store', amount: 3 },
+  { region: 'south', product: 'Anvil', channel: 'online', amount: 100 },
+  { region: 'south', product: 'Drill', channel: 'store', amount: 50 },
+] as const;
+const REGION = 'north';
+const TABLE = 'hub_sales';
+const CHART_SQL = `SELECT product, SUM(amount) AS total FROM ${TABLE} GROUP BY product ORDER BY product`;
+/** The point drilled into, and the rows behind it a user of REGION sees. */
+export const DRILLED = 'Anvil';
+
+/** What every §2.2 flag that shows something on a page is, on (the hide flags off). */
+export const SHOWING: RolePermissions = {
+  addChart: true,
+  addFilter: true,
+  createChart: true,
+  createChartSQL: true,
+  editCharts: true,
+  removeChart: true,
+  addDashboard: true,
+  canDuplicateDashboard: true,
+  canSetDefaultDashboard: true,
+  canEditChartFromSession: true,
+  aiCharts: true,
+  aiInsight: true,
+  drillDown: true,
+  enableScheduleReport: true,
+};
+
+export interface HubWorld {
+  readonly world: World;
+  readonly applicationId: string;
+  readonly primary: { readonly dashboardId: string; readonly name: string };
+  readonly board: { readonly dashboardId: string; readonly name: string };
+  readonly chartTitle: string;
+  readonly control: { readonly controlKey: string; readonly label: string };
+  /** Whether the chart reads SALES (the connections hook was there). */
+  readonly data: boolean;
+  /** The chart's rows a user of REGION sees, as [product, total]. */
+  readonly chartRows: readonly (readonly string[])[];
+  /** The rows behind DRILLED that user sees, each as its values. */
+  readonly drillRows: readonly (readonly string[])[];
+  /** The dimension values the chart shows that user. */
+  readonly points: readonly string[];
+}
+
+export async function buildHubWorld(w: Watch): Promise<HubWorld> {
+  const { t } = w;
+  const world = await buildWorld(t);
+  const org = world.account.organizationId;
+  const data = t.target.hooks.includes('connections');
+  if (data)
+    await t.hooks.createConnection(org, {
+      name: 'eac discover sales',
+      table: {
+        name: TABLE,
+        columns: [
+          { name: 'region', type: 'text' },
+          { name: 'product', type: 'text' },
+          { name: 'channel', type: 'text' },
+          { name: 'amount', type: 'integer' },
+        ],
+        rows: SALES.map((s) => ({ ...s })),
+      },
+      rowFilters: [{ column: 'region', property: 'region' }],
+    });
+  const primaryName = `${t.faker.commerce.department()} overview ${t.faker.string.alpha(4)}`;
+  const ws = await createWorkspace(t, world, { dashboardName: primaryName });
+  const boardName = `${t.faker.commerce.productAdjective()} sales ${t.faker.string.alpha(4)}`;
+  const control = {
+    controlKey: 'channel',
+    field: 'channel',
+    label: `Channel ${t.faker.string.alpha(5)}`,
+  };
+  const res = await t.http.post(
+    `/accounts/${org}/workspaces/${ws.workspaceId}/dashboards`,
+    { name: boardName, controls: [control] },
+    { base: 'hooks' },
+  );
+  const made = dataOf(res);
+  if (!ok(res) || !isObject(made) || typeof made['dashboardId'] !== 'string')
+    throw new Error(`host hook "dashboards" answered ${res.status}`);
+  const boardId = made['dashboardId'];
+  const chartTitle = `Sales by product ${t.faker.string.alphanumeric(5)}`;
+  await createChart(t, world, boardId, chartTitle, {
+    title: chartTitle,
+    type: 'bar',
+    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
+    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
+    sqlOverride: CHART_SQL,
+  });
+  const seen = SALES.filter((s) => s.region === REGION);
+  const totals = new Map<string, number>();
+  for (const s of seen) totals.set(s.product, (totals.get(s.product) ?? 0) + s.amount);
+  return {
+    world,
+    applicationId: ws.workspaceId,
+    primary: { dashboardId: ws.dashboardId, name: primaryName },
+    board: { dashboardId: boardId, name: boardName },
+    chartTitle,
+    control,
+    data,
+    chartRows: [...totals.entries()].map(([p, n]) => [p, String(n)]),
+    drillRows: seen
+      .filter((s) => s.product === DRILLED)
+      .map((s) => [s.region, s.product, s.channel, String(s.amount)]),
+    points: [...totals.keys()],
+  };
+}
+
+/** A project user of REGION on a role of these flags, and its project-user token (§4.7). */
+export async function tokenFor(w: Watch, hub: HubWorld, flags: RolePermissions): Promise<string> {
+  const { t } = w;
+  const role = await createRole(t, hub.world, flags);
+  const org = await registerOrganization(t, hub.world);
+  const { userId } = await registerUser(t, hub.world, {
+    userRoleId: role.id,
+    projectOrganizationId: org.projectOrganizationId,
+    properties: { region: REGION },
+  });
+  const res = await t.http.post(USER_TOKEN, { ...hub.world.creds(), userId });
+  const data = dataOf(res);
+  const token = isObject(data) ? data['token'] : undefined;
+  if (!ok(res) || typeof token !== 'string') throw new Error(`user-token answered ${res.status}`);
+  return token;
+}
