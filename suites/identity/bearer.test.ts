@@ -2,7 +2,6 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
-import { organizationName, personName } from '../harness/builders.ts';
 import {
   buildWorld,
   registerOrganization,
@@ -12,7 +11,8 @@ import {
 import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { APPLICATIONS, EMBED_TOKEN, rolesPath } from '../harness/paths.ts';
-import { embedAnswer } from '../harness/endpoints.ts';
+import { embedAnswer, signInRequest } from '../harness/endpoints.ts';
+import { signInFor } from '../harness/given/sign-in.ts';
 import { v2KeyCarrier } from '../harness/given/v2.ts';
 import {
   describeAnswer,
@@ -53,7 +53,7 @@ conformance(
   'tokens from user-token and from embed-token are both accepted as bearer tokens',
   async (t) => {
     // Judged only where the acceptor's request is one the document fixes (no save-from-chat).
-    const { w, acceptor, org, userId } = await acceptingWorld(t, { portable: true });
+    const { w, acceptor, userId } = await acceptingWorld(t, { portable: true });
     const fromUserToken = expectSuccess(
       await userToken(t, w, userId),
       Token,
@@ -61,35 +61,19 @@ conformance(
     ).token;
     await expectAccepted(acceptor, fromUserToken, 'a token from user-token');
 
-    // embed-token, in the member names of the target's profile, for the same organization.
-    const shape = t.profile.shapes.embedToken;
-    if (shape === undefined)
-      return t.notRun(
-        "the target's profile names no embed-token members (shapes.embedToken, §4.8)",
-        cause.shape('shapes.embedToken'),
-      );
+    // embed-token, in the member names of the target's profile, for someone new where the
+    // profile follows embed-token creating them, else for someone registered first.
+    const who = await signInFor(t, w);
     const res = await t.http.post(EMBED_TOKEN, {
       ...w.creds(),
-      projectId: w.projectId,
-      organization: {
-        [shape.organization.externalId]: org.externalId,
-        ...(shape.organization.name === undefined
-          ? {}
-          : { [shape.organization.name]: organizationName(t.faker) }),
-      },
-      user: shape.user.name === undefined ? {} : { [shape.user.name]: personName(t.faker) },
+      ...signInRequest(t, w, who).fields,
     });
     const fromEmbed = embedAnswer(t, res, 'token', 'asking an embed token');
     await expectAccepted(acceptor, fromEmbed, 'a token from embed-token');
   },
   {
     needs,
-    // The user signs in for the first time: embed-token creates them.
-    relies: [
-      'tokens.embed-token.body-shape',
-      'tokens.embed-token.response-fields',
-      'tokens.embed-token.creates',
-    ],
+    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.response-fields'],
   },
 );
 
