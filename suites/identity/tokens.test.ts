@@ -162,13 +162,8 @@ function embedBody(t: Conformance, w: World, who: SignIn, ask: EmbedAsk = {}) {
 }
 
 /** A body for someone new to this test (signInFor), with `ask` on top. */
-async function signedBody(
-  t: Conformance,
-  w: World,
-  ask: EmbedAsk & { readonly userId?: string } = {},
-) {
+async function signedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
   const who = await signInFor(t, w, {
-    ...(ask.userId === undefined ? {} : { userId: ask.userId }),
     ...(ask.userName === undefined ? {} : { userName: ask.userName }),
     ...(ask.userRoleId === undefined ? {} : { userRoleId: ask.userRoleId }),
     ...(ask.properties === undefined ? {} : { properties: ask.properties }),
