@@ -1,6 +1,13 @@
 import { expect } from 'vitest';
 import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
-import { registerOrganization, registerUser, userToken } from '../harness/given/accounts.ts';
+import { expectedPermissions } from '../../fixtures/oracles/index.ts';
+import {
+  createRole,
+  registerOrganization,
+  registerUser,
+  userToken,
+} from '../harness/given/accounts.ts';
+import { states } from '../harness/model-run.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
@@ -194,9 +201,19 @@ conformance(
   'save-from-chat accepts an API key, a tenant JWT and a project-user JWT',
   async (t) => {
     const w = await dashboardsWorld(t, 0);
+    // Where the profile follows the decision that saving is not checked against §2.2, the
+    // tenant and the project user hold no editing flag (the test relies on it); otherwise both
+    // hold every flag §2.2 counts as editing, so the save is one they may make however the
+    // target checks it.
+    const unchecked = states(t, 'charts.save-from-chat.permissions');
+    if (unchecked) t.relyOn('charts.save-from-chat.permissions');
+    const editing = Object.fromEntries(
+      expectedPermissions.grantsEditing.map((flag) => [flag, true]),
+    );
     const org = await registerOrganization(t, w);
     const { userId } = await registerUser(t, w, {
       projectOrganizationId: org.projectOrganizationId,
+      ...(unchecked ? {} : { userRoleId: (await createRole(t, w, editing)).id }),
     });
     const issued = await userToken(t, w, userId);
     const projectUserToken = (issued.body as { data?: { token?: string } }).data?.token;
@@ -204,7 +221,7 @@ conformance(
       expect.fail(`user-token answered no token: ${issued.text.slice(0, 200)}`);
     const credentials: [string, string][] = [
       ['an API key in the authorization header', w.creds().apiKey],
-      ['a tenant JWT', await tenantToken(t, w, {})],
+      ['a tenant JWT', await tenantToken(t, w, unchecked ? {} : editing)],
       ['a project-user JWT', projectUserToken],
     ];
     for (const [what, secret] of credentials) {
@@ -217,9 +234,7 @@ conformance(
   {
     needs: CONTENT,
     parts: [...parts, 'identity', 'tenant-flow'],
-    // The tenant and the project user hold no editing flag: that they may save is the decision
-    // charts.save-from-chat.permissions.
-    relies: [...TENANT_FIELDS, 'charts.save-from-chat.permissions'],
+    relies: TENANT_FIELDS,
   },
 );
 

@@ -4,6 +4,7 @@ import type { ProfilePart } from '../../spec/profile.ts';
 import { externalId, organizationName, personName, properties } from './builders.ts';
 import { z } from 'zod';
 import type { Conformance } from './conformance.ts';
+import type { SignIn } from './given/sign-in.ts';
 import { expectSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
 import {
@@ -184,6 +185,40 @@ export function embedToken(
   }
   // §4.8 names user.userRoleId itself.
   if (user.userRoleId !== undefined) person['userRoleId'] = user.userRoleId;
+  return {
+    endpoint: EMBED_TOKEN_EP,
+    path: EMBED_TOKEN,
+    fields: { projectId: at.projectId, organization, user: person },
+  };
+}
+
+/**
+ * §4.8 for a sign-in made by given/sign-in.ts `signInFor`: the organization and the user with
+ * the very fields it registered them with, or, where the sign-in creates them, made up there.
+ */
+export function signInRequest(t: Conformance, at: InProject, who: SignIn): Request {
+  const names = t.profile.shapes.embedToken;
+  if (names === undefined)
+    t.notRun(
+      'the profile names no embed-token members (shapes.embedToken)',
+      cause.shape('shapes.embedToken'),
+    );
+  const organization: Record<string, unknown> = { [names.organization.externalId]: who.externalId };
+  if (names.organization.name !== undefined)
+    organization[names.organization.name] = who.organizationName;
+  const person: Record<string, unknown> = {};
+  if (names.user.name !== undefined) person[names.user.name] = who.userName;
+  if (names.user.properties !== undefined) person[names.user.properties] = who.properties;
+  if (who.userId !== undefined) {
+    if (names.user.id === undefined)
+      t.notRun(
+        'the profile names no member for the embed-token user id',
+        cause.shape('shapes.embedToken.user.id'),
+      );
+    person[names.user.id] = who.userId;
+  }
+  // §4.8 names user.userRoleId itself.
+  if (who.userRoleId !== undefined) person['userRoleId'] = who.userRoleId;
   return {
     endpoint: EMBED_TOKEN_EP,
     path: EMBED_TOKEN,

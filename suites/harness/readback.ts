@@ -9,6 +9,8 @@ import type { Conformance } from './conformance.ts';
 import { expectSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
 import { claimAt, claimsOf } from './jwt.ts';
+import { claimAt as tokenClaim } from './claims.ts';
+import { unstatedEntries } from '../../spec/reliance.ts';
 import { userUpdateRecord, userUpdateShape } from './records.ts';
 import { REGISTER_USER, USER_TOKEN, rolesPath, userPath } from './paths.ts';
 
@@ -153,6 +155,31 @@ export async function updateUserShowing(
       cause.documentGap(USER_UPDATE_ANSWER),
     );
   return data;
+}
+
+/**
+ * The role or the organization a stored user holds (§2.4), read back without changing it:
+ * through a name-only update's answer (updateUserShowing) where the profile follows
+ * users.update.absent-fields-unchanged, so that update keeps both; otherwise through a fresh
+ * token at the claim path the profile names (§4.7: a token is made from the stored user;
+ * tokens.claims), a role the token leaves out reading as none. Each path relies on what it uses.
+ */
+export async function storedReference(
+  t: Conformance,
+  w: World,
+  user: { readonly userId: string; readonly name: string },
+  field: 'userRoleId' | 'projectOrganizationId',
+): Promise<unknown> {
+  if (unstatedEntries(t.profile, ['users.update.absent-fields-unchanged']).length === 0) {
+    t.relyOn('users.update.absent-fields-unchanged', 'users.update.response-fields');
+    return (await updateUserShowing(t, w, user.userId, { name: user.name }, field))[field];
+  }
+  t.relyOn('tokens.claims');
+  const res = await t.http.post(USER_TOKEN, { ...w.creds(), userId: user.userId });
+  const { token } = expectSuccess(res, TokenOnly, 'issuing a token to read the user back');
+  return field === 'userRoleId'
+    ? (tokenClaim(t, token, 'role', { absentMeansNone: true }) ?? null)
+    : tokenClaim(t, token, 'projectOrganization');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ClauseId } from '../../spec/clauses/index.ts';
+import type { ReliedClause } from '../../spec/reliance.ts';
 import { ErrorEnvelope } from '../../spec/schemas/common.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { externalId } from '../harness/builders.ts';
@@ -12,6 +13,9 @@ import {
   type World,
 } from '../harness/given/accounts.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { signInFor } from '../harness/given/sign-in.ts';
+import { states } from '../harness/model-run.ts';
+import { slug } from '../harness/meta.ts';
 import {
   elsewhere,
   expectUnchanged,
@@ -141,19 +145,22 @@ const rows: readonly Row[] = [
   {
     ep: request.EMBED_TOKEN_EP,
     needs: [],
-    // The reads show a change only where embed-token creates what it names (both readings of
-    // tokens.embed-token.upserts do; decision tokens.embed-token.creates).
-    readsRely: ['tokens.embed-token.creates'],
-    // The staged sign-in names an organization and a user the project does not hold.
-    acceptRely: ['tokens.embed-token.creates'],
+    readsRely: [],
     effectShown: true,
-    stage: (t, w) => {
-      const ext = externalId(t.faker);
-      const userId = t.faker.string.uuid();
-      return Promise.resolve({
-        req: request.embedToken(t, w, ext, { userId }),
-        reads: [() => organizationExists(t, w, ext), () => userExists(t, w, userId)],
-      });
+    // Where the profile follows tokens.embed-token.creates, the sign-in names an organization
+    // and a user the project does not hold, and the reads show it created them; otherwise both
+    // are registered first (§4.4, §4.5) and the sign-in, found as it stands, shows no effect.
+    stage: async (t, w) => {
+      const who = await signInFor(t, w, { userId: t.faker.string.uuid() });
+      return {
+        req: request.signInRequest(t, w, who),
+        reads: who.creates
+          ? [
+              () => organizationExists(t, w, who.externalId),
+              () => userExists(t, w, who.userId ?? ''),
+            ]
+          : [],
+      };
     },
   },
   {
@@ -216,6 +223,14 @@ interface Acceptance {
   readonly needs?: readonly HookName[];
   /** Unspecified clauses the cell leans on beyond the endpoint's own. */
   readonly relies?: readonly ClauseId[];
+  /**
+   * The decision that makes the cell a success where the document also allows a refusal: a
+   * profile following it is held to the success; on any other a refusal may answer instead,
+   * and must then be the client's error and change nothing.
+   */
+  readonly successDecided?: ReliedClause;
+  /** The label the cell's id keeps (meta.ts slug) where the label was reworded. */
+  readonly idLabel?: string;
   readonly applies?: (ep: Endpoint) => boolean;
   readonly stage: (t: Conformance, row: Row) => Promise<Shot>;
 }
@@ -223,7 +238,9 @@ interface Acceptance {
 /**
  * An organizationId sent beside an organization-bound key (§5 rule 3 ignores any value). The
  * document types the field as a UUID, so whether a value of another shape is still validated is
- * open: those cells lean on the decision that it is not.
+ * open (auth.org-bound.organization-id-shape): on a target following the decision that it is
+ * not, those cells must succeed; on another, a refusal as the client's error that changes
+ * nothing is the other answer the document allows.
  */
 interface IgnoredId {
   readonly label: string;
@@ -264,14 +281,21 @@ const acceptances: readonly Acceptance[] = [
   },
   // §5 rule 3, one cell per value form: every organizationId sent with the key is ignored.
   ...ignoredIds.map((form): Acceptance => ({
-    label: `an organization-bound key with ${form.label} acts on its own account`,
+    label: form.shapeOpen
+      ? `an organization-bound key with ${form.label} acts on its own account, or is refused and changes nothing`
+      : `an organization-bound key with ${form.label} acts on its own account`,
     clauses: () =>
       form.shapeOpen
         ? ['auth.org-bound.organization-id-ignored', 'auth.org-bound.organization-id-shape']
         : ['auth.org-bound.organization-id-ignored'],
     // A JSON null has no query form.
     applies: (ep) => form.value !== null || ep.carrier === 'body',
-    ...(form.shapeOpen ? { relies: ['auth.org-bound.organization-id-shape'] } : {}),
+    ...(form.shapeOpen
+      ? {
+          successDecided: 'auth.org-bound.organization-id-shape',
+          idLabel: `an organization-bound key with ${form.label} acts on its own account`,
+        }
+      : {}),
     stage: async (t, row) => {
       const w = await buildWorld(t);
       const { id, bystander } = await idOf(t, form);
@@ -476,11 +500,22 @@ for (const row of rows) {
       `${ep.name}: ${col.label}`,
       async (t) => {
         const shot = await col.stage(t, row);
-        const before = row.effectShown ? await readWatch(t, watchOf(shot)) : undefined;
+        const before =
+          row.effectShown && shot.staged.reads.length > 0
+            ? await readWatch(t, watchOf(shot))
+            : undefined;
         // Accounts the credentials merely name stay as they were (seen through a snapshot).
         const aside: Watch = { reads: [], accounts: shot.bystanders ?? [] };
         const asideBefore = await readWatch(t, aside);
+        const refusable = col.successDecided !== undefined && !states(t, col.successDecided);
+        const whole = refusable ? await readWatch(t, watchOf(shot)) : undefined;
         const res = await send(t, shot.staged.req, shot.carry);
+        if (whole !== undefined && res.status >= 400) {
+          expectClientError(res, `${ep.name} with ${col.label}`);
+          expectUnchanged(whole, await readWatch(t, watchOf(shot)), `${ep.name} refused`);
+          return;
+        }
+        if (col.successDecided !== undefined && !refusable) t.relyOn(col.successDecided);
         expectSuccess(res, z.unknown(), `${ep.name} with ${col.label}`);
         expectUnchanged(asideBefore, await readWatch(t, aside), 'an account the key only named');
         // A success on a project, role or user that exists only in the aimed-at account shows
@@ -493,6 +528,7 @@ for (const row of rows) {
         }
       },
       {
+        ...(col.idLabel === undefined ? {} : { id: slug(`${ep.name}: ${col.idLabel}`) }),
         needs: needsOf(row, col.needs),
         relies: [
           ...new Set([

@@ -5,20 +5,15 @@ import { buildWorld, registerOrganization, registerUser } from '../harness/given
 import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { embedAnswer, embedToken } from '../harness/endpoints.ts';
-import { updateUserShowing } from '../harness/readback.ts';
+import { storedReference } from '../harness/readback.ts';
 
 // §2.3: an externalId is any string of at least one character the caller picks, and every call
 // that takes a project organization identifier resolves it to that organization, whatever its
 // form. §4.5's projectOrganizationId and §4.8's organization (under the member the profile
 // names for its externalId) are those calls.
 const needs = ['accounts', 'projects'] as const;
-/**
- * Reading the user's organization from the update answer leans on decision
- * users.update.response-fields (§4.6).
- */
-const SHOWN: ClauseId = 'users.update.response-fields';
-/** ... and, the update sending only the name, on absent fields leaving it unchanged (decision users.update.absent-fields-unchanged). */
-const UNCHANGED: ClauseId = 'users.update.absent-fields-unchanged';
+// A user's organization is read back as readback.ts storedReference can (each way relies on
+// what it uses).
 /** §2.3 leaves open how an identifier that could be a UUID is matched. */
 const UUID_OR_EXTERNAL: ClauseId = 'orgs.identifier.resolution-order';
 const EMBED_RELIES: readonly ClauseId[] = [
@@ -64,9 +59,12 @@ function registersUnder(forms: readonly Form[], title: string, relies: readonly 
         const ext = form.make(t.faker);
         const org = await registerOrganization(t, w, { externalId: ext });
         const { userId, body } = await registerUser(t, w, { projectOrganizationId: ext });
-        const shown = (
-          await updateUserShowing(t, w, userId, { name: body.name }, 'projectOrganizationId')
-        )['projectOrganizationId'];
+        const shown = await storedReference(
+          t,
+          w,
+          { userId, name: body.name },
+          'projectOrganizationId',
+        );
         if (shown !== org.projectOrganizationId)
           wrong.push(
             `${form.label} ${JSON.stringify(ext)}: user in ${JSON.stringify(shown)}, ` +
@@ -75,7 +73,7 @@ function registersUnder(forms: readonly Form[], title: string, relies: readonly 
       }
       expect(wrong, 'each externalId names the organization registered with it').toEqual([]);
     },
-    { needs, relies: [SHOWN, UNCHANGED, ...relies], timeout: 60_000 },
+    { needs, relies, timeout: 60_000 },
   );
 }
 

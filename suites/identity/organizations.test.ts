@@ -11,7 +11,7 @@ import { conformance, probe, type Conformance } from '../harness/conformance.ts'
 import { REGISTER_ORGANIZATION, REGISTER_USER, userPath } from '../harness/paths.ts';
 import { sendWatched } from '../harness/credential-table.ts';
 import { REGISTER_ORGANIZATION_EP } from '../harness/endpoints.ts';
-import { organizationExists, updateUserShowing } from '../harness/readback.ts';
+import { organizationExists, storedReference, updateUserShowing } from '../harness/readback.ts';
 import { shownUser } from '../harness/records.ts';
 import {
   describeAnswer,
@@ -24,23 +24,16 @@ import {
 // §2.3, §4.4: registering project organizations, and externalIds standing for their UUIDs.
 const needs = ['accounts', 'projects'] as const;
 const Registered = RegisterOrganizationResponse.shape.data;
-/**
- * Reading the user's organization from the update answer leans on decision
- * users.update.response-fields (§4.6).
- */
+/** Reading a user from the update answer leans on decision users.update.response-fields (§4.6). */
 const SHOWN = 'users.update.response-fields';
-/** ... and, the update sending only the name, on absent fields leaving it unchanged (decision users.update.absent-fields-unchanged). */
-const UNCHANGED = 'users.update.absent-fields-unchanged';
 
 function register(t: Conformance, w: World, fields: Record<string, unknown>) {
   return t.http.post(REGISTER_ORGANIZATION, { ...w.creds(), projectId: w.projectId, ...fields });
 }
 
-/** The organization a user is attached to, as the update answer shows it (relies on SHOWN). */
-async function organizationOfUser(t: Conformance, w: World, userId: string, name: string) {
-  return (await updateUserShowing(t, w, userId, { name }, 'projectOrganizationId'))[
-    'projectOrganizationId'
-  ];
+/** The organization a user is attached to, read back as readback.ts storedReference can. */
+function organizationOfUser(t: Conformance, w: World, userId: string, name: string) {
+  return storedReference(t, w, { userId, name }, 'projectOrganizationId');
 }
 
 conformance(
@@ -133,7 +126,7 @@ conformance(
       'the user must be attached to the organization\u2019s UUID, not the externalId',
     ).toBe(org.projectOrganizationId);
   },
-  { needs, relies: [SHOWN, UNCHANGED] },
+  { needs },
 );
 
 conformance(
@@ -147,7 +140,7 @@ conformance(
       org.projectOrganizationId,
     );
   },
-  { needs, relies: [SHOWN, UNCHANGED] },
+  { needs },
 );
 
 probe(

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { IsoUtc } from '../../spec/schemas/common.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
-import { externalId, organizationName, personName, properties } from '../harness/builders.ts';
+import { personName, properties } from '../harness/builders.ts';
 import {
   expectedEffective,
   expectedPermissions,
@@ -20,6 +20,7 @@ import {
   userToken,
   type World,
 } from '../harness/given/accounts.ts';
+import { signInFor, type SignIn } from '../harness/given/sign-in.ts';
 import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
@@ -121,42 +122,53 @@ function embedShape(t: Conformance) {
   return shape;
 }
 
+/** What a sign-in sends beside (or instead of) the fields its SignIn was made with. */
 interface EmbedAsk {
-  /** A fresh externalId unless given. */
-  readonly externalId?: string;
-  readonly userId?: string;
   readonly userName?: string;
   readonly userRoleId?: string;
-  /** Made up unless given. */
   readonly properties?: Record<string, unknown>;
   readonly expiration?: unknown;
 }
 
-/** An embed-token body: organization and user named as the profile says, userRoleId as §4.8 does. */
-function embedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
+/**
+ * An embed-token body for `who` (given/sign-in.ts): organization and user named as the
+ * profile says, userRoleId as §4.8 does, each field as `who` was made with unless `ask` says.
+ */
+function embedBody(t: Conformance, w: World, who: SignIn, ask: EmbedAsk = {}) {
   const shape = embedShape(t);
   const member = (name: string | undefined, value: unknown) =>
     name === undefined ? {} : { [name]: value };
-  if (ask.userId !== undefined && shape.user.id === undefined)
+  if (who.userId !== undefined && shape.user.id === undefined)
     t.notRun(
       "the target's profile names no embed-token member for the user's id",
       cause.shape('shapes.embedToken.user.id'),
     );
+  const userRoleId = ask.userRoleId ?? who.userRoleId;
   return {
     ...w.creds(),
     projectId: w.projectId,
     organization: {
-      [shape.organization.externalId]: ask.externalId ?? externalId(t.faker),
-      ...member(shape.organization.name, organizationName(t.faker)),
+      [shape.organization.externalId]: who.externalId,
+      ...member(shape.organization.name, who.organizationName),
     },
     user: {
-      ...member(shape.user.name, ask.userName ?? personName(t.faker)),
-      ...member(shape.user.properties, ask.properties ?? properties(t.faker)),
-      ...(ask.userId === undefined ? {} : member(shape.user.id, ask.userId)),
-      ...(ask.userRoleId === undefined ? {} : { userRoleId: ask.userRoleId }),
+      ...member(shape.user.name, ask.userName ?? who.userName),
+      ...member(shape.user.properties, ask.properties ?? who.properties),
+      ...(who.userId === undefined ? {} : member(shape.user.id, who.userId)),
+      ...(userRoleId === undefined ? {} : { userRoleId }),
     },
     ...('expiration' in ask ? { expiration: ask.expiration } : {}),
   };
+}
+
+/** A body for someone new to this test (signInFor), with `ask` on top. */
+async function signedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
+  const who = await signInFor(t, w, {
+    ...(ask.userName === undefined ? {} : { userName: ask.userName }),
+    ...(ask.userRoleId === undefined ? {} : { userRoleId: ask.userRoleId }),
+    ...(ask.properties === undefined ? {} : { properties: ask.properties }),
+  });
+  return embedBody(t, w, who, ask);
 }
 
 const embed = (t: Conformance, body: unknown) => t.http.post(EMBED_TOKEN, body);
@@ -174,9 +186,8 @@ function embedExpiresAt(t: Conformance, res: Reply, what: string): string {
 /** What an embed-token test leans on: the members it sends, and those of the answer it reads. */
 const EMBED_BODY = 'tokens.embed-token.body-shape';
 const EMBED_ANSWER = 'tokens.embed-token.response-fields';
-/** ... and, each sign-in naming an organization and a user the project does not hold yet, on
- *  embed-token creating them (decision tokens.embed-token.creates). */
-const EMBED_NEW = 'tokens.embed-token.creates';
+// Whom a sign-in names comes from given/sign-in.ts: someone new where the profile follows
+// tokens.embed-token.creates (the test then relies on it), else someone registered first.
 
 // ---------------------------------------------------------------------------------------------
 // Lifetimes (§4.7, §5 rule 5, §8): expiresAt on a frozen account clock, portable; and liveness,
@@ -371,11 +382,11 @@ conformance(
   async (t) => {
     const w = await buildWorld(t);
     const life = await lifetimeOf(t, w, async () =>
-      embedExpiresAt(t, await embed(t, embedBody(t, w)), 'embed-token without expiration'),
+      embedExpiresAt(t, await embed(t, await signedBody(t, w)), 'embed-token without expiration'),
     );
     expectDefaultLifetime(life, 'embed-token without expiration');
   },
-  { needs, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER] },
+  { needs, relies: [EMBED_BODY, EMBED_ANSWER] },
 );
 
 conformance(
@@ -385,7 +396,7 @@ conformance(
     const w = await buildWorld(t);
     const at = await freezeOnWholeSecond(t, w);
     for (const expiration of EXPIRATIONS) {
-      const res = await embed(t, embedBody(t, w, { expiration }));
+      const res = await embed(t, await signedBody(t, w, { expiration }));
       const expiresAt = embedExpiresAt(t, res, `embed-token with expiration ${expiration}`);
       expect(
         (instant(expiresAt) - at) / 1000,
@@ -393,7 +404,7 @@ conformance(
       ).toBe(expirationSeconds(expiration));
     }
   },
-  { needs: withClock, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER] },
+  { needs: withClock, relies: [EMBED_BODY, EMBED_ANSWER] },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -472,20 +483,21 @@ conformance(
   'embed-token refuses any expiration outside the nine durations',
   async (t) => {
     const w = await buildWorld(t);
+    const who = await signInFor(t, w);
     expectSuccess(
-      await embed(t, embedBody(t, w, { expiration: '5m' })),
+      await embed(t, embedBody(t, w, who, { expiration: '5m' })),
       EmbedData,
       'the control: embed-token with expiration 5m',
     );
     await fc.assert(
       fc.asyncProperty(notAnExpiration, async (expiration) => {
-        const res = await embed(t, embedBody(t, w, { expiration }));
+        const res = await embed(t, embedBody(t, w, who, { expiration }));
         expectRefusedExpiration(res, expiration);
       }),
       t.fc(40),
     );
   },
-  { needs, relies: [EMBED_NEW, EMBED_BODY] },
+  { needs, relies: [EMBED_BODY] },
 );
 
 probe(
@@ -503,7 +515,7 @@ probe(
           expiration: '1H',
         }),
       ],
-      ['embed-token', await embed(t, embedBody(t, w, { expiration: '1H' }))],
+      ['embed-token', await embed(t, await signedBody(t, w, { expiration: '1H' }))],
     ] as const) {
       const issues = detailsOf(res)['issues'];
       const named =
@@ -759,13 +771,13 @@ for (const { field, clause } of REQUIRED_EMBED_FIELDS) {
     `embed-token without ${field} is refused, and with it the same body succeeds`,
     async (t) => {
       const w = await buildWorld(t);
-      const body = embedBody(t, w);
+      const body = await signedBody(t, w);
       const without = Object.fromEntries(Object.entries(body).filter(([key]) => key !== field));
       const res = await embed(t, without);
       expectClientError(res, `embed-token without ${field}`);
       expectSuccess(await embed(t, body), EmbedData, `the same body with ${field}`);
     },
-    { needs, relies: [EMBED_NEW, EMBED_BODY] },
+    { needs, relies: [EMBED_BODY] },
   );
 }
 
@@ -774,11 +786,11 @@ conformance(
   'embed-token answers the success envelope with a data object',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await embed(t, embedBody(t, w));
+    const res = await embed(t, await signedBody(t, w));
     const data = expectSuccess(res, EmbedData, 'embed-token');
     expect(Array.isArray(data), 'data should be an object, not an array').toBe(false);
   },
-  { needs, relies: [EMBED_NEW, EMBED_BODY] },
+  { needs, relies: [EMBED_BODY] },
 );
 
 probe(
@@ -786,14 +798,14 @@ probe(
   'the fields of the embed-token answer',
   async (t) => {
     const w = await buildWorld(t);
-    const res = await embed(t, embedBody(t, w));
+    const res = await embed(t, await signedBody(t, w));
     const data = expectSuccess(res, EmbedData, 'embed-token');
     const decided = Token.extend({ userId: z.uuid(), projectOrganizationId: z.uuid() })
       .strict()
       .safeParse(data);
     t.observe(`data keys ${Object.keys(data).sort().join(', ')}`, decided.success);
   },
-  { needs, relies: [EMBED_NEW] },
+  { needs },
 );
 
 probe(
@@ -801,25 +813,25 @@ probe(
   'embed-token twice with the same externalId and user id',
   async (t) => {
     const w = await buildWorld(t);
-    const same = { externalId: externalId(t.faker), userId: t.faker.string.uuid() };
+    const who = await signInFor(t, w, { userId: t.faker.string.uuid() });
     const first = expectSuccess(
-      await embed(t, embedBody(t, w, same)),
+      await embed(t, embedBody(t, w, who)),
       EmbedData,
       'first embed-token',
     );
     const renamed = personName(t.faker);
     const again = expectSuccess(
-      await embed(t, embedBody(t, w, { ...same, userName: renamed })),
+      await embed(t, embedBody(t, w, who, { userName: renamed })),
       EmbedData,
       'second embed-token',
     );
     const sameOrg =
       first['projectOrganizationId'] !== undefined &&
       first['projectOrganizationId'] === again['projectOrganizationId'];
-    const sameUser = first['userId'] === same.userId && again['userId'] === same.userId;
+    const sameUser = first['userId'] === who.userId && again['userId'] === who.userId;
     t.observe(`same organization: ${sameOrg}; user id kept: ${sameUser}`, sameOrg && sameUser);
     // The user is now registered: a plain user-token for it reflects the second sign-in.
-    const res = await userToken(t, w, same.userId);
+    const res = await userToken(t, w, who.userId ?? '');
     const name =
       res.status === 200
         ? claimsOf((res.body as { data: { token: string } }).data.token)?.['name']
@@ -829,7 +841,7 @@ probe(
       res.status === 200 && name === renamed,
     );
   },
-  { needs, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
+  { needs, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
 
 conformance(
@@ -839,18 +851,22 @@ conformance(
     const w = await buildWorld(t);
     const first = await createRole(t, w, { addChart: true });
     const second = await createRole(t, w, { readOnly: true });
-    const same = { externalId: externalId(t.faker), userId: t.faker.string.uuid() };
+    const who = await signInFor(t, w, {
+      userId: t.faker.string.uuid(),
+      userRoleId: first.id,
+      properties: { tier: 'gold', seats: 3 },
+    });
     for (const [label, role, props] of [
       ['the first sign-in', first, { tier: 'gold', seats: 3 }],
       ['a later sign-in with another role', second, { tier: '', seats: 0, trial: false }],
       ['a sign-in back to the first role', first, { tier: 'silver', seats: 12, trial: true }],
     ] as const) {
-      const ask = { ...same, userRoleId: role.id, properties: props };
-      const token = embedAnswer(t, await embed(t, embedBody(t, w, ask)), 'token', label);
+      const ask = { userRoleId: role.id, properties: props };
+      const token = embedAnswer(t, await embed(t, embedBody(t, w, who, ask)), 'token', label);
       expect(claimAt(t, token, 'role'), `${label}: the token carries the role sent`).toBe(role.id);
       expect(claimAt(t, token, 'properties'), `${label}: the properties sent`).toEqual(props);
       // The upsert stores the role: a plain user-token of the user carries it too.
-      const stored = (await issuedToken(t, w, same.userId)).token;
+      const stored = (await issuedToken(t, w, who.userId ?? '')).token;
       expect(claimAt(t, stored, 'role'), `${label}: user-token carries the stored role`).toBe(
         role.id,
       );
@@ -858,7 +874,7 @@ conformance(
   },
   {
     needs: withRoles,
-    relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION, 'tokens.embed-token.upserts'],
+    relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION, 'tokens.embed-token.upserts'],
   },
 );
 
@@ -875,11 +891,11 @@ conformance(
       yes: true,
       text: t.faker.word.noun(),
     };
-    const res = await embed(t, embedBody(t, w, { properties: props }));
+    const res = await embed(t, await signedBody(t, w, { properties: props }));
     const token = embedAnswer(t, res, 'token', 'embed-token with properties of every class');
     expect(claimAt(t, token, 'properties'), 'the token carries the values sent').toEqual(props);
   },
-  { needs, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
+  { needs, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
 
 conformance(
@@ -895,7 +911,7 @@ conformance(
     ).userRoles;
     if (listed === undefined)
       return expect.fail('the role created through the hook should be listed');
-    const res = await embed(t, embedBody(t, w, { userRoleId: listed.id }));
+    const res = await embed(t, await signedBody(t, w, { userRoleId: listed.id }));
     expectSuccess(res, EmbedData, 'embed-token with a listed userRoleId');
     // Where the profile says where tokens carry the role, the token must carry this one.
     if (t.profile.shapes.tokenClaims?.role !== undefined) {
@@ -905,7 +921,7 @@ conformance(
       );
     }
   },
-  { needs: withRoles, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
+  { needs: withRoles, relies: [EMBED_BODY, EMBED_ANSWER, CLAIMS_DECISION] },
 );
 
 probe(
@@ -915,7 +931,7 @@ probe(
     const w = await buildWorld(t);
     const { userId } = await registerUser(t, w);
     const fromUserToken = (await issuedToken(t, w, userId)).token;
-    const embedded = embedAnswer(t, await embed(t, embedBody(t, w)), 'token', 'embed-token');
+    const embedded = embedAnswer(t, await embed(t, await signedBody(t, w)), 'token', 'embed-token');
     const jwks = await t.http.get(t.profile.shapes.jwks ?? '/.well-known/jwks.json');
     for (const [label, token] of [
       ['user-token', fromUserToken],
@@ -955,5 +971,5 @@ probe(
       );
     }
   },
-  { needs, relies: [EMBED_NEW, EMBED_BODY, EMBED_ANSWER] },
+  { needs, relies: [EMBED_BODY, EMBED_ANSWER] },
 );

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { ErrorEnvelope, ValidationIssue } from '../../spec/schemas/common.ts';
 import { externalId, personName } from '../harness/builders.ts';
 import { buildWorld, createRole, registerUser, type World } from '../harness/given/accounts.ts';
+import { signInFor } from '../harness/given/sign-in.ts';
+import { slug } from '../harness/meta.ts';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, detailsOf, expectClientError, statusAndCode } from '../harness/expect.ts';
@@ -69,6 +71,8 @@ function judgeAnswer(res: Reply, what: string): 'refused' | 'accepted' {
 
 interface DeepCase {
   readonly field: string;
+  /** The field's words the test's id keeps (meta.ts slug) where they were reworded. */
+  readonly idField?: string;
   /** Open shapes the request is written in (the profile's answers to them). */
   readonly relies: readonly ClauseId[];
   /** Sends the request with the deep value inside the field; `state` reads what it could change. */
@@ -120,10 +124,13 @@ const deepCases: readonly DeepCase[] = [
     },
   },
   {
-    field: 'embed-token user.properties (a new user and organization)',
-    // §4.8 leaves the member names open: the target's profile gives them; the state read shows
-    // a change only where embed-token creates what it names (decision tokens.embed-token.creates).
-    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.creates'],
+    field: 'embed-token user.properties (a user signing in)',
+    idField: 'embed-token user.properties (a new user and organization)',
+    // §4.8 leaves the member names open: the target's profile gives them. Where the profile
+    // follows embed-token creating what it names, the user and organization are new and the
+    // state read shows whether they were made; otherwise they are registered first and the
+    // state read is the stored user, as a token of it shows (given/sign-in.ts).
+    relies: ['tokens.embed-token.body-shape'],
     run: async (t, w, deep) => {
       const names = t.profile.shapes.embedToken;
       const idName = names?.user.id;
@@ -133,16 +140,18 @@ const deepCases: readonly DeepCase[] = [
           'the profile names no embed-token members for the user id and properties',
           cause.shape('shapes.embedToken.user'),
         );
-      const userId = t.faker.string.uuid();
-      const ext = externalId(t.faker);
-      const state = async () =>
-        `${await userExists(t, w, userId)}, ${await organizationExists(t, w, ext)}`;
+      const who = await signInFor(t, w, { userId: t.faker.string.uuid() });
+      const userId = who.userId ?? '';
+      const ext = who.externalId;
+      const state = who.creates
+        ? async () => `${await userExists(t, w, userId)}, ${await organizationExists(t, w, ext)}`
+        : () => storedUser(t, w, userId);
       const before = await state();
       const user: Record<string, unknown> = {
         [idName]: userId,
         [propertiesName]: { nested: MARK },
       };
-      if (names.user.name !== undefined) user[names.user.name] = personName(t.faker);
+      if (names.user.name !== undefined) user[names.user.name] = who.userName;
       const raw = bodyWith(
         {
           ...w.creds(),
@@ -197,7 +206,18 @@ for (const c of deepCases) {
       if (verdict === 'refused')
         expect(after, `the refused ${c.field} request must change nothing`).toBe(before);
     },
-    { needs, parts: ['identity'], relies: c.relies },
+    {
+      ...(c.idField === undefined
+        ? {}
+        : {
+            id: slug(
+              `a body nested ${DEEP} levels deep in ${c.idField} is refused in the envelope and changes nothing, or is kept usable`,
+            ),
+          }),
+      needs,
+      parts: ['identity'],
+      relies: c.relies,
+    },
   );
 }
 

@@ -1,5 +1,7 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
+import type { ReliedClause } from '../../spec/reliance.ts';
+import { states } from '../harness/model-run.ts';
 import { chartConfig } from '../harness/builders.ts';
 import type { World } from '../harness/given/accounts.ts';
 import type { Conformance } from '../harness/conformance.ts';
@@ -27,6 +29,13 @@ export interface BearerEndpoint {
   readonly part: ProfilePart;
   /** Unspecified clauses the row leans on (the form of the authorization header). */
   readonly relies?: readonly ClauseId[];
+  /**
+   * The decision under which a user holding no role may make the call. Where the profile
+   * follows it the token's user holds none (the test relies on it); otherwise the user holds a
+   * role granting every editing flag of §2.2, so the call is one a user may make however the
+   * target checks it (a genuine token still refused leaves the case not-run).
+   */
+  readonly anyRole?: ReliedClause;
   request(t: Conformance, world: World): Promise<BearerRequest | string> | BearerRequest | string;
 }
 
@@ -92,9 +101,15 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
   {
     name: `GET ${APPLICATIONS}`,
     part: 'v2',
-    // The world is not migrated: that the list answers a 2xx then is a decision.
-    relies: ['v2.applications.list.before-finalize'],
-    request: () => ({ method: 'GET', path: APPLICATIONS }),
+    // Before finalize, that the list answers a 2xx is a decision: where the profile does not
+    // follow it, the world's workspace is finalized first (§9), as for the row below.
+    request: async (t, w) => {
+      if (states(t, 'v2.applications.list.before-finalize'))
+        t.relyOn('v2.applications.list.before-finalize');
+      else if ((await applicationOf(t, w)) === undefined)
+        return 'the world holds no finalized workspace (a credentials file lists no application, and the target lacks the workspaces or migration hook)';
+      return { method: 'GET', path: APPLICATIONS };
+    },
   },
   {
     name: `GET ${APPLICATIONS}/{applicationId}/dashboards`,
@@ -128,9 +143,8 @@ export const BEARER_ENDPOINTS: readonly BearerEndpoint[] = [
     // is clause errors.refused.changes-nothing, checked by the protocol suite).
     name: 'POST /v1/api/chart/save-from-chat',
     part: 'v1-dashboards',
-    // The token's user holds whatever role the world gave it: that it may save is the decision
-    // charts.save-from-chat.permissions.
-    relies: ['auth.header.format', 'charts.save-from-chat.permissions'],
+    relies: ['auth.header.format'],
+    anyRole: 'charts.save-from-chat.permissions',
     request: (t) => ({
       method: 'POST',
       path: SAVE_FROM_CHAT,

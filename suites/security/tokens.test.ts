@@ -3,8 +3,10 @@ import { request } from 'undici';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
+import { expectedPermissions } from '../../fixtures/oracles/index.ts';
 import {
   buildWorld,
+  createRole,
   registerOrganization,
   registerUser,
   userToken,
@@ -20,6 +22,11 @@ import {
 } from './bearer-endpoints.ts';
 import { ATTACKS, JwksServer, type Genuine } from './forge.ts';
 import { cause } from '../harness/causes.ts';
+import { states } from '../harness/model-run.ts';
+
+/** A role granting every flag §2.2 counts as editing. */
+const editingRole = () =>
+  Object.fromEntries(expectedPermissions.grantsEditing.map((flag) => [flag, true]));
 
 // §2.5, §5 rule 5: the only project-user tokens are those user-token and embed-token issue.
 // Every case shows first that the target takes the genuine token at the endpoint (2xx), then
@@ -63,8 +70,17 @@ async function setUp(
 ): Promise<Setup> {
   const w = await buildWorld(t);
   const org = await registerOrganization(t, w);
-  const a = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
-  const b = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
+  let userRoleId: string | undefined;
+  if (endpoint.anyRole !== undefined) {
+    if (states(t, endpoint.anyRole)) t.relyOn(endpoint.anyRole);
+    else userRoleId = (await createRole(t, w, editingRole())).id;
+  }
+  const member = {
+    projectOrganizationId: org.projectOrganizationId,
+    ...(userRoleId === undefined ? {} : { userRoleId }),
+  };
+  const a = await registerUser(t, w, member);
+  const b = await registerUser(t, w, member);
   const call = await endpoint.request(t, w);
   if (typeof call === 'string') t.notRun(`${endpoint.name}: ${call}`);
   const tokenA = expectSuccess(await userToken(t, w, a.userId), Token, 'a token for user A').token;
