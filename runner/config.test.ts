@@ -138,6 +138,7 @@ describe('the config file', () => {
       options: {
         only: [],
         json: true,
+        observe: false,
         target: { target: 'http://t:1', ca: path.join(dir, 'x.pem'), checkDecisions: false },
       },
     });

@@ -49,6 +49,7 @@ describe('diffProfiles', () => {
       '≠ shapes.tokenClaims.role: the profile says rol, discover found ctx.role',
     );
     expect(text).toContain('+ shapes.tokenClaims.permissions: discover found perm');
-    expect(text).toMatch(/stated but not observed .*serves\.v2/);
+    expect(text).toContain('+ serves.chat: discover saw it');
+    expect(text).toMatch(/stated but not observed .*serves, follows, shapes\.jwks/);
   });
 });

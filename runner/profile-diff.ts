@@ -90,7 +90,9 @@ export function renderDiff(rows: readonly DiffRow[]): string[] {
       `    ≠ ${r.at}: the profile says ${show(r.stated)}, discover found ${show(r.observed)}`,
     );
   for (const r of unstated)
-    lines.push(`    + ${r.at}: discover found ${show(r.observed)}; the profile does not state it`);
+    lines.push(
+      `    + ${r.at}: ${r.observed === true ? 'discover saw it' : `discover found ${show(r.observed)}`}; the profile does not state it`,
+    );
   if (unseen.length > 0) {
     // By section, counted: the leaves discover has no way to check are many (a hub's controls).
     const sections = new Map<string, number>();

@@ -9,7 +9,7 @@ import {
   type World,
 } from '../harness/given/accounts.ts';
 import type { HubThing } from '../../spec/hub-profile.ts';
-import type { HubView } from '../harness/browser.ts';
+import { hubProfile, openHub, type HubView } from '../harness/browser.ts';
 import type { Conformance } from '../harness/conformance.ts';
 import { createChart, createWorkspace, type Shared } from '../harness/given/dashboards.ts';
 import { buildWorld } from '../harness/given/accounts.ts';
@@ -296,3 +296,44 @@ export const TOOLS = [
   ['removeChart', 'removeChart'],
   ['addDashboard', 'addDashboard'],
 ] as const satisfies readonly (readonly [HubThing, string])[];
+
+/**
+ * After the host removed the board's chart from its migrated dashboard through v2: the v2 page
+ * lost it, and every page the profile says is the v1 component (hub.v1Component) still shows it.
+ */
+export async function expectV1ComponentFrozen(
+  t: Conformance,
+  w: HubWorld,
+  v2Id: string,
+): Promise<void> {
+  const live = await openHub(t, dashboardPath(v2Id, { jwt: w.viewer.token }));
+  await expectCount(live.thing('filterBar'), 1, 'the v2 dashboard is shown');
+  await expectCount(
+    live.thing('chart', { title: w.board.chartTitle }),
+    0,
+    'the v2 dashboard lost the chart',
+  );
+  await live.close();
+  // The pages that are the v1 component, as the profile states them (hub.v1Component).
+  const component = hubProfile(t).v1Component;
+  const pages: (readonly [string, string])[] = [
+    ['the dashboard page, v1 id', dashboardPath(w.board.dashboardId, { jwt: w.viewer.token })],
+  ];
+  if (component === 'dashboard-and-application-pages')
+    pages.push([
+      'the application page, v1 workspace id',
+      applicationPath(w.board.workspaceId, {
+        jwt: w.viewer.token,
+        dashboardId: w.board.dashboardId,
+      }),
+    ]);
+  for (const [what, path] of pages) {
+    const v1 = await openHub(t, path);
+    await expectCount(
+      v1.thing('chart', { title: w.board.chartTitle }),
+      1,
+      `${what}: the v1 component still shows it`,
+    );
+    await v1.close();
+  }
+}

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { hubProfile, openHub } from '../harness/browser.ts';
 import { cause } from '../harness/causes.ts';
 import { conformance } from '../harness/conformance.ts';
 import { successStatus } from '../harness/expect.ts';
@@ -14,14 +13,7 @@ import {
   v2Delete,
 } from '../harness/given/v2.ts';
 import { chartPath } from '../harness/paths.ts';
-import {
-  applicationPath,
-  dashboardPath,
-  expectCount,
-  hubWorld,
-  needs,
-  HUB_TIMEOUT,
-} from './kit.ts';
+import { hubWorld, needs, HUB_TIMEOUT, expectV1ComponentFrozen } from './kit.ts';
 
 // §9 with §4.17: after finalize the v1 dashboard component stays as the migration left it. The
 // v2 dashboard is changed by removing its charts, named by the ids its own v2 record lists
@@ -57,36 +49,7 @@ conformance(
         `the host removes chart ${chartId} through v2: ${res.status} ${res.text.slice(0, 200)}`,
       ).toBe(true);
     }
-    const live = await openHub(t, dashboardPath(v2.id, { jwt: w.viewer.token }));
-    await expectCount(live.thing('filterBar'), 1, 'the v2 dashboard is shown');
-    await expectCount(
-      live.thing('chart', { title: w.board.chartTitle }),
-      0,
-      'the v2 dashboard lost the chart',
-    );
-    await live.close();
-    // The pages that are the v1 component, as the profile states them (hub.v1Component).
-    const component = hubProfile(t).v1Component;
-    const pages: (readonly [string, string])[] = [
-      ['the dashboard page, v1 id', dashboardPath(w.board.dashboardId, { jwt: w.viewer.token })],
-    ];
-    if (component === 'dashboard-and-application-pages')
-      pages.push([
-        'the application page, v1 workspace id',
-        applicationPath(w.board.workspaceId, {
-          jwt: w.viewer.token,
-          dashboardId: w.board.dashboardId,
-        }),
-      ]);
-    for (const [what, path] of pages) {
-      const v1 = await openHub(t, path);
-      await expectCount(
-        v1.thing('chart', { title: w.board.chartTitle }),
-        1,
-        `${what}: the v1 component still shows it`,
-      );
-      await v1.close();
-    }
+    await expectV1ComponentFrozen(t, w, v2.id);
   },
   { timeout: HUB_TIMEOUT, parts, needs: migrating, relies: [...V2_KEY, 'hub.v1-component.page'] },
 );

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { HookName } from '../../spec/schemas/hooks.ts';
-import { hubProfile, openHub } from '../harness/browser.ts';
+import { openHub } from '../harness/browser.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { states } from '../harness/model-run.ts';
 import { TENANT_FIELDS, tenantToken, v1Post } from '../harness/given/dashboards.ts';
@@ -23,6 +23,7 @@ import {
   needs,
   type HubWorld,
   HUB_TIMEOUT,
+  expectV1ComponentFrozen,
 } from './kit.ts';
 import { REMOVE, chartPath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
@@ -161,36 +162,7 @@ conformance(
       successStatus(res.status),
       `the host removes the chart through v2: ${res.status} ${res.text.slice(0, 200)}`,
     ).toBe(true);
-    const live = await openHub(t, dashboardPath(v2Id, { jwt: w.viewer.token }));
-    await expectCount(live.thing('filterBar'), 1, 'the v2 dashboard is shown');
-    await expectCount(
-      live.thing('chart', { title: w.board.chartTitle }),
-      0,
-      'the v2 dashboard lost the chart',
-    );
-    await live.close();
-    // The pages that are the v1 component, as the profile states them (hub.v1Component).
-    const component = hubProfile(t).v1Component;
-    const pages: (readonly [string, string])[] = [
-      ['the dashboard page, v1 id', dashboardPath(w.board.dashboardId, { jwt: w.viewer.token })],
-    ];
-    if (component === 'dashboard-and-application-pages')
-      pages.push([
-        'the application page, v1 workspace id',
-        applicationPath(w.board.workspaceId, {
-          jwt: w.viewer.token,
-          dashboardId: w.board.dashboardId,
-        }),
-      ]);
-    for (const [what, path] of pages) {
-      const v1 = await openHub(t, path);
-      await expectCount(
-        v1.thing('chart', { title: w.board.chartTitle }),
-        1,
-        `${what}: the v1 component still shows it`,
-      );
-      await v1.close();
-    }
+    await expectV1ComponentFrozen(t, w, v2Id);
   },
   {
     timeout: HUB_TIMEOUT,
