@@ -157,7 +157,8 @@ if (hasHub() && broker() !== undefined) {
   });
 }
 
-function hasHub(): boolean {
+/** Whether the run was given a hub's address (`--hub`). */
+export function hasHub(): boolean {
   try {
     return inject('eacTarget').hubUrl !== undefined;
   } catch {

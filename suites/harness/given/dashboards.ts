@@ -6,8 +6,16 @@ import { z } from 'zod';
 import { success } from '../../../spec/schemas/common.ts';
 import { V1ListedDashboards } from '../../../spec/schemas/dashboard.ts';
 import { HookDashboardCharts } from '../../../spec/schemas/hooks.ts';
-import { buildWorld, type Given, type World } from './accounts.ts';
-import { createChart, createWorkspace } from './content.ts';
+import {
+  buildWorld,
+  createRole,
+  registerOrganization,
+  registerUser,
+  userToken,
+  type Given,
+  type World,
+} from './accounts.ts';
+import { chartsMadeOn, createChart, createWorkspace } from './content.ts';
 import { authorization } from '../authorization.ts';
 import type { Conformance } from '../conformance.ts';
 import { fillEndpoint, statedEndpoint, type EndpointValues } from '../stated-endpoint.ts';
@@ -187,7 +195,10 @@ const ChartIdsRead = success(z.looseObject({ chartIds: z.array(z.string()) }));
 /**
  * The chart ids of a dashboard's layout, in layout order, where the v1 list does not carry
  * them: through the read-only dashboard-charts hook, else the target's own route
- * (shapes.endpoints.dashboardCharts), else not-run naming the three ways.
+ * (shapes.endpoints.dashboardCharts), else, for a reader with an API key (a shared
+ * dashboard), the charts its §4.17 dashboard page shows where the target serves the hub and
+ * its profile names a chart by its title (suites/harness/hub-layout.ts), else not-run naming
+ * the ways.
  */
 export async function layoutRead(
   t: Conformance,
@@ -198,8 +209,14 @@ export async function layoutRead(
   if (t.hooks.has('dashboard-charts')) return (await hookCharts(t, w, dashboardId)).chartIds;
   const route = t.profile.shapes.endpoints?.dashboardCharts;
   if (route === undefined) {
+    if ('apiKey' in as && t.profile.serves.includes('hub') && t.profile.hub?.things.chart) {
+      // Imported here alone: the browser module starts the run's browser when loaded.
+      const { hubLayout, hubLayoutReadable } = await import('../hub-layout.ts');
+      if (hubLayoutReadable(t))
+        return hubLayout(t, dashboardId, chartsMadeOn(w, dashboardId), await hubReader(t, w));
+    }
     t.notRun(
-      "reading a v1 dashboard's layout needs shapes.v1Dashboard.chartIds, the dashboard-charts host hook or shapes.endpoints.dashboardCharts",
+      "reading a v1 dashboard's layout needs shapes.v1Dashboard.chartIds, the dashboard-charts host hook, shapes.endpoints.dashboardCharts or the hub's dashboard page with hub.things.chart",
       cause.shape('shapes.endpoints.dashboardCharts'),
     );
   }
@@ -219,6 +236,37 @@ export async function layoutRead(
     );
   }
   return parsed.data.data.chartIds;
+}
+
+const hubReaders = new WeakMap<World['account'], Promise<string>>();
+
+/**
+ * A project-user token (§4.5, §4.7) of the world that may see its shared dashboards on the
+ * hub's pages: a user of a project organization, on a role with no flags where the target has
+ * the roles hook. Made once per world.
+ */
+function hubReader(t: Conformance, w: World): Promise<string> {
+  let token = hubReaders.get(w.account);
+  if (token === undefined) {
+    token = (async () => {
+      const role = t.hooks.has('roles') ? await createRole(t, w, {}) : undefined;
+      const org = await registerOrganization(t, w);
+      const { userId } = await registerUser(t, w, {
+        projectOrganizationId: org.projectOrganizationId,
+        ...(role === undefined ? {} : { userRoleId: role.id }),
+      });
+      const res = await userToken(t, w, userId);
+      const made = (res.body as { data?: { token?: unknown } }).data?.token;
+      if (res.status !== 200 || typeof made !== 'string')
+        throw new Error(
+          `world building: user-token answered ${res.status} ${res.text.slice(0, 200)}`,
+        );
+      return made;
+    })();
+    hubReaders.set(w.account, token);
+    token.catch(() => hubReaders.delete(w.account));
+  }
+  return token;
 }
 
 /**
