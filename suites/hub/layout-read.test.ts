@@ -25,11 +25,13 @@ function withoutLayoutChannels(t: Conformance): Conformance {
 }
 
 // Both channels open: what the dashboard page shows of a shared dashboard the host laid out
-// is what the hook shows, the same charts in the same order (§4.17: the page opens that
-// dashboard, a v1 id as well as a v2 one).
+// is what the hook shows, the same charts (§4.17: the page opens that dashboard, a v1 id as well
+// as a v2 one). The document fixes no order of charts on the page, so the charts are compared
+// as a set; the hub read gives them in page order, which a layout comparison takes for the
+// layout's only where the target offers no other channel.
 conformance(
   ['hub.dashboard.page', 'hub.ids.v1-and-v2'],
-  "a v1 dashboard's page shows the charts its layout holds, in its order",
+  "a v1 dashboard's page shows the charts its layout holds",
   async (t) => {
     const w = await dashboardsWorld(t, 3);
     const { dashboardId } = w.board;
@@ -38,7 +40,9 @@ conformance(
       w.board.charts.map((c) => c.chartId),
     );
     const shown = await layoutRead(withoutLayoutChannels(t), w, dashboardId);
-    expect(shown, "the dashboard page's charts, read back to their ids").toEqual(hook);
+    expect([...shown].sort(), "the dashboard page's charts, read back to their ids").toEqual(
+      [...hook].sort(),
+    );
   },
   { timeout: HUB_TIMEOUT, parts, needs: WITH_LAYOUT, id: 'layout-read' },
 );
