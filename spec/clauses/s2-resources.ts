@@ -393,6 +393,8 @@ export const s2 = defineClauses([
     section: '2.3',
     level: 'must',
     summary: 'A project organization has projectOrganizationId, externalId, name and properties.',
+    noPortableCheck:
+      "No call the document fixes answers a project organization's record: register-organization shows its id and externalId (their own clauses), the name is judged where the hub shows it, and the properties have no reading of their own.",
   },
   {
     id: 'resources.organization.id-issued',
@@ -433,6 +435,8 @@ export const s2 = defineClauses([
     section: '2.3',
     level: 'must',
     summary: 'properties is a key/value object that scopes and protects the data its users reach.',
+    noPortableCheck:
+      "The document says organization properties scope data but not how they reach a query (row-level security reads the user's properties), so no call shows an organization's properties narrowing rows.",
   },
 
   // §2.4 project user

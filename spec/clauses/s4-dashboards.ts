@@ -27,12 +27,16 @@ export const s4Dashboards = defineClauses([
     section: '4.10',
     level: 'must',
     summary: 'organizationId becomes mandatory for a clone authorised by a hub-login JWT.',
+    noPortableCheck:
+      'No call the document fixes issues a hub-login JWT (§5 names it without a way to get one), so a clone under one cannot be made.',
   },
   {
     id: 'dashboards.clone.connection-id',
     section: '4.10',
     level: 'must',
     summary: 'connectionId names a connection that a guest is allowed to use.',
+    noPortableCheck:
+      'The document gives no way to make a guest or a connection a guest may use, so no clone can name one it is known to be allowed.',
   },
   {
     id: 'dashboards.clone.target-workspace-default',

@@ -157,6 +157,8 @@ export const s5 = defineClauses([
     level: 'must',
     summary:
       'Calls made with a hub-login JWT need organizationId, and membership in it is checked.',
+    noPortableCheck:
+      'No call the document fixes issues a hub-login JWT, so no call can be made with one, with or without organizationId.',
   },
   // rule 4
   {

@@ -13,6 +13,8 @@ export const s9 = defineClauses([
     section: '9',
     level: 'must',
     summary: 'Version 1.5.0 is stamped on the OpenAPI file of the v1 role endpoint.',
+    noPortableCheck:
+      'The version is a property of the OpenAPI file the document describes, and the document gives no call that serves that file.',
   },
   {
     id: 'migration.workspace-to-application',
