@@ -6,7 +6,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Frame, Page } from 'playwright-core';
+// A static import: the bundle loads an external package only when a member is first read
+// (tools/build.ts), so without playwright-core installed nothing loads before browserProblem says so.
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import {
   browserProblem,
   CHROMIUM_ARGS,
@@ -46,7 +48,6 @@ export class HubBrowser {
   static async launch(): Promise<HubBrowser | string> {
     const problem = browserProblem();
     if (problem !== undefined) return problem;
-    const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: chromiumPath(),
       headless: true,

@@ -13,7 +13,7 @@ import {
   registerUser,
   type World,
 } from '../../suites/harness/given/accounts.ts';
-import { createChart, createWorkspace } from '../../suites/harness/given/dashboards.ts';
+import { createChart, createWorkspace } from '../../suites/harness/given/content.ts';
 import { USER_TOKEN } from '../../suites/harness/paths.ts';
 import { dataOf, isObject, ok, type Watch } from './watch.ts';
 
