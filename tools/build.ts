@@ -73,10 +73,11 @@ export const sourceUrls: Plugin = {
 
 /**
  * Packages the bundle loads on first use instead of at start-up (see lazyPackages): DuckDB's
- * native module, which only a chat needs, and undici, which `eac serve` reaches through
- * runner/target.ts but never calls.
+ * native module, which only a chat needs, undici, which `eac serve` reaches through
+ * runner/target.ts but never calls, and playwright-core, an optional part that only discover's
+ * hub section opens (it says so, without loading it, where the part is not installed).
  */
-export const LAZY_PACKAGES = ['@duckdb/node-api', 'undici'];
+export const LAZY_PACKAGES = ['@duckdb/node-api', 'undici', 'playwright-core'];
 
 /**
  * A static import of such a package would load it (for DuckDB a dlopen and dozens of CommonJS
