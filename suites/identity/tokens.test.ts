@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { IsoUtc } from '../../spec/schemas/common.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
-import { personName, properties } from '../harness/builders.ts';
+import { externalId, organizationName, personName, properties } from '../harness/builders.ts';
 import {
   expectedEffective,
   expectedPermissions,
@@ -335,6 +335,28 @@ probe(
     );
   },
   { needs },
+);
+
+probe(
+  ['tokens.embed-token.creates'],
+  'embed-token naming an organization and a user the project does not hold',
+  async (t) => {
+    const w = await buildWorld(t);
+    const someoneNew: SignIn = {
+      externalId: externalId(t.faker),
+      organizationName: organizationName(t.faker),
+      userName: personName(t.faker),
+      properties: properties(t.faker),
+      userId: t.faker.string.uuid(),
+      creates: true,
+    };
+    const res = await embed(t, embedBody(t, w, someoneNew));
+    t.observe(
+      `embed-token for someone the project does not hold answered ${res.status}${res.status >= 300 ? ` ${res.text.slice(0, 200)}` : ''}`,
+      res.status >= 200 && res.status < 300,
+    );
+  },
+  { needs, relies: [EMBED_BODY] },
 );
 
 // ---------------------------------------------------------------------------------------------
