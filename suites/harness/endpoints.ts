@@ -154,49 +154,18 @@ export function userToken(userId: string): Request {
   return { endpoint: USER_TOKEN_EP, path: USER_TOKEN, fields: { userId } };
 }
 
-/**
- * §4.8 with the member names of the target's profile (shapes.embedToken): the organization
- * by `ext`, the user by `userId`; a role when given. Not-run when the profile has no names.
- */
-export function embedToken(
-  t: Conformance,
-  at: InProject,
-  ext: string,
-  user: { userId?: string; userRoleId?: string } = {},
-): Request {
-  const names = t.profile.shapes.embedToken;
-  if (names === undefined)
-    t.notRun(
-      'the profile names no embed-token members (shapes.embedToken)',
-      cause.shape('shapes.embedToken'),
-    );
-  const organization: Record<string, unknown> = { [names.organization.externalId]: ext };
-  if (names.organization.name !== undefined)
-    organization[names.organization.name] = organizationName(t.faker);
-  const person: Record<string, unknown> = {};
-  if (names.user.name !== undefined) person[names.user.name] = personName(t.faker);
-  if (user.userId !== undefined) {
-    if (names.user.id === undefined)
-      t.notRun(
-        'the profile names no member for the embed-token user id',
-        cause.shape('shapes.embedToken.user.id'),
-      );
-    person[names.user.id] = user.userId;
-  }
-  // §4.8 names user.userRoleId itself.
-  if (user.userRoleId !== undefined) person['userRoleId'] = user.userRoleId;
-  return {
-    endpoint: EMBED_TOKEN_EP,
-    path: EMBED_TOKEN,
-    fields: { projectId: at.projectId, organization, user: person },
-  };
+/** Whom an embed-token request names; the display names drawn only where the profile has them. */
+interface EmbedWho {
+  readonly externalId: string;
+  readonly organizationName: () => string;
+  readonly userName: () => string;
+  readonly properties?: Record<string, unknown>;
+  readonly userId?: string;
+  readonly userRoleId?: string;
 }
 
-/**
- * §4.8 for a sign-in made by given/sign-in.ts `signInFor`: the organization and the user with
- * the very fields it registered them with, or, where the sign-in creates them, made up there.
- */
-export function signInRequest(t: Conformance, at: InProject, who: SignIn): Request {
+/** §4.8 with the member names of the target's profile (shapes.embedToken). */
+function embedRequest(t: Conformance, at: InProject, who: EmbedWho): Request {
   const names = t.profile.shapes.embedToken;
   if (names === undefined)
     t.notRun(
@@ -205,10 +174,11 @@ export function signInRequest(t: Conformance, at: InProject, who: SignIn): Reque
     );
   const organization: Record<string, unknown> = { [names.organization.externalId]: who.externalId };
   if (names.organization.name !== undefined)
-    organization[names.organization.name] = who.organizationName;
+    organization[names.organization.name] = who.organizationName();
   const person: Record<string, unknown> = {};
-  if (names.user.name !== undefined) person[names.user.name] = who.userName;
-  if (names.user.properties !== undefined) person[names.user.properties] = who.properties;
+  if (names.user.name !== undefined) person[names.user.name] = who.userName();
+  if (names.user.properties !== undefined && who.properties !== undefined)
+    person[names.user.properties] = who.properties;
   if (who.userId !== undefined) {
     if (names.user.id === undefined)
       t.notRun(
@@ -224,6 +194,36 @@ export function signInRequest(t: Conformance, at: InProject, who: SignIn): Reque
     path: EMBED_TOKEN,
     fields: { projectId: at.projectId, organization, user: person },
   };
+}
+
+/**
+ * §4.8 naming the organization by `ext` and the user by `userId` (a role when given), with
+ * display names made up here. Not-run when the profile has no names.
+ */
+export function embedToken(
+  t: Conformance,
+  at: InProject,
+  ext: string,
+  user: { userId?: string; userRoleId?: string } = {},
+): Request {
+  return embedRequest(t, at, {
+    externalId: ext,
+    organizationName: () => organizationName(t.faker),
+    userName: () => personName(t.faker),
+    ...user,
+  });
+}
+
+/**
+ * §4.8 for a sign-in made by given/sign-in.ts `signInFor`: the organization and the user with
+ * the very fields it registered them with, or, where the sign-in creates them, made up there.
+ */
+export function signInRequest(t: Conformance, at: InProject, who: SignIn): Request {
+  return embedRequest(t, at, {
+    ...who,
+    organizationName: () => who.organizationName,
+    userName: () => who.userName,
+  });
 }
 
 /**
