@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
 import { ChatResult } from '../../spec/schemas/chat.ts';
-import { conformance, type Conformance } from '../harness/conformance.ts';
+import { conformance, type Conformance, states } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 import { chartQuestions, chatWorld, leaks, parts, type ChatUser, type ChatWorld } from './kit.ts';
 import { atPointer } from '../harness/json-pointer.ts';
@@ -13,7 +13,6 @@ import type { Reply } from '../harness/http.ts';
 import {
   budgetLine,
   modelRuns,
-  states,
   type Budget,
   type ModelCommand,
   type Verdict,

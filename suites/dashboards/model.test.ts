@@ -15,7 +15,7 @@ import {
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
-import { conformance, type Conformance } from '../harness/conformance.ts';
+import { conformance, type Conformance, states } from '../harness/conformance.ts';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
 import {
   CONTENT,
@@ -34,13 +34,7 @@ import {
   type Reader,
 } from '../harness/given/dashboards.ts';
 import type { Reply } from '../harness/http.ts';
-import {
-  budgetLine,
-  modelRuns,
-  states,
-  type Budget,
-  type ModelCommand,
-} from '../harness/model-run.ts';
+import { budgetLine, modelRuns, type Budget, type ModelCommand } from '../harness/model-run.ts';
 import { APPEND, CLONE, REMOVE, SAVE_FROM_CHAT } from '../harness/paths.ts';
 
 // Model-based (STYLE 7, issue 34) on the shared runner, for the v1 dashboards before any

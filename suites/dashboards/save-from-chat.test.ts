@@ -7,8 +7,7 @@ import {
   registerUser,
   userToken,
 } from '../harness/given/accounts.ts';
-import { states } from '../harness/model-run.ts';
-import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance, states } from '../harness/conformance.ts';
 import { describeAnswer, successStatus } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import {

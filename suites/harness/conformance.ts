@@ -3,7 +3,7 @@ import { seededFaker } from './builders.ts';
 import { inject, test, type TestContext } from 'vitest';
 import { clauseById, type ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart, TargetProfile } from '../../spec/profile.ts';
-import { unstatedEntries } from '../../spec/reliance.ts';
+import { unstatedEntries, type ReliedClause } from '../../spec/reliance.ts';
 import { cause, type NotRunCause } from './causes.ts';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { Hooks, provisionedFor } from './hooks.ts';
@@ -458,4 +458,13 @@ export function recordProbeError(
   meta.reason = observations.map((o) => o.observation).join('; ');
   meta.decision = seen.decision;
   meta.exchanges = [...seen.exchanges];
+}
+
+/**
+ * Whether the target's profile states an open point a comparison rests on (spec/reliance.ts):
+ * a test or comparison that rests on one the profile does not state takes another path or is left
+ * out, never failed.
+ */
+export function states(t: Pick<Conformance, 'profile'>, clause: ReliedClause): boolean {
+  return unstatedEntries(t.profile, [clause]).length === 0;
 }

@@ -10,8 +10,6 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { unstatedEntries } from '../../spec/reliance.ts';
-import type { ReliedClause } from '../../spec/reliance.ts';
 import type { Conformance } from './conformance.ts';
 import { expectClientError, expectError, successStatus } from './expect.ts';
 import type { Reply } from './http.ts';
@@ -105,14 +103,6 @@ export interface Tally {
 /** `area: N runs × M commands`, the line each model test prints and names itself with. */
 export const budgetLine = (area: string, b: Budget): string =>
   `${area}: ${b.runs} runs × ${b.commands} commands`;
-
-/**
- * Whether the target's profile states an open point a comparison rests on (spec/reliance.ts):
- * a comparison that rests on one the profile does not state is left out, never failed.
- */
-export function states(t: Conformance, clause: ReliedClause): boolean {
-  return unstatedEntries(t.profile, [clause]).length === 0;
-}
 
 /** Judges an answer by the model's verdict; returns whether it was a success. */
 export async function judge(

@@ -5,12 +5,11 @@ import { ListRolesResponse } from '../../spec/schemas/role.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { personName } from './builders.ts';
 import type { World } from './given/accounts.ts';
-import type { Conformance } from './conformance.ts';
+import { states, type Conformance } from './conformance.ts';
 import { expectSuccess } from './expect.ts';
 import type { Reply } from './http.ts';
 import { claimAt, claimsOf } from './jwt.ts';
 import { claimAt as tokenClaim } from './claims.ts';
-import { unstatedEntries } from '../../spec/reliance.ts';
 import { userUpdateRecord, userUpdateShape } from './records.ts';
 import { REGISTER_USER, USER_TOKEN, rolesPath, userPath } from './paths.ts';
 
@@ -170,7 +169,7 @@ export async function storedReference(
   user: { readonly userId: string; readonly name: string },
   field: 'userRoleId' | 'projectOrganizationId',
 ): Promise<unknown> {
-  if (unstatedEntries(t.profile, ['users.update.absent-fields-unchanged']).length === 0) {
+  if (states(t, 'users.update.absent-fields-unchanged')) {
     t.relyOn('users.update.absent-fields-unchanged', 'users.update.response-fields');
     return (await updateUserShowing(t, w, user.userId, { name: user.name }, field))[field];
   }

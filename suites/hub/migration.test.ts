@@ -1,8 +1,7 @@
 import { expect } from 'vitest';
 import type { HookName } from '../../spec/schemas/hooks.ts';
 import { openHub } from '../harness/browser.ts';
-import { conformance, probe, type Conformance } from '../harness/conformance.ts';
-import { states } from '../harness/model-run.ts';
+import { conformance, probe, type Conformance, states } from '../harness/conformance.ts';
 import { TENANT_FIELDS, tenantToken, v1Post } from '../harness/given/dashboards.ts';
 import {
   API_KEY,

@@ -9,12 +9,11 @@ import {
   userToken,
 } from '../harness/given/accounts.ts';
 import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
-import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance, states } from '../harness/conformance.ts';
 import { APPLICATIONS, EMBED_TOKEN, rolesPath } from '../harness/paths.ts';
 import { embedAnswer, signInRequest } from '../harness/endpoints.ts';
 import { signInFor } from '../harness/given/sign-in.ts';
 import { finalize, v2KeyCarrier } from '../harness/given/v2.ts';
-import { states } from '../harness/model-run.ts';
 import {
   describeAnswer,
   expectClientError,

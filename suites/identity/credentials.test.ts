@@ -12,9 +12,8 @@ import {
   registerUser,
   type World,
 } from '../harness/given/accounts.ts';
-import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance, states } from '../harness/conformance.ts';
 import { signInFor } from '../harness/given/sign-in.ts';
-import { states } from '../harness/model-run.ts';
 import { slug } from '../harness/meta.ts';
 import {
   elsewhere,

@@ -14,7 +14,7 @@ import { PERMISSION_FLAGS, type RolePermissions } from '../../spec/schemas/permi
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
-import { conformance, type Conformance } from '../harness/conformance.ts';
+import { conformance, type Conformance, states } from '../harness/conformance.ts';
 import { expectSuccess } from '../harness/expect.ts';
 import {
   buildWorld,
@@ -27,7 +27,6 @@ import type { Reply } from '../harness/http.ts';
 import {
   budgetLine,
   modelRuns,
-  states,
   type Budget,
   type ModelCommand,
   type Verdict,

@@ -20,7 +20,7 @@ import {
   type MigrationState,
 } from '../../spec/machines/migration.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
-import { conformance, type Conformance } from '../harness/conformance.ts';
+import { conformance, type Conformance, states } from '../harness/conformance.ts';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
 import {
   CONTENT,
@@ -58,7 +58,6 @@ import type { Reply } from '../harness/http.ts';
 import {
   budgetLine,
   modelRuns,
-  states,
   type Budget,
   type ModelCommand,
   type Verdict,

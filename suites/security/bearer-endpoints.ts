@@ -1,7 +1,6 @@
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
 import type { ReliedClause } from '../../spec/reliance.ts';
-import { states } from '../harness/model-run.ts';
 import { chartConfig } from '../harness/builders.ts';
 import type { World } from '../harness/given/accounts.ts';
 import type { Conformance } from '../harness/conformance.ts';
@@ -9,6 +8,7 @@ import { authorization } from '../harness/authorization.ts';
 import { API_KEY, v2Get } from '../harness/given/v2.ts';
 import type { Reply } from '../harness/http.ts';
 import { APPLICATIONS, SAVE_FROM_CHAT, chatPath } from '../harness/paths.ts';
+import { states } from '../harness/conformance.ts';
 
 /** One request that carries a project-user token as `Authorization: Bearer` (§5 table). */
 export interface BearerRequest {

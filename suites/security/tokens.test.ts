@@ -11,7 +11,7 @@ import {
   registerUser,
   userToken,
 } from '../harness/given/accounts.ts';
-import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance, states } from '../harness/conformance.ts';
 import { describeAnswer, expectSuccess, refusedAs } from '../harness/expect.ts';
 import { claimAt, claimsOf, headerOf, withClaimAt } from '../harness/jwt.ts';
 import {
@@ -22,7 +22,6 @@ import {
 } from './bearer-endpoints.ts';
 import { ATTACKS, JwksServer, type Genuine } from './forge.ts';
 import { cause } from '../harness/causes.ts';
-import { states } from '../harness/model-run.ts';
 
 /** A role granting every flag §2.2 counts as editing. */
 const editingRole = () =>

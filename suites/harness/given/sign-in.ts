@@ -1,6 +1,5 @@
-import { unstatedEntries } from '../../../spec/reliance.ts';
 import { externalId, organizationName, personName, properties } from '../builders.ts';
-import type { Conformance } from '../conformance.ts';
+import { states, type Conformance } from '../conformance.ts';
 import { registerOrganization, registerUser, type World } from './accounts.ts';
 
 /**
@@ -33,7 +32,7 @@ export interface SignInAsk {
 
 /** Whether the profile follows embed-token creating what it names (tokens.embed-token.creates). */
 export function embedCreates(t: Pick<Conformance, 'profile'>): boolean {
-  return unstatedEntries(t.profile, ['tokens.embed-token.creates']).length === 0;
+  return states(t, 'tokens.embed-token.creates');
 }
 
 /**
