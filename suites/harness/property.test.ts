@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { propertyOptions } from './property.ts';
+import { memberName, PROTOTYPE_MEMBERS, propertyOptions } from './property.ts';
 
 async function failure(run: () => Promise<void> | void): Promise<string> {
   try {
@@ -57,5 +57,16 @@ describe('a failing property names its counterexample and gives expected against
         propertyOptions(1, 5),
       ),
     ).not.toThrow();
+  });
+});
+
+describe('memberName', () => {
+  it('never draws a prototype member name, where plain strings do', () => {
+    const drawn = (arb: fc.Arbitrary<string>) =>
+      new Set(
+        fc.sample(arb, { seed: 11, numRuns: 5000 }).filter((n) => PROTOTYPE_MEMBERS.includes(n)),
+      );
+    expect(drawn(fc.string()).size, 'fast-check draws them among plain strings').toBeGreaterThan(0);
+    expect([...drawn(memberName())]).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  * against actual. fast-check's own report shows the counterexample as it prints it
  * (`Counterexample: [{}]`) and leaves the assertion in the error's cause, which no report reads.
  */
-import type { RunDetails } from 'fast-check';
+import fc, { type RunDetails, type StringConstraints } from 'fast-check';
 import { inspect } from 'node:util';
 
 export interface PropertyOptions {
@@ -83,4 +83,17 @@ export function propertyOptions(seed: number, numRuns: number): PropertyOptions 
       if (details.failed) throw propertyFailure(details);
     },
   };
+}
+
+/**
+ * Member names a server may read as the object's prototype instead of as data: `__proto__`, and
+ * `constructor` or `prototype`. What a server does with them is errors.validation.prototype-keys,
+ * our decision (another server may drop them unread, as the latitude proxy's
+ * bodies.prototype-keys-dropped does), so a test of any other clause never sends them.
+ */
+export const PROTOTYPE_MEMBERS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/** Any member name of a JSON body but the prototype ones. */
+export function memberName(constraints: StringConstraints = {}): fc.Arbitrary<string> {
+  return fc.string(constraints).filter((name) => !PROTOTYPE_MEMBERS.includes(name));
 }

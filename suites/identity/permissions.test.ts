@@ -17,6 +17,7 @@ import { CLAIMS_DECISION, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { rolesPath, rolePath } from '../harness/paths.ts';
 import { expectClientError, expectSuccess } from '../harness/expect.ts';
+import { memberName } from '../harness/property.ts';
 
 // §2.2 and §4.1: the twenty permission flags, how a role update stores them, and the effective
 // permissions a user on the role gets. Expected values come from the §2.2 data of
@@ -71,7 +72,7 @@ const badPermissions: fc.Arbitrary<unknown> = fc.oneof(
   fc
     .tuple(
       permissionSet,
-      fc.string({ minLength: 1 }).filter((k) => !isFlag(k)),
+      memberName({ minLength: 1 }).filter((k) => !isFlag(k)),
       fc.oneof(fc.boolean(), fc.string()),
     )
     .map(([set, key, value]) => ({ ...set, [key]: value })),
