@@ -28,7 +28,7 @@ describe('reference settings', () => {
       propertyBinding: 'typed',
       layoutEdits: 'lenient',
       tenantSplit: 'required',
-      guestConnections: 'unknown',
+      guestConnection: 'unknown',
       appendedCharts: 'copies',
       standInCharts: 'kept',
       apiKeyView: 'shared',

@@ -1,13 +1,19 @@
 import { LATITUDE, type FreedomId } from '../spec/latitude.ts';
 import type { NoRolePermissions } from '../spec/machines/permissions.ts';
-import type { DashboardRules } from '../spec/machines/dashboards.ts';
+import { DECIDED, type DashboardRules } from '../spec/machines/dashboards.ts';
+
+/** The two dashboard rules one setting of their own turns on together (layoutEdits). */
+type LayoutRules = 'unknownChartRemoval' | 'repeatedChart';
+
+const { unknownChartRemoval: _removal, repeatedChart: _repeat, ...DECIDED_RULES } = DECIDED;
 
 /**
  * What the reference decides where the document leaves a choice that changes behaviour, not
- * only the form of an answer. Each has a default (the reference's recorded decision) and the
- * other choice a server may make as well.
+ * only the form of an answer: the dashboard rules of the dashboards machine (spec/machines/
+ * dashboards.ts, each documented there) and the choices below. Each has a default (the
+ * reference's recorded decision) and the other choice a server may make as well.
  */
-export interface Settings {
+export interface Settings extends Omit<DashboardRules, LayoutRules> {
   /**
    * §4.9 leaves open which registrations name the same tenant. `columns`: the deprecated unique
    * key when given, else the split columns and schema; `columns-and-name`: the display name
@@ -126,69 +132,6 @@ export interface Settings {
    */
   readonly tenantSplit: 'required' | 'optional';
   /**
-   * §4.10–§4.12 leave open how a guest connection is made and checked
-   * (dashboards.connection-id.guest). `unknown`: the reference keeps no connections, so a
-   * connectionId on a v1 dashboard write is refused 404; `unchecked`: it is taken as a guest
-   * connection held elsewhere and not looked up.
-   */
-  readonly guestConnections: 'unknown' | 'unchecked';
-  /**
-   * §4.11 leaves open whether appended charts are the source's or copies
-   * (dashboards.append-charts-from.copies): `copies` under new ids, or the `same` charts.
-   */
-  readonly appendedCharts: 'copies' | 'same';
-  /**
-   * §2.8 and §9 leave open whether a user's copy of a shared dashboard, and a dashboard migrated
-   * to v2, keep the chart ids of the one they stand in for (dashboards.copy.chart-ids,
-   * migration.chart-ids-kept): `kept`, or `fresh` copies of the charts under new ids.
-   */
-  readonly standInCharts: 'kept' | 'fresh';
-  /**
-   * §2.8 leaves open what an API key sees in the v1 list of a workspace's dashboards
-   * (dashboards.v1-list.api-key-view): the `shared` ones, or `all` (users' copies and own too).
-   */
-  readonly apiKeyView: 'shared' | 'all';
-  /**
-   * §2.8 leaves open whether a user's clone of a shared dashboard also takes its place in the
-   * user's list (dashboards.copy.clone-beside): `beside` it, or `in-place` as the user's copy.
-   */
-  readonly userClone: 'beside' | 'in-place';
-  /**
-   * §4.16 leaves open what the v2 application list answers before finalize
-   * (v2.applications.list.before-finalize): `none` (an empty list), or `refused` (409).
-   */
-  readonly applicationsBeforeFinalize: 'none' | 'refused';
-  /**
-   * §4.14 leaves open whether saving a chart from chat is checked against §2.2
-   * (charts.save-from-chat.permissions): `unchecked`, or `checked` as adding a chart is.
-   */
-  readonly chartSaving: 'unchecked' | 'checked';
-  /**
-   * §4.9 and §9 leave open what the project user made for a tenant holds
-   * (tenants.migration.mapping, migration.tenant-users): a role and a project organization of its
-   * `own`, or `shared` ones (one project organization for every tenant, one role per set of
-   * editing permissions).
-   */
-  readonly tenantUsers: 'own' | 'shared';
-  /**
-   * §4.16 leaves open which other v2 calls refuse a project user with no project organization
-   * (v2.no-organization.calls): every call `under-application` and the look-up, first; or only
-   * those that would put a dashboard in its `own-space`, a template edit meeting the 409 first.
-   */
-  readonly noOrganizationCalls: 'under-application' | 'own-space';
-  /**
-   * §5 leaves open which credentials the v1 dashboard calls other than clone take
-   * (dashboards.v1-writes.credentials): a project-user token there is `refused` (403), or
-   * `taken`, the user acting in their own space.
-   */
-  readonly v1ProjectUsers: 'refused' | 'taken';
-  /**
-   * §3 leaves open whether a change of a tenant's permissions reaches tokens already issued
-   * (dashboards.tenant-permissions.read-at-write): write checks read the tenant as `stored` now,
-   * or as its token was `issued`.
-   */
-  readonly tenantPermissions: 'stored' | 'issued';
-  /**
    * §4.8 leaves open whether embed-token creates or updates (tokens.embed-token.upserts):
    * `upsert`, fields the body gives replace the stored ones; `create-only`, an organization or
    * user the project already holds signs in as stored, unchanged.
@@ -208,6 +151,7 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = {
+  ...DECIDED_RULES,
   tenantIdentity: 'columns',
   signing: 'ES256',
   claims: 'flat',
@@ -229,17 +173,6 @@ export const DEFAULT_SETTINGS: Settings = {
   propertyBinding: 'typed',
   layoutEdits: 'lenient',
   tenantSplit: 'required',
-  guestConnections: 'unknown',
-  appendedCharts: 'copies',
-  standInCharts: 'kept',
-  apiKeyView: 'shared',
-  userClone: 'beside',
-  applicationsBeforeFinalize: 'none',
-  chartSaving: 'unchecked',
-  tenantUsers: 'own',
-  noOrganizationCalls: 'under-application',
-  v1ProjectUsers: 'refused',
-  tenantPermissions: 'stored',
   embedSignIn: 'upsert',
   embedAbsent: 'create',
   saveFromChatRequired: 'chart-config',
@@ -274,7 +207,7 @@ const BEHAVIOURS: Readonly<Record<BehaviourId, Partial<Settings>>> = {
   'properties.bound-as-text': { propertyBinding: 'text' },
   'dashboards.layout-strict': { layoutEdits: 'strict' },
   'tenants.split-optional': { tenantSplit: 'optional' },
-  'dashboards.connections-unchecked': { guestConnections: 'unchecked' },
+  'dashboards.connections-unchecked': { guestConnection: 'unchecked' },
   'dashboards.append-same-charts': { appendedCharts: 'same' },
   'dashboards.charts-renumbered': { standInCharts: 'fresh' },
   'dashboards.key-sees-all': { apiKeyView: 'all' },
@@ -319,7 +252,7 @@ export function dashboardRulesOf(settings: Settings): DashboardRules {
   return {
     unknownChartRemoval: strict ? 'refuse' : 'skip',
     repeatedChart: strict ? 'refuse' : 'skip',
-    guestConnection: settings.guestConnections,
+    guestConnection: settings.guestConnection,
     appendedCharts: settings.appendedCharts,
     standInCharts: settings.standInCharts,
     apiKeyView: settings.apiKeyView,
