@@ -128,24 +128,6 @@ conformance(
 
 conformance(
   ['chat.result.chart-data-rows'],
-  'the column after "total" is the measure, though another numeric column is named first',
-  async (t) => {
-    const w = await grammarWorld(t);
-    // `units` and `revenue` are the grammar's words for quantity and amount.
-    const chart = await chartOf(t, w, 'units by region total revenue');
-    expect(pairs(chart.chartData), 'the total amount by region').toEqual(
-      sums(
-        w.rows,
-        (r) => r.region,
-        (r) => r.amount,
-      ),
-    );
-  },
-  { needs: GRAMMAR, parts },
-);
-
-conformance(
-  ['chat.result.chart-data-rows'],
   'grouping "by" a date column draws one row per period',
   async (t) => {
     const w = await grammarWorld(t);
@@ -208,24 +190,6 @@ conformance(
     );
     expect(years.sort(), 'the years of the rows, as numbers').toEqual(
       w.rows.map((r) => Number(r.order_date.slice(0, 4))).sort(),
-    );
-  },
-  { needs: GRAMMAR, parts },
-);
-
-conformance(
-  ['chat.result.chart-data-rows'],
-  'a numeric column named on its own is summed, though a text column is named before it',
-  async (t) => {
-    const w = await grammarWorld(t);
-    // `sales` is the grammar's word for amount.
-    const chart = await chartOf(t, w, 'product sales by channel');
-    expect(pairs(chart.chartData), 'the total amount by channel').toEqual(
-      sums(
-        w.rows,
-        (r) => r.channel,
-        (r) => r.amount,
-      ),
     );
   },
   { needs: GRAMMAR, parts },
@@ -377,42 +341,6 @@ conformance(
 
 conformance(
   ['chat.result.chart-data-rows'],
-  'the column right after "by" is the dimension, though a column listed before it in the table is named later',
-  async (t) => {
-    const w = await grammarWorld(t);
-    // region comes before channel in the table; the question names it after `by channel`.
-    const chart = await chartOf(t, w, 'total amount by channel and region');
-    expect(pairs(chart.chartData), 'the total amount by channel').toEqual(
-      sums(
-        w.rows,
-        (r) => r.channel,
-        (r) => r.amount,
-      ),
-    );
-  },
-  { needs: GRAMMAR, parts },
-);
-
-conformance(
-  ['chat.result.chart-data-rows'],
-  'a grammar word not followed by what it needs is passed over: "count by channel highest first" counts by channel',
-  async (t) => {
-    const w = await grammarWorld(t);
-    // `highest` names a measure only with a numeric column after it; here it has none.
-    const chart = await chartOf(t, w, 'count by channel highest first');
-    expect(pairs(chart.chartData), 'the number of rows of each channel').toEqual(
-      sums(
-        w.rows,
-        (r) => r.channel,
-        () => 1,
-      ),
-    );
-  },
-  { needs: GRAMMAR, parts },
-);
-
-conformance(
-  ['chat.result.chart-data-rows'],
   'a column named sales is itself where the table has no amount column, and runs of blanks count as one',
   async (t) => {
     // Two regions of three rows each; whole numbers, so an average has at most two decimals.
@@ -487,24 +415,6 @@ conformance(
       Object.values(row).filter((v) => typeof v === 'number'),
     );
     expect(counts, 'one count, of every row').toEqual([w.rows.length]);
-  },
-  { needs: GRAMMAR, parts },
-);
-
-conformance(
-  ['chat.result.chart-data-rows'],
-  'the column after a top N is the dimension only when no "by" names one: "top 2 product by channel" ranks channels',
-  async (t) => {
-    const w = await grammarWorld(t);
-    // Four rows a channel, one a product: the counts by channel are 4 and 4.
-    const chart = await chartOf(t, w, 'top 2 product by channel');
-    expect(pairs(chart.chartData), 'the number of rows of each channel').toEqual(
-      sums(
-        w.rows,
-        (r) => r.channel,
-        () => 1,
-      ),
-    );
   },
   { needs: GRAMMAR, parts },
 );
@@ -588,3 +498,73 @@ conformance(
   },
   { needs: GRAMMAR, parts },
 );
+
+/**
+ * Questions over every row of the grammar world whose chart is one sum a group: which column
+ * the grammar takes as the dimension, and which as the measure (none: rows are counted).
+ */
+const WHOLE_TABLE: readonly {
+  readonly name: string;
+  readonly question: string;
+  /** What the expected rows are, in words. */
+  readonly what: string;
+  readonly by: 'region' | 'channel';
+  readonly measure?: 'amount';
+}[] = [
+  {
+    // `units` and `revenue` are the grammar's words for quantity and amount.
+    name: 'the column after "total" is the measure, though another numeric column is named first',
+    question: 'units by region total revenue',
+    what: 'the total amount by region',
+    by: 'region',
+    measure: 'amount',
+  },
+  {
+    // `sales` is the grammar's word for amount.
+    name: 'a numeric column named on its own is summed, though a text column is named before it',
+    question: 'product sales by channel',
+    what: 'the total amount by channel',
+    by: 'channel',
+    measure: 'amount',
+  },
+  {
+    // region comes before channel in the table; the question names it after `by channel`.
+    name: 'the column right after "by" is the dimension, though a column listed before it in the table is named later',
+    question: 'total amount by channel and region',
+    what: 'the total amount by channel',
+    by: 'channel',
+    measure: 'amount',
+  },
+  {
+    // `highest` names a measure only with a numeric column after it; here it has none.
+    name: 'a grammar word not followed by what it needs is passed over: "count by channel highest first" counts by channel',
+    question: 'count by channel highest first',
+    what: 'the number of rows of each channel',
+    by: 'channel',
+  },
+  {
+    // Four rows a channel, one a product: the counts by channel are 4 and 4.
+    name: 'the column after a top N is the dimension only when no "by" names one: "top 2 product by channel" ranks channels',
+    question: 'top 2 product by channel',
+    what: 'the number of rows of each channel',
+    by: 'channel',
+  },
+];
+
+for (const c of WHOLE_TABLE)
+  conformance(
+    ['chat.result.chart-data-rows'],
+    c.name,
+    async (t) => {
+      const w = await grammarWorld(t);
+      const chart = await chartOf(t, w, c.question);
+      expect(pairs(chart.chartData), c.what).toEqual(
+        sums(
+          w.rows,
+          (r) => r[c.by],
+          (r) => (c.measure === undefined ? 1 : r[c.measure]),
+        ),
+      );
+    },
+    { needs: GRAMMAR, parts },
+  );
