@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 import { ChatResult } from '../../spec/schemas/chat.ts';
 import { accountSnapshot } from '../harness/readback.ts';
-import { conformance, probe, type Conformance } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance, type Probe } from '../harness/conformance.ts';
 import {
   chartQuestions,
   chatWorld,
@@ -32,6 +32,7 @@ import { cause } from '../harness/causes.ts';
 // (chat.versionReport); without them these tests are not-run.
 
 type Chart = ReturnType<typeof theChart>;
+type ThreadExample = ReturnType<typeof threadExample>;
 
 /** The profile's thread example, or not-run naming it. */
 function threadExample(t: Conformance) {
@@ -163,6 +164,44 @@ conformance(
   { needs: CHAT, parts },
 );
 
+/**
+ * Sends the profile's follow-up on its own (under `threadId`, or with none) and records whether
+ * the chart it draws keeps the first chart's members, though `apart` keeps them apart.
+ */
+async function observeFollowUpAlone(
+  t: Probe,
+  w: ChatWorld,
+  user: ChatUser,
+  example: ThreadExample,
+  first: Chart,
+  sent: { readonly threadId?: string; readonly apart: string },
+): Promise<void> {
+  const alone = await chat(
+    t,
+    w.agentId,
+    user.token,
+    chatBody(w.agentId, {
+      question: example.followUp,
+      ...(sent.threadId === undefined ? {} : { thread_id: sent.threadId }),
+    }),
+  );
+  const charts = alone.charts.flatMap((c) => {
+    const parsed = ChatResult.safeParse(c);
+    return parsed.success ? [parsed.data] : [];
+  });
+  const keeps = charts.some((c) => notKept(first, c, example.keeps).length === 0);
+  t.observe(
+    !isStreamed(alone.res)
+      ? `answered ${alone.res.status}`
+      : charts.length === 0
+        ? 'no chart: the follow-up was read as a first question'
+        : keeps
+          ? `a chart keeping the first chart's members, though ${sent.apart}`
+          : 'a chart of its own, keeping nothing of the first',
+    isStreamed(alone.res) && !keeps,
+  );
+}
+
 probe(
   ['chat.thread.new-thread-context'],
   "what the profile's follow-up, sent alone under a new thread_id, makes of the first chart",
@@ -171,27 +210,10 @@ probe(
     const w = await chatWorld(t);
     const user = userOf(w, 0, 0);
     const first = await firstChart(t, w, user, example.question);
-    const alone = await chat(
-      t,
-      w.agentId,
-      user.token,
-      chatBody(w.agentId, { question: example.followUp, thread_id: t.faker.string.uuid() }),
-    );
-    const charts = alone.charts.flatMap((c) => {
-      const parsed = ChatResult.safeParse(c);
-      return parsed.success ? [parsed.data] : [];
+    await observeFollowUpAlone(t, w, user, example, first.chart, {
+      threadId: t.faker.string.uuid(),
+      apart: 'the thread is new',
     });
-    const keeps = charts.some((c) => notKept(first.chart, c, example.keeps).length === 0);
-    t.observe(
-      !isStreamed(alone.res)
-        ? `answered ${alone.res.status}`
-        : charts.length === 0
-          ? 'no chart: the follow-up was read as a first question'
-          : keeps
-            ? "a chart keeping the first chart's members, though the thread is new"
-            : 'a chart of its own, keeping nothing of the first',
-      isStreamed(alone.res) && !keeps,
-    );
   },
   { needs: CHAT, parts },
 );
@@ -219,27 +241,7 @@ probe(
         `the agent answered "${example.question}" with no chart, twice (chat.examples.thread)`,
         cause.shape('chat.examples.thread'),
       );
-    const alone = await chat(
-      t,
-      w.agentId,
-      user.token,
-      chatBody(w.agentId, { question: example.followUp }),
-    );
-    const charts = alone.charts.flatMap((c) => {
-      const parsed = ChatResult.safeParse(c);
-      return parsed.success ? [parsed.data] : [];
-    });
-    const keeps = charts.some((c) => notKept(from, c, example.keeps).length === 0);
-    t.observe(
-      !isStreamed(alone.res)
-        ? `answered ${alone.res.status}`
-        : charts.length === 0
-          ? 'no chart: the follow-up was read as a first question'
-          : keeps
-            ? "a chart keeping the first chart's members, though no thread_id joined them"
-            : 'a chart of its own, keeping nothing of the first',
-      isStreamed(alone.res) && !keeps,
-    );
+    await observeFollowUpAlone(t, w, user, example, from, { apart: 'no thread_id joined them' });
   },
   { needs: CHAT, parts },
 );
