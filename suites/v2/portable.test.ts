@@ -180,19 +180,24 @@ conformance(
   { needs, parts: ['v2', 'identity'] },
 );
 
+/** Setting up: the user clones the template; the id of the clone, as the user's list names it. */
+async function userClone(t: Conformance, s: Setting): Promise<string> {
+  expectOpenSuccess(
+    await t.http.post(clonePath(s.applicationId, s.templateId), { name: 'Work board' }, s.bearer),
+    'v2.clone',
+    'setting up: the user clones the template',
+  );
+  const [mine] = await ownOf(t, s);
+  if (mine === undefined) expect.fail("the clone is not in the user's list");
+  return String(mine['id']);
+}
+
 conformance(
   ['v2.dashboards.append-charts.path'],
   "POST .../append-charts {sourceDashboardId} with a project-user token adds the source's charts after the user's own",
   async (t) => {
     const s = await setting(t);
-    expectOpenSuccess(
-      await t.http.post(clonePath(s.applicationId, s.templateId), { name: 'Work board' }, s.bearer),
-      'v2.clone',
-      'setting up: the user clones the template',
-    );
-    const [mine] = await ownOf(t, s);
-    if (mine === undefined) expect.fail("the clone is not in the user's list");
-    const mineId = String(mine['id']);
+    const mineId = await userClone(t, s);
     // The user's dashboard first loses a chart, so that it no longer matches the source.
     const [dropped] = await layoutRead(t, s.w, mineId);
     if (dropped === undefined) expect.fail("the user's clone holds no chart");
@@ -238,14 +243,7 @@ conformance(
   "DELETE .../charts/{chartId} with a project-user token takes that one chart off the user's dashboard",
   async (t) => {
     const s = await setting(t);
-    expectOpenSuccess(
-      await t.http.post(clonePath(s.applicationId, s.templateId), { name: 'Work board' }, s.bearer),
-      'v2.clone',
-      'setting up: the user clones the template',
-    );
-    const [mine] = await ownOf(t, s);
-    if (mine === undefined) expect.fail("the clone is not in the user's list");
-    const mineId = String(mine['id']);
+    const mineId = await userClone(t, s);
     const before = await hookLayout(t, s.w, mineId);
     const [gone] = before;
     if (gone === undefined || before.length < 2)
