@@ -28,6 +28,7 @@ import {
 } from '../harness/given/dashboards.ts';
 import {
   EDITOR,
+  WRITE_KINDS,
   accountAt,
   bind,
   chartOf,
@@ -401,7 +402,7 @@ const aim: fc.Arbitrary<Aim> = fc.record({
   a: fc.nat({ max: 1 }),
   who,
   token: fc.nat({ max: TOKENS - 1 }),
-  kind: fc.constantFrom<WriteKind>('create', 'clone', 'addCharts', 'appendCharts', 'removeCharts'),
+  kind: WRITE_KINDS,
   reach: fc.constantFrom<Reach>(
     'own',
     'own',

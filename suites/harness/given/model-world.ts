@@ -7,6 +7,7 @@
  * writes rest on a decision its profile may not follow, and what else an entry of its list
  * shows. Only the model-based tests import this module (it runs the machines).
  */
+import fc from 'fast-check';
 import { expect } from 'vitest';
 import { documentedStatus } from '../../../fixtures/oracles/index.ts';
 import { CloneDashboardResponse } from '../../../spec/schemas/dashboard.ts';
@@ -170,6 +171,35 @@ export function chartOf(
   if ((kind === 'addCharts' || kind === 'removeCharts') && chart === undefined) return undefined;
   return chart ?? '';
 }
+
+/** A write in one of two accounts by a caller: its kind, and which entry, chart and source. */
+export interface WriteAim {
+  readonly a: number;
+  readonly who: Who;
+  readonly kind: WriteKind;
+  readonly entry: number;
+  readonly chart: number;
+  readonly source: number;
+}
+
+/** The writes a model run draws. */
+export const WRITE_KINDS = fc.constantFrom<WriteKind>(
+  'create',
+  'clone',
+  'addCharts',
+  'appendCharts',
+  'removeCharts',
+);
+
+/** The arbitraries of a write's aim, in this order, with `people` tenants or users. */
+export const aimFields = (people: number) => ({
+  a: fc.nat({ max: 1 }),
+  who: fc.oneof(fc.constant<Who>('api'), fc.nat({ max: people - 1 })),
+  kind: WRITE_KINDS,
+  entry: fc.nat({ max: 7 }),
+  chart: fc.nat({ max: 7 }),
+  source: fc.nat({ max: 7 }),
+});
 
 /** The ids a write names, the model's or the target's: the workspace, target, source and chart. */
 export interface WriteIds {
