@@ -10,7 +10,6 @@ import {
   type Actor,
   type DashboardRecord,
   type DashboardsCommand,
-  type DashboardsState,
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
@@ -32,6 +31,7 @@ import {
   accountAt,
   bind,
   chartOf,
+  copyUnfollowed,
   expectListAsModel,
   pick,
   recordWrite,
@@ -40,7 +40,11 @@ import {
   step,
   v1NewId,
   v1Write,
+  v1FollowsOf,
   writeCommand,
+  type Mirror,
+  type Real,
+  type V1Follows,
   type Who,
 } from '../harness/given/model-world.ts';
 import type { Reply } from '../harness/http.ts';
@@ -71,29 +75,15 @@ interface Tenant {
   readonly tokens: readonly string[];
 }
 
-interface Account {
+interface Account extends Mirror {
   readonly w: World;
-  state: DashboardsState;
   /** The workspace: the target's id is the model's (made through the hook). */
   readonly workspaceId: string;
   readonly tenants: readonly Tenant[];
-  /** Target id <-> model id, for dashboards and charts. */
-  readonly toModel: Map<string, string>;
-  readonly toReal: Map<string, string>;
 }
 
 /** Which of our decisions the profile follows: each gates the commands resting on it. */
-interface Follows {
-  /** dashboards.v1-writes.credentials and tenant registration: tenants write and read. */
-  readonly tenants: boolean;
-  /** dashboards.v1-list.api-key-view: the API key's list is compared. */
-  readonly apiKeyView: boolean;
-  /** dashboards.copy.chart-ids: a tenant's first edit of a shared dashboard. */
-  readonly copyChartIds: boolean;
-  /** dashboards.copy.clone-beside: a tenant's clone of a shared dashboard. */
-  readonly cloneBeside: boolean;
-  /** dashboards.append-charts-from.copies: any append. */
-  readonly appendCopies: boolean;
+interface Follows extends V1Follows {
   /** charts.save-from-chat.permissions: a tenant whose role may not add charts saves one. */
   readonly savingChecked: boolean;
 }
@@ -101,10 +91,6 @@ interface Follows {
 interface Model {
   readonly accounts: readonly Account[];
   readonly follows: Follows;
-}
-
-interface Real {
-  readonly t: Conformance;
 }
 
 type Cmd = ModelCommand<Model, Real>;
@@ -196,10 +182,7 @@ function restsOnUnfollowed(m: Model, aim: Aim): boolean {
   if (aim.who === 'api' || aim.reach !== 'own') return false;
   const aimed = resolve(m, aim);
   if (aimed === undefined || !isShared(aimed.target)) return false;
-  // A tenant's first edit of a shared dashboard makes its copy; a clone may stand in for it.
-  if (aim.kind === 'clone') return !f.cloneBeside;
-  if (aim.kind === 'create') return false;
-  return !f.copyChartIds;
+  return copyUnfollowed(f, aim.kind);
 }
 
 const writeCmd = (aim: Aim): Cmd => {
@@ -440,14 +423,7 @@ conformance(
   async (t) => {
     let run = 0;
     const follows: Follows = {
-      tenants:
-        t.profile.serves.includes('tenant-flow') &&
-        states(t, 'dashboards.v1-writes.credentials') &&
-        states(t, 'tenants.register.field-names'),
-      apiKeyView: states(t, 'dashboards.v1-list.api-key-view'),
-      copyChartIds: states(t, 'dashboards.copy.chart-ids'),
-      cloneBeside: states(t, 'dashboards.copy.clone-beside'),
-      appendCopies: states(t, 'dashboards.append-charts-from.copies'),
+      ...v1FollowsOf(t),
       savingChecked: states(t, 'charts.save-from-chat.permissions'),
     };
     await modelRuns<Model, Real>(t, {

@@ -8,7 +8,6 @@ import {
   type Actor,
   type DashboardRecord,
   type DashboardsCommand,
-  type DashboardsState,
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import {
@@ -32,6 +31,7 @@ import {
   accountAt,
   aimFields,
   chartOf,
+  copyUnfollowed,
   expectListAsModel,
   pick,
   recordWrite,
@@ -42,7 +42,11 @@ import {
   v1Write,
   v2NewId,
   v2Write,
+  v1FollowsOf,
   writeCommand,
+  type Mirror,
+  type Real,
+  type V1Follows,
   type WriteAim,
   type Who,
 } from '../harness/given/model-world.ts';
@@ -91,30 +95,20 @@ interface Tenant {
   readonly token: string;
 }
 
-interface Account {
+interface Account extends Mirror {
   readonly w: World;
-  state: DashboardsState;
   migration: MigrationState;
   /** The v1 workspace (the model's id is the target's) and, after finalize, its application. */
   readonly workspaceId: string;
   applicationId: string;
   realApplicationId: string;
   readonly tenants: readonly Tenant[];
-  /** Target id <-> model id, for dashboards and charts. */
-  readonly toModel: Map<string, string>;
-  readonly toReal: Map<string, string>;
 }
 
 /** Which of our decisions the profile follows: each gates the commands and reads resting on it. */
-interface Follows {
-  /** Tenants are registered and write and read through v1 (tenant-flow, field names, credentials). */
-  readonly tenants: boolean;
+interface Follows extends V1Follows {
   /** migration.tenant-users: after finalize a tenant's JWT acts as its project user. */
   readonly tenantUsers: boolean;
-  readonly apiKeyView: boolean;
-  readonly copyChartIds: boolean;
-  readonly cloneBeside: boolean;
-  readonly appendCopies: boolean;
   /**
    * migration.chart-ids-kept: a migrated dashboard's charts keep their ids, so chart ids are
    * compared after finalize and v2 calls name charts; else only how many charts a layout holds.
@@ -125,10 +119,6 @@ interface Follows {
 interface Model {
   readonly accounts: readonly Account[];
   readonly follows: Follows;
-}
-
-interface Real {
-  readonly t: Conformance;
 }
 
 // Who calls: the API key, or tenant k (its project user after finalize).
@@ -261,8 +251,7 @@ function restsOnUnfollowed(m: Model, aim: Aim, via: 'v1' | 'v2'): boolean {
   const aimed = resolve(m, aim);
   if (aim.who === 'api' || via === 'v2' || aimed === undefined || !isShared(aimed.target))
     return false;
-  if (aim.kind === 'clone') return !f.cloneBeside;
-  return aim.kind !== 'create' && !f.copyChartIds;
+  return copyUnfollowed(f, aim.kind);
 }
 
 /** The command a write is to the model, for a given new id. */
@@ -489,17 +478,11 @@ conformance(
   ],
   `model runs over v1 writes, the finalize of either of two accounts, the 410s after it and v2 writes (${budgetLine('migration', BUDGET)})`,
   async (t) => {
-    const tenants =
-      t.profile.serves.includes('tenant-flow') &&
-      states(t, 'tenants.register.field-names') &&
-      states(t, 'dashboards.v1-writes.credentials');
+    const v1 = v1FollowsOf(t);
+    const { tenants } = v1;
     const follows: Follows = {
-      tenants,
+      ...v1,
       tenantUsers: tenants && states(t, 'migration.tenant-users'),
-      apiKeyView: states(t, 'dashboards.v1-list.api-key-view'),
-      copyChartIds: states(t, 'dashboards.copy.chart-ids'),
-      cloneBeside: states(t, 'dashboards.copy.clone-beside'),
-      appendCopies: states(t, 'dashboards.append-charts-from.copies'),
       chartIdsKept: states(t, 'migration.chart-ids-kept'),
     };
     let run = 0;

@@ -9,7 +9,6 @@ import {
   type Actor,
   type DashboardRecord,
   type DashboardsCommand,
-  type DashboardsState,
 } from '../../spec/machines/dashboards.ts';
 import {
   BEFORE_FINALIZE,
@@ -36,6 +35,7 @@ import {
   v2Write,
   writeCommand,
   type Mirror,
+  type Real,
   type WriteAim,
   type Who,
 } from '../harness/given/model-world.ts';
@@ -74,17 +74,13 @@ interface User {
   readonly organized: boolean;
 }
 
-interface Account {
+interface Account extends Mirror {
   readonly w: World;
-  state: DashboardsState;
   migration: MigrationState;
   /** The application: the model's id and the target's. */
   readonly applicationId: string;
   readonly realApplicationId: string;
   readonly users: readonly User[];
-  /** Target id <-> model id, for dashboards and charts. */
-  readonly toModel: Map<string, string>;
-  readonly toReal: Map<string, string>;
   /** The v1 ids of the templates (§9: kept as legacyDashboardId), model v2 id -> v1 id. */
   readonly legacy: Map<string, string>;
 }
@@ -96,10 +92,6 @@ interface Model {
   readonly foreignRefused: boolean;
   /** The profile states the look-up's path. */
   readonly lookUp: boolean;
-}
-
-interface Real {
-  readonly t: Conformance;
 }
 
 type Cmd = ModelCommand<Model, Real>;

@@ -20,7 +20,7 @@ import {
   type WriteKind,
 } from '../../../spec/machines/dashboards.ts';
 import type { RolePermissions } from '../../../spec/schemas/permissions.ts';
-import type { Conformance } from '../conformance.ts';
+import { states, type Conformance } from '../conformance.ts';
 import type { Reply } from '../http.ts';
 import type { Verdict } from '../model-run.ts';
 import { APPEND, CLONE, REMOVE, dashboardPath, dashboardsPath } from '../paths.ts';
@@ -81,6 +81,50 @@ export interface Mirror {
   /** Target id <-> model id, for dashboards and charts. */
   readonly toModel: Map<string, string>;
   readonly toReal: Map<string, string>;
+}
+
+/** What the model runs keep of the target: the test's handle, through which every call goes. */
+export interface Real {
+  readonly t: Conformance;
+}
+
+/** Which of our v1 decisions the profile follows: each gates the commands and reads resting on it. */
+export interface V1Follows {
+  /**
+   * Tenants are registered and write and read through v1 (tenant-flow served,
+   * tenants.register.field-names, dashboards.v1-writes.credentials).
+   */
+  readonly tenants: boolean;
+  /** dashboards.v1-list.api-key-view: the API key's v1 list is compared. */
+  readonly apiKeyView: boolean;
+  /** dashboards.copy.chart-ids: a tenant's first edit of a shared dashboard. */
+  readonly copyChartIds: boolean;
+  /** dashboards.copy.clone-beside: a tenant's clone of a shared dashboard. */
+  readonly cloneBeside: boolean;
+  /** dashboards.append-charts-from.copies: any append. */
+  readonly appendCopies: boolean;
+}
+
+export const v1FollowsOf = (t: Conformance): V1Follows => ({
+  tenants:
+    t.profile.serves.includes('tenant-flow') &&
+    states(t, 'dashboards.v1-writes.credentials') &&
+    states(t, 'tenants.register.field-names'),
+  apiKeyView: states(t, 'dashboards.v1-list.api-key-view'),
+  copyChartIds: states(t, 'dashboards.copy.chart-ids'),
+  cloneBeside: states(t, 'dashboards.copy.clone-beside'),
+  appendCopies: states(t, 'dashboards.append-charts-from.copies'),
+});
+
+/**
+ * Whether a tenant's v1 write on a shared dashboard rests on a decision the profile does not
+ * follow: its first edit makes the tenant's copy (dashboards.copy.chart-ids), and a clone may
+ * stand in for that copy (dashboards.copy.clone-beside); a create names no dashboard.
+ */
+export function copyUnfollowed(f: V1Follows, kind: WriteKind): boolean {
+  if (kind === 'clone') return !f.cloneBeside;
+  if (kind === 'create') return false;
+  return !f.copyChartIds;
 }
 
 /** Binds a target id to a model id; each stands for one of the other, once bound. */
