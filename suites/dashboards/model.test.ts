@@ -39,6 +39,7 @@ import {
   sharedContent,
   step,
   v1NewId,
+  v1Status,
   v1Write,
   v1FollowsOf,
   writeCommand,
@@ -247,8 +248,7 @@ const writeCmd = (aim: Aim): Cmd => {
       allowed = true;
       return {
         kind: 'allowed',
-        // §4.10–§4.12 show 200; §4.16 shows no answer for the create and the add-charts.
-        ...(aim.kind === 'create' || aim.kind === 'addCharts' ? {} : { status: 200 }),
+        ...v1Status(aim.kind),
         then: async (res: Reply) => {
           const id = await v1NewId(t, acct.w, res, aim.kind, created, label);
           if (command === undefined) throw new Error('unreachable: set by the verdict');
@@ -266,16 +266,7 @@ const writeCmd = (aim: Aim): Cmd => {
       const { acct, workspaceId, target, source, chart } = ids(m);
       const secret = secretOf(acct, aim.who, aim.token);
       const real = { workspaceId, target, source, chart };
-      const sent = await v1Write(
-        t,
-        acct.w,
-        aim.kind,
-        secret,
-        aim.who === 'api',
-        real,
-        name,
-        allowed,
-      );
+      const sent = await v1Write(t, acct.w, aim.kind, secret, real, name, allowed);
       created = sent.created;
       return sent.res;
     },

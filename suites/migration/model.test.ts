@@ -39,6 +39,7 @@ import {
   secondRolesOf,
   sharedContent,
   v1NewId,
+  v1Status,
   v1Write,
   v2NewId,
   v2Write,
@@ -313,8 +314,7 @@ const v1WriteCmd = (aim: Aim): Cmd => {
       allowed = true;
       return {
         kind: 'allowed',
-        // §4.10–§4.12 show 200; §4.16 shows no answer for the create and the add-charts.
-        ...(aim.kind === 'create' || aim.kind === 'addCharts' ? {} : { status: 200 }),
+        ...v1Status(aim.kind),
         then: async (res: Reply) => {
           const id = await v1NewId(t, acct.w, res, aim.kind, created, label);
           recordWrite(acct, aim.kind, command, id, label);
@@ -332,16 +332,7 @@ const v1WriteCmd = (aim: Aim): Cmd => {
         chart: acct.toReal.get(chart) ?? '',
       };
       const secret = secretOf(acct, aim.who);
-      const sent = await v1Write(
-        t,
-        acct.w,
-        aim.kind,
-        secret,
-        aim.who === 'api',
-        real,
-        name,
-        allowed,
-      );
+      const sent = await v1Write(t, acct.w, aim.kind, secret, real, name, allowed);
       created = sent.created;
       return sent.res;
     },

@@ -333,16 +333,20 @@ export function refusal(code: string, why: string): Verdict {
     : { kind: 'refused', code, why };
 }
 
+/** The status of an allowed v1 write: §4.10–§4.12 show 200; §4.16 shows none for the create and the add-charts. */
+export const v1Status = (kind: WriteKind): { status?: number } =>
+  kind === 'create' || kind === 'addCharts' ? {} : { status: 200 };
+
 /**
- * Sends a v1 write (§4.10–§4.12, §4.16). §4.16 shows no answer for the v1 create, so before an
- * allowed one the caller's list is read: the site then finds the new dashboard (`v1NewId`).
+ * Sends a v1 write (§4.10–§4.12, §4.16) with the account's API key or a tenant's JWT. §4.16
+ * shows no answer for the v1 create, so before an allowed one the caller's list is read: the
+ * site then finds the new dashboard (`v1NewId`).
  */
 export async function v1Write(
   t: Conformance,
   w: World,
   kind: WriteKind,
   secret: string,
-  byKey: boolean,
   real: WriteIds,
   name: string,
   allowed: boolean,
@@ -351,7 +355,7 @@ export async function v1Write(
     case 'create': {
       let created: CreateSite | undefined;
       if (allowed) {
-        const as: Reader = byKey ? { apiKey: secret } : { token: secret };
+        const as: Reader = secret === w.creds().apiKey ? { apiKey: secret } : { token: secret };
         const before = await v1DashboardsOf(t, w, real.workspaceId, as);
         created = { workspaceId: real.workspaceId, as, before };
       }
