@@ -88,7 +88,7 @@ export interface Real {
   readonly t: Conformance;
 }
 
-/** Which of our v1 decisions the profile follows: each gates the commands and reads resting on it. */
+/** Which of our v1 decisions the profile follows: each gates the commands and reads on it. */
 export interface V1Follows {
   /**
    * Tenants are registered and write and read through v1 (tenant-flow served,
@@ -333,7 +333,10 @@ export function refusal(code: string, why: string): Verdict {
     : { kind: 'refused', code, why };
 }
 
-/** The status of an allowed v1 write: §4.10–§4.12 show 200; §4.16 shows none for the create and the add-charts. */
+/**
+ * The status of an allowed v1 write: §4.10–§4.12 show 200; §4.16 shows no answer for the
+ * create and the add-charts (any 2xx).
+ */
 export const v1Status = (kind: WriteKind): { status?: number } =>
   kind === 'create' || kind === 'addCharts' ? {} : { status: 200 };
 
@@ -446,7 +449,7 @@ export async function v2Write(
   }
 }
 
-/** The id of what an allowed v2 write made: the new dashboard, found through its site, else fresh. */
+/** The id of what an allowed v2 write made: the new dashboard (through its site), else fresh. */
 export async function v2NewId(
   t: Conformance,
   w: World,
