@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import { SaveFromChatResponse } from '../../spec/schemas/chart.ts';
 import {
   applyDashboards,
@@ -11,7 +10,6 @@ import {
   type Actor,
   type DashboardRecord,
   type DashboardsCommand,
-  type DashboardsState,
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
@@ -20,22 +18,39 @@ import { buildWorld, type World } from '../harness/given/accounts.ts';
 import {
   CONTENT,
   READ_BACK,
-  createChart,
-  createDashboard,
-  createWorkspace,
   dashboardsOf,
   openEndpoint,
   tenantToken,
-  v1AddCharts,
-  v1Create,
-  v1Created,
   v1Post,
   type CreateSite,
   type Reader,
 } from '../harness/given/dashboards.ts';
+import {
+  EDITOR,
+  WRITE_KINDS,
+  accountAt,
+  bind,
+  chartOf,
+  copyUnfollowed,
+  expectListAsModel,
+  pick,
+  recordWrite,
+  secondRolesOf,
+  sharedContent,
+  step,
+  v1NewId,
+  v1Status,
+  v1Write,
+  v1FollowsOf,
+  writeCommand,
+  type Mirror,
+  type Real,
+  type V1Follows,
+  type Who,
+} from '../harness/given/model-world.ts';
 import type { Reply } from '../harness/http.ts';
 import { budgetLine, modelRuns, type Budget, type ModelCommand } from '../harness/model-run.ts';
-import { APPEND, CLONE, REMOVE, SAVE_FROM_CHAT } from '../harness/paths.ts';
+import { SAVE_FROM_CHAT } from '../harness/paths.ts';
 
 // Model-based (STYLE 7, issue 34) on the shared runner, for the v1 dashboards before any
 // migration (§2.2, §2.8, §4.10–§4.12, §4.14, §4.16): random v1 writes, charts saved from chat
@@ -54,20 +69,6 @@ const BUDGET: Budget = { runs: 3, commands: 20 };
 const TENANTS = 3;
 /** Tokens issued per tenant (the same columns registered again): writes use any of them. */
 const TOKENS = 2;
-const EDITOR: RolePermissions = {
-  addDashboard: true,
-  addChart: true,
-  removeChart: true,
-  canDuplicateDashboard: true,
-};
-/** What the second tenant may hold: a single flag, view-only, read-only, or editing. */
-const SECOND_ROLES: readonly RolePermissions[] = [
-  { addChart: true },
-  { removeChart: true, canDuplicateDashboard: true },
-  {},
-  { ...EDITOR, readOnly: true },
-  EDITOR,
-];
 
 interface Tenant {
   readonly tenantId: string;
@@ -75,29 +76,15 @@ interface Tenant {
   readonly tokens: readonly string[];
 }
 
-interface Account {
+interface Account extends Mirror {
   readonly w: World;
-  state: DashboardsState;
   /** The workspace: the target's id is the model's (made through the hook). */
   readonly workspaceId: string;
   readonly tenants: readonly Tenant[];
-  /** Target id <-> model id, for dashboards and charts. */
-  readonly toModel: Map<string, string>;
-  readonly toReal: Map<string, string>;
 }
 
 /** Which of our decisions the profile follows: each gates the commands resting on it. */
-interface Follows {
-  /** dashboards.v1-writes.credentials and tenant registration: tenants write and read. */
-  readonly tenants: boolean;
-  /** dashboards.v1-list.api-key-view: the API key's list is compared. */
-  readonly apiKeyView: boolean;
-  /** dashboards.copy.chart-ids: a tenant's first edit of a shared dashboard. */
-  readonly copyChartIds: boolean;
-  /** dashboards.copy.clone-beside: a tenant's clone of a shared dashboard. */
-  readonly cloneBeside: boolean;
-  /** dashboards.append-charts-from.copies: any append. */
-  readonly appendCopies: boolean;
+interface Follows extends V1Follows {
   /** charts.save-from-chat.permissions: a tenant whose role may not add charts saves one. */
   readonly savingChecked: boolean;
 }
@@ -107,18 +94,10 @@ interface Model {
   readonly follows: Follows;
 }
 
-interface Real {
-  readonly t: Conformance;
-}
-
-type Who = 'api' | number;
 type Cmd = ModelCommand<Model, Real>;
 /** What a write names: the caller's own world, or something it may not reach. */
 type Reach = 'own' | 'other-account' | 'other-tenant' | 'unknown';
 
-const accountAt = (m: Model, a: number) => m.accounts[a % m.accounts.length] as Account;
-const pick = <T>(items: readonly T[], i: number): T | undefined =>
-  items.length === 0 ? undefined : items[i % items.length];
 const tenantAt = (acct: Account, k: number) => acct.tenants[k % TENANTS] as Tenant;
 
 function actorOf(acct: Account, who: Who): Actor {
@@ -136,21 +115,6 @@ const readerOf = (acct: Account, who: Who, token = 0): Reader =>
 
 const whoText = (who: Who) => (who === 'api' ? 'the API key' : `tenant ${who}`);
 
-function bind(acct: Account, real: string, model: string, what: string): void {
-  const was = acct.toModel.get(real);
-  const had = acct.toReal.get(model);
-  expect(was ?? model, `${what}: target id ${real} stands for one model id`).toBe(model);
-  expect(had ?? real, `${what}: model id ${model} stands for one target id`).toBe(real);
-  acct.toModel.set(real, model);
-  acct.toReal.set(model, real);
-}
-
-function step(acct: Account, command: DashboardsCommand): void {
-  const applied = applyDashboards(acct.state, command, Date.now());
-  if (!applied.ok) throw new Error(`the model refused ${command.type}: ${applied.error.message}`);
-  acct.state = applied.state;
-}
-
 const modelList = (acct: Account, who: Who): DashboardRecord[] =>
   dashboardsFor(acct.state, acct.workspaceId, actorOf(acct, who), 'v1');
 
@@ -159,40 +123,16 @@ type Shown = Awaited<ReturnType<typeof dashboardsOf>>;
 /** A caller's v1 list as the model holds it, binding ids the target issued on first showing. */
 function expectListInStep(acct: Account, who: Who, shown: Shown, after: string): void {
   const what = `after ${after}, the v1 list of ${whoText(who)} in ${acct.w.account.organizationId}`;
-  const held = modelList(acct, who);
-  expect(
-    shown.length,
-    `${what}: ${JSON.stringify(shown.map((s) => s.id))} vs the model's ${held.length}`,
-  ).toBe(held.length);
-  const left = new Set(held.map((d) => d.dashboardId));
-  const pending: Shown = [];
-  for (const s of shown) {
-    const id = acct.toModel.get(s.id);
-    if (id === undefined) pending.push(s);
-    else {
-      expect(left.has(id), `${what}: shows ${s.id}, which the model does not list`).toBe(true);
-      left.delete(id);
-    }
-  }
-  // At most one dashboard is new to a list per step (a tenant's copy made by its first edit):
-  // bind it to the model's one new entry.
-  expect(pending.length, `${what}: more than one new entry at once`).toBeLessThanOrEqual(1);
-  const [fresh] = pending;
-  if (fresh !== undefined) bind(acct, fresh.id, [...left][0] ?? '', what);
-  for (const s of shown) {
-    const d = held.find((x) => x.dashboardId === acct.toModel.get(s.id));
-    if (d === undefined) continue;
-    const label = `${what}: ${d.name}`;
-    if (s.name !== undefined) expect(s.name, `${label}: name`).toBe(d.name);
-    // §2.8: tenantId is set on a tenant's own dashboard (its copies included), null on a shared one.
-    expect(s.tenantId !== null, `${label}: the tenant's own dashboard or a shared one`).toBe(
-      !isShared(d),
-    );
-    expect(s.chartIds.length, `${label}: how many charts`).toBe(d.chartIds.length);
-    d.chartIds.forEach((chart, i) => {
-      bind(acct, s.chartIds[i] ?? '', chart, `${label}: chart ${i}`);
-    });
-  }
+  // At most one dashboard is new to a list per step (a tenant's copy made by its first edit).
+  expectListAsModel(acct, shown, modelList(acct, who), what, {
+    chartIds: true,
+    entry: (s, d, label) => {
+      // §2.8: tenantId is set on a tenant's own dashboard (its copies included), null on a shared one.
+      expect(s.tenantId !== null, `${label}: the tenant's own dashboard or a shared one`).toBe(
+        !isShared(d),
+      );
+    },
+  });
 }
 
 interface Aim {
@@ -230,20 +170,9 @@ function resolve(m: Model, aim: Aim) {
   }
   if (!bound(target) || !bound(source) || target === undefined || source === undefined)
     return undefined;
-  const charts = Object.keys(at.state.charts).filter((c) => at.toReal.has(c));
-  const chart =
-    aim.kind === 'removeCharts'
-      ? pick(
-          target.chartIds.filter((c) => at.toReal.has(c)),
-          aim.chart,
-        )
-      : pick(
-          charts.filter((c) => !target.chartIds.includes(c)),
-          aim.chart,
-        );
-  if ((aim.kind === 'addCharts' || aim.kind === 'removeCharts') && chart === undefined)
-    return undefined;
-  return { acct, at, target, source, chart: chart ?? '' };
+  const chart = chartOf(at, aim.kind, target, aim.chart);
+  if (chart === undefined) return undefined;
+  return { acct, at, target, source, chart };
 }
 
 /** Whether the write rests on a decision the profile does not follow (then it is left out). */
@@ -254,10 +183,7 @@ function restsOnUnfollowed(m: Model, aim: Aim): boolean {
   if (aim.who === 'api' || aim.reach !== 'own') return false;
   const aimed = resolve(m, aim);
   if (aimed === undefined || !isShared(aimed.target)) return false;
-  // A tenant's first edit of a shared dashboard makes its copy; a clone may stand in for it.
-  if (aim.kind === 'clone') return !f.cloneBeside;
-  if (aim.kind === 'create') return false;
-  return !f.copyChartIds;
+  return copyUnfollowed(f, aim.kind);
 }
 
 const writeCmd = (aim: Aim): Cmd => {
@@ -297,48 +223,19 @@ const writeCmd = (aim: Aim): Cmd => {
       allowed = false;
       if (aim.reach === 'other-account')
         return { kind: 'refused', why: "the other account's dashboard or workspace (§5)" };
-      const actor = actorOf(acct, aim.who);
-      const via = 'v1' as const;
-      const target = aim.reach === 'unknown' ? nobody : model.target.dashboardId;
-      command = {
-        create: (id: string): DashboardsCommand => ({
-          type: 'createDashboard',
-          dashboardId: id,
-          workspaceId: aim.reach === 'unknown' ? nobody : acct.workspaceId,
-          name,
-          actor,
-          via,
-        }),
-        clone: (id: string): DashboardsCommand => ({
-          type: 'clone',
-          sourceDashboardId: target,
-          newDashboardId: id,
-          actor,
-          via,
-        }),
-        addCharts: (): DashboardsCommand => ({
-          type: 'addCharts',
-          dashboardId: target,
-          chartIds: [model.chart],
-          actor,
-          via,
-        }),
-        appendCharts: (id: string): DashboardsCommand => ({
-          type: 'appendCharts',
-          sourceDashboardId: model.source.dashboardId,
-          targetDashboardId: target,
-          batchId: id,
-          actor,
-          via,
-        }),
-        removeCharts: (): DashboardsCommand => ({
-          type: 'removeCharts',
-          dashboardId: target,
-          chartIds: [model.chart],
-          actor,
-          via,
-        }),
-      }[aim.kind];
+      const unknown = aim.reach === 'unknown';
+      command = writeCommand(
+        aim.kind,
+        {
+          workspaceId: unknown ? nobody : acct.workspaceId,
+          target: unknown ? nobody : model.target.dashboardId,
+          source: model.source.dashboardId,
+          chart: model.chart,
+        },
+        name,
+        actorOf(acct, aim.who),
+        'v1',
+      );
       const trial = applyDashboards(acct.state, command(crypto.randomUUID()), Date.now());
       // §2.2 leaves the status of a refused write open (dashboards.write-refusal.status), and
       // the document gives no status to an unknown id: a 4xx, the code only on the reference.
@@ -351,52 +248,27 @@ const writeCmd = (aim: Aim): Cmd => {
       allowed = true;
       return {
         kind: 'allowed',
-        // §4.10–§4.12 show 200; §4.16 shows no answer for the create and the add-charts.
-        ...(aim.kind === 'create' || aim.kind === 'addCharts' ? {} : { status: 200 }),
+        ...v1Status(aim.kind),
         then: async (res: Reply) => {
-          let id: string = crypto.randomUUID();
-          if (created !== undefined) id = await v1Created(t, acct.w, res, created, label);
-          if (aim.kind === 'clone') {
-            const parsed = CloneDashboardResponse.safeParse(res.body);
-            if (!parsed.success) expect.fail(`${label}: no {dashboardId, name}: ${res.text}`);
-            id = parsed.data.data.dashboardId;
-          }
+          const id = await v1NewId(t, acct.w, res, aim.kind, created, label);
           if (command === undefined) throw new Error('unreachable: set by the verdict');
-          step(acct, command(id));
+          recordWrite(acct, aim.kind, command, id, label);
           if (aim.kind === 'clone')
             // §4.10: without a name, the clone's is the source's followed by " (Copy)".
             expect(
               (res.body as { data: { name: string } }).data.name,
               `${label}: the clone's name`,
             ).toBe(acct.state.dashboards[id]?.name);
-          if (aim.kind === 'create' || aim.kind === 'clone') bind(acct, id, id, label);
         },
       };
     },
     call: async (m, { t }) => {
       const { acct, workspaceId, target, source, chart } = ids(m);
       const secret = secretOf(acct, aim.who, aim.token);
-      switch (aim.kind) {
-        case 'create':
-          // §4.16 shows no answer for the v1 create: the caller's list before it finds the new one.
-          if (allowed) {
-            const as = readerOf(acct, aim.who, aim.token);
-            const before = await dashboardsOf(t, acct.w, workspaceId, as);
-            created = { workspaceId, as, before };
-          }
-          return v1Create(t, secret, workspaceId, name);
-        case 'clone':
-          return v1Post(t, CLONE, secret, { sourceDashboardId: target });
-        case 'addCharts':
-          return v1AddCharts(t, secret, target, [chart]);
-        case 'appendCharts':
-          return v1Post(t, APPEND, secret, {
-            sourceDashboardId: source,
-            targetDashboardId: target,
-          });
-        case 'removeCharts':
-          return v1Post(t, REMOVE, secret, { dashboardId: target, chartIds: [chart] });
-      }
+      const real = { workspaceId, target, source, chart };
+      const sent = await v1Write(t, acct.w, aim.kind, secret, real, name, allowed);
+      created = sent.created;
+      return sent.res;
     },
   };
 };
@@ -481,31 +353,7 @@ async function accountWorld(
     toModel: new Map(),
     toReal: new Map(),
   };
-  const hook: Actor = { kind: 'api-key' };
-  const ws = await createWorkspace(t, w, { name: 'Sales', dashboardName: 'Sales overview' });
-  step(acct, { type: 'createWorkspace', workspaceId: ws.workspaceId, name: 'Sales' });
-  const stock = await createDashboard(t, w, ws.workspaceId, 'Stock');
-  for (const [dashboardId, name, count] of [
-    [ws.dashboardId, 'Sales overview', 2],
-    [stock.dashboardId, 'Stock', 1],
-  ] as const) {
-    step(acct, {
-      type: 'createDashboard',
-      dashboardId,
-      workspaceId: ws.workspaceId,
-      name,
-      actor: hook,
-      via: 'hook',
-    });
-    bind(acct, dashboardId, dashboardId, 'the content');
-    for (let i = 0; i < count; i++) {
-      const chartName = `${name} chart ${i}`;
-      const { chartId } = await createChart(t, w, dashboardId, chartName);
-      step(acct, { type: 'createChart', chartId, name: chartName, config: {} });
-      step(acct, { type: 'addCharts', dashboardId, chartIds: [chartId], actor: hook, via: 'hook' });
-      bind(acct, chartId, chartId, 'the content');
-    }
-  }
+  const { workspaceId } = await sharedContent(t, w, acct, true);
   const made: Tenant[] = [];
   if (tenants)
     for (const [k, permissions] of [EDITOR, second, EDITOR].entries()) {
@@ -516,7 +364,7 @@ async function accountWorld(
         tokens.push(await tenantToken(t, w, permissions as Record<string, boolean>, columns));
       made.push({ tenantId: `tenant-${k}`, permissions, tokens });
     }
-  return { ...acct, state: acct.state, workspaceId: ws.workspaceId, tenants: made };
+  return { ...acct, state: acct.state, workspaceId, tenants: made };
 }
 
 const who: fc.Arbitrary<Who> = fc.oneof(
@@ -528,7 +376,7 @@ const aim: fc.Arbitrary<Aim> = fc.record({
   a: fc.nat({ max: 1 }),
   who,
   token: fc.nat({ max: TOKENS - 1 }),
-  kind: fc.constantFrom<WriteKind>('create', 'clone', 'addCharts', 'appendCharts', 'removeCharts'),
+  kind: WRITE_KINDS,
   reach: fc.constantFrom<Reach>(
     'own',
     'own',
@@ -566,14 +414,7 @@ conformance(
   async (t) => {
     let run = 0;
     const follows: Follows = {
-      tenants:
-        t.profile.serves.includes('tenant-flow') &&
-        states(t, 'dashboards.v1-writes.credentials') &&
-        states(t, 'tenants.register.field-names'),
-      apiKeyView: states(t, 'dashboards.v1-list.api-key-view'),
-      copyChartIds: states(t, 'dashboards.copy.chart-ids'),
-      cloneBeside: states(t, 'dashboards.copy.clone-beside'),
-      appendCopies: states(t, 'dashboards.append-charts-from.copies'),
+      ...v1FollowsOf(t),
       savingChecked: states(t, 'charts.save-from-chat.permissions'),
     };
     await modelRuns<Model, Real>(t, {
@@ -589,13 +430,10 @@ conformance(
       world: async () => {
         // The second tenant's role differs from run to run (and between the two accounts).
         run += 1;
+        const [first, second] = secondRolesOf(run);
         const accounts = [
-          await accountWorld(t, SECOND_ROLES[run % SECOND_ROLES.length] ?? EDITOR, follows.tenants),
-          await accountWorld(
-            t,
-            SECOND_ROLES[(run + 1) % SECOND_ROLES.length] ?? EDITOR,
-            follows.tenants,
-          ),
+          await accountWorld(t, first, follows.tenants),
+          await accountWorld(t, second, follows.tenants),
         ];
         return { model: { accounts, follows }, real: { t } };
       },

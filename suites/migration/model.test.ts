@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { documentedStatus } from '../../fixtures/oracles/index.ts';
-import { CloneDashboardResponse } from '../../spec/schemas/dashboard.ts';
 import {
   applyDashboards,
   dashboardsFor,
@@ -10,7 +8,6 @@ import {
   type Actor,
   type DashboardRecord,
   type DashboardsCommand,
-  type DashboardsState,
   type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import {
@@ -25,17 +22,35 @@ import { buildWorld, type World } from '../harness/given/accounts.ts';
 import {
   CONTENT,
   READ_BACK,
-  createChart,
-  createDashboard,
-  createWorkspace,
   dashboardsOf as v1DashboardsOf,
   tenantToken,
-  v1AddCharts,
-  v1Create,
-  v1Created,
-  v1Post,
   type CreateSite,
 } from '../harness/given/dashboards.ts';
+import {
+  EDITOR,
+  accountAt,
+  aimFields,
+  chartOf,
+  copyUnfollowed,
+  expectListAsModel,
+  pick,
+  recordWrite,
+  refusal,
+  secondRolesOf,
+  sharedContent,
+  v1NewId,
+  v1Status,
+  v1Write,
+  v2NewId,
+  v2Write,
+  v1FollowsOf,
+  writeCommand,
+  type Mirror,
+  type Real,
+  type V1Follows,
+  type WriteAim,
+  type Who,
+} from '../harness/given/model-world.ts';
 import {
   V2_REPLACEMENT,
   namedReplacements,
@@ -48,21 +63,11 @@ import {
   applicationsOf,
   dashboardsOf as v2DashboardsOf,
   finalize,
-  v2Delete,
-  v2Post,
-  writtenDashboard,
   type As,
   type WriteSite,
 } from '../harness/given/v2.ts';
 import type { Reply } from '../harness/http.ts';
-import {
-  budgetLine,
-  modelRuns,
-  type Budget,
-  type ModelCommand,
-  type Verdict,
-} from '../harness/model-run.ts';
-import { APPEND, CLONE, REMOVE, dashboardPath, dashboardsPath } from '../harness/paths.ts';
+import { budgetLine, modelRuns, type Budget, type ModelCommand } from '../harness/model-run.ts';
 
 // Model-based (STYLE 7, issue 34) on the shared runner, for the migration (§3 last row, §5 rule
 // 6, §9, §4.16): two accounts, each a workspace of two shared dashboards and three tenants
@@ -78,26 +83,6 @@ import { APPEND, CLONE, REMOVE, dashboardPath, dashboardsPath } from '../harness
 
 const BUDGET: Budget = { runs: 3, commands: 20 };
 const TENANTS = 3;
-const EDITOR: RolePermissions = {
-  addDashboard: true,
-  addChart: true,
-  removeChart: true,
-  canDuplicateDashboard: true,
-};
-/** What the second tenant may hold: editing, a single flag, view-only, read-only. */
-const SECOND_ROLES: readonly RolePermissions[] = [
-  { addChart: true },
-  { removeChart: true, canDuplicateDashboard: true },
-  {},
-  { ...EDITOR, readOnly: true },
-  EDITOR,
-];
-/** §7 codes whose status the document gives; any other refusal is a 4xx (its code decided). */
-const DOCUMENTED = new Set([
-  'MIGRATED_TO_V2',
-  'SHARED_DASHBOARD_READ_ONLY',
-  'PROJECT_USER_WITHOUT_ORGANIZATION',
-]);
 const V1_KIND: Readonly<Record<WriteKind, V1WriteKind>> = {
   create: 'create',
   clone: 'clone',
@@ -111,30 +96,20 @@ interface Tenant {
   readonly token: string;
 }
 
-interface Account {
+interface Account extends Mirror {
   readonly w: World;
-  state: DashboardsState;
   migration: MigrationState;
   /** The v1 workspace (the model's id is the target's) and, after finalize, its application. */
   readonly workspaceId: string;
   applicationId: string;
   realApplicationId: string;
   readonly tenants: readonly Tenant[];
-  /** Target id <-> model id, for dashboards and charts. */
-  readonly toModel: Map<string, string>;
-  readonly toReal: Map<string, string>;
 }
 
 /** Which of our decisions the profile follows: each gates the commands and reads resting on it. */
-interface Follows {
-  /** Tenants are registered and write and read through v1 (tenant-flow, field names, credentials). */
-  readonly tenants: boolean;
+interface Follows extends V1Follows {
   /** migration.tenant-users: after finalize a tenant's JWT acts as its project user. */
   readonly tenantUsers: boolean;
-  readonly apiKeyView: boolean;
-  readonly copyChartIds: boolean;
-  readonly cloneBeside: boolean;
-  readonly appendCopies: boolean;
   /**
    * migration.chart-ids-kept: a migrated dashboard's charts keep their ids, so chart ids are
    * compared after finalize and v2 calls name charts; else only how many charts a layout holds.
@@ -147,16 +122,8 @@ interface Model {
   readonly follows: Follows;
 }
 
-interface Real {
-  readonly t: Conformance;
-}
-
-/** Who calls: the API key, or tenant k (its project user after finalize). */
-type Who = 'api' | number;
+// Who calls: the API key, or tenant k (its project user after finalize).
 type Cmd = ModelCommand<Model, Real>;
-const accountAt = (m: Model, a: number) => m.accounts[a % m.accounts.length] as Account;
-const pick = <T>(items: readonly T[], i: number): T | undefined =>
-  items.length === 0 ? undefined : items[i % items.length];
 const after = (acct: Account) => acct.migration.phase === 'after';
 /** The v1 id a migrated dashboard kept, and the v2 id of a v1 dashboard (§9); none before. */
 const legacyOf = (acct: Account, id: string): string | undefined =>
@@ -181,21 +148,6 @@ function actorOf(acct: Account, who: Who): Actor {
 
 const secretOf = (acct: Account, who: Who) =>
   who === 'api' ? acct.w.creds().apiKey : (acct.tenants[who % TENANTS]?.token ?? '');
-
-function bind(acct: Account, real: string, model: string, what: string): void {
-  const was = acct.toModel.get(real);
-  const had = acct.toReal.get(model);
-  expect(was ?? model, `${what}: target id ${real} stands for one model id`).toBe(model);
-  expect(had ?? real, `${what}: model id ${model} stands for one target id`).toBe(real);
-  acct.toModel.set(real, model);
-  acct.toReal.set(model, real);
-}
-
-function step(acct: Account, command: DashboardsCommand): void {
-  const applied = applyDashboards(acct.state, command, Date.now());
-  if (!applied.ok) throw new Error(`the model refused ${command.type}: ${applied.error.message}`);
-  acct.state = applied.state;
-}
 
 /** The model's list for a caller: the v1 workspace before finalize, its application after. */
 const modelList = (acct: Account, who: Who): DashboardRecord[] =>
@@ -252,63 +204,28 @@ function expectListInStep(
 ): void {
   const where = after(acct) ? 'v2' : 'v1';
   const what = `after ${after_}, the ${where} list of ${whoText(who)} in ${acct.w.account.organizationId}`;
-  const held = modelList(acct, who);
-  expect(
-    shown.length,
-    `${what}: ${JSON.stringify(shown.map((s) => s.id))} vs the model's ${held.length}`,
-  ).toBe(held.length);
-  const left = new Set(held.map((d) => d.dashboardId));
-  const pending: Shown[] = [];
-  for (const s of shown) {
-    let id = acct.toModel.get(s.id);
-    if (id === undefined && after(acct) && s.legacyDashboardId) {
-      // §9: a migrated dashboard keeps its v1 id as legacyDashboardId.
+  expectListAsModel(acct, shown, modelList(acct, who), what, {
+    chartIds,
+    // §9: a migrated dashboard keeps its v1 id as legacyDashboardId.
+    known: (s) => {
+      if (!after(acct) || !s.legacyDashboardId) return undefined;
       const v1 = acct.toModel.get(s.legacyDashboardId);
-      const v2 = v1 === undefined ? undefined : v2Of(acct, v1);
-      if (v2 !== undefined) {
-        bind(acct, s.id, v2, what);
-        id = v2;
+      return v1 === undefined ? undefined : v2Of(acct, v1);
+    },
+    entry: (s, d, label) => {
+      expect(s.own, `${label}: the caller's own dashboard or a shared one`).toBe(!isShared(d));
+      if (after(acct) && s.legacyDashboardId !== undefined) {
+        const legacy = legacyOf(acct, d.dashboardId);
+        expect(s.legacyDashboardId ?? null, `${label}: legacyDashboardId`).toBe(
+          legacy === undefined ? null : (acct.toReal.get(legacy) ?? legacy),
+        );
       }
-    }
-    if (id === undefined) pending.push(s);
-    else {
-      expect(left.has(id), `${what}: shows ${s.id}, which the model does not list`).toBe(true);
-      left.delete(id);
-    }
-  }
-  // At most one dashboard is new to a list per step: bind it to the model's one new entry.
-  expect(pending.length, `${what}: more than one new entry at once`).toBeLessThanOrEqual(1);
-  const [fresh] = pending;
-  if (fresh !== undefined) bind(acct, fresh.id, [...left][0] ?? '', what);
-  for (const s of shown) {
-    const d = held.find((x) => x.dashboardId === acct.toModel.get(s.id));
-    if (d === undefined) continue;
-    const label = `${what}: ${d.name}`;
-    if (s.name !== undefined) expect(s.name, `${label}: name`).toBe(d.name);
-    expect(s.own, `${label}: the caller's own dashboard or a shared one`).toBe(!isShared(d));
-    if (after(acct) && s.legacyDashboardId !== undefined) {
-      const legacy = legacyOf(acct, d.dashboardId);
-      expect(s.legacyDashboardId ?? null, `${label}: legacyDashboardId`).toBe(
-        legacy === undefined ? null : (acct.toReal.get(legacy) ?? legacy),
-      );
-    }
-    expect(s.chartIds.length, `${label}: how many charts`).toBe(d.chartIds.length);
-    if (!chartIds) continue;
-    d.chartIds.forEach((chart, i) => {
-      bind(acct, s.chartIds[i] ?? '', chart, `${label}: chart ${i}`);
-    });
-  }
+    },
+  });
 }
 
 /** A write as the model sees it: which entry of the caller's list, which chart, which source. */
-interface Aim {
-  readonly a: number;
-  readonly who: Who;
-  readonly kind: WriteKind;
-  readonly entry: number;
-  readonly chart: number;
-  readonly source: number;
-}
+type Aim = WriteAim;
 
 /** Resolves an aim against the model; undefined when it has nothing to aim at yet. */
 function resolve(m: Model, aim: Aim) {
@@ -319,20 +236,9 @@ function resolve(m: Model, aim: Aim) {
   if (target === undefined || source === undefined) return undefined;
   if (!acct.toReal.has(target.dashboardId) || !acct.toReal.has(source.dashboardId))
     return undefined;
-  const bound = Object.keys(acct.state.charts).filter((c) => acct.toReal.has(c));
-  const chart =
-    aim.kind === 'removeCharts'
-      ? pick(
-          target.chartIds.filter((c) => acct.toReal.has(c)),
-          aim.chart,
-        )
-      : pick(
-          bound.filter((c) => !target.chartIds.includes(c)),
-          aim.chart,
-        );
-  if ((aim.kind === 'addCharts' || aim.kind === 'removeCharts') && chart === undefined)
-    return undefined;
-  return { acct, target, source, chart: chart ?? '' };
+  const chart = chartOf(acct, aim.kind, target, aim.chart);
+  if (chart === undefined) return undefined;
+  return { acct, target, source, chart };
 }
 
 /** Whether a write the model would carry out rests on a decision the profile does not follow. */
@@ -346,14 +252,7 @@ function restsOnUnfollowed(m: Model, aim: Aim, via: 'v1' | 'v2'): boolean {
   const aimed = resolve(m, aim);
   if (aim.who === 'api' || via === 'v2' || aimed === undefined || !isShared(aimed.target))
     return false;
-  if (aim.kind === 'clone') return !f.cloneBeside;
-  return aim.kind !== 'create' && !f.copyChartIds;
-}
-
-function refusal(code: string, why: string): Verdict {
-  return DOCUMENTED.has(code)
-    ? { kind: 'refused', code, documented: documentedStatus(code), why }
-    : { kind: 'refused', code, why };
+  return copyUnfollowed(f, aim.kind);
 }
 
 /** The command a write is to the model, for a given new id. */
@@ -364,48 +263,14 @@ function commandOf(
   via: 'v1' | 'v2',
   name: string,
 ): (id: string) => DashboardsCommand {
-  const actor = actorOf(acct, aim.who);
   const { target, source, chart } = aimed;
-  return {
-    create: (id: string): DashboardsCommand => ({
-      type: 'createDashboard',
-      dashboardId: id,
-      workspaceId: via === 'v1' ? acct.workspaceId : acct.applicationId,
-      name,
-      actor,
-      via,
-    }),
-    clone: (id: string): DashboardsCommand => ({
-      type: 'clone',
-      sourceDashboardId: target.dashboardId,
-      newDashboardId: id,
-      ...(via === 'v2' ? { name } : {}),
-      actor,
-      via,
-    }),
-    addCharts: (): DashboardsCommand => ({
-      type: 'addCharts',
-      dashboardId: target.dashboardId,
-      chartIds: [chart],
-      actor,
-      via,
-    }),
-    appendCharts: (id: string): DashboardsCommand => ({
-      type: 'appendCharts',
-      sourceDashboardId: source.dashboardId,
-      targetDashboardId: target.dashboardId,
-      batchId: id,
-      actor,
-      via,
-    }),
-    removeCharts: (): DashboardsCommand => ({
-      type: 'removeCharts',
-      dashboardId: target.dashboardId,
-      chartIds: [chart],
-      actor,
-      via,
-    }),
-  }[aim.kind];
+  const ids = {
+    workspaceId: via === 'v1' ? acct.workspaceId : acct.applicationId,
+    target: target.dashboardId,
+    source: source.dashboardId,
+    chart,
+  };
+  return writeCommand(aim.kind, ids, name, actorOf(acct, aim.who), via);
 }
 
 const v1WriteCmd = (aim: Aim): Cmd => {
@@ -449,18 +314,10 @@ const v1WriteCmd = (aim: Aim): Cmd => {
       allowed = true;
       return {
         kind: 'allowed',
-        // §4.10–§4.12 show 200; §4.16 shows no answer for the create and the add-charts.
-        ...(aim.kind === 'create' || aim.kind === 'addCharts' ? {} : { status: 200 }),
+        ...v1Status(aim.kind),
         then: async (res: Reply) => {
-          let id: string = crypto.randomUUID();
-          if (created !== undefined) id = await v1Created(t, acct.w, res, created, label);
-          if (aim.kind === 'clone') {
-            const parsed = CloneDashboardResponse.safeParse(res.body);
-            if (!parsed.success) expect.fail(`${label}: no {dashboardId, name}: ${res.text}`);
-            id = parsed.data.data.dashboardId;
-          }
-          step(acct, command(id));
-          if (aim.kind === 'create' || aim.kind === 'clone') bind(acct, id, id, label);
+          const id = await v1NewId(t, acct.w, res, aim.kind, created, label);
+          recordWrite(acct, aim.kind, command, id, label);
         },
       };
     },
@@ -468,33 +325,16 @@ const v1WriteCmd = (aim: Aim): Cmd => {
       const aimed = resolve(m, aim);
       if (aimed === undefined) throw new Error('unreachable: checked by pre');
       const { acct, target, source, chart } = aimed;
-      const secret = secretOf(acct, aim.who);
       const real = {
+        workspaceId: acct.workspaceId,
         target: v1Id(acct, target.dashboardId),
         source: v1Id(acct, source.dashboardId),
+        chart: acct.toReal.get(chart) ?? '',
       };
-      const realChart = acct.toReal.get(chart) ?? '';
-      switch (aim.kind) {
-        case 'create':
-          if (allowed) {
-            // §4.16 shows no answer for the v1 create: the caller's list before it finds it.
-            const as = aim.who === 'api' ? { apiKey: secret } : { token: secret };
-            const before = await v1DashboardsOf(t, acct.w, acct.workspaceId, as);
-            created = { workspaceId: acct.workspaceId, as, before };
-          }
-          return v1Create(t, secret, acct.workspaceId, name);
-        case 'clone':
-          return v1Post(t, CLONE, secret, { sourceDashboardId: real.target });
-        case 'addCharts':
-          return v1AddCharts(t, secret, real.target, [realChart]);
-        case 'appendCharts':
-          return v1Post(t, APPEND, secret, {
-            sourceDashboardId: real.source,
-            targetDashboardId: real.target,
-          });
-        case 'removeCharts':
-          return v1Post(t, REMOVE, secret, { dashboardId: real.target, chartIds: [realChart] });
-      }
+      const secret = secretOf(acct, aim.who);
+      const sent = await v1Write(t, acct.w, aim.kind, secret, real, name, allowed);
+      created = sent.created;
+      return sent.res;
     },
   };
 };
@@ -528,12 +368,8 @@ const v2WriteCmd = (aim: Aim): Cmd => {
       return {
         kind: 'allowed',
         then: async (res: Reply) => {
-          const id =
-            made === undefined
-              ? crypto.randomUUID()
-              : (await writtenDashboard(t, acct.w, res, made, label)).id;
-          step(acct, command(id));
-          if (aim.kind === 'create' || aim.kind === 'clone') bind(acct, id, id, label);
+          const id = await v2NewId(t, acct.w, res, made, label);
+          recordWrite(acct, aim.kind, command, id, label);
         },
       };
     },
@@ -541,28 +377,15 @@ const v2WriteCmd = (aim: Aim): Cmd => {
       const aimed = resolve(m, aim);
       if (aimed === undefined) throw new Error('unreachable: checked by pre');
       const { acct, target, source, chart } = aimed;
-      const as = asOf(acct);
+      const real = {
+        target: acct.toReal.get(target.dashboardId) ?? '',
+        source: acct.toReal.get(source.dashboardId) ?? '',
+        chart: acct.toReal.get(chart) ?? '',
+      };
       const app = acct.realApplicationId;
-      const at = dashboardPath(app, acct.toReal.get(target.dashboardId) ?? '');
-      // §4.16 shows no answer for the v2 create and clone: the caller's list before them
-      // finds the new dashboard.
-      const listed = () => v2DashboardsOf(t, acct.w, app, as);
-      switch (aim.kind) {
-        case 'create':
-          if (allowed) made = { call: 'v2.create', applicationId: app, as, before: await listed() };
-          return v2Post(t, acct.w, dashboardsPath(app), as, { name });
-        case 'clone':
-          if (allowed) made = { call: 'v2.clone', applicationId: app, as, before: await listed() };
-          return v2Post(t, acct.w, `${at}/clone`, as, { name });
-        case 'addCharts':
-          return v2Post(t, acct.w, `${at}/charts`, as, { charts: [acct.toReal.get(chart) ?? ''] });
-        case 'appendCharts':
-          return v2Post(t, acct.w, `${at}/append-charts`, as, {
-            sourceDashboardId: acct.toReal.get(source.dashboardId) ?? '',
-          });
-        case 'removeCharts':
-          return v2Delete(t, acct.w, `${at}/charts/${acct.toReal.get(chart) ?? ''}`, as);
-      }
+      const sent = await v2Write(t, acct.w, aim.kind, app, asOf(acct), real, name, allowed);
+      made = sent.made;
+      return sent.res;
     },
   };
 };
@@ -604,42 +427,18 @@ async function accountWorld(
   tenants: boolean,
 ): Promise<Account> {
   const w = await buildWorld(t);
-  const ws = await createWorkspace(t, w, { name: 'Sales', dashboardName: 'Sales overview' });
   const acct: Account = {
     w,
     state: emptyDashboards(),
     migration: BEFORE_FINALIZE,
-    workspaceId: ws.workspaceId,
+    workspaceId: '',
     applicationId: '',
     realApplicationId: '',
     tenants: [],
     toModel: new Map(),
     toReal: new Map(),
   };
-  const hook: Actor = { kind: 'api-key' };
-  step(acct, { type: 'createWorkspace', workspaceId: ws.workspaceId, name: 'Sales' });
-  const stock = await createDashboard(t, w, ws.workspaceId, 'Stock');
-  for (const [dashboardId, name, count] of [
-    [ws.dashboardId, 'Sales overview', 2],
-    [stock.dashboardId, 'Stock', 1],
-  ] as const) {
-    step(acct, {
-      type: 'createDashboard',
-      dashboardId,
-      workspaceId: ws.workspaceId,
-      name,
-      actor: hook,
-      via: 'hook',
-    });
-    bind(acct, dashboardId, dashboardId, 'the content');
-    for (let i = 0; i < count; i++) {
-      const chartName = `${name} chart ${i}`;
-      const { chartId } = await createChart(t, w, dashboardId, chartName);
-      step(acct, { type: 'createChart', chartId, name: chartName, config: {} });
-      step(acct, { type: 'addCharts', dashboardId, chartIds: [chartId], actor: hook, via: 'hook' });
-      bind(acct, chartId, chartId, 'the content');
-    }
-  }
+  const { workspaceId } = await sharedContent(t, w, acct, true);
   const made: Tenant[] = [];
   if (tenants)
     for (const permissions of [EDITOR, second, EDITOR])
@@ -647,17 +446,10 @@ async function accountWorld(
         permissions,
         token: await tenantToken(t, w, permissions as Record<string, boolean>),
       });
-  return { ...acct, tenants: made };
+  return { ...acct, state: acct.state, workspaceId, tenants: made };
 }
 
-const aim: fc.Arbitrary<Aim> = fc.record({
-  a: fc.nat({ max: 1 }),
-  who: fc.oneof(fc.constant<Who>('api'), fc.nat({ max: TENANTS - 1 })),
-  kind: fc.constantFrom<WriteKind>('create', 'clone', 'addCharts', 'appendCharts', 'removeCharts'),
-  entry: fc.nat({ max: 7 }),
-  chart: fc.nat({ max: 7 }),
-  source: fc.nat({ max: 7 }),
-});
+const aim: fc.Arbitrary<Aim> = fc.record(aimFields(TENANTS));
 
 conformance(
   [
@@ -677,17 +469,11 @@ conformance(
   ],
   `model runs over v1 writes, the finalize of either of two accounts, the 410s after it and v2 writes (${budgetLine('migration', BUDGET)})`,
   async (t) => {
-    const tenants =
-      t.profile.serves.includes('tenant-flow') &&
-      states(t, 'tenants.register.field-names') &&
-      states(t, 'dashboards.v1-writes.credentials');
+    const v1 = v1FollowsOf(t);
+    const { tenants } = v1;
     const follows: Follows = {
-      tenants,
+      ...v1,
       tenantUsers: tenants && states(t, 'migration.tenant-users'),
-      apiKeyView: states(t, 'dashboards.v1-list.api-key-view'),
-      copyChartIds: states(t, 'dashboards.copy.chart-ids'),
-      cloneBeside: states(t, 'dashboards.copy.clone-beside'),
-      appendCopies: states(t, 'dashboards.append-charts-from.copies'),
       chartIdsKept: states(t, 'migration.chart-ids-kept'),
     };
     let run = 0;
@@ -706,9 +492,10 @@ conformance(
       world: async () => {
         // The second tenant's role differs from run to run (and between the two accounts).
         run += 1;
+        const [first, second] = secondRolesOf(run);
         const accounts = [
-          await accountWorld(t, SECOND_ROLES[run % SECOND_ROLES.length] ?? EDITOR, tenants),
-          await accountWorld(t, SECOND_ROLES[(run + 1) % SECOND_ROLES.length] ?? EDITOR, tenants),
+          await accountWorld(t, first, tenants),
+          await accountWorld(t, second, tenants),
         ];
         return { model: { accounts, follows }, real: { t } };
       },

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { documentedStatus } from '../../fixtures/oracles/index.ts';
 import {
   applyDashboards,
   dashboardsFor,
@@ -10,8 +9,6 @@ import {
   type Actor,
   type DashboardRecord,
   type DashboardsCommand,
-  type DashboardsState,
-  type WriteKind,
 } from '../../spec/machines/dashboards.ts';
 import {
   BEFORE_FINALIZE,
@@ -21,38 +18,41 @@ import {
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import { conformance, type Conformance, states } from '../harness/conformance.ts';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
+import { CONTENT, READ_BACK } from '../harness/given/dashboards.ts';
 import {
-  CONTENT,
-  READ_BACK,
-  createChart,
-  createDashboard,
-  createWorkspace,
-} from '../harness/given/dashboards.ts';
+  EDITOR,
+  accountAt,
+  aimFields,
+  bind,
+  chartOf,
+  expectListAsModel,
+  pick,
+  recordWrite,
+  refusal,
+  secondRolesOf,
+  sharedContent,
+  v2NewId,
+  v2Write,
+  writeCommand,
+  type Mirror,
+  type Real,
+  type WriteAim,
+  type Who,
+} from '../harness/given/model-world.ts';
 import {
   API_KEY,
-  EDITOR,
   V2_KEY,
   applicationsOf,
   dashboardsOf,
   finalize,
   lookUpPath,
   projectUser,
-  v2Delete,
   v2Get,
-  v2Post,
-  writtenDashboard,
   type As,
   type WriteSite,
 } from '../harness/given/v2.ts';
 import type { Reply } from '../harness/http.ts';
-import {
-  budgetLine,
-  modelRuns,
-  type Budget,
-  type ModelCommand,
-  type Verdict,
-} from '../harness/model-run.ts';
-import { dashboardPath, dashboardsPath } from '../harness/paths.ts';
+import { budgetLine, modelRuns, type Budget, type ModelCommand } from '../harness/model-run.ts';
 
 // Model-based (STYLE 7, issue 34) on the shared runner: random v2 writes and look-ups in a
 // world of two migrated accounts, each with an application of two templates (v1 dashboards
@@ -67,21 +67,6 @@ import { dashboardPath, dashboardsPath } from '../harness/paths.ts';
 
 const BUDGET: Budget = { runs: 3, commands: 14 };
 const USERS = 3;
-/** What the second user may hold: a single flag, view-only, read-only, or editing. */
-const SECOND_ROLES: readonly RolePermissions[] = [
-  { addChart: true },
-  { removeChart: true, canDuplicateDashboard: true },
-  {},
-  { ...EDITOR, readOnly: true },
-  EDITOR,
-];
-/** §7 codes whose status the document gives. */
-const DOCUMENTED = new Set([
-  'SHARED_DASHBOARD_READ_ONLY',
-  'PROJECT_USER_WITHOUT_ORGANIZATION',
-  'MIGRATED_TO_V2',
-]);
-
 interface User {
   readonly userId: string;
   readonly token: string;
@@ -89,17 +74,13 @@ interface User {
   readonly organized: boolean;
 }
 
-interface Account {
+interface Account extends Mirror {
   readonly w: World;
-  state: DashboardsState;
   migration: MigrationState;
   /** The application: the model's id and the target's. */
   readonly applicationId: string;
   readonly realApplicationId: string;
   readonly users: readonly User[];
-  /** Target id <-> model id, for dashboards and charts. */
-  readonly toModel: Map<string, string>;
-  readonly toReal: Map<string, string>;
   /** The v1 ids of the templates (§9: kept as legacyDashboardId), model v2 id -> v1 id. */
   readonly legacy: Map<string, string>;
 }
@@ -113,15 +94,7 @@ interface Model {
   readonly lookUp: boolean;
 }
 
-interface Real {
-  readonly t: Conformance;
-}
-
-type Who = 'api' | number;
 type Cmd = ModelCommand<Model, Real>;
-const accountAt = (m: Model, a: number) => m.accounts[a % m.accounts.length] as Account;
-const pick = <T>(items: readonly T[], i: number): T | undefined =>
-  items.length === 0 ? undefined : items[i % items.length];
 
 function actorOf(acct: Account, who: Who): Actor {
   if (who === 'api') return { kind: 'api-key' };
@@ -137,21 +110,6 @@ function actorOf(acct: Account, who: Who): Actor {
 const asOf = (acct: Account, who: Who): As =>
   who === 'api' ? API_KEY : { token: (acct.users[who % USERS] as User).token };
 
-function bind(acct: Account, real: string, model: string, what: string): void {
-  const was = acct.toModel.get(real);
-  const had = acct.toReal.get(model);
-  expect(was ?? model, `${what}: target id ${real} stands for one model id`).toBe(model);
-  expect(had ?? real, `${what}: model id ${model} stands for one target id`).toBe(real);
-  acct.toModel.set(real, model);
-  acct.toReal.set(model, real);
-}
-
-function step(acct: Account, command: DashboardsCommand): void {
-  const applied = applyDashboards(acct.state, command, Date.now());
-  if (!applied.ok) throw new Error(`the model refused ${command.type}: ${applied.error.message}`);
-  acct.state = applied.state;
-}
-
 const modelList = (acct: Account, who: Who): DashboardRecord[] =>
   dashboardsFor(acct.state, acct.applicationId, actorOf(acct, who));
 
@@ -159,65 +117,26 @@ const modelList = (acct: Account, who: Who): DashboardRecord[] =>
 async function expectListInStep(t: Conformance, acct: Account, who: Who, after: string) {
   const what = `after ${after}, the list of ${who === 'api' ? 'the API key' : `user ${who}`} in ${acct.w.account.organizationId}`;
   const shown = await dashboardsOf(t, acct.w, acct.realApplicationId, asOf(acct, who));
-  const held = modelList(acct, who);
-  expect(
-    shown.length,
-    `${what}: ${JSON.stringify(shown.map((s) => s.id))} vs the model's ${held.length}`,
-  ).toBe(held.length);
-  const left = new Set(held.map((d) => d.dashboardId));
-  const pending: typeof shown = [];
-  for (const s of shown) {
-    let id = acct.toModel.get(s.id);
-    if (id === undefined && s.legacyDashboardId) {
-      // §9: a migrated dashboard keeps its v1 id as legacyDashboardId.
-      const v2 = [...acct.legacy.entries()].find(([, v1]) => v1 === s.legacyDashboardId)?.[0];
-      if (v2 !== undefined && left.has(v2)) {
-        bind(acct, s.id, v2, what);
-        id = v2;
-      }
-    }
-    if (id === undefined) pending.push(s);
-    else {
-      expect(left.has(id), `${what}: shows ${s.id}, which the model does not list`).toBe(true);
-      left.delete(id);
-    }
-  }
-  // At most one dashboard is new to a list per step: bind it to the model's one new entry.
-  expect(pending.length, `${what}: more than one new entry at once`).toBeLessThanOrEqual(1);
-  const [fresh] = pending;
-  if (fresh !== undefined) bind(acct, fresh.id, [...left][0] ?? '', what);
-  for (const s of shown) {
-    const d = held.find((x) => x.dashboardId === acct.toModel.get(s.id));
-    if (d === undefined) continue;
-    const label = `${what}: ${d.name}`;
-    if (s.name !== undefined) expect(s.name, `${label}: name`).toBe(d.name);
-    // §2.8: 'template' for a shared dashboard, 'dashboard' for one in a user's space.
-    expect(s.kind, `${label}: kind`).toBe(isShared(d) ? 'template' : 'dashboard');
-    expect(s.legacyDashboardId ?? null, `${label}: legacyDashboardId`).toBe(
-      acct.legacy.get(d.dashboardId) ?? null,
-    );
-    const charts = s.chartIds ?? [];
-    expect(charts.length, `${label}: how many charts`).toBe(d.chartIds.length);
-    d.chartIds.forEach((chart, i) => {
-      bind(acct, charts[i] ?? '', chart, `${label}: chart ${i}`);
-    });
-  }
+  // §9: a migrated dashboard keeps its v1 id as legacyDashboardId.
+  const known = (s: (typeof shown)[number], left: ReadonlySet<string>) => {
+    if (!s.legacyDashboardId) return undefined;
+    const v2 = [...acct.legacy.entries()].find(([, v1]) => v1 === s.legacyDashboardId)?.[0];
+    return v2 !== undefined && left.has(v2) ? v2 : undefined;
+  };
+  expectListAsModel(acct, shown, modelList(acct, who), what, {
+    chartIds: true,
+    known,
+    entry: (s, d, label) => {
+      // §2.8: 'template' for a shared dashboard, 'dashboard' for one in a user's space.
+      expect(s.kind, `${label}: kind`).toBe(isShared(d) ? 'template' : 'dashboard');
+      expect(s.legacyDashboardId ?? null, `${label}: legacyDashboardId`).toBe(
+        acct.legacy.get(d.dashboardId) ?? null,
+      );
+    },
+  });
 }
 
-/** Judges a refusal's code by the document's table where it has the code (§7). */
-function refusal(code: string, why: string): Verdict {
-  return DOCUMENTED.has(code)
-    ? { kind: 'refused', code, documented: documentedStatus(code), why }
-    : { kind: 'refused', code, why };
-}
-
-interface Aim {
-  readonly a: number;
-  readonly who: Who;
-  readonly kind: WriteKind;
-  readonly entry: number;
-  readonly chart: number;
-  readonly source: number;
+interface Aim extends WriteAim {
   /** The call names the other account's application (and its dashboard). */
   readonly foreign: boolean;
 }
@@ -230,18 +149,10 @@ function resolve(m: Model, aim: Aim) {
   const target = pick(list, aim.entry);
   const source = pick(list, aim.source);
   if (target === undefined || source === undefined) return undefined;
-  const bound = (c: string) => at.toReal.has(c);
-  const chart =
-    aim.kind === 'removeCharts'
-      ? pick(target.chartIds.filter(bound), aim.chart)
-      : pick(
-          Object.keys(at.state.charts).filter((c) => bound(c) && !target.chartIds.includes(c)),
-          aim.chart,
-        );
-  if ((aim.kind === 'addCharts' || aim.kind === 'removeCharts') && chart === undefined)
-    return undefined;
+  const chart = chartOf(at, aim.kind, target, aim.chart);
+  if (chart === undefined) return undefined;
   if (!at.toReal.has(target.dashboardId) || !at.toReal.has(source.dashboardId)) return undefined;
-  return { acct, at, target, source, chart: chart ?? '' };
+  return { acct, at, target, source, chart };
 }
 
 const writeCmd = (aim: Aim): Cmd => {
@@ -268,47 +179,13 @@ const writeCmd = (aim: Aim): Cmd => {
           ? { kind: 'refused', why }
           : { kind: 'refused', code: 'NOT_FOUND', why };
       const actor = actorOf(acct, aim.who);
-      const via = 'v2' as const;
-      command = {
-        create: (id: string): DashboardsCommand => ({
-          type: 'createDashboard',
-          dashboardId: id,
-          workspaceId: acct.applicationId,
-          name,
-          actor,
-          via,
-        }),
-        clone: (id: string): DashboardsCommand => ({
-          type: 'clone',
-          sourceDashboardId: target.dashboardId,
-          newDashboardId: id,
-          name,
-          actor,
-          via,
-        }),
-        addCharts: (): DashboardsCommand => ({
-          type: 'addCharts',
-          dashboardId: target.dashboardId,
-          chartIds: [chart],
-          actor,
-          via,
-        }),
-        appendCharts: (id: string): DashboardsCommand => ({
-          type: 'appendCharts',
-          sourceDashboardId: source.dashboardId,
-          targetDashboardId: target.dashboardId,
-          batchId: id,
-          actor,
-          via,
-        }),
-        removeCharts: (): DashboardsCommand => ({
-          type: 'removeCharts',
-          dashboardId: target.dashboardId,
-          chartIds: [chart],
-          actor,
-          via,
-        }),
-      }[aim.kind];
+      const ids = {
+        workspaceId: acct.applicationId,
+        target: target.dashboardId,
+        source: source.dashboardId,
+        chart,
+      };
+      command = writeCommand(aim.kind, ids, name, actor, 'v2');
       const trial = applyDashboards(acct.state, command(crypto.randomUUID()), Date.now());
       if (!trial.ok) {
         const why = `${trial.error.code}: ${trial.error.message}`;
@@ -326,13 +203,9 @@ const writeCmd = (aim: Aim): Cmd => {
       return {
         kind: 'allowed',
         then: async (res: Reply) => {
-          const id =
-            made === undefined
-              ? crypto.randomUUID()
-              : (await writtenDashboard(t, acct.w, res, made, label)).id;
+          const id = await v2NewId(t, acct.w, res, made, label);
           if (command === undefined) throw new Error('unreachable: set by the verdict');
-          step(acct, command(id));
-          if (aim.kind === 'create' || aim.kind === 'clone') bind(acct, id, id, label);
+          recordWrite(acct, aim.kind, command, id, label);
         },
       };
     },
@@ -340,26 +213,24 @@ const writeCmd = (aim: Aim): Cmd => {
       const aimed = resolve(m, aim);
       if (aimed === undefined) throw new Error('unreachable: checked by pre');
       const { acct, at, target, source, chart } = aimed;
-      const as = asOf(acct, aim.who);
+      const real = {
+        target: at.toReal.get(target.dashboardId) ?? '',
+        source: at.toReal.get(source.dashboardId) ?? '',
+        chart: at.toReal.get(chart) ?? '',
+      };
       const app = at.realApplicationId;
-      const path = dashboardPath(app, at.toReal.get(target.dashboardId) ?? '');
-      const listed = () => dashboardsOf(t, acct.w, app, as);
-      switch (aim.kind) {
-        case 'create':
-          if (allowed) made = { call: 'v2.create', applicationId: app, as, before: await listed() };
-          return v2Post(t, acct.w, dashboardsPath(app), as, { name });
-        case 'clone':
-          if (allowed) made = { call: 'v2.clone', applicationId: app, as, before: await listed() };
-          return v2Post(t, acct.w, `${path}/clone`, as, { name });
-        case 'addCharts':
-          return v2Post(t, acct.w, `${path}/charts`, as, { charts: [at.toReal.get(chart) ?? ''] });
-        case 'appendCharts':
-          return v2Post(t, acct.w, `${path}/append-charts`, as, {
-            sourceDashboardId: at.toReal.get(source.dashboardId) ?? '',
-          });
-        case 'removeCharts':
-          return v2Delete(t, acct.w, `${path}/charts/${at.toReal.get(chart) ?? ''}`, as);
-      }
+      const sent = await v2Write(
+        t,
+        acct.w,
+        aim.kind,
+        app,
+        asOf(acct, aim.who),
+        real,
+        name,
+        allowed,
+      );
+      made = sent.made;
+      return sent.res;
     },
   };
 };
@@ -414,47 +285,19 @@ const lookUpCmd = (a: number, entry: number, legacy: boolean, foreign: boolean):
 /** One migrated account, its content mirrored in the model, with three project users. */
 async function accountWorld(t: Conformance, second: RolePermissions): Promise<Account> {
   const w = await buildWorld(t);
-  let state = emptyDashboards();
-  const hook: Actor = { kind: 'api-key' };
-  const apply = (c: DashboardsCommand) => {
-    const applied = applyDashboards(state, c, Date.now());
-    if (!applied.ok) throw new Error(`the model refused ${c.type}: ${applied.error.message}`);
-    state = applied.state;
-  };
-  const ws = await createWorkspace(t, w, { name: 'Sales', dashboardName: 'Sales overview' });
-  apply({ type: 'createWorkspace', workspaceId: ws.workspaceId, name: 'Sales' });
-  const stock = await createDashboard(t, w, ws.workspaceId, 'Stock');
-  const charts = new Set<string>();
-  for (const [dashboardId, name, count] of [
-    [ws.dashboardId, 'Sales overview', 2],
-    [stock.dashboardId, 'Stock', 1],
-  ] as const) {
-    apply({
-      type: 'createDashboard',
-      dashboardId,
-      workspaceId: ws.workspaceId,
-      name,
-      actor: hook,
-      via: 'hook',
-    });
-    for (let i = 0; i < count; i++) {
-      const chartName = `${name} chart ${i}`;
-      const { chartId } = await createChart(t, w, dashboardId, chartName);
-      apply({ type: 'createChart', chartId, name: chartName, config: {} });
-      apply({ type: 'addCharts', dashboardId, chartIds: [chartId], actor: hook, via: 'hook' });
-      charts.add(chartId);
-    }
-  }
+  // The host's content, stepped into a model of its own until the migration takes it over.
+  const content: Mirror = { state: emptyDashboards(), toModel: new Map(), toReal: new Map() };
+  const { workspaceId, chartIds } = await sharedContent(t, w, content, false);
   await finalize(t, w);
   const done = applyMigration(
     BEFORE_FINALIZE,
-    { type: 'finalize', dashboards: state, tenants: [] },
+    { type: 'finalize', dashboards: content.state, tenants: [] },
     Date.now(),
   );
   if (!done.ok || done.result.migration.phase !== 'after')
     throw new Error('the model did not finalize');
   const migration = done.result.migration;
-  const app = (await applicationsOf(t, w)).find((x) => x.legacyWorkspaceId === ws.workspaceId);
+  const app = (await applicationsOf(t, w)).find((x) => x.legacyWorkspaceId === workspaceId);
   if (app === undefined) expect.fail('after finalize: no application for the v1 workspace');
   const users: User[] = [];
   for (const [k, permissions] of [EDITOR, second, EDITOR].entries()) {
@@ -466,7 +309,7 @@ async function accountWorld(t: Conformance, second: RolePermissions): Promise<Ac
     w,
     state: done.result.dashboards,
     migration,
-    applicationId: migration.applicationOf[ws.workspaceId] ?? '',
+    applicationId: migration.applicationOf[workspaceId] ?? '',
     realApplicationId: app.applicationId,
     users,
     toModel: new Map(),
@@ -474,17 +317,12 @@ async function accountWorld(t: Conformance, second: RolePermissions): Promise<Ac
     legacy: new Map(Object.entries(migration.legacyIdOf)),
   };
   // Chart ids are kept by the migration (migration.chart-ids-kept).
-  for (const id of charts) bind(acct, id, id, 'the migrated charts');
+  for (const id of chartIds) bind(acct, id, id, 'the migrated charts');
   return acct;
 }
 
 const aim: fc.Arbitrary<Aim> = fc.record({
-  a: fc.nat({ max: 1 }),
-  who: fc.oneof(fc.constant<Who>('api'), fc.nat({ max: USERS - 1 })),
-  kind: fc.constantFrom<WriteKind>('create', 'clone', 'addCharts', 'appendCharts', 'removeCharts'),
-  entry: fc.nat({ max: 7 }),
-  chart: fc.nat({ max: 7 }),
-  source: fc.nat({ max: 7 }),
+  ...aimFields(USERS),
   foreign: fc.nat({ max: 7 }).map((n) => n === 0),
 });
 
@@ -523,10 +361,8 @@ conformance(
       world: async () => {
         // The second user's role differs from run to run (and between the two accounts).
         run += 1;
-        const accounts = [
-          await accountWorld(t, SECOND_ROLES[run % SECOND_ROLES.length] ?? EDITOR),
-          await accountWorld(t, SECOND_ROLES[(run + 1) % SECOND_ROLES.length] ?? EDITOR),
-        ];
+        const [first, second] = secondRolesOf(run);
+        const accounts = [await accountWorld(t, first), await accountWorld(t, second)];
         return {
           model: {
             accounts,
