@@ -35,7 +35,7 @@ import {
   statusAndCode,
 } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
-import { embedAnswer } from '../harness/endpoints.ts';
+import { embedAnswer, embedExpiresAt, signInRequest } from '../harness/endpoints.ts';
 import { instant } from '../harness/instant.ts';
 import { cause } from '../harness/causes.ts';
 
@@ -112,16 +112,6 @@ function wrongFlags(perm: Record<string, unknown>, expected: Record<string, bool
 // ---------------------------------------------------------------------------------------------
 // Embed-token bodies and answers in the target's own member names (profile shapes.embedToken).
 
-function embedShape(t: Conformance) {
-  const shape = t.profile.shapes.embedToken;
-  if (shape === undefined)
-    t.notRun(
-      "the target's profile names no embed-token members (shapes.embedToken; §4.8 leaves them open)",
-      cause.shape('shapes.embedToken'),
-    );
-  return shape;
-}
-
 /** What a sign-in sends beside (or instead of) the fields its SignIn was made with. */
 interface EmbedAsk {
   readonly userName?: string;
@@ -131,32 +121,21 @@ interface EmbedAsk {
 }
 
 /**
- * An embed-token body for `who` (given/sign-in.ts): organization and user named as the
- * profile says, userRoleId as §4.8 does, each field as `who` was made with unless `ask` says.
+ * An embed-token body for `who` (given/sign-in.ts) as harness signInRequest builds it (the
+ * profile's member names, userRoleId as §4.8 does), each field as `who` was made with unless
+ * `ask` says, with the credentials and any expiration asked.
  */
 function embedBody(t: Conformance, w: World, who: SignIn, ask: EmbedAsk = {}) {
-  const shape = embedShape(t);
-  const member = (name: string | undefined, value: unknown) =>
-    name === undefined ? {} : { [name]: value };
-  if (who.userId !== undefined && shape.user.id === undefined)
-    t.notRun(
-      "the target's profile names no embed-token member for the user's id",
-      cause.shape('shapes.embedToken.user.id'),
-    );
   const userRoleId = ask.userRoleId ?? who.userRoleId;
+  const sent: SignIn = {
+    ...who,
+    userName: ask.userName ?? who.userName,
+    properties: ask.properties ?? who.properties,
+    ...(userRoleId === undefined ? {} : { userRoleId }),
+  };
   return {
     ...w.creds(),
-    projectId: w.projectId,
-    organization: {
-      [shape.organization.externalId]: who.externalId,
-      ...member(shape.organization.name, who.organizationName),
-    },
-    user: {
-      ...member(shape.user.name, ask.userName ?? who.userName),
-      ...member(shape.user.properties, ask.properties ?? who.properties),
-      ...(who.userId === undefined ? {} : member(shape.user.id, who.userId)),
-      ...(userRoleId === undefined ? {} : { userRoleId }),
-    },
+    ...signInRequest(t, w, sent).fields,
     ...('expiration' in ask ? { expiration: ask.expiration } : {}),
   };
 }
@@ -172,16 +151,6 @@ async function signedBody(t: Conformance, w: World, ask: EmbedAsk = {}) {
 }
 
 const embed = (t: Conformance, body: unknown) => t.http.post(EMBED_TOKEN, body);
-
-/** expiresAt of an embed-token answer; §2.5 makes any token's expiresAt ISO 8601 UTC. */
-function embedExpiresAt(t: Conformance, res: Reply, what: string): string {
-  const expiresAt = embedAnswer(t, res, 'expiresAt', what);
-  expect(
-    IsoUtc.safeParse(expiresAt).success,
-    `${what}: expiresAt ${expiresAt} should be ISO 8601 UTC`,
-  ).toBe(true);
-  return expiresAt;
-}
 
 /** What an embed-token test leans on: the members it sends, and those of the answer it reads. */
 const EMBED_BODY = 'tokens.embed-token.body-shape';
