@@ -1,12 +1,8 @@
 import type { Faker } from '@faker-js/faker';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { expect } from 'vitest';
-import {
-  buildWorld,
-  registerOrganization,
-  registerUser,
-  type World,
-} from '../harness/given/accounts.ts';
+import { buildWorld, registerOrganization, registerUser } from '../harness/given/accounts.ts';
+import type { World } from '../harness/given/accounts.ts';
 import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { embedAnswer, embedToken } from '../harness/endpoints.ts';
