@@ -2,7 +2,9 @@ import type { ClauseId } from '../../spec/clauses/index.ts';
 import { cause } from './causes.ts';
 import type { ProfilePart } from '../../spec/profile.ts';
 import { externalId, organizationName, personName, properties } from './builders.ts';
+import { expect } from 'vitest';
 import { z } from 'zod';
+import { IsoUtc } from '../../spec/schemas/common.ts';
 import type { Conformance } from './conformance.ts';
 import type { SignIn } from './given/sign-in.ts';
 import { expectSuccess } from './expect.ts';
@@ -162,6 +164,8 @@ interface EmbedWho {
   readonly properties?: Record<string, unknown>;
   readonly userId?: string;
   readonly userRoleId?: string;
+  /** The organization's properties, sent only when given and the profile names the member. */
+  readonly organizationProperties?: Record<string, unknown>;
 }
 
 /** §4.8 with the member names of the target's profile (shapes.embedToken). */
@@ -175,6 +179,8 @@ function embedRequest(t: Conformance, at: InProject, who: EmbedWho): Request {
   const organization: Record<string, unknown> = { [names.organization.externalId]: who.externalId };
   if (names.organization.name !== undefined)
     organization[names.organization.name] = who.organizationName();
+  if (names.organization.properties !== undefined && who.organizationProperties !== undefined)
+    organization[names.organization.properties] = who.organizationProperties;
   const person: Record<string, unknown> = {};
   if (names.user.name !== undefined) person[names.user.name] = who.userName();
   if (names.user.properties !== undefined && who.properties !== undefined)
@@ -252,6 +258,16 @@ export function embedAnswer(
       cause.shape(`shapes.embedToken.answer.${member}`),
     );
   return value;
+}
+
+/** expiresAt of an embed-token answer (embedAnswer), ISO 8601 UTC as §2.5 makes any token's. */
+export function embedExpiresAt(t: Conformance, res: Reply, what: string): string {
+  const expiresAt = embedAnswer(t, res, 'expiresAt', what);
+  expect(
+    IsoUtc.safeParse(expiresAt).success,
+    `${what}: expiresAt ${expiresAt} should be ISO 8601 UTC`,
+  ).toBe(true);
+  return expiresAt;
 }
 
 /**

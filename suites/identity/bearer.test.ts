@@ -1,5 +1,4 @@
 import { SignJWT, generateKeyPair } from 'jose';
-import { expect } from 'vitest';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
 import {
@@ -8,11 +7,9 @@ import {
   registerUser,
   userToken,
 } from '../harness/given/accounts.ts';
-import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { tokenAcceptor, verdictOf } from '../harness/acceptance.ts';
 import { conformance, probe, type Conformance, states } from '../harness/conformance.ts';
-import { APPLICATIONS, EMBED_TOKEN, rolesPath } from '../harness/paths.ts';
-import { embedAnswer, signInRequest } from '../harness/endpoints.ts';
-import { signInFor } from '../harness/given/sign-in.ts';
+import { APPLICATIONS, rolesPath } from '../harness/paths.ts';
 import { finalize, v2KeyCarrier } from '../harness/given/v2.ts';
 import {
   describeAnswer,
@@ -24,58 +21,20 @@ import {
 import { cause } from '../harness/causes.ts';
 
 // §5: project-user tokens as bearer credentials, judged on an endpoint the document requires
-// to take them (agent chat, or v2 after finalize; suites/harness/acceptance.ts).
+// to take them (agent chat, or v2 after finalize; suites/harness/acceptance.ts). That tokens
+// from user-token and from embed-token are both accepted (auth.project-user-token.sources) is
+// judged in embed-portable.test.ts, on a person the project holds.
 const needs = ['accounts', 'projects'] as const;
 const AnyData = z.record(z.string(), z.unknown());
 
 /** An acceptor, and a user of a project organization in the same world. */
-async function acceptingWorld(
-  t: Conformance,
-  options: { decided?: boolean; portable?: boolean } = {},
-) {
+async function acceptingWorld(t: Conformance, options: { decided?: boolean } = {}) {
   const w = await buildWorld(t);
   const acceptor = await tokenAcceptor(t, w, options);
   const org = await registerOrganization(t, w);
   const { userId } = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
-  return { w, acceptor, org, userId };
+  return { w, acceptor, userId };
 }
-
-async function expectAccepted(acceptor: Acceptor, token: string, what: string) {
-  const res = await acceptor.present(token);
-  expect(
-    verdictOf(res),
-    `${what}: ${acceptor.via} should accept it, got ${describeAnswer(res)}`,
-  ).toBe('accepted');
-}
-
-conformance(
-  ['auth.project-user-token.sources'],
-  'tokens from user-token and from embed-token are both accepted as bearer tokens',
-  async (t) => {
-    // Judged only where the acceptor's request is one the document fixes (no save-from-chat).
-    const { w, acceptor, userId } = await acceptingWorld(t, { portable: true });
-    const fromUserToken = expectSuccess(
-      await userToken(t, w, userId),
-      Token,
-      'asking a user token',
-    ).token;
-    await expectAccepted(acceptor, fromUserToken, 'a token from user-token');
-
-    // embed-token, in the member names of the target's profile, for someone new where the
-    // profile follows embed-token creating them, else for someone registered first.
-    const who = await signInFor(t, w);
-    const res = await t.http.post(EMBED_TOKEN, {
-      ...w.creds(),
-      ...signInRequest(t, w, who).fields,
-    });
-    const fromEmbed = embedAnswer(t, res, 'token', 'asking an embed token');
-    await expectAccepted(acceptor, fromEmbed, 'a token from embed-token');
-  },
-  {
-    needs,
-    relies: ['tokens.embed-token.body-shape', 'tokens.embed-token.response-fields'],
-  },
-);
 
 probe(
   ['auth.token.invalid'],

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { RegisterUserResponse } from '../../spec/schemas/user.ts';
 import { personName } from '../harness/builders.ts';
 import { buildWorld, registerWithoutUserId, userToken } from '../harness/given/accounts.ts';
-import { conformance } from '../harness/conformance.ts';
+import { conformance, type Conformance } from '../harness/conformance.ts';
 import { describeAnswer, expectSuccess } from '../harness/expect.ts';
 import { userPath } from '../harness/paths.ts';
 
@@ -12,13 +12,19 @@ import { userPath } from '../harness/paths.ts';
 const needs = ['accounts', 'projects'] as const;
 const Registered = RegisterUserResponse.shape.data;
 
+/** A world, and the userId the service made up for a user registered there without one. */
+async function generatedUser(t: Conformance) {
+  const w = await buildWorld(t);
+  const res = await registerWithoutUserId(t, w);
+  const { userId } = expectSuccess(res, Registered, 'registering without a userId');
+  return { w, userId };
+}
+
 conformance(
   ['users.register.user-id-generated', 'resources.user.id-supplied-or-generated'],
   'the userId made up at registration is the id the user-token call finds the user under',
   async (t) => {
-    const w = await buildWorld(t);
-    const res = await registerWithoutUserId(t, w);
-    const { userId } = expectSuccess(res, Registered, 'registering without a userId');
+    const { w, userId } = await generatedUser(t);
     const token = await userToken(t, w, userId);
     expect(token.status, `user-token for the generated userId: ${describeAnswer(token)}`).toBe(200);
   },
@@ -29,9 +35,7 @@ conformance(
   ['users.register.user-id-generated', 'resources.user.id-supplied-or-generated'],
   'the userId made up at registration is the id the user update finds the user under',
   async (t) => {
-    const w = await buildWorld(t);
-    const res = await registerWithoutUserId(t, w);
-    const { userId } = expectSuccess(res, Registered, 'registering without a userId');
+    const { w, userId } = await generatedUser(t);
     const update = await t.http.put(userPath(w, userId), {
       ...w.creds(),
       name: personName(t.faker),

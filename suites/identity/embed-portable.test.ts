@@ -1,14 +1,12 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { IsoUtc } from '../../spec/schemas/common.ts';
 import { ProjectUserRole } from '../../spec/schemas/role.ts';
 import { Token } from '../../spec/schemas/token.ts';
 import { expectedTokens, expirationSeconds } from '../../fixtures/oracles/index.ts';
 import { tokenAcceptor, verdictOf } from '../harness/acceptance.ts';
 import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
-import { cause } from '../harness/causes.ts';
-import { embedAnswer } from '../harness/endpoints.ts';
+import { embedAnswer, embedExpiresAt, signInRequest } from '../harness/endpoints.ts';
 import { describeAnswer, expectClientError, expectSuccess } from '../harness/expect.ts';
 import {
   buildWorld,
@@ -44,68 +42,39 @@ interface Known {
 
 /**
  * Registers an organization (with an externalId, §4.4) and a user of it (with a userId and, when
- * given, a role, §4.5), and returns bodies naming both in the profile's members with the values
- * registered. Not-run where the profile names no member for the user's id.
+ * given, a role, §4.5), and returns bodies naming both with the values registered, in the
+ * profile's members as harness signInRequest writes them. Not-run where the profile names no
+ * member for the user's id.
  */
 async function knownPerson(
   t: Conformance,
   w: World,
   options: { readonly userRoleId?: string } = {},
 ): Promise<Known> {
-  const shape =
-    t.profile.shapes.embedToken ??
-    t.notRun(
-      "the target's profile names no embed-token members (shapes.embedToken; §4.8 leaves them open)",
-      cause.shape('shapes.embedToken'),
-    );
-  const idMember =
-    shape.user.id ??
-    t.notRun(
-      "the target's profile names no embed-token member for the user's id",
-      cause.shape('shapes.embedToken.user.id'),
-    );
   const org = await registerOrganization(t, w);
   const { userId, body: registered } = await registerUser(t, w, {
     projectOrganizationId: org.projectOrganizationId,
     userId: t.faker.string.uuid(),
     ...(options.userRoleId === undefined ? {} : { userRoleId: options.userRoleId }),
   });
-  const member = (name: string | undefined, value: unknown) =>
-    name === undefined ? {} : { [name]: value };
-  const organization = {
-    [shape.organization.externalId]: org.externalId,
-    ...member(shape.organization.name, org.name),
-    ...member(shape.organization.properties, org.properties),
-  };
-  const user = {
-    [idMember]: userId,
-    ...member(shape.user.name, registered.name),
-    ...member(shape.user.properties, registered.properties),
-    ...(options.userRoleId === undefined ? {} : { userRoleId: options.userRoleId }),
-  };
-  return {
+  const fields = signInRequest(t, w, {
+    externalId: org.externalId,
+    organizationName: org.name,
+    organizationProperties: org.properties,
     userId,
-    body: (extra = {}) => ({
-      ...w.creds(),
-      projectId: w.projectId,
-      organization,
-      user,
-      ...extra,
-    }),
-  };
+    userName: registered.name,
+    properties: registered.properties,
+    ...(options.userRoleId === undefined ? {} : { userRoleId: options.userRoleId }),
+    creates: false,
+  }).fields;
+  return { userId, body: (extra = {}) => ({ ...w.creds(), ...fields, ...extra }) };
 }
 
 const embed = (t: Conformance, body: unknown) => t.http.post(EMBED_TOKEN, body);
 
-/** expiresAt of an embed-token answer; §2.5 makes any token's expiresAt ISO 8601 UTC. */
-function expiresAtOf(t: Conformance, res: Reply, what: string): number {
-  const expiresAt = embedAnswer(t, res, 'expiresAt', what);
-  expect(
-    IsoUtc.safeParse(expiresAt).success,
-    `${what}: expiresAt ${expiresAt} is ISO 8601 UTC`,
-  ).toBe(true);
-  return instant(expiresAt);
-}
+/** expiresAt of an embed-token answer, as an instant (harness embedExpiresAt). */
+const expiresAtOf = (t: Conformance, res: Reply, what: string): number =>
+  instant(embedExpiresAt(t, res, what));
 
 /** Freezes the account clock on a whole second a little ahead of its now; returns that instant. */
 async function freezeOnWholeSecond(t: Conformance, w: World): Promise<number> {

@@ -2,6 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import type { ClauseId } from '../../spec/clauses/index.ts';
 import { expect } from 'vitest';
 import { buildWorld, registerOrganization, registerUser } from '../harness/given/accounts.ts';
+import type { World } from '../harness/given/accounts.ts';
 import { CLAIMS_DECISION, claimAt } from '../harness/claims.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { embedAnswer, embedToken } from '../harness/endpoints.ts';
@@ -43,6 +44,31 @@ const uuidForms: readonly Form[] = [
   { label: 'UUID-looking, capitals', make: (f) => f.string.uuid().toUpperCase() },
 ];
 
+/**
+ * Registers an organization under an externalId of each form and asks `named` which
+ * organization that externalId then names; returns a line for each form where it is another.
+ */
+async function namedUnder(
+  t: Conformance,
+  w: World,
+  forms: readonly Form[],
+  says: string,
+  named: (ext: string, org: { projectOrganizationId: string }, label: string) => Promise<unknown>,
+): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const form of forms) {
+    const ext = form.make(t.faker);
+    const org = await registerOrganization(t, w, { externalId: ext });
+    const found = await named(ext, org, form.label);
+    if (found !== org.projectOrganizationId)
+      wrong.push(
+        `${form.label} ${JSON.stringify(ext)}: ${says} ${JSON.stringify(found)}, ` +
+          `organization ${org.projectOrganizationId}`,
+      );
+  }
+  return wrong;
+}
+
 /** §4.5: a user registered under each form lands in the organization registered with it. */
 function registersUnder(forms: readonly Form[], title: string, relies: readonly ClauseId[]) {
   conformance(
@@ -54,23 +80,10 @@ function registersUnder(forms: readonly Form[], title: string, relies: readonly 
     title,
     async (t) => {
       const w = await buildWorld(t);
-      const wrong: string[] = [];
-      for (const form of forms) {
-        const ext = form.make(t.faker);
-        const org = await registerOrganization(t, w, { externalId: ext });
+      const wrong = await namedUnder(t, w, forms, 'user in', async (ext) => {
         const { userId, body } = await registerUser(t, w, { projectOrganizationId: ext });
-        const shown = await storedReference(
-          t,
-          w,
-          { userId, name: body.name },
-          'projectOrganizationId',
-        );
-        if (shown !== org.projectOrganizationId)
-          wrong.push(
-            `${form.label} ${JSON.stringify(ext)}: user in ${JSON.stringify(shown)}, ` +
-              `organization ${org.projectOrganizationId}`,
-          );
-      }
+        return storedReference(t, w, { userId, name: body.name }, 'projectOrganizationId');
+      });
       expect(wrong, 'each externalId names the organization registered with it').toEqual([]);
     },
     { needs, relies, timeout: 60_000 },
@@ -87,34 +100,20 @@ function embedsUnder(forms: readonly Form[], title: string, relies: readonly Cla
     title,
     async (t) => {
       const w = await buildWorld(t);
-      const wrong: string[] = [];
-      for (const form of forms) {
-        const ext = form.make(t.faker);
-        const org = await registerOrganization(t, w, { externalId: ext });
+      const wrong = await namedUnder(t, w, forms, 'token names', async (ext, org, label) => {
         const { userId } = await registerUser(t, w, {
           projectOrganizationId: org.projectOrganizationId,
         });
-        const token = await embedFor(t, w, ext, userId, form.label);
-        const named = claimAt(t, token, 'projectOrganization');
-        if (named !== org.projectOrganizationId)
-          wrong.push(
-            `${form.label} ${JSON.stringify(ext)}: token names ${JSON.stringify(named)}, ` +
-              `organization ${org.projectOrganizationId}`,
-          );
-      }
+        const token = await embedFor(t, w, ext, userId, label);
+        return claimAt(t, token, 'projectOrganization');
+      });
       expect(wrong, 'each token names the organization registered with its externalId').toEqual([]);
     },
     { needs, relies: [...EMBED_RELIES, ...relies], timeout: 60_000 },
   );
 }
 
-async function embedFor(
-  t: Conformance,
-  w: Awaited<ReturnType<typeof buildWorld>>,
-  ext: string,
-  userId: string,
-  label: string,
-) {
+async function embedFor(t: Conformance, w: World, ext: string, userId: string, label: string) {
   const req = embedToken(t, w, ext, { userId });
   const res = await t.http.post(req.path, { ...w.creds(), ...req.fields });
   return embedAnswer(t, res, 'token', `embed-token under an externalId in ${label}`);

@@ -271,6 +271,16 @@ function isSame(a: Record<string, unknown>, b: Record<string, unknown>): boolean
 
 // The editing rules of §2.2 on hand-picked roles, with the expected values written out here
 // rather than computed, so a slip in fixtures/oracles cannot hide a slip in the target.
+/** The seven editing flags of §2.2 rule 1, each off: what a view-only role grants. */
+const EDITING_OFF = {
+  addChart: false,
+  addFilter: false,
+  createChart: false,
+  editCharts: false,
+  removeChart: false,
+  addDashboard: false,
+  canDuplicateDashboard: false,
+} as const;
 const RULE_EXAMPLES: readonly {
   readonly clauses: readonly [ClauseId, ...ClauseId[]];
   readonly name: string;
@@ -296,31 +306,13 @@ const RULE_EXAMPLES: readonly {
     ],
     name: 'readOnly switches off every editing flag and drill-down, even ones set true',
     role: { readOnly: true, addChart: true, editCharts: true, addDashboard: true, drillDown: true },
-    expected: {
-      readOnly: true,
-      addChart: false,
-      addFilter: false,
-      createChart: false,
-      editCharts: false,
-      removeChart: false,
-      addDashboard: false,
-      canDuplicateDashboard: false,
-      drillDown: false,
-    },
+    expected: { readOnly: true, ...EDITING_OFF, drillDown: false },
   },
   {
     clauses: ['permissions.editing.empty-is-view-only'],
     name: 'an empty role grants no editing flag',
     role: {},
-    expected: {
-      addChart: false,
-      addFilter: false,
-      createChart: false,
-      editCharts: false,
-      removeChart: false,
-      addDashboard: false,
-      canDuplicateDashboard: false,
-    },
+    expected: EDITING_OFF,
   },
   {
     clauses: ['permissions.editing.empty-is-view-only'],

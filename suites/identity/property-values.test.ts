@@ -43,10 +43,23 @@ async function tokenProperties(t: Conformance, w: World, userId: string, what: s
   return (props ?? {}) as Record<string, unknown>;
 }
 
-/** `props` without `key`, and whether `key` is null or absent there. */
-function apartFrom(props: Record<string, unknown>, key: string) {
-  const { [key]: value, ...rest } = props;
-  return { rest, nullOrAbsent: value === null || value === undefined, value };
+/**
+ * A fresh token of the user carries `props` as sent, and the property `unset` (sent as null)
+ * as null or as no key.
+ */
+async function expectTokenCarries(
+  t: Conformance,
+  w: World,
+  userId: string,
+  props: Record<string, unknown>,
+  what: { readonly token: string; readonly carries: string },
+) {
+  const { unset, ...rest } = await tokenProperties(t, w, userId, what.token);
+  expect(rest, what.carries).toEqual(props);
+  expect(
+    unset === null || unset === undefined,
+    `a null property reads back as null or no key, not ${JSON.stringify(unset)}`,
+  ).toBe(true);
 }
 
 conformance(
@@ -60,12 +73,10 @@ conformance(
       projectOrganizationId: org.projectOrganizationId,
       properties: { ...props, unset: null },
     });
-    const carried = apartFrom(await tokenProperties(t, w, userId, 'the first token'), 'unset');
-    expect(carried.rest, 'the token carries every value as registered').toEqual(props);
-    expect(
-      carried.nullOrAbsent,
-      `a null property reads back as null or no key, not ${JSON.stringify(carried.value)}`,
-    ).toBe(true);
+    await expectTokenCarries(t, w, userId, props, {
+      token: 'the first token',
+      carries: 'the token carries every value as registered',
+    });
   },
   { needs, relies: [CLAIMS_DECISION] },
 );
@@ -84,12 +95,10 @@ conformance(
     });
     const props = everyClass(t);
     await updateUser(t, w, userId, { name: body.name, properties: { ...props, unset: null } });
-    const carried = apartFrom(await tokenProperties(t, w, userId, 'the next token'), 'unset');
-    expect(carried.rest, 'the next token carries the replaced values as sent').toEqual(props);
-    expect(
-      carried.nullOrAbsent,
-      `a null property reads back as null or no key, not ${JSON.stringify(carried.value)}`,
-    ).toBe(true);
+    await expectTokenCarries(t, w, userId, props, {
+      token: 'the next token',
+      carries: 'the next token carries the replaced values as sent',
+    });
   },
   { needs, relies: [CLAIMS_DECISION] },
 );

@@ -15,6 +15,8 @@ export interface SignIn {
   readonly userName: string;
   readonly properties: Record<string, unknown>;
   readonly userRoleId?: string;
+  /** The organization's properties as registered, where the sign-in sends them too. */
+  readonly organizationProperties?: Record<string, unknown>;
   /**
    * True when the project did not hold the organization and the user before the sign-in: the
    * sign-in creates them (decision tokens.embed-token.creates, which the test then relies on).
