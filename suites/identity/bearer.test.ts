@@ -1,14 +1,9 @@
 import { SignJWT, generateKeyPair } from 'jose';
 import { z } from 'zod';
 import { Token } from '../../spec/schemas/token.ts';
-import {
-  buildWorld,
-  registerOrganization,
-  registerUser,
-  userToken,
-} from '../harness/given/accounts.ts';
-import { tokenAcceptor, verdictOf } from '../harness/acceptance.ts';
-import { conformance, probe, type Conformance, states } from '../harness/conformance.ts';
+import { acceptingWorld, buildWorld, userToken } from '../harness/given/accounts.ts';
+import { verdictOf } from '../harness/acceptance.ts';
+import { conformance, probe, states } from '../harness/conformance.ts';
 import { APPLICATIONS, rolesPath } from '../harness/paths.ts';
 import { finalize, v2KeyCarrier } from '../harness/given/v2.ts';
 import {
@@ -26,15 +21,6 @@ import { cause } from '../harness/causes.ts';
 // judged in embed-portable.test.ts, on a person the project holds.
 const needs = ['accounts', 'projects'] as const;
 const AnyData = z.record(z.string(), z.unknown());
-
-/** An acceptor, and a user of a project organization in the same world. */
-async function acceptingWorld(t: Conformance, options: { decided?: boolean } = {}) {
-  const w = await buildWorld(t);
-  const acceptor = await tokenAcceptor(t, w, options);
-  const org = await registerOrganization(t, w);
-  const { userId } = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
-  return { w, acceptor, userId };
-}
 
 probe(
   ['auth.token.invalid'],

@@ -15,6 +15,7 @@ import {
   registerUser,
   userToken,
   type World,
+  freezeOnWholeSecond,
 } from '../harness/given/accounts.ts';
 import type { Reply } from '../harness/http.ts';
 import { instant } from '../harness/instant.ts';
@@ -75,15 +76,6 @@ const embed = (t: Conformance, body: unknown) => t.http.post(EMBED_TOKEN, body);
 /** expiresAt of an embed-token answer, as an instant (harness embedExpiresAt). */
 const expiresAtOf = (t: Conformance, res: Reply, what: string): number =>
   instant(embedExpiresAt(t, res, what));
-
-/** Freezes the account clock on a whole second a little ahead of its now; returns that instant. */
-async function freezeOnWholeSecond(t: Conformance, w: World): Promise<number> {
-  const { now } = await t.hooks.clock(w.account.organizationId);
-  const at = (Math.floor(instant(now) / 1000) + 2) * 1000;
-  const frozen = await t.hooks.freeze(w.account.organizationId, new Date(at).toISOString());
-  expect(instant(frozen.now), 'the clock hook should freeze where it was asked to').toBe(at);
-  return at;
-}
 
 conformance(
   ['tokens.embed-token.path', 'tokens.embed-token.response-envelope'],

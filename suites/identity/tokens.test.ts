@@ -19,9 +19,11 @@ import {
   registerUser,
   userToken,
   type World,
+  acceptingWorld,
+  freezeOnWholeSecond,
 } from '../harness/given/accounts.ts';
 import { signInFor, type SignIn } from '../harness/given/sign-in.ts';
-import { tokenAcceptor, verdictOf, type Acceptor } from '../harness/acceptance.ts';
+import { verdictOf, type Acceptor } from '../harness/acceptance.ts';
 import { CLAIMS_DECISION, claimAt, permissionsClaim } from '../harness/claims.ts';
 import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import { claimsOf } from '../harness/jwt.ts';
@@ -59,15 +61,6 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const REGISTERED_CLAIMS = ['iss', 'aud', 'sub', 'iat', 'exp', 'jti'] as const;
 const EAC_CLAIMS = ['kind', 'org', 'prj', 'pog', 'rol', 'perm', 'props', 'name'] as const;
 
-/** Freezes the account clock on a whole second a little ahead of its now; returns that instant. */
-async function freezeOnWholeSecond(t: Conformance, w: World): Promise<number> {
-  const { now } = await t.hooks.clock(w.account.organizationId);
-  const at = (Math.floor(instant(now) / 1000) + 2) * 1000;
-  const frozen = await t.hooks.freeze(w.account.organizationId, new Date(at).toISOString());
-  expect(instant(frozen.now), 'the clock hook should freeze where it was asked to').toBe(at);
-  return at;
-}
-
 /** Moves the (frozen) account clock forward to `at`. */
 async function advanceTo(t: Conformance, w: World, from: number, at: number): Promise<void> {
   const moved = await t.hooks.advance(w.account.organizationId, (at - from) / 1000);
@@ -80,18 +73,6 @@ async function issuedToken(t: Conformance, w: World, userId: string, expiration?
     Token,
     `user-token with expiration ${expiration ?? '(none)'}`,
   );
-}
-
-/**
- * A world whose tokens an endpoint the document requires to accept them can judge: the
- * acceptor, then a user of a project organization (§2.4: without one, v2 may refuse).
- */
-async function acceptingWorld(t: Conformance, options: { decided?: boolean } = {}) {
-  const w = await buildWorld(t);
-  const acceptor = await tokenAcceptor(t, w, options);
-  const org = await registerOrganization(t, w);
-  const { userId } = await registerUser(t, w, { projectOrganizationId: org.projectOrganizationId });
-  return { w, acceptor, userId };
 }
 
 /** What the acceptor made of a token, as words for messages and observations. */
