@@ -11,7 +11,17 @@ import {
 import type { HubThing } from '../../spec/hub-profile.ts';
 import { hubProfile, openHub, type HubView } from '../harness/browser.ts';
 import type { Conformance } from '../harness/conformance.ts';
-import { createChart, createWorkspace, type Shared } from '../harness/given/dashboards.ts';
+import type { Shared } from '../harness/given/dashboards.ts';
+import {
+  createChart,
+  createDashboard,
+  createWorkspace,
+  productTotalsChart,
+  salesConnection,
+  salesTotals,
+  SALES_CHART_SQL,
+  type ControlFields,
+} from '../harness/given/content.ts';
 import { buildWorld } from '../harness/given/accounts.ts';
 import { HUB, fill } from '../harness/paths.ts';
 
@@ -43,32 +53,14 @@ export const needsChartData: readonly HookName[] = [
   'chart-data',
 ];
 
-/**
- * The data: sales by region, product and channel. A user sees a row only when its region is
- * the user's `region` property (row filter of the connection).
- */
-export const SALES = [
-  { region: 'north', product: 'Anvil', channel: 'online', amount: 10 },
-  { region: 'north', product: 'Anvil', channel: 'store', amount: 5 },
-  { region: 'north', product: 'Bolt', channel: 'online', amount: 7 },
-  { region: 'north', product: 'Crane', channel: 'store', amount: 3 },
-  { region: 'south', product: 'Anvil', channel: 'online', amount: 100 },
-  { region: 'south', product: 'Drill', channel: 'store', amount: 50 },
-] as const;
-export type Sale = (typeof SALES)[number];
+export { SALES, salesConnection, type Sale } from '../harness/given/content.ts';
 
 /** The chart over SALES: one bar per product, the sum of amount. */
-export const CHART_SQL =
-  'SELECT product, SUM(amount) AS total FROM hub_sales GROUP BY product ORDER BY product';
+export const CHART_SQL = SALES_CHART_SQL;
 
 /** What the chart shows a user of `region`, filtered by channel when given: `product|total`. */
 export function expectedTotals(region: string, channel?: string): string[] {
-  const sums = new Map<string, number>();
-  for (const s of SALES) {
-    if (s.region !== region || (channel !== undefined && s.channel !== channel)) continue;
-    sums.set(s.product, (sums.get(s.product) ?? 0) + s.amount);
-  }
-  return [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([p, n]) => `${p}|${n}`);
+  return salesTotals(region, channel).map(([p, n]) => `${p}|${n}`);
 }
 
 /** The control of the dashboard: `filter_channel` filters the channel column. */
@@ -90,14 +82,6 @@ export interface HubWorld extends World {
   /** A further dashboard of the workspace: one control, one chart. */
   readonly board: Board;
   readonly viewer: Viewer;
-}
-
-async function hook<T>(t: Conformance, path: string, body: unknown, what: string): Promise<T> {
-  const res = await t.http.post(path, body, { base: 'hooks' });
-  const data = (res.body as { data?: T }).data;
-  if (res.status >= 300 || data === undefined)
-    throw new Error(`host hook "${what}" failed: ${res.status} ${res.text.slice(0, 300)}`);
-  return data;
 }
 
 /** A project user on a role of these flags (null: no role), in an organization, with a token. */
@@ -145,25 +129,7 @@ export interface HubWorldOptions {
   readonly data?: boolean;
   readonly properties?: Record<string, unknown>;
   /** Further controlled filters of the dashboard, after the channel one. */
-  readonly moreControls?: readonly { controlKey: string; field: string; label: string }[];
-}
-
-/** The account's connection to SALES, behind a row filter on region (§1, §2.4). */
-export async function salesConnection(t: Conformance, organizationId: string): Promise<void> {
-  await t.hooks.createConnection(organizationId, {
-    name: 'hub sales',
-    table: {
-      name: 'hub_sales',
-      columns: [
-        { name: 'region', type: 'text' },
-        { name: 'product', type: 'text' },
-        { name: 'channel', type: 'text' },
-        { name: 'amount', type: 'integer' },
-      ],
-      rows: SALES.map((s) => ({ ...s })),
-    },
-    rowFilters: [{ column: 'region', property: 'region' }],
-  });
+  readonly moreControls?: readonly ControlFields[];
 }
 
 export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): Promise<HubWorld> {
@@ -173,26 +139,18 @@ export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): P
   const primaryName = `${t.faker.commerce.department()} overview`;
   const ws = await createWorkspace(t, w, { dashboardName: primaryName });
   const boardName = options.boardName ?? `${t.faker.commerce.productAdjective()} sales`;
-  const board = await hook<{ dashboardId: string; name: string }>(
-    t,
-    `/accounts/${org}/workspaces/${ws.workspaceId}/dashboards`,
-    {
-      name: boardName,
-      controls: [
-        { ...CHANNEL, label: options.controlLabel ?? CHANNEL.label },
-        ...(options.moreControls ?? []),
-      ],
-    },
-    'dashboards',
-  );
+  const board = await createDashboard(t, w, ws.workspaceId, boardName, [
+    { ...CHANNEL, label: options.controlLabel ?? CHANNEL.label },
+    ...(options.moreControls ?? []),
+  ]);
   const chartTitle = options.chartTitle ?? `Sales by product ${t.faker.string.alphanumeric(4)}`;
-  const chart = await createChart(t, w, board.dashboardId, chartTitle, {
-    title: chartTitle,
-    type: 'bar',
-    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
-    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
-    sqlOverride: CHART_SQL,
-  });
+  const chart = await createChart(
+    t,
+    w,
+    board.dashboardId,
+    chartTitle,
+    productTotalsChart(chartTitle),
+  );
   const v = await viewer(t, w, options.permissions === undefined ? {} : options.permissions, {
     ...(options.properties !== undefined ? { properties: options.properties } : {}),
   });
