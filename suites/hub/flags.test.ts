@@ -21,6 +21,7 @@ import {
   HUB_TIMEOUT,
   TOOLS,
   type HubWorld,
+  expectChart,
 } from './kit.ts';
 import { SAVE_FROM_CHAT, rolePath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
@@ -501,7 +502,7 @@ conformance(
     const w = await sharedHubWorld(t, { data: true });
     const v = await viewer(t, w, { drillDown: true, readOnly: true });
     const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: v.token }));
-    await expectCount(view.thing('chart', { title: w.board.chartTitle }), 1, 'the chart is shown');
+    await expectChart(view, w, 1, 'the chart is shown');
     await expectCount(
       view.thing('drillDown', { value: 'Anvil' }),
       0,

@@ -196,12 +196,7 @@ export function sharedHubWorld(
  * than on one still coming. Without a chart in the profile: the frame's load.
  */
 export async function dashboardShown(view: HubView, w: Pick<HubWorld, 'board'>): Promise<void> {
-  if (view.names('chart'))
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      1,
-      'the dashboard is shown',
-    );
+  if (view.names('chart')) await expectChart(view, w, 1, 'the dashboard is shown');
   else await view.frame.waitForLoadState('load');
 }
 
@@ -239,6 +234,16 @@ export async function expectCount(
     .toBe(n);
 }
 
+/** Fails unless the page shows the world's chart `n` times (by its title), saying what. */
+export async function expectChart(
+  view: HubView,
+  w: Pick<HubWorld, 'board'>,
+  n: number,
+  what: string,
+): Promise<void> {
+  await expectCount(view.thing('chart', { title: w.board.chartTitle }), n, what);
+}
+
 /**
  * Hub tests drive a browser; on a machine shared by other work a page can take seconds to
  * come, so they get more time than the default before they count as failed.
@@ -266,11 +271,7 @@ export async function expectV1ComponentFrozen(
 ): Promise<void> {
   const live = await openHub(t, dashboardPath(v2Id, { jwt: w.viewer.token }));
   await expectCount(live.thing('filterBar'), 1, 'the v2 dashboard is shown');
-  await expectCount(
-    live.thing('chart', { title: w.board.chartTitle }),
-    0,
-    'the v2 dashboard lost the chart',
-  );
+  await expectChart(live, w, 0, 'the v2 dashboard lost the chart');
   await live.close();
   // The pages that are the v1 component, as the profile states them (hub.v1Component).
   const component = hubProfile(t).v1Component;
@@ -287,11 +288,7 @@ export async function expectV1ComponentFrozen(
     ]);
   for (const [what, path] of pages) {
     const v1 = await openHub(t, path);
-    await expectCount(
-      v1.thing('chart', { title: w.board.chartTitle }),
-      1,
-      `${what}: the v1 component still shows it`,
-    );
+    await expectChart(v1, w, 1, `${what}: the v1 component still shows it`);
     await v1.close();
   }
 }

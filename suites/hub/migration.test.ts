@@ -23,6 +23,7 @@ import {
   type HubWorld,
   HUB_TIMEOUT,
   expectV1ComponentFrozen,
+  expectChart,
 } from './kit.ts';
 import { REMOVE, chartPath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
@@ -67,11 +68,7 @@ conformance(
   async (t) => {
     const w = await hubWorld(t);
     const before = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
-    await expectCount(
-      before.thing('chart', { title: w.board.chartTitle }),
-      1,
-      'before finalize, by its v1 id',
-    );
+    await expectChart(before, w, 1, 'before finalize, by its v1 id');
     await before.close();
     // Where the board landed, read through the v2 lists by legacy ids as a project user (§9).
     await finalize(t, w);
@@ -93,11 +90,7 @@ conformance(
     await Promise.all(
       cases.map(async ([what, path]) => {
         const view = await openHub(t, path);
-        await expectCount(
-          view.thing('chart', { title: w.board.chartTitle }),
-          1,
-          `${what}: the dashboard is shown`,
-        );
+        await expectChart(view, w, 1, `${what}: the dashboard is shown`);
         await view.close();
       }),
     );
@@ -208,11 +201,7 @@ conformance(
     );
     await view.thingIn(nav, 'navigationEntry', { name: w.board.name }).click();
     await expectCount(view.thing('filterBar'), 1, 'the dashboard is shown');
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      0,
-      "it is the user's copy, without the removed chart",
-    );
+    await expectChart(view, w, 0, "it is the user's copy, without the removed chart");
   },
   {
     timeout: HUB_TIMEOUT,
