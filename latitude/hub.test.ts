@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { all, clean, parse, textOf, type El } from '../fixtures/pages/html-reader.ts';
+import { all, clean, hidden, parse, textOf, type El } from '../fixtures/pages/html-reader.ts';
 import { renderMessage, renderPage } from '../reference/hub/html.ts';
 import type { ChartView, DashboardView, PageView } from '../reference/hub/page.ts';
 import { readQuery } from '../reference/hub/query.ts';
@@ -117,13 +117,6 @@ class Page {
     );
     return caption === undefined ? '' : clean(textOf(caption));
   }
-  hidden(el: El): boolean {
-    for (let e: El | undefined = el; e !== undefined; e = e.parent) {
-      if (e.attrs.has('hidden')) return true;
-      if (e.tag === 'dialog' && !e.attrs.has('open')) return true;
-    }
-    return false;
-  }
   /** Every element with a role, as `role "name"` (hidden ones marked), sorted. */
   accessible(): string[] {
     return [...all(this.root)]
@@ -131,7 +124,7 @@ class Page {
         const role = roleOf(e);
         return role === undefined
           ? []
-          : [`${role} "${this.nameOf(e)}"${this.hidden(e) ? ' (hidden)' : ''}`];
+          : [`${role} "${this.nameOf(e)}"${hidden(e) ? ' (hidden)' : ''}`];
       })
       .sort();
   }
@@ -393,7 +386,7 @@ function state(run: Run): unknown {
     const flags = ['aria-selected', 'aria-current', 'aria-expanded', 'open']
       .filter((a) => e.attrs.has(a))
       .map((a) => `${a}=${e.attrs.get(a)}`);
-    return [`${role} "${p.nameOf(e)}"${p.hidden(e) ? ' hidden' : ''} ${flags.join(' ')}`];
+    return [`${role} "${p.nameOf(e)}"${hidden(e) ? ' hidden' : ''} ${flags.join(' ')}`];
   });
   const focused =
     run.focused === undefined ? undefined : `${roleOf(run.focused)} "${p.nameOf(run.focused)}"`;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { all, clean, parse, textOf, type El } from '../../fixtures/pages/html-reader.ts';
+import { all, clean, hidden, parse, textOf, type El } from '../../fixtures/pages/html-reader.ts';
 import {
   PERMISSION_FLAGS,
   type EffectivePermissions,
@@ -107,19 +107,10 @@ class Page {
     }
     return clean(textOf(el));
   }
-  /** Whether the element is out of the accessibility tree: `hidden`, or in a closed dialog. */
-  hidden(el: El): boolean {
-    for (let e: El | undefined = el; e !== undefined; e = e.parent) {
-      if (e.attrs.has('hidden')) return true;
-      if (e.tag === 'dialog' && !e.attrs.has('open')) return true;
-    }
-    return false;
-  }
   /** The shown elements of a role (and name, when given), under `within` (the page). */
   find(role: string, name?: string, within: El = this.root): El[] {
     return [...all(within)].filter(
-      (e) =>
-        roleOf(e) === role && !this.hidden(e) && (name === undefined || this.nameOf(e) === name),
+      (e) => roleOf(e) === role && !hidden(e) && (name === undefined || this.nameOf(e) === name),
     );
   }
   /** The shown elements of a profile thing. */
@@ -474,7 +465,7 @@ describe('hub html: what the §2.2 flags and §4.17 parameters show', () => {
       expect(target?.tag, which).toBe('dialog');
       expect(b.attrs.get('aria-haspopup'), which).toBe('dialog');
       expect(target!.attrs.get('aria-label'), which).toBe(named(which));
-      expect(p.hidden(target!), `${which}: closed until asked`).toBe(true);
+      expect(hidden(target!), `${which}: closed until asked`).toBe(true);
     }
     const dialogs = [...all(p.root)].filter((e) => e.tag === 'dialog');
     expect(dialogs.length).toBe(openers.length);
