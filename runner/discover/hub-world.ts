@@ -17,6 +17,7 @@ import {
   createChart,
   createDashboard,
   createWorkspace,
+  HUB_WORLD_HOOKS,
   productTotalsChart,
   salesConnection,
   salesTotals,
@@ -26,14 +27,7 @@ import { USER_TOKEN } from '../../suites/harness/paths.ts';
 import { dataOf, isObject, ok, type Watch } from './watch.ts';
 
 /** The hooks the world needs; `connections` only for rows of known values. */
-export const HUB_HOOKS: readonly HookName[] = [
-  'accounts',
-  'projects',
-  'roles',
-  'workspaces',
-  'dashboards',
-  'charts',
-];
+export const HUB_HOOKS: readonly HookName[] = HUB_WORLD_HOOKS;
 
 /** The region of the world's users: a user sees the rows of SALES of its region. */
 const REGION = 'north';

@@ -16,6 +16,7 @@ import {
   createChart,
   createDashboard,
   createWorkspace,
+  HUB_WORLD_HOOKS,
   productTotalsChart,
   salesConnection,
   salesTotals,
@@ -24,6 +25,7 @@ import {
 } from '../harness/given/content.ts';
 import { buildWorld } from '../harness/given/accounts.ts';
 import { HUB, fill } from '../harness/paths.ts';
+import { applicationsOf, byLegacy, dashboardsOf, type Dashboard } from '../harness/given/v2.ts';
 
 /**
  * Worlds of the hub suites (§4.17): an account with a workspace whose dashboard has a
@@ -33,14 +35,7 @@ import { HUB, fill } from '../harness/paths.ts';
 
 export const parts = ['hub'] as const;
 /** Content and users built through the host hooks (spec/hooks.openapi.yaml). */
-export const needs: readonly HookName[] = [
-  'accounts',
-  'projects',
-  'roles',
-  'workspaces',
-  'dashboards',
-  'charts',
-];
+export const needs: readonly HookName[] = HUB_WORLD_HOOKS;
 /** Worlds whose charts load rows from a connection of known rows. */
 export const needsData: readonly HookName[] = [...needs, 'connections'];
 /** Charts over a connection of known rows, read through the chart-data hook (no browser). */
@@ -259,6 +254,17 @@ export const TOOLS = [
   ['removeChart', 'removeChart'],
   ['addDashboard', 'addDashboard'],
 ] as const satisfies readonly (readonly [HubThing, string])[];
+
+/** After finalize: the application the board's workspace became, and the board's v2 record. */
+export async function migratedBoard(
+  t: Conformance,
+  w: HubWorld,
+): Promise<{ applicationId: string; v2: Dashboard }> {
+  const app = (await applicationsOf(t, w)).find((a) => a.legacyWorkspaceId === w.board.workspaceId);
+  if (app === undefined) expect.fail('no application came from the workspace');
+  const v2 = byLegacy(await dashboardsOf(t, w, app.applicationId), w.board.dashboardId, 'migrated');
+  return { applicationId: app.applicationId, v2 };
+}
 
 /**
  * After the host removed the board's chart from its migrated dashboard through v2: the v2 page

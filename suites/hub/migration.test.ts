@@ -6,9 +6,6 @@ import { TENANT_FIELDS, tenantToken, v1Post } from '../harness/given/dashboards.
 import {
   API_KEY,
   V2_KEY,
-  applicationsOf,
-  byLegacy,
-  dashboardsOf,
   finalize,
   legacyLanding,
   v2Delete,
@@ -24,6 +21,7 @@ import {
   HUB_TIMEOUT,
   expectV1ComponentFrozen,
   expectChart,
+  migratedBoard,
 } from './kit.ts';
 import { REMOVE, chartPath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
@@ -37,14 +35,8 @@ const migrating: readonly HookName[] = [...needs, 'migration'];
 /** The application and the v2 id the hub world's board became at finalize. */
 async function migrated(t: Parameters<Parameters<typeof conformance>[2]>[0], w: HubWorld) {
   await finalize(t, w);
-  const app = (await applicationsOf(t, w)).find((a) => a.legacyWorkspaceId === w.board.workspaceId);
-  if (app === undefined) expect.fail('no application came from the workspace');
-  const template = byLegacy(
-    await dashboardsOf(t, w, app.applicationId),
-    w.board.dashboardId,
-    'migrated',
-  );
-  return { applicationId: app.applicationId, v2Id: template.id, template };
+  const { applicationId, v2 } = await migratedBoard(t, w);
+  return { applicationId, v2Id: v2.id, template: v2 };
 }
 
 /**

@@ -3,6 +3,7 @@
  * spec/hooks.openapi.yaml). Free of vitest, so `eac profile discover` builds its worlds with
  * them from the bundled CLI as well as the suites do.
  */
+import type { HookName } from '../../../spec/schemas/hooks.ts';
 import type { Given, World } from './accounts.ts';
 
 async function hook<T>(t: Given, path: string, body: unknown, what: string): Promise<T> {
@@ -50,6 +51,20 @@ export function createDashboard(
     'dashboards',
   );
 }
+
+/**
+ * The hooks a hub world is built through: its account and project, the role and the project
+ * users viewing it, a workspace with a further dashboard, and a chart on it (`connections` too
+ * when the chart reads SALES).
+ */
+export const HUB_WORLD_HOOKS: readonly HookName[] = [
+  'accounts',
+  'projects',
+  'roles',
+  'workspaces',
+  'dashboards',
+  'charts',
+];
 
 /**
  * Rows of known values for the hub's charts: sales by region, product and channel. A user sees
