@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { all, clean, hidden, parse, textOf, type El } from '../fixtures/pages/html-reader.ts';
 import { renderMessage, renderPage } from '../reference/hub/html.ts';
 import type { ChartView, DashboardView, PageView } from '../reference/hub/page.ts';
 import { readQuery } from '../reference/hub/query.ts';
@@ -23,72 +24,7 @@ const PROFILE = TargetProfile.parse(
 );
 const transform = (id: string): Transform => hubTransforms.find((t) => t.id === id)!;
 
-/* ---------- a small reader of the pages: elements, roles, accessible names ---------- */
-
-interface El {
-  readonly tag: string;
-  readonly attrs: Map<string, string>;
-  readonly children: (El | string)[];
-  readonly parent: El | undefined;
-}
-
-const VOID = new Set(['meta', 'input', 'br', 'img', 'link', 'hr']);
-const decode = (s: string) =>
-  s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-
-function parse(html: string): El {
-  const root: El = { tag: '#root', attrs: new Map(), children: [], parent: undefined };
-  const stack: El[] = [root];
-  const tag =
-    /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z][a-zA-Z0-9-]*(?:="[^"]*")?)*)\s*>|<!doctype html>/gi;
-  let at = 0;
-  for (let m = tag.exec(html); m !== null; m = tag.exec(html)) {
-    const top = stack[stack.length - 1]!;
-    if (m.index > at) top.children.push(decode(html.slice(at, m.index)));
-    at = tag.lastIndex;
-    if (m[2] === undefined) continue;
-    const name = m[2].toLowerCase();
-    if (m[1] === '/') {
-      expect(top.tag, `a </${name}> closes <${top.tag}>`).toBe(name);
-      stack.pop();
-      continue;
-    }
-    const attrs = new Map<string, string>();
-    for (const a of (m[3] ?? '').matchAll(/([a-zA-Z][a-zA-Z0-9-]*)(?:="([^"]*)")?/g))
-      attrs.set(a[1]!.toLowerCase(), decode(a[2] ?? ''));
-    const el: El = { tag: name, attrs, children: [], parent: top };
-    top.children.push(el);
-    if (VOID.has(name)) continue;
-    if (name === 'script' || name === 'style') {
-      const end = html.indexOf(`</${name}>`, at);
-      el.children.push(html.slice(at, end));
-      at = end;
-      tag.lastIndex = end;
-    }
-    stack.push(el);
-  }
-  expect(
-    stack.map((e) => e.tag),
-    'every element closed',
-  ).toEqual(['#root']);
-  return root;
-}
-
-function* all(el: El): Generator<El> {
-  for (const c of el.children)
-    if (typeof c !== 'string') {
-      yield c;
-      yield* all(c);
-    }
-}
-const textOf = (el: El): string =>
-  el.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
-const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+/* ---------- roles and accessible names (the elements: fixtures/pages/html-reader.ts) ---------- */
 
 /** Implicit ARIA roles of the elements these pages use (HTML-AAM). */
 function roleOf(el: El): string | undefined {
@@ -181,13 +117,6 @@ class Page {
     );
     return caption === undefined ? '' : clean(textOf(caption));
   }
-  hidden(el: El): boolean {
-    for (let e: El | undefined = el; e !== undefined; e = e.parent) {
-      if (e.attrs.has('hidden')) return true;
-      if (e.tag === 'dialog' && !e.attrs.has('open')) return true;
-    }
-    return false;
-  }
   /** Every element with a role, as `role "name"` (hidden ones marked), sorted. */
   accessible(): string[] {
     return [...all(this.root)]
@@ -195,7 +124,7 @@ class Page {
         const role = roleOf(e);
         return role === undefined
           ? []
-          : [`${role} "${this.nameOf(e)}"${this.hidden(e) ? ' (hidden)' : ''}`];
+          : [`${role} "${this.nameOf(e)}"${hidden(e) ? ' (hidden)' : ''}`];
       })
       .sort();
   }
@@ -457,7 +386,7 @@ function state(run: Run): unknown {
     const flags = ['aria-selected', 'aria-current', 'aria-expanded', 'open']
       .filter((a) => e.attrs.has(a))
       .map((a) => `${a}=${e.attrs.get(a)}`);
-    return [`${role} "${p.nameOf(e)}"${p.hidden(e) ? ' hidden' : ''} ${flags.join(' ')}`];
+    return [`${role} "${p.nameOf(e)}"${hidden(e) ? ' hidden' : ''} ${flags.join(' ')}`];
   });
   const focused =
     run.focused === undefined ? undefined : `${roleOf(run.focused)} "${p.nameOf(run.focused)}"`;

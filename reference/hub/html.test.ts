@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { all, clean, hidden, parse, textOf, type El } from '../../fixtures/pages/html-reader.ts';
 import {
   PERMISSION_FLAGS,
   type EffectivePermissions,
@@ -26,73 +27,7 @@ const thing = (name: string) => {
 const named = (name: string, values: Record<string, string> = {}): string =>
   (thing(name).name ?? '').replace(/\{(\w+)\}/g, (_w, k: string) => values[k] ?? '');
 
-/* ---------- a small reader of the generated HTML: elements, roles, accessible names ---------- */
-
-interface El {
-  readonly tag: string;
-  readonly attrs: ReadonlyMap<string, string>;
-  readonly children: (El | string)[];
-  readonly parent?: El;
-}
-
-const VOID = new Set(['meta', 'input', 'br', 'img', 'link', 'hr']);
-const decode = (s: string) =>
-  s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-
-/** Parses the page (well-formed by construction; any stray tag fails the test). */
-function parse(html: string): El {
-  const root: El = { tag: '#root', attrs: new Map(), children: [] };
-  const stack: El[] = [root];
-  const tag =
-    /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z-]+(?:="[^"]*")?)*)\s*>|<!doctype html>/gi;
-  let at = 0;
-  for (let m = tag.exec(html); m !== null; m = tag.exec(html)) {
-    const top = stack[stack.length - 1]!;
-    if (m.index > at) top.children.push(decode(html.slice(at, m.index)));
-    at = tag.lastIndex;
-    if (m[2] === undefined) continue;
-    const name = m[2].toLowerCase();
-    if (m[1] === '/') {
-      expect(top.tag, `a </${name}> closes <${top.tag}>`).toBe(name);
-      stack.pop();
-      continue;
-    }
-    const attrs = new Map<string, string>();
-    for (const a of (m[3] ?? '').matchAll(/([a-zA-Z-]+)(?:="([^"]*)")?/g))
-      attrs.set(a[1]!.toLowerCase(), decode(a[2] ?? ''));
-    const el: El = { tag: name, attrs, children: [], parent: top };
-    top.children.push(el);
-    if (VOID.has(name)) continue;
-    if (name === 'script' || name === 'style') {
-      const end = html.indexOf(`</${name}>`, at);
-      el.children.push(html.slice(at, end));
-      at = end;
-      tag.lastIndex = end;
-    }
-    stack.push(el);
-  }
-  expect(
-    stack.map((e) => e.tag),
-    'every element closed',
-  ).toEqual(['#root']);
-  return root;
-}
-
-function* all(el: El): Generator<El> {
-  for (const c of el.children)
-    if (typeof c !== 'string') {
-      yield c;
-      yield* all(c);
-    }
-}
-const textOf = (el: El): string =>
-  el.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
-const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+/* ---------- roles and accessible names (the elements: fixtures/pages/html-reader.ts) ---------- */
 
 const IMPLICIT: Record<string, string> = {
   button: 'button',
@@ -172,19 +107,10 @@ class Page {
     }
     return clean(textOf(el));
   }
-  /** Whether the element is out of the accessibility tree: `hidden`, or in a closed dialog. */
-  hidden(el: El): boolean {
-    for (let e: El | undefined = el; e !== undefined; e = e.parent) {
-      if (e.attrs.has('hidden')) return true;
-      if (e.tag === 'dialog' && !e.attrs.has('open')) return true;
-    }
-    return false;
-  }
   /** The shown elements of a role (and name, when given), under `within` (the page). */
   find(role: string, name?: string, within: El = this.root): El[] {
     return [...all(within)].filter(
-      (e) =>
-        roleOf(e) === role && !this.hidden(e) && (name === undefined || this.nameOf(e) === name),
+      (e) => roleOf(e) === role && !hidden(e) && (name === undefined || this.nameOf(e) === name),
     );
   }
   /** The shown elements of a profile thing. */
@@ -539,7 +465,7 @@ describe('hub html: what the §2.2 flags and §4.17 parameters show', () => {
       expect(target?.tag, which).toBe('dialog');
       expect(b.attrs.get('aria-haspopup'), which).toBe('dialog');
       expect(target!.attrs.get('aria-label'), which).toBe(named(which));
-      expect(p.hidden(target!), `${which}: closed until asked`).toBe(true);
+      expect(hidden(target!), `${which}: closed until asked`).toBe(true);
     }
     const dialogs = [...all(p.root)].filter((e) => e.tag === 'dialog');
     expect(dialogs.length).toBe(openers.length);

@@ -13,32 +13,24 @@ import {
   registerUser,
   type World,
 } from '../../suites/harness/given/accounts.ts';
-import { createChart, createWorkspace } from '../../suites/harness/given/content.ts';
+import {
+  createChart,
+  createDashboard,
+  createWorkspace,
+  HUB_WORLD_HOOKS,
+  productTotalsChart,
+  salesConnection,
+  salesTotals,
+  SALES,
+} from '../../suites/harness/given/content.ts';
 import { USER_TOKEN } from '../../suites/harness/paths.ts';
 import { dataOf, isObject, ok, type Watch } from './watch.ts';
 
 /** The hooks the world needs; `connections` only for rows of known values. */
-export const HUB_HOOKS: readonly HookName[] = [
-  'accounts',
-  'projects',
-  'roles',
-  'workspaces',
-  'dashboards',
-  'charts',
-];
+export const HUB_HOOKS: readonly HookName[] = HUB_WORLD_HOOKS;
 
-/** The rows behind the chart: a user sees those of its region. */
-const SALES = [
-  { region: 'north', product: 'Anvil', channel: 'online', amount: 10 },
-  { region: 'north', product: 'Anvil', channel: 'store', amount: 5 },
-  { region: 'north', product: 'Bolt', channel: 'online', amount: 7 },
-  { region: 'north', product: 'Crane', channel: 'store', amount: 3 },
-  { region: 'south', product: 'Anvil', channel: 'online', amount: 100 },
-  { region: 'south', product: 'Drill', channel: 'store', amount: 50 },
-] as const;
+/** The region of the world's users: a user sees the rows of SALES of its region. */
 const REGION = 'north';
-const TABLE = 'hub_sales';
-const CHART_SQL = `SELECT product, SUM(amount) AS total FROM ${TABLE} GROUP BY product ORDER BY product`;
 /** The point drilled into, and the rows behind it a user of REGION sees. */
 export const DRILLED = 'Anvil';
 
@@ -82,21 +74,7 @@ export async function buildHubWorld(w: Watch): Promise<HubWorld> {
   const world = await buildWorld(t);
   const org = world.account.organizationId;
   const data = t.target.hooks.includes('connections');
-  if (data)
-    await t.hooks.createConnection(org, {
-      name: 'eac discover sales',
-      table: {
-        name: TABLE,
-        columns: [
-          { name: 'region', type: 'text' },
-          { name: 'product', type: 'text' },
-          { name: 'channel', type: 'text' },
-          { name: 'amount', type: 'integer' },
-        ],
-        rows: SALES.map((s) => ({ ...s })),
-      },
-      rowFilters: [{ column: 'region', property: 'region' }],
-    });
+  if (data) await salesConnection(t, org, 'eac discover sales');
   const primaryName = `${t.faker.commerce.department()} overview ${t.faker.string.alpha(4)}`;
   const ws = await createWorkspace(t, world, { dashboardName: primaryName });
   const boardName = `${t.faker.commerce.productAdjective()} sales ${t.faker.string.alpha(4)}`;
@@ -105,26 +83,12 @@ export async function buildHubWorld(w: Watch): Promise<HubWorld> {
     field: 'channel',
     label: `Channel ${t.faker.string.alpha(5)}`,
   };
-  const res = await t.http.post(
-    `/accounts/${org}/workspaces/${ws.workspaceId}/dashboards`,
-    { name: boardName, controls: [control] },
-    { base: 'hooks' },
-  );
-  const made = dataOf(res);
-  if (!ok(res) || !isObject(made) || typeof made['dashboardId'] !== 'string')
-    throw new Error(`host hook "dashboards" answered ${res.status}`);
-  const boardId = made['dashboardId'];
+  const { dashboardId: boardId } = await createDashboard(t, world, ws.workspaceId, boardName, [
+    control,
+  ]);
   const chartTitle = `Sales by product ${t.faker.string.alphanumeric(5)}`;
-  await createChart(t, world, boardId, chartTitle, {
-    title: chartTitle,
-    type: 'bar',
-    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
-    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
-    sqlOverride: CHART_SQL,
-  });
-  const seen = SALES.filter((s) => s.region === REGION);
-  const totals = new Map<string, number>();
-  for (const s of seen) totals.set(s.product, (totals.get(s.product) ?? 0) + s.amount);
+  await createChart(t, world, boardId, chartTitle, productTotalsChart(chartTitle));
+  const totals = salesTotals(REGION);
   return {
     world,
     applicationId: ws.workspaceId,
@@ -133,11 +97,14 @@ export async function buildHubWorld(w: Watch): Promise<HubWorld> {
     chartTitle,
     control,
     data,
-    chartRows: [...totals.entries()].map(([p, n]) => [p, String(n)]),
-    drillRows: seen
-      .filter((s) => s.product === DRILLED)
-      .map((s) => [s.region, s.product, s.channel, String(s.amount)]),
-    points: [...totals.keys()],
+    chartRows: totals.map(([p, n]) => [p, String(n)]),
+    drillRows: SALES.filter((s) => s.region === REGION && s.product === DRILLED).map((s) => [
+      s.region,
+      s.product,
+      s.channel,
+      String(s.amount),
+    ]),
+    points: totals.map(([p]) => p),
   };
 }
 

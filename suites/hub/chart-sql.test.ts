@@ -4,6 +4,7 @@ import type { ClauseId } from '../../spec/clauses/index.ts';
 import { describeAnswer, detailsOf, statusAndCode } from '../harness/expect.ts';
 import type { Reply } from '../harness/http.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
+import { productTotalsChart } from '../harness/given/content.ts';
 import { needsChartData as needs, parts, viewer } from './kit.ts';
 
 // §2.6: a saved chart loads its data through its sqlOverride, under row-level security (§1,
@@ -76,13 +77,7 @@ async function rowsOf(
   });
   const ws = await createWorkspace(t, w, { dashboardName: `${t.faker.commerce.department()} sql` });
   const title = `Totals ${t.faker.string.alphanumeric(4)}`;
-  const chart = await createChart(t, w, ws.dashboardId, title, {
-    title,
-    type: 'bar',
-    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
-    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
-    sqlOverride: sql,
-  });
+  const chart = await createChart(t, w, ws.dashboardId, title, productTotalsChart(title, sql));
   const user = await viewer(t, w, null, { properties: { region: 'north', vip: true } });
   const res = await within(waitMs, t.hooks.chartData(org, chart.chartId, user.token, filters));
   const rows = (res?.body as { data?: { rows?: unknown } } | undefined)?.data?.rows;

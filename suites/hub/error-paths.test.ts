@@ -6,8 +6,6 @@ import { conformance } from '../harness/conformance.ts';
 import { TENANT_FIELDS, createWorkspace, tenantToken } from '../harness/given/dashboards.ts';
 import {
   V2_KEY,
-  applicationsOf,
-  byLegacy,
   dashboardsOf,
   finalize,
   projectUser,
@@ -25,6 +23,7 @@ import {
   tokenOf,
   type HubWorld,
   HUB_TIMEOUT,
+  migratedBoard,
 } from './kit.ts';
 import { dashboardsPath } from '../harness/paths.ts';
 import type { Conformance } from '../harness/conformance.ts';
@@ -138,36 +137,26 @@ conformance(
   { timeout: HUB_TIMEOUT * 2, parts, needs: [...needs, 'clock'] },
 );
 
-/** The application the hub world's workspace became at finalize, and its board's v2 id. */
-async function migratedIds(t: Conformance, w: HubWorld) {
-  const app = (await applicationsOf(t, w)).find((a) => a.legacyWorkspaceId === w.board.workspaceId);
-  if (app === undefined) expect.fail('no application came from the workspace');
-  const v2 = byLegacy(await dashboardsOf(t, w, app.applicationId), w.board.dashboardId, 'migrated');
-  return { applicationId: app.applicationId, dashboardId: v2.id };
-}
-
 const migrating: readonly HookName[] = [...needs, 'migration'];
+
+/** The tenant's flags in the tests below: editing ones, which the pages must not honour. */
+const TENANT_FLAGS = { addChart: true, removeChart: true, addDashboard: true, drillDown: true };
 
 conformance(
   ['auth.hub.project-user-token-only', 'hub.errors.invalid-token-text'],
   "a tenant JWT shows 'Invalid or missing token.' on every page, before finalize and after it (v1 and v2 ids), though v2 calls take it then",
   async (t) => {
     const w = await hubWorld(t);
-    const tenant = await tenantToken(t, w, {
-      addChart: true,
-      removeChart: true,
-      addDashboard: true,
-      drillDown: true,
-    });
+    const tenant = await tenantToken(t, w, TENANT_FLAGS);
     const v1Pages = pagesOf(w.board.workspaceId, w.board.dashboardId);
     await refusedEverywhere(t, v1Pages, [['a tenant JWT before finalize', tenant]], w.board.name);
     await finalize(t, w);
-    const ids = await migratedIds(t, w);
-    const v2Pages = pagesOf(ids.applicationId, ids.dashboardId);
+    const { applicationId, v2 } = await migratedBoard(t, w);
+    const v2Pages = pagesOf(applicationId, v2.id);
     await opensWith(t, v2Pages, w.viewer.token, w);
     // §5 rule 6: the same JWT acts on v2 calls as the project user the tenant became; the
     // pages still take a project-user token only.
-    const listed = await dashboardsOf(t, w, ids.applicationId, { token: tenant });
+    const listed = await dashboardsOf(t, w, applicationId, { token: tenant });
     expect(listed.length, 'a v2 call takes the tenant JWT after finalize').toBeGreaterThan(0);
     await refusedEverywhere(t, v2Pages, [['a tenant JWT after finalize', tenant]], w.board.name);
     await refusedEverywhere(
@@ -192,12 +181,7 @@ conformance(
   "a tenant JWT from before finalize shows 'Invalid or missing token.' on the dashboard page by its v1 id after finalize, where the viewer's token opens it",
   async (t) => {
     const w = await hubWorld(t);
-    const tenant = await tenantToken(t, w, {
-      addChart: true,
-      removeChart: true,
-      addDashboard: true,
-      drillDown: true,
-    });
+    const tenant = await tenantToken(t, w, TENANT_FLAGS);
     await finalize(t, w);
     const page: Pages = (jwt) => [
       ['the dashboard page, v1 id', dashboardPath(w.board.dashboardId, { jwt })],
@@ -254,7 +238,7 @@ conformance(
   async (t) => {
     const w = await hubWorld(t);
     await finalize(t, w);
-    const { applicationId } = await migratedIds(t, w);
+    const { applicationId } = await migratedBoard(t, w);
     const owner = await projectUser(t, w);
     const as = { token: owner.token };
     const before = await dashboardsOf(t, w, applicationId, as);

@@ -8,13 +8,13 @@ import { openHub } from '../harness/browser.ts';
 import { conformance } from '../harness/conformance.ts';
 import {
   dashboardPath,
-  expectCount,
   hubWorld,
   needsData,
   parts,
   viewer,
   HUB_TIMEOUT,
   TOOLS,
+  expectChart,
 } from './kit.ts';
 
 // §2.2 as a property: for arbitrary sets of the twenty flags, what the page offers (found
@@ -85,11 +85,7 @@ conformance(
         ) as RolePermissions;
         const v = await viewer(t, w, role);
         const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: v.token }));
-        await expectCount(
-          view.thing('chart', { title: w.board.chartTitle }),
-          1,
-          'the page shows the chart',
-        );
+        await expectChart(view, w, 1, 'the page shows the chart');
         // The page is ready (its chart is shown): count every thing at once.
         const checks = expectations(role, tabsShown).filter(
           (c): c is [HubThing, boolean] => c[1] !== 'either' && view.names(c[0]),

@@ -6,6 +6,7 @@ import type { RolePermissions } from '../../spec/schemas/permissions.ts';
 import { hubProfile, openHub, type HubView } from '../harness/browser.ts';
 import { conformance, probe } from '../harness/conformance.ts';
 import { v1AddCharts, v1Post } from '../harness/given/dashboards.ts';
+import { productTotalsChart } from '../harness/given/content.ts';
 import {
   CHART_SQL,
   dashboardPath,
@@ -20,6 +21,7 @@ import {
   HUB_TIMEOUT,
   TOOLS,
   type HubWorld,
+  expectChart,
 } from './kit.ts';
 import { SAVE_FROM_CHAT, rolePath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
@@ -240,13 +242,7 @@ async function boardWithChatChart(t: T): Promise<{ w: HubWorld; title: string }>
   const w = await hubWorld(t);
   const key = w.creds().apiKey;
   const title = `Chat chart ${t.faker.string.alphanumeric(6)}`;
-  const chartConfig = {
-    title,
-    type: 'bar',
-    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
-    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
-    sqlOverride: CHART_SQL,
-  };
+  const chartConfig = productTotalsChart(title);
   const save = await v1Post(t, SAVE_FROM_CHAT, key, {
     chartConfig,
     connectionId: t.faker.string.uuid(),
@@ -506,7 +502,7 @@ conformance(
     const w = await sharedHubWorld(t, { data: true });
     const v = await viewer(t, w, { drillDown: true, readOnly: true });
     const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: v.token }));
-    await expectCount(view.thing('chart', { title: w.board.chartTitle }), 1, 'the chart is shown');
+    await expectChart(view, w, 1, 'the chart is shown');
     await expectCount(
       view.thing('drillDown', { value: 'Anvil' }),
       0,

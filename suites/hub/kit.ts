@@ -11,9 +11,21 @@ import {
 import type { HubThing } from '../../spec/hub-profile.ts';
 import { hubProfile, openHub, type HubView } from '../harness/browser.ts';
 import type { Conformance } from '../harness/conformance.ts';
-import { createChart, createWorkspace, type Shared } from '../harness/given/dashboards.ts';
+import type { Shared } from '../harness/given/dashboards.ts';
+import {
+  createChart,
+  createDashboard,
+  createWorkspace,
+  HUB_WORLD_HOOKS,
+  productTotalsChart,
+  salesConnection,
+  salesTotals,
+  SALES_CHART_SQL,
+  type ControlFields,
+} from '../harness/given/content.ts';
 import { buildWorld } from '../harness/given/accounts.ts';
 import { HUB, fill } from '../harness/paths.ts';
+import { applicationsOf, byLegacy, dashboardsOf, type Dashboard } from '../harness/given/v2.ts';
 
 /**
  * Worlds of the hub suites (§4.17): an account with a workspace whose dashboard has a
@@ -23,14 +35,7 @@ import { HUB, fill } from '../harness/paths.ts';
 
 export const parts = ['hub'] as const;
 /** Content and users built through the host hooks (spec/hooks.openapi.yaml). */
-export const needs: readonly HookName[] = [
-  'accounts',
-  'projects',
-  'roles',
-  'workspaces',
-  'dashboards',
-  'charts',
-];
+export const needs: readonly HookName[] = HUB_WORLD_HOOKS;
 /** Worlds whose charts load rows from a connection of known rows. */
 export const needsData: readonly HookName[] = [...needs, 'connections'];
 /** Charts over a connection of known rows, read through the chart-data hook (no browser). */
@@ -43,32 +48,14 @@ export const needsChartData: readonly HookName[] = [
   'chart-data',
 ];
 
-/**
- * The data: sales by region, product and channel. A user sees a row only when its region is
- * the user's `region` property (row filter of the connection).
- */
-export const SALES = [
-  { region: 'north', product: 'Anvil', channel: 'online', amount: 10 },
-  { region: 'north', product: 'Anvil', channel: 'store', amount: 5 },
-  { region: 'north', product: 'Bolt', channel: 'online', amount: 7 },
-  { region: 'north', product: 'Crane', channel: 'store', amount: 3 },
-  { region: 'south', product: 'Anvil', channel: 'online', amount: 100 },
-  { region: 'south', product: 'Drill', channel: 'store', amount: 50 },
-] as const;
-export type Sale = (typeof SALES)[number];
+export { SALES, salesConnection, type Sale } from '../harness/given/content.ts';
 
 /** The chart over SALES: one bar per product, the sum of amount. */
-export const CHART_SQL =
-  'SELECT product, SUM(amount) AS total FROM hub_sales GROUP BY product ORDER BY product';
+export const CHART_SQL = SALES_CHART_SQL;
 
 /** What the chart shows a user of `region`, filtered by channel when given: `product|total`. */
 export function expectedTotals(region: string, channel?: string): string[] {
-  const sums = new Map<string, number>();
-  for (const s of SALES) {
-    if (s.region !== region || (channel !== undefined && s.channel !== channel)) continue;
-    sums.set(s.product, (sums.get(s.product) ?? 0) + s.amount);
-  }
-  return [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([p, n]) => `${p}|${n}`);
+  return salesTotals(region, channel).map(([p, n]) => `${p}|${n}`);
 }
 
 /** The control of the dashboard: `filter_channel` filters the channel column. */
@@ -90,14 +77,6 @@ export interface HubWorld extends World {
   /** A further dashboard of the workspace: one control, one chart. */
   readonly board: Board;
   readonly viewer: Viewer;
-}
-
-async function hook<T>(t: Conformance, path: string, body: unknown, what: string): Promise<T> {
-  const res = await t.http.post(path, body, { base: 'hooks' });
-  const data = (res.body as { data?: T }).data;
-  if (res.status >= 300 || data === undefined)
-    throw new Error(`host hook "${what}" failed: ${res.status} ${res.text.slice(0, 300)}`);
-  return data;
 }
 
 /** A project user on a role of these flags (null: no role), in an organization, with a token. */
@@ -145,25 +124,7 @@ export interface HubWorldOptions {
   readonly data?: boolean;
   readonly properties?: Record<string, unknown>;
   /** Further controlled filters of the dashboard, after the channel one. */
-  readonly moreControls?: readonly { controlKey: string; field: string; label: string }[];
-}
-
-/** The account's connection to SALES, behind a row filter on region (§1, §2.4). */
-export async function salesConnection(t: Conformance, organizationId: string): Promise<void> {
-  await t.hooks.createConnection(organizationId, {
-    name: 'hub sales',
-    table: {
-      name: 'hub_sales',
-      columns: [
-        { name: 'region', type: 'text' },
-        { name: 'product', type: 'text' },
-        { name: 'channel', type: 'text' },
-        { name: 'amount', type: 'integer' },
-      ],
-      rows: SALES.map((s) => ({ ...s })),
-    },
-    rowFilters: [{ column: 'region', property: 'region' }],
-  });
+  readonly moreControls?: readonly ControlFields[];
 }
 
 export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): Promise<HubWorld> {
@@ -173,26 +134,18 @@ export async function hubWorld(t: Conformance, options: HubWorldOptions = {}): P
   const primaryName = `${t.faker.commerce.department()} overview`;
   const ws = await createWorkspace(t, w, { dashboardName: primaryName });
   const boardName = options.boardName ?? `${t.faker.commerce.productAdjective()} sales`;
-  const board = await hook<{ dashboardId: string; name: string }>(
-    t,
-    `/accounts/${org}/workspaces/${ws.workspaceId}/dashboards`,
-    {
-      name: boardName,
-      controls: [
-        { ...CHANNEL, label: options.controlLabel ?? CHANNEL.label },
-        ...(options.moreControls ?? []),
-      ],
-    },
-    'dashboards',
-  );
+  const board = await createDashboard(t, w, ws.workspaceId, boardName, [
+    { ...CHANNEL, label: options.controlLabel ?? CHANNEL.label },
+    ...(options.moreControls ?? []),
+  ]);
   const chartTitle = options.chartTitle ?? `Sales by product ${t.faker.string.alphanumeric(4)}`;
-  const chart = await createChart(t, w, board.dashboardId, chartTitle, {
-    title: chartTitle,
-    type: 'bar',
-    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
-    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
-    sqlOverride: CHART_SQL,
-  });
+  const chart = await createChart(
+    t,
+    w,
+    board.dashboardId,
+    chartTitle,
+    productTotalsChart(chartTitle),
+  );
   const v = await viewer(t, w, options.permissions === undefined ? {} : options.permissions, {
     ...(options.properties !== undefined ? { properties: options.properties } : {}),
   });
@@ -238,12 +191,7 @@ export function sharedHubWorld(
  * than on one still coming. Without a chart in the profile: the frame's load.
  */
 export async function dashboardShown(view: HubView, w: Pick<HubWorld, 'board'>): Promise<void> {
-  if (view.names('chart'))
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      1,
-      'the dashboard is shown',
-    );
+  if (view.names('chart')) await expectChart(view, w, 1, 'the dashboard is shown');
   else await view.frame.waitForLoadState('load');
 }
 
@@ -281,6 +229,16 @@ export async function expectCount(
     .toBe(n);
 }
 
+/** Fails unless the page shows the world's chart `n` times (by its title), saying what. */
+export async function expectChart(
+  view: HubView,
+  w: Pick<HubWorld, 'board'>,
+  n: number,
+  what: string,
+): Promise<void> {
+  await expectCount(view.thing('chart', { title: w.board.chartTitle }), n, what);
+}
+
 /**
  * Hub tests drive a browser; on a machine shared by other work a page can take seconds to
  * come, so they get more time than the default before they count as failed.
@@ -297,6 +255,17 @@ export const TOOLS = [
   ['addDashboard', 'addDashboard'],
 ] as const satisfies readonly (readonly [HubThing, string])[];
 
+/** After finalize: the application the board's workspace became, and the board's v2 record. */
+export async function migratedBoard(
+  t: Conformance,
+  w: HubWorld,
+): Promise<{ applicationId: string; v2: Dashboard }> {
+  const app = (await applicationsOf(t, w)).find((a) => a.legacyWorkspaceId === w.board.workspaceId);
+  if (app === undefined) expect.fail('no application came from the workspace');
+  const v2 = byLegacy(await dashboardsOf(t, w, app.applicationId), w.board.dashboardId, 'migrated');
+  return { applicationId: app.applicationId, v2 };
+}
+
 /**
  * After the host removed the board's chart from its migrated dashboard through v2: the v2 page
  * lost it, and every page the profile says is the v1 component (hub.v1Component) still shows it.
@@ -308,11 +277,7 @@ export async function expectV1ComponentFrozen(
 ): Promise<void> {
   const live = await openHub(t, dashboardPath(v2Id, { jwt: w.viewer.token }));
   await expectCount(live.thing('filterBar'), 1, 'the v2 dashboard is shown');
-  await expectCount(
-    live.thing('chart', { title: w.board.chartTitle }),
-    0,
-    'the v2 dashboard lost the chart',
-  );
+  await expectChart(live, w, 0, 'the v2 dashboard lost the chart');
   await live.close();
   // The pages that are the v1 component, as the profile states them (hub.v1Component).
   const component = hubProfile(t).v1Component;
@@ -329,11 +294,7 @@ export async function expectV1ComponentFrozen(
     ]);
   for (const [what, path] of pages) {
     const v1 = await openHub(t, path);
-    await expectCount(
-      v1.thing('chart', { title: w.board.chartTitle }),
-      1,
-      `${what}: the v1 component still shows it`,
-    );
+    await expectChart(v1, w, 1, `${what}: the v1 component still shows it`);
     await v1.close();
   }
 }

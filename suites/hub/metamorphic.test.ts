@@ -4,8 +4,8 @@ import { openHub } from '../harness/browser.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { createChart, createWorkspace } from '../harness/given/dashboards.ts';
+import { productTotalsChart } from '../harness/given/content.ts';
 import {
-  CHART_SQL,
   HUB_TIMEOUT,
   dashboardPath,
   expectCount,
@@ -61,19 +61,13 @@ function rowsShown(res: Reply): string {
   return res.status === 200 && Array.isArray(rows) ? JSON.stringify(rowSet(rows)) : replyShown(res);
 }
 
-/** An account holding SALES behind a row filter on region, and a chart of CHART_SQL over it. */
+/** An account holding SALES behind a row filter on region, and the chart of its product totals. */
 async function chartWorld(t: Conformance): Promise<{ w: World; chartId: string }> {
   const w = await buildWorld(t);
   await salesConnection(t, w.account.organizationId);
   const ws = await createWorkspace(t, w, { dashboardName: 'Sales' });
   const title = `Sales by product ${t.faker.string.alphanumeric(4)}`;
-  const chart = await createChart(t, w, ws.dashboardId, title, {
-    title,
-    type: 'bar',
-    dimensions: [{ name: 'product', field: 'product', label: 'Product', format: '' }],
-    measures: [{ name: 'total', field: 'total', label: 'Total', format: '' }],
-    sqlOverride: CHART_SQL,
-  });
+  const chart = await createChart(t, w, ws.dashboardId, title, productTotalsChart(title));
   return { w, chartId: chart.chartId };
 }
 

@@ -3,17 +3,9 @@ import type { HookName } from '../../spec/schemas/hooks.ts';
 import { cause } from '../harness/causes.ts';
 import { conformance } from '../harness/conformance.ts';
 import { successStatus } from '../harness/expect.ts';
-import {
-  API_KEY,
-  V2_KEY,
-  applicationsOf,
-  byLegacy,
-  dashboardsOf,
-  finalize,
-  v2Delete,
-} from '../harness/given/v2.ts';
+import { API_KEY, V2_KEY, finalize, v2Delete } from '../harness/given/v2.ts';
 import { chartPath } from '../harness/paths.ts';
-import { hubWorld, needs, HUB_TIMEOUT, expectV1ComponentFrozen } from './kit.ts';
+import { hubWorld, needs, HUB_TIMEOUT, expectV1ComponentFrozen, migratedBoard } from './kit.ts';
 
 // §9 with §4.17: after finalize the v1 dashboard component stays as the migration left it. The
 // v2 dashboard is changed by removing its charts, named by the ids its own v2 record lists
@@ -28,12 +20,7 @@ conformance(
   async (t) => {
     const w = await hubWorld(t);
     await finalize(t, w);
-    const app = (await applicationsOf(t, w)).find(
-      (a) => a.legacyWorkspaceId === w.board.workspaceId,
-    );
-    if (app === undefined) return expect.fail('no application came from the workspace');
-    const { applicationId } = app;
-    const v2 = byLegacy(await dashboardsOf(t, w, applicationId), w.board.dashboardId, 'migrated');
+    const { applicationId, v2 } = await migratedBoard(t, w);
     const chartIds =
       v2.chartIds ??
       t.notRun(

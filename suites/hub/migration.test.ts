@@ -6,9 +6,6 @@ import { TENANT_FIELDS, tenantToken, v1Post } from '../harness/given/dashboards.
 import {
   API_KEY,
   V2_KEY,
-  applicationsOf,
-  byLegacy,
-  dashboardsOf,
   finalize,
   legacyLanding,
   v2Delete,
@@ -23,6 +20,8 @@ import {
   type HubWorld,
   HUB_TIMEOUT,
   expectV1ComponentFrozen,
+  expectChart,
+  migratedBoard,
 } from './kit.ts';
 import { REMOVE, chartPath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
@@ -36,14 +35,8 @@ const migrating: readonly HookName[] = [...needs, 'migration'];
 /** The application and the v2 id the hub world's board became at finalize. */
 async function migrated(t: Parameters<Parameters<typeof conformance>[2]>[0], w: HubWorld) {
   await finalize(t, w);
-  const app = (await applicationsOf(t, w)).find((a) => a.legacyWorkspaceId === w.board.workspaceId);
-  if (app === undefined) expect.fail('no application came from the workspace');
-  const template = byLegacy(
-    await dashboardsOf(t, w, app.applicationId),
-    w.board.dashboardId,
-    'migrated',
-  );
-  return { applicationId: app.applicationId, v2Id: template.id, template };
+  const { applicationId, v2 } = await migratedBoard(t, w);
+  return { applicationId, v2Id: v2.id, template: v2 };
 }
 
 /**
@@ -67,11 +60,7 @@ conformance(
   async (t) => {
     const w = await hubWorld(t);
     const before = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
-    await expectCount(
-      before.thing('chart', { title: w.board.chartTitle }),
-      1,
-      'before finalize, by its v1 id',
-    );
+    await expectChart(before, w, 1, 'before finalize, by its v1 id');
     await before.close();
     // Where the board landed, read through the v2 lists by legacy ids as a project user (§9).
     await finalize(t, w);
@@ -93,11 +82,7 @@ conformance(
     await Promise.all(
       cases.map(async ([what, path]) => {
         const view = await openHub(t, path);
-        await expectCount(
-          view.thing('chart', { title: w.board.chartTitle }),
-          1,
-          `${what}: the dashboard is shown`,
-        );
+        await expectChart(view, w, 1, `${what}: the dashboard is shown`);
         await view.close();
       }),
     );
@@ -208,11 +193,7 @@ conformance(
     );
     await view.thingIn(nav, 'navigationEntry', { name: w.board.name }).click();
     await expectCount(view.thing('filterBar'), 1, 'the dashboard is shown');
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      0,
-      "it is the user's copy, without the removed chart",
-    );
+    await expectChart(view, w, 0, "it is the user's copy, without the removed chart");
   },
   {
     timeout: HUB_TIMEOUT,

@@ -21,7 +21,7 @@ import {
   finalize,
   v2Post,
 } from '../harness/given/v2.ts';
-import { applicationPath, dashboardPath, tokenOf, HUB_TIMEOUT } from './kit.ts';
+import { applicationPath, dashboardPath, needsData as needs, tokenOf, HUB_TIMEOUT } from './kit.ts';
 import { CLONE, SAVE_FROM_CHAT, dashboardsPath, clonePath } from '../harness/paths.ts';
 import { successStatus } from '../harness/expect.ts';
 import { cause } from '../harness/causes.ts';
@@ -226,15 +226,6 @@ const TABLE = 'eac_names';
 const CHART_SQL = `SELECT label, SUM(amount) AS total FROM ${TABLE} GROUP BY label ORDER BY label`;
 
 const parts = ['hub'] as const;
-const needs: readonly HookName[] = [
-  'accounts',
-  'projects',
-  'roles',
-  'workspaces',
-  'dashboards',
-  'charts',
-  'connections',
-];
 const migrating: readonly HookName[] = [...needs, 'migration'];
 
 /** What a world holds: the strings it set, or why one could not be set, and its page ids. */

@@ -1,7 +1,7 @@
 import { expectedStrings } from '../../fixtures/oracles/index.ts';
 import { buildWorld } from '../harness/given/accounts.ts';
 import { openHub } from '../harness/browser.ts';
-import { conformance, probe } from '../harness/conformance.ts';
+import { conformance, probe, type Conformance } from '../harness/conformance.ts';
 import {
   applicationPath,
   dashboardPath,
@@ -12,10 +12,37 @@ import {
   tokenOf,
   viewer,
   HUB_TIMEOUT,
+  expectChart,
 } from './kit.ts';
 
 // §4.17: the two pages, their required jwt, and the texts for a bad token or an unseen id.
 const { dashboardNotFound, invalidToken } = expectedStrings.hub;
+
+/** Each page, opened, shows the error text and not the name of the dashboard it names. */
+async function errorPages(
+  t: Conformance,
+  cases: readonly (readonly [what: string, path: string])[],
+  text: string,
+  dashboardName: string,
+): Promise<void> {
+  await Promise.all(
+    cases.map(async ([what, path]) => {
+      const view = await openHub(t, path);
+      await expectCount(
+        // The text at least once: a page may also repeat it (a title beside the body).
+        view.frame.getByText(text, { exact: true }).first(),
+        1,
+        `${what}: the text '${text}'`,
+      );
+      await expectCount(
+        view.frame.getByText(dashboardName, { exact: true }),
+        0,
+        `${what}: nothing of the dashboard`,
+      );
+      await view.close();
+    }),
+  );
+}
 
 conformance(
   ['hub.dashboard.page', 'hub.query.jwt'],
@@ -23,11 +50,7 @@ conformance(
   async (t) => {
     const w = await hubWorld(t);
     const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      1,
-      "the dashboard's chart is shown",
-    );
+    await expectChart(view, w, 1, "the dashboard's chart is shown");
   },
   { timeout: HUB_TIMEOUT, parts, needs },
 );
@@ -40,11 +63,7 @@ probe(
   async (t) => {
     const w = await hubWorld(t);
     const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      1,
-      "the dashboard's chart is shown",
-    );
+    await expectChart(view, w, 1, "the dashboard's chart is shown");
     const nav = view.thing('navigation');
     const listed = [];
     if ((await nav.count()) === 1)
@@ -77,11 +96,7 @@ conformance(
         `the navigation lists ${name}`,
       );
     await view.thingIn(nav, 'navigationEntry', { name: w.board.name }).click();
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      1,
-      'navigating shows the chosen dashboard',
-    );
+    await expectChart(view, w, 1, 'navigating shows the chosen dashboard');
   },
   { timeout: HUB_TIMEOUT, parts, needs },
 );
@@ -98,11 +113,7 @@ conformance(
         dashboardId: w.board.dashboardId,
       }),
     );
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      1,
-      "that dashboard's chart is shown",
-    );
+    await expectChart(view, w, 1, "that dashboard's chart is shown");
     await expectCount(view.thing('navigation'), 0, 'no sidebar');
     await expectCount(view.thing('tabs'), 0, 'no tabs');
     await expectCount(
@@ -128,23 +139,7 @@ conformance(
       ['a jwt that is no token', dashboardPath(w.board.dashboardId, { jwt: 'not-a-token' })],
       ['a jwt with a forged signature', dashboardPath(w.board.dashboardId, { jwt: tampered })],
     ] as const;
-    await Promise.all(
-      cases.map(async ([what, path]) => {
-        const view = await openHub(t, path);
-        await expectCount(
-          // The text at least once: a page may also repeat it (a title beside the body).
-          view.frame.getByText(invalidToken, { exact: true }).first(),
-          1,
-          `${what}: the text '${invalidToken}'`,
-        );
-        await expectCount(
-          view.frame.getByText(w.board.name, { exact: true }),
-          0,
-          `${what}: nothing of the dashboard`,
-        );
-        await view.close();
-      }),
-    );
+    await errorPages(t, cases, invalidToken, w.board.name);
   },
   { timeout: HUB_TIMEOUT, parts, needs },
 );
@@ -158,11 +153,7 @@ conformance(
     await t.hooks.freeze(org);
     const token = await tokenOf(t, w, w.viewer.userId, '5m');
     const fresh = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: token }));
-    await expectCount(
-      fresh.thing('chart', { title: w.board.chartTitle }),
-      1,
-      'the token opens the page while valid',
-    );
+    await expectChart(fresh, w, 1, 'the token opens the page while valid');
     await fresh.close();
     await t.hooks.advance(org, 5 * 60 + 1);
     const view = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: token }));
@@ -172,11 +163,7 @@ conformance(
       1,
       `the text '${invalidToken}'`,
     );
-    await expectCount(
-      view.thing('chart', { title: w.board.chartTitle }),
-      0,
-      'no chart of the dashboard',
-    );
+    await expectChart(view, w, 0, 'no chart of the dashboard');
   },
   { timeout: HUB_TIMEOUT, parts, needs: [...needs, 'clock'] },
 );
@@ -211,23 +198,7 @@ conformance(
         applicationPath(w.board.workspaceId, { jwt: w.viewer.token, dashboardId: unknown }),
       ],
     ] as const;
-    await Promise.all(
-      cases.map(async ([what, path]) => {
-        const view = await openHub(t, path);
-        await expectCount(
-          // The text at least once: a page may also repeat it (a title beside the body).
-          view.frame.getByText(dashboardNotFound, { exact: true }).first(),
-          1,
-          `${what}: '${dashboardNotFound}'`,
-        );
-        await expectCount(
-          view.frame.getByText(other.board.name, { exact: true }),
-          0,
-          `${what}: nothing of it`,
-        );
-        await view.close();
-      }),
-    );
+    await errorPages(t, cases, dashboardNotFound, other.board.name);
   },
   { timeout: HUB_TIMEOUT, parts, needs },
 );
@@ -250,44 +221,38 @@ probe(
   { timeout: HUB_TIMEOUT, parts, needs },
 );
 
-conformance(
-  ['hub.query.hide-header'],
-  'hideHeader=true hides the header; without it the header is there',
-  async (t) => {
-    const w = await hubWorld(t);
-    const shown = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
-    await expectCount(shown.thing('header'), 1, 'the page has its header');
-    const hidden = await openHub(
-      t,
-      dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, hideHeader: 'true' }),
-    );
-    await expectCount(
-      hidden.thing('chart', { title: w.board.chartTitle }),
-      1,
-      'the dashboard is shown',
-    );
-    await expectCount(hidden.thing('header'), 0, 'no header with hideHeader=true');
-  },
-  { timeout: HUB_TIMEOUT, parts, needs },
-);
-
-conformance(
-  ['hub.query.hide-download-button'],
-  'hideDownloadButton=true hides the download control; without it the control is there',
-  async (t) => {
-    const w = await hubWorld(t);
-    const shown = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
-    await expectCount(shown.thing('download'), 1, 'the page offers the download');
-    const hidden = await openHub(
-      t,
-      dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, hideDownloadButton: 'true' }),
-    );
-    await expectCount(
-      hidden.thing('chart', { title: w.board.chartTitle }),
-      1,
-      'the dashboard is shown',
-    );
-    await expectCount(hidden.thing('download'), 0, 'no download with hideDownloadButton=true');
-  },
-  { timeout: HUB_TIMEOUT, parts, needs },
-);
+// §4.17's two hiding parameters: each hides one thing of the page, which is there without it.
+for (const [clause, title, hidden, param, offered, gone] of [
+  [
+    'hub.query.hide-header',
+    'hideHeader=true hides the header; without it the header is there',
+    'header',
+    'hideHeader',
+    'the page has its header',
+    'no header with hideHeader=true',
+  ],
+  [
+    'hub.query.hide-download-button',
+    'hideDownloadButton=true hides the download control; without it the control is there',
+    'download',
+    'hideDownloadButton',
+    'the page offers the download',
+    'no download with hideDownloadButton=true',
+  ],
+] as const)
+  conformance(
+    [clause],
+    title,
+    async (t) => {
+      const w = await hubWorld(t);
+      const shown = await openHub(t, dashboardPath(w.board.dashboardId, { jwt: w.viewer.token }));
+      await expectCount(shown.thing(hidden), 1, offered);
+      const without = await openHub(
+        t,
+        dashboardPath(w.board.dashboardId, { jwt: w.viewer.token, [param]: 'true' }),
+      );
+      await expectChart(without, w, 1, 'the dashboard is shown');
+      await expectCount(without.thing(hidden), 0, gone);
+    },
+    { timeout: HUB_TIMEOUT, parts, needs },
+  );

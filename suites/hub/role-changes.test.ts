@@ -70,6 +70,20 @@ async function expectAddChart(
   await view.close();
 }
 
+/** A user on a fresh ADDS role, seen offered addChart before the role is moved. */
+async function adding(t: Conformance, w: HubWorld) {
+  const role = await createRole(t, w, ADDS);
+  const p = await person(t, w, role.id);
+  await expectAddChart(
+    t,
+    w,
+    p.userId,
+    1,
+    'the page of a user on a role {"addChart":true} offers addChart',
+  );
+  return { role, p };
+}
+
 async function updated(t: Conformance, w: HubWorld, p: Person, role: string | null) {
   const res = await t.http.put(userPath(w, p.userId), p.update(role));
   expect(
@@ -116,15 +130,7 @@ conformance(
   "userRoleId null in a user update leaves the user's next token view-only",
   async (t) => {
     const w = await sharedHubWorld(t);
-    const role = await createRole(t, w, ADDS);
-    const p = await person(t, w, role.id);
-    await expectAddChart(
-      t,
-      w,
-      p.userId,
-      1,
-      'the page of a user on a role {"addChart":true} offers addChart',
-    );
+    const { p } = await adding(t, w);
     await updated(t, w, p, null);
     await expectAddChart(
       t,
@@ -142,15 +148,7 @@ conformance(
   "deleting a role leaves its user's next token view-only",
   async (t) => {
     const w = await sharedHubWorld(t);
-    const role = await createRole(t, w, ADDS);
-    const p = await person(t, w, role.id);
-    await expectAddChart(
-      t,
-      w,
-      p.userId,
-      1,
-      'the page of a user on a role {"addChart":true} offers addChart',
-    );
+    const { role, p } = await adding(t, w);
     const res = await t.http.delete(rolePath(w, role.id), { query: w.creds() });
     expect(
       successStatus(res.status),

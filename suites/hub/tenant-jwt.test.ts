@@ -9,6 +9,7 @@ import {
   hubWorld,
   needs,
   HUB_TIMEOUT,
+  expectChart,
 } from './kit.ts';
 
 // §5 rule 6: a tenant JWT keeps working on API calls, but the embedded pages take a
@@ -33,11 +34,7 @@ conformance(
       const view = await openHub(t, path);
       await view.frame.waitForLoadState('load');
       if (view.names('chart'))
-        await expectCount(
-          view.thing('chart', { title: w.board.chartTitle }),
-          0,
-          `${what} with a tenant JWT: no chart of the dashboard`,
-        );
+        await expectChart(view, w, 0, `${what} with a tenant JWT: no chart of the dashboard`);
       await expectCount(
         view.frame.getByText(w.board.name, { exact: true }),
         0,
