@@ -20,6 +20,17 @@ export const HubLocator = z
   .strict();
 export type HubLocator = z.infer<typeof HubLocator>;
 
+/** The editing tools, one per §2.2 flag: the group §2.2 readOnly takes away whole. */
+export const EDITING_TOOLS = [
+  'addChart',
+  'addFilter',
+  'createChart',
+  'createChartSQL',
+  'editCharts',
+  'removeChart',
+  'addDashboard',
+] as const;
+
 /** The things a hub suite may look for; each optional. */
 export const HUB_THINGS = [
   /** The page header (§2.2 hideHeader, §4.17 hideHeader=true). */
@@ -57,14 +68,7 @@ export const HUB_THINGS = [
   'editFromSession',
   /** The group of editing tools (§2.2 readOnly: none of them). */
   'editingTools',
-  /** The editing tools, one per §2.2 flag. */
-  'addChart',
-  'addFilter',
-  'createChart',
-  'createChartSQL',
-  'editCharts',
-  'removeChart',
-  'addDashboard',
+  ...EDITING_TOOLS,
   /** Drill into one point of a chart: `{value}` (§2.2 drillDown). */
   'drillDown',
   /** What drilling into a point shows: the rows behind it, `{value}` (`rows.drillDown`). */

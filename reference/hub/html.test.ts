@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { all, clean, hidden, parse, textOf, type El } from '../../fixtures/pages/html-reader.ts';
+import { EDITING_TOOLS } from '../../spec/hub-profile.ts';
 import {
   PERMISSION_FLAGS,
   type EffectivePermissions,
@@ -354,15 +355,7 @@ describe('hub html: what the §2.2 flags and §4.17 parameters show', () => {
     ['aiCharts', 'aiCharts'],
     ['editFromSession', 'canEditChartFromSession'],
   ] as const;
-  const TOOLS = [
-    'addChart',
-    'addFilter',
-    'createChart',
-    'createChartSQL',
-    'editCharts',
-    'removeChart',
-    'addDashboard',
-  ] as const;
+  const TOOLS = EDITING_TOOLS;
   const actions = (p: Page) => p.find('toolbar', 'Dashboard actions');
 
   it('shows the header with the application and the Download PDF control by default', () => {

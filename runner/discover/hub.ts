@@ -8,6 +8,7 @@
  * read off the parent page. Every proposal is listed for review; what was not seen is said.
  */
 import {
+  EDITING_TOOLS,
   HUB_THINGS,
   type HubLocator,
   type HubProfile,
@@ -234,17 +235,7 @@ async function readHub(
       'no part of the page holding the filter input went with hideFilters',
     );
 
-  const tools = (
-    [
-      'addChart',
-      'addFilter',
-      'createChart',
-      'createChartSQL',
-      'editCharts',
-      'removeChart',
-      'addDashboard',
-    ] as const
-  ).flatMap((t) => (things[t] === undefined ? [] : [things[t]]));
+  const tools = EDITING_TOOLS.flatMap((t) => (things[t] === undefined ? [] : [things[t]]));
   const group = pick(
     tops(base, readOnly),
     (n) =>

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { HubThing } from '../../spec/hub-profile.ts';
+import { EDITING_TOOLS, type HubThing } from '../../spec/hub-profile.ts';
 import {
   embedderOrigin,
   hubProfile,
@@ -38,13 +38,7 @@ const DIALOG_CONTROLS: readonly HubThing[] = [
   'duplicate',
   'aiCharts',
   'editFromSession',
-  'addChart',
-  'addFilter',
-  'createChart',
-  'createChartSQL',
-  'editCharts',
-  'removeChart',
-  'addDashboard',
+  ...EDITING_TOOLS,
 ];
 
 /** Whether a dialog shows within a few seconds (a control that opens nothing shows none). */
