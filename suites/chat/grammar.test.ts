@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { ConnectionTable } from '../../spec/schemas/hooks.ts';
 import { buildWorld, registerOrganization } from '../harness/given/accounts.ts';
 import { conformance, type Conformance } from '../harness/conformance.ts';
 import { chatUser, parts, theChart } from './kit.ts';
@@ -20,13 +21,21 @@ interface Row {
   readonly order_date: string;
 }
 
-interface GrammarWorld {
-  readonly agentId: string;
-  readonly token: string;
+interface GrammarWorld extends Asker {
   readonly rows: readonly Row[];
   readonly regions: readonly [string, string];
   readonly channels: readonly [string, string];
 }
+
+/** The grammar world's table: two text columns to filter on, a third, two numbers, a date. */
+const COLUMNS = [
+  { name: 'region', type: 'text' },
+  { name: 'channel', type: 'text' },
+  { name: 'product', type: 'text' },
+  { name: 'quantity', type: 'number' },
+  { name: 'amount', type: 'number' },
+  { name: 'order_date', type: 'date' },
+] as const;
 
 /**
  * Two regions by two channels, two products each (eight rows, every product its own): the
@@ -57,30 +66,48 @@ async function grammarWorld(t: Conformance): Promise<GrammarWorld> {
           order_date: `${String(2016 + i)}-${String(1 + i).padStart(2, '0')}-15`,
         });
       }
+  const asker = await tableWorld(
+    t,
+    tag,
+    'grammar (eac)',
+    [...COLUMNS],
+    rows.map((r) => ({ ...r })),
+    'Grammar analyst',
+  );
+  return { ...asker, rows, regions, channels };
+}
+
+/** A chat agent, and the token of a user who may ask it. */
+interface Asker {
+  readonly agentId: string;
+  readonly token: string;
+}
+
+/**
+ * An agent (named `agentName`, when given) over one table `orders` of `columns` holding `rows`,
+ * and a user of an organization tagged `tag` who sees every row (no row filter).
+ */
+async function tableWorld(
+  t: Conformance,
+  tag: string,
+  connectionName: string,
+  columns: ConnectionTable['columns'],
+  rows: ConnectionTable['rows'],
+  agentName?: string,
+): Promise<Asker> {
   const w = await buildWorld(t);
   const { connectionId } = await t.hooks.createConnection(w.account.organizationId, {
-    name: 'grammar (eac)',
-    table: {
-      name: 'orders',
-      columns: [
-        { name: 'region', type: 'text' },
-        { name: 'channel', type: 'text' },
-        { name: 'product', type: 'text' },
-        { name: 'quantity', type: 'number' },
-        { name: 'amount', type: 'number' },
-        { name: 'order_date', type: 'date' },
-      ],
-      rows: rows.map((r) => ({ ...r })),
-    },
+    name: connectionName,
+    table: { name: 'orders', columns, rows },
     rowFilters: [],
   });
   const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
-    name: 'Grammar analyst',
+    ...(agentName === undefined ? {} : { name: agentName }),
     connectionId,
   });
   const org = await registerOrganization(t, w, { properties: { tenant: tag } });
   const user = await chatUser(t, w, org.projectOrganizationId, { tenant: tag, region: tag });
-  return { agentId, token: user.token, rows, regions, channels };
+  return { agentId, token: user.token };
 }
 
 /** `key -> sum of value` over rows. */
@@ -95,7 +122,7 @@ function sums<R>(
 }
 
 /** Asks one question (in a thread, when given) and reads the chart it draws. */
-async function chartOf(t: Conformance, w: GrammarWorld, question: string, thread?: string) {
+async function chartOf(t: Conformance, w: Asker, question: string, thread?: string) {
   const answer = expectStream(
     await chat(
       t,
@@ -206,32 +233,18 @@ conformance(
       14,
     );
     const rows = amounts.map((amount, i) => ({ product: `p${String(i)}-${tag}`, amount }));
-    const w = await buildWorld(t);
-    const { connectionId } = await t.hooks.createConnection(w.account.organizationId, {
-      name: 'top (eac)',
-      table: {
-        name: 'orders',
-        columns: [
-          { name: 'product', type: 'text' },
-          { name: 'amount', type: 'number' },
-        ],
-        rows,
-      },
-      rowFilters: [],
-    });
-    const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
-      connectionId,
-    });
-    const org = await registerOrganization(t, w, { properties: { tenant: tag } });
-    const user = await chatUser(t, w, org.projectOrganizationId, { tenant: tag, region: tag });
-    const question = 'top 12 product by total amount';
-    const chart = theChart(
-      expectStream(
-        await chat(t, agentId, user.token, chatBody(agentId, { question })),
-        JSON.stringify(question),
-      ),
-      JSON.stringify(question),
+    const w = await tableWorld(
+      t,
+      tag,
+      'top (eac)',
+      [
+        { name: 'product', type: 'text' },
+        { name: 'amount', type: 'number' },
+      ],
+      rows,
     );
+    const question = 'top 12 product by total amount';
+    const chart = await chartOf(t, w, question);
     const largest = [...rows].sort((a, b) => b.amount - a.amount).slice(0, 12);
     expect(pairs(chart.chartData), 'the twelve largest products').toEqual(
       Object.fromEntries(largest.map((r) => [r.product, r.amount])),
@@ -290,35 +303,21 @@ conformance(
       if ((a + b) % 10 === 0) b += 1;
       for (const k of [a, b]) rows.push({ product: `p${String(p)}-${tag}`, amount: k / 1000 });
     }
-    const w = await buildWorld(t);
-    const { connectionId } = await t.hooks.createConnection(w.account.organizationId, {
-      name: 'rounding (eac)',
-      table: {
-        name: 'orders',
-        columns: [
-          { name: 'product', type: 'text' },
-          { name: 'amount', type: 'number' },
-        ],
-        rows,
-      },
-      rowFilters: [],
-    });
-    const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
-      connectionId,
-    });
-    const org = await registerOrganization(t, w, { properties: { tenant: tag } });
-    const user = await chatUser(t, w, org.projectOrganizationId, { tenant: tag, region: tag });
+    const w = await tableWorld(
+      t,
+      tag,
+      'rounding (eac)',
+      [
+        { name: 'product', type: 'text' },
+        { name: 'amount', type: 'number' },
+      ],
+      rows,
+    );
     for (const [question, of] of [
       ['total amount by product', (xs: number[]) => xs.reduce((x, y) => x + y, 0)],
       ['average amount by product', (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length],
     ] as const) {
-      const chart = theChart(
-        expectStream(
-          await chat(t, agentId, user.token, chatBody(agentId, { question })),
-          JSON.stringify(question),
-        ),
-        JSON.stringify(question),
-      );
+      const chart = await chartOf(t, w, question);
       const got = pairs(chart.chartData);
       expect(Object.keys(got).sort(), `${question}: one row a product`).toEqual(
         [...new Set(rows.map((r) => r.product))].sort(),
@@ -351,34 +350,17 @@ conformance(
         sales: t.faker.number.int({ min: 1, max: 9999 }),
       })),
     );
-    const w = await buildWorld(t);
-    const { connectionId } = await t.hooks.createConnection(w.account.organizationId, {
-      name: 'sales (eac)',
-      table: {
-        name: 'orders',
-        columns: [
-          { name: 'region', type: 'text' },
-          { name: 'sales', type: 'number' },
-        ],
-        rows,
-      },
-      rowFilters: [],
-    });
-    const { agentId } = await t.hooks.createAgent(w.account.organizationId, w.projectId, {
-      connectionId,
-    });
-    const org = await registerOrganization(t, w, { properties: { tenant: tag } });
-    const user = await chatUser(t, w, org.projectOrganizationId, { tenant: tag, region: tag });
-    const ask = async (question: string) =>
-      pairs(
-        theChart(
-          expectStream(
-            await chat(t, agentId, user.token, chatBody(agentId, { question })),
-            JSON.stringify(question),
-          ),
-          JSON.stringify(question),
-        ).chartData,
-      );
+    const w = await tableWorld(
+      t,
+      tag,
+      'sales (eac)',
+      [
+        { name: 'region', type: 'text' },
+        { name: 'sales', type: 'number' },
+      ],
+      rows,
+    );
+    const ask = async (question: string) => pairs((await chartOf(t, w, question)).chartData);
     // docs/reference-agent.md: `sales` means `amount` only where an amount column exists.
     expect(await ask('total sales by region'), 'the total sales by region').toEqual(
       sums(
