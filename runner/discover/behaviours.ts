@@ -19,6 +19,7 @@ import {
   createWorkspace,
 } from '../../suites/harness/given/content.ts';
 import type { Reply } from '../../suites/harness/http.ts';
+import { atPointer } from '../../suites/harness/json-pointer.ts';
 import {
   APPEND,
   APPLICATIONS,
@@ -133,8 +134,7 @@ async function afterMigration(w: Watch, world: World, seen: V2Seen) {
   // token is taken after it.
   const member = await projectUser(w, world, { organization: true });
   const before = seen.beforeFinalize;
-  const listed =
-    before === undefined ? undefined : valueAt(before.body, pointerPath(seen.applicationList));
+  const listed = before === undefined ? undefined : atPointer(before.body, seen.applicationList);
   const byToken =
     member === undefined ? undefined : await v2AsToken(w, member, 'GET', APPLICATIONS);
   const isApp = (v: unknown) => v === seen.v1.workspaceId;
@@ -185,12 +185,6 @@ async function afterMigration(w: Watch, world: World, seen: V2Seen) {
     `a user without organization: ${rows.map(([what, r]) => answer(what, r)).join(', ')}${refused ? ' (403 PROJECT_USER_WITHOUT_ORGANIZATION)' : ''}, the application list ${list.status}${look === undefined ? '; the look-up was not found, so not all calls were seen' : ''}`,
   );
 }
-
-const pointerPath = (pointer: string) =>
-  pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
 
 /** The v1 writes and save-from-chat, on a fresh account (the first one is migrated). */
 export async function v1Writes(w: Watch) {

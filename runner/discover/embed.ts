@@ -15,6 +15,7 @@ import { decodeJwt } from 'jose';
 import type { World } from '../../suites/harness/given/accounts.ts';
 import { registerOrganization, registerUser } from '../../suites/harness/given/accounts.ts';
 import type { Reply } from '../../suites/harness/http.ts';
+import { claimAt } from '../../suites/harness/jwt.ts';
 import { EMBED_TOKEN, REGISTER_USER, USER_TOKEN } from '../../suites/harness/paths.ts';
 import { namesMentioned, spellings } from './tenant.ts';
 import {
@@ -53,18 +54,9 @@ export interface ClaimsFound {
   readonly properties?: string;
 }
 
-const claimAt = (payload: Json, path: string | undefined): unknown =>
-  path === undefined
-    ? undefined
-    : valueAt(
-        payload,
-        path.startsWith('/')
-          ? path
-              .slice(1)
-              .split('/')
-              .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
-          : path.split('.'),
-      );
+/** The value at a claim path found earlier, when one was found. */
+const claimOf = (payload: Json, path: string | undefined): unknown =>
+  path === undefined ? undefined : claimAt(payload, path);
 
 interface Answer {
   readonly res: Reply;
@@ -113,7 +105,7 @@ export async function embedToken(w: Watch, world: World, userRoleId: string, cla
   };
   const namesOrg = (a: Answer) =>
     a.payload !== undefined &&
-    claimAt(a.payload, claims.projectOrganization) === org.projectOrganizationId;
+    claimOf(a.payload, claims.projectOrganization) === org.projectOrganizationId;
   const found = (await everyNameAtOnce()) ?? (await oneSetAtATime());
   if (found === undefined) {
     w.cannot(
@@ -200,7 +192,7 @@ export async function embedToken(w: Watch, world: World, userRoleId: string, cla
       const a = await call(bare.organization, { ...bare.user, ...named, [name]: sent });
       if (
         a.payload !== undefined &&
-        isDeepStrictEqual(claimAt(a.payload, claims.properties), sent)
+        isDeepStrictEqual(claimOf(a.payload, claims.properties), sent)
       ) {
         propertiesName = name;
         break;
@@ -321,7 +313,7 @@ async function follows(w: Watch, world: World, s: Seen) {
   const token = isObject(dataOf(res)) ? (dataOf(res) as Json)['token'] : undefined;
   const stored =
     typeof token === 'string' &&
-    isDeepStrictEqual(claimAt(decodeJwt(token), s.claims.properties), sent);
+    isDeepStrictEqual(claimOf(decodeJwt(token), s.claims.properties), sent);
   if (stored) {
     w.follows.push('tokens.embed-token.upserts');
     w.review.push(

@@ -5,7 +5,6 @@
  * the §2.2 flags, each with a project-user token for the pages' `jwt`.
  */
 import type { RolePermissions } from '../../spec/schemas/permissions.ts';
-import type { HookName } from '../../spec/schemas/hooks.ts';
 import {
   buildWorld,
   createRole,
@@ -17,7 +16,6 @@ import {
   createChart,
   createDashboard,
   createWorkspace,
-  HUB_WORLD_HOOKS,
   productTotalsChart,
   salesConnection,
   salesTotals,
@@ -25,9 +23,6 @@ import {
 } from '../../suites/harness/given/content.ts';
 import { USER_TOKEN } from '../../suites/harness/paths.ts';
 import { dataOf, isObject, ok, type Watch } from './watch.ts';
-
-/** The hooks the world needs; `connections` only for rows of known values. */
-export const HUB_HOOKS: readonly HookName[] = HUB_WORLD_HOOKS;
 
 /** The region of the world's users: a user sees the rows of SALES of its region. */
 const REGION = 'north';

@@ -31,14 +31,8 @@ import {
   type AxNode,
   type Placed,
 } from './hub-tree.ts';
-import {
-  buildHubWorld,
-  DRILLED,
-  HUB_HOOKS,
-  SHOWING,
-  tokenFor,
-  type HubWorld,
-} from './hub-world.ts';
+import { buildHubWorld, DRILLED, SHOWING, tokenFor, type HubWorld } from './hub-world.ts';
+import { HUB_WORLD_HOOKS } from '../../suites/harness/given/content.ts';
 import { isObject, type Watch } from './watch.ts';
 
 /** The controls one §2.2 flag offers, each taken away by turning that flag off alone. */
@@ -67,7 +61,7 @@ type Things = Partial<Record<HubThing, HubLocator>>;
 
 /** The hub section of the draft, or what kept it from being read. */
 export async function hubSection(w: Watch): Promise<void> {
-  const missing = HUB_HOOKS.filter((h) => !w.t.target.hooks.includes(h));
+  const missing = HUB_WORLD_HOOKS.filter((h) => !w.t.target.hooks.includes(h));
   if (missing.length > 0) {
     w.cannot(
       'the hub section',

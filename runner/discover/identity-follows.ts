@@ -12,6 +12,7 @@ import {
   type World,
 } from '../../suites/harness/given/accounts.ts';
 import type { Reply } from '../../suites/harness/http.ts';
+import { claimAt } from '../../suites/harness/jwt.ts';
 import {
   REGISTER_ORGANIZATION,
   REGISTER_USER,
@@ -19,7 +20,7 @@ import {
   rolesPath,
   userPath,
 } from '../../suites/harness/paths.ts';
-import { dataOf, isObject, ok, valueAt, type Json, type Watch } from './watch.ts';
+import { dataOf, isObject, ok, type Json, type Watch } from './watch.ts';
 
 /** Where the project-user token carries things, as identity() found them. */
 export interface Claims {
@@ -27,16 +28,6 @@ export interface Claims {
   readonly projectOrganization?: string;
 }
 
-const at = (payload: Json, path: string): unknown =>
-  valueAt(
-    payload,
-    path.startsWith('/')
-      ? path
-          .slice(1)
-          .split('/')
-          .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
-      : path.split('.'),
-  );
 const errorOf = (res: Reply): Json => {
   const e = isObject(res.body) ? res.body['error'] : undefined;
   return isObject(e) ? e : {};
@@ -243,10 +234,10 @@ async function userUpdates(w: Watch, world: World, claims: Claims) {
     ok(nulled) &&
     kept !== undefined &&
     removed !== undefined &&
-    at(kept, claims.role) === role.id &&
-    at(kept, claims.projectOrganization) === org.projectOrganizationId &&
-    (at(removed, claims.role) ?? null) === null &&
-    at(removed, claims.projectOrganization) === org.projectOrganizationId
+    claimAt(kept, claims.role) === role.id &&
+    claimAt(kept, claims.projectOrganization) === org.projectOrganizationId &&
+    (claimAt(removed, claims.role) ?? null) === null &&
+    claimAt(removed, claims.projectOrganization) === org.projectOrganizationId
   )
     propose(
       w,

@@ -20,6 +20,21 @@ const refusal = (body: unknown): Reply => ({
   text: JSON.stringify(body),
 });
 
+/**
+ * The identity decisions discover proposes where the reference is seen following them, and
+ * must not propose where a latitude entry breaks them.
+ */
+const IDENTITY_FOLLOWS = [
+  'tokens.embed-token.creates',
+  'tokens.embed-token.upserts',
+  'orgs.register.external-id-upsert',
+  'orgs.identifier.resolution-order',
+  'users.update.absent-fields-unchanged',
+  'users.update.response-fields',
+  'tokens.jwt.exp-matches-expires-at',
+  'auth.org-bound.organization-id-shape',
+] as const;
+
 describe('candidate member names', () => {
   it('spells a name in camelCase, snake_case and kebab-case', () => {
     expect(spellings(['tenant', 'columns'])).toEqual([
@@ -83,18 +98,7 @@ describe('discover: identity, embed-token and register-tenant', () => {
       user: { id: 'id', name: 'name', properties: 'properties' },
     });
     expect(found.profile.shapes.jwks).toBeDefined();
-    expect(found.profile.follows).toEqual(
-      expect.arrayContaining([
-        'tokens.embed-token.creates',
-        'tokens.embed-token.upserts',
-        'orgs.register.external-id-upsert',
-        'orgs.identifier.resolution-order',
-        'users.update.absent-fields-unchanged',
-        'users.update.response-fields',
-        'tokens.jwt.exp-matches-expires-at',
-        'auth.org-bound.organization-id-shape',
-      ]),
-    );
+    expect(found.profile.follows).toEqual(expect.arrayContaining([...IDENTITY_FOLLOWS]));
     const review = found.review.join('\n');
     for (const entry of found.profile.follows ?? []) expect(review).toContain(`follows ${entry}`);
     expect(review).toMatch(/shapes\.registerTenant/);
@@ -134,16 +138,7 @@ describe('discover: identity, embed-token and register-tenant', () => {
       organization: { externalId: RENAMED.embedToken.organization.externalId },
       user: { id: RENAMED.embedToken.user.id, name: RENAMED.embedToken.user.name },
     });
-    for (const broken of [
-      'tokens.embed-token.creates',
-      'tokens.embed-token.upserts',
-      'orgs.register.external-id-upsert',
-      'orgs.identifier.resolution-order',
-      'users.update.absent-fields-unchanged',
-      'users.update.response-fields',
-      'tokens.jwt.exp-matches-expires-at',
-      'auth.org-bound.organization-id-shape',
-    ])
+    for (const broken of IDENTITY_FOLLOWS)
       expect(found.profile.follows ?? []).not.toContain(broken);
   }, 90_000);
 });
