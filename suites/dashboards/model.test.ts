@@ -26,7 +26,6 @@ import {
   type Reader,
 } from '../harness/given/dashboards.ts';
 import {
-  EDITOR,
   WRITE_KINDS,
   accountAt,
   bind,
@@ -48,6 +47,7 @@ import {
   type V1Follows,
   type Who,
 } from '../harness/given/model-world.ts';
+import { EDITOR } from '../harness/given/v2.ts';
 import type { Reply } from '../harness/http.ts';
 import { budgetLine, modelRuns, type Budget, type ModelCommand } from '../harness/model-run.ts';
 import { SAVE_FROM_CHAT } from '../harness/paths.ts';

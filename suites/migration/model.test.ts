@@ -27,7 +27,6 @@ import {
   type CreateSite,
 } from '../harness/given/dashboards.ts';
 import {
-  EDITOR,
   accountAt,
   aimFields,
   chartOf,
@@ -58,6 +57,7 @@ import {
 } from '../harness/replacements.ts';
 import { errorText } from './kit.ts';
 import {
+  EDITOR,
   API_KEY,
   V2_KEY,
   applicationsOf,

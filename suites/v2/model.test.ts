@@ -20,7 +20,6 @@ import { conformance, type Conformance, states } from '../harness/conformance.ts
 import { buildWorld, type World } from '../harness/given/accounts.ts';
 import { CONTENT, READ_BACK } from '../harness/given/dashboards.ts';
 import {
-  EDITOR,
   accountAt,
   aimFields,
   bind,
@@ -40,6 +39,7 @@ import {
   type Who,
 } from '../harness/given/model-world.ts';
 import {
+  EDITOR,
   API_KEY,
   V2_KEY,
   applicationsOf,

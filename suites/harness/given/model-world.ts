@@ -47,8 +47,6 @@ import {
   type WriteSite,
 } from './v2.ts';
 
-export { EDITOR };
-
 /** Who calls: the API key, or the account's k-th tenant or project user. */
 export type Who = 'api' | number;
 
